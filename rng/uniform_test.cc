@@ -1,0 +1,79 @@
+#include "rng/uniform.h"
+
+#include <cmath>
+#include <memory>
+#include <vector>
+
+#include "eval/distribution_testing.h"
+#include "gtest/gtest.h"
+
+namespace sgmcmc::rng {
+namespace {
+
+TEST(UniformDoubleTest, MatchesUniformDistribution) {
+  Engine engine(2024);
+  std::vector<double> draws(200000);
+  for (double& x : draws) x = UniformDouble(engine);
+  auto cdf = [](double x) { return x; };
+  const auto ks = eval::KolmogorovSmirnovTest(draws, cdf);
+  EXPECT_TRUE(ks.Passed()) << ks;
+  const auto chi2 = eval::ChiSquaredQuantileTest(draws, cdf, 200);
+  EXPECT_TRUE(chi2.Passed()) << chi2;
+  const auto mean = eval::MeanZTest(draws, 0.5, 1.0 / 12);
+  EXPECT_TRUE(mean.Passed()) << mean;
+}
+
+TEST(UniformDoubleTest, OpenIntervalEvenAtExtremeWords) {
+  // The smallest and largest 53-bit values map strictly inside (0, 1).
+  EXPECT_GT((0.0 + 0.5) * 0x1p-52, 0.0);
+  EXPECT_LT((static_cast<double>((uint64_t{1} << 52) - 1) + 0.5) * 0x1p-52, 1.0);
+  Engine engine(3);
+  for (int i = 0; i < 100000; ++i) {
+    const double u = UniformDouble(engine);
+    ASSERT_GT(u, 0.0);
+    ASSERT_LT(u, 1.0);
+    ASSERT_TRUE(std::isfinite(std::log(u)));
+  }
+}
+
+TEST(UniformDoubleTest, Range) {
+  Engine engine(4);
+  for (int i = 0; i < 1000; ++i) {
+    const double x = UniformDouble(engine, -3, 5);
+    ASSERT_GT(x, -3);
+    ASSERT_LT(x, 5);
+  }
+}
+
+TEST(UniformIntTest, ChiSquaredOverSmallAndAwkwardRanges) {
+  for (uint64_t n : {1ull, 2ull, 7ull, 100ull, 1000ull}) {
+    Engine engine(5, n);
+    std::vector<int64_t> draws(100 * n + 10000);
+    for (auto& d : draws) d = static_cast<int64_t>(UniformInt(engine, n));
+    auto pmf = [n](int64_t k) { return 1.0 / n; };
+    const auto result = eval::DiscreteChiSquaredTest(draws, pmf, 0, n - 1);
+    EXPECT_TRUE(result.Passed()) << "n=" << n << " " << result;
+  }
+}
+
+TEST(UniformIntTest, HugeRangeHasNoModuloBias) {
+  // With n = 3 * 2^62, a modulo reduction would make the lowest third twice as likely.
+  const uint64_t n = 3ull << 62;
+  Engine engine(6);
+  std::vector<int64_t> thirds(30000);
+  for (auto& t : thirds) t = static_cast<int64_t>(UniformInt(engine, n) / (1ull << 62));
+  auto pmf = [](int64_t) { return 1.0 / 3; };
+  EXPECT_TRUE(eval::DiscreteChiSquaredTest(thirds, pmf, 0, 2).Passed());
+}
+
+// Stream stability: the first draws of seed 42 are pinned.
+TEST(UniformTest, PinnedDraws) {
+  Engine engine(42);
+  EXPECT_EQ(UniformDouble(engine), (static_cast<double>(0x77f5493b9ceaf053ull >> 12) + 0.5) * 0x1p-52);
+  Engine other(42);
+  other.Discard(1);
+  EXPECT_EQ(UniformInt(other, 1000), UniformInt(*std::make_unique<Engine>(engine), 1000));
+}
+
+}  // namespace
+}  // namespace sgmcmc::rng
