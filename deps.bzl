@@ -32,16 +32,16 @@ def sgmcmc_deps():
         local_stub_repository,
         name = "rules_cc",
         files = {
-            "//third_party/stubs:rules_cc_defs.bzl": "cc/defs.bzl",
-            "//third_party/stubs:empty.BUILD": "cc/BUILD",
+            Label("//third_party/stubs:rules_cc_defs.bzl"): "cc/defs.bzl",
+            Label("//third_party/stubs:empty.BUILD"): "cc/BUILD",
         },
     )
     _maybe(
         local_stub_repository,
         name = "remote_coverage_tools",
         files = {
-            "//third_party/stubs:coverage.BUILD": "BUILD",
-            "//third_party/stubs:coverage_report_generator.sh": "coverage_report_generator.sh",
+            Label("//third_party/stubs:coverage.BUILD"): "BUILD",
+            Label("//third_party/stubs:coverage_report_generator.sh"): "coverage_report_generator.sh",
         },
     )
     _maybe(native.local_repository, name = "rules_java", path = "/usr/share/bazel/rules/java")
