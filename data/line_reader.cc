@@ -1,0 +1,115 @@
+#include "data/line_reader.h"
+
+#include <cstring>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "zlib.h"
+
+namespace sgmcmc::data {
+namespace {
+
+constexpr size_t kBlockSize = size_t{1} << 20;
+
+}  // namespace
+
+struct LineReader::GzFile {
+  explicit GzFile(gzFile f) : file(f) {}
+  ~GzFile() { gzclose(file); }
+  gzFile file;
+};
+
+absl::StatusOr<LineReader> LineReader::Open(const std::string& path) {
+  gzFile file = gzopen(path.c_str(), "rb");
+  if (file == nullptr) {
+    return absl::NotFoundError(
+        absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
+  }
+  gzbuffer(file, 1 << 17);
+  return LineReader(path, std::make_unique<GzFile>(file));
+}
+
+LineReader::LineReader(std::string path, std::unique_ptr<GzFile> file)
+    : path_(std::move(path)), file_(std::move(file)) {}
+LineReader::LineReader(LineReader&&) noexcept = default;
+LineReader& LineReader::operator=(LineReader&&) noexcept = default;
+LineReader::~LineReader() = default;
+
+bool LineReader::Fill() {
+  if (eof_ || !status_.ok()) return false;
+  const size_t unread = end_ - begin_;
+  if (begin_ > 0 && unread > 0) std::memmove(&buffer_[0], &buffer_[begin_], unread);
+  begin_ = 0;
+  end_ = unread;
+  if (buffer_.size() < unread + kBlockSize) buffer_.resize(unread + kBlockSize);
+  const int read = gzread(file_->file, &buffer_[end_], static_cast<unsigned>(kBlockSize));
+  if (read < 0) {
+    int code = 0;
+    const char* message = gzerror(file_->file, &code);
+    status_ = absl::DataLossError(absl::StrCat(path_, ": read error after line ",
+                                               line_number_, ": ", message));
+    return false;
+  }
+  if (read == 0) {
+    // gzread returns 0 both at the end and on a truncated stream; gzerror tells them apart.
+    int code = Z_OK;
+    const char* message = gzerror(file_->file, &code);
+    if (code != Z_OK) {
+      status_ = absl::DataLossError(absl::StrCat(path_, ": truncated or corrupt input after line ",
+                                                 line_number_, ": ", message));
+    }
+    eof_ = true;
+    return false;
+  }
+  end_ += static_cast<size_t>(read);
+  return true;
+}
+
+bool LineReader::Next(absl::string_view* line) {
+  size_t search_from = begin_;
+  while (true) {
+    const void* newline =
+        std::memchr(buffer_.data() + search_from, '\n', end_ - search_from);
+    if (newline != nullptr) {
+      const size_t pos = static_cast<const char*>(newline) - buffer_.data();
+      size_t length = pos - begin_;
+      bytes_consumed_ += length + 1;
+      if (length > 0 && buffer_[begin_ + length - 1] == '\r') --length;
+      *line = absl::string_view(buffer_.data() + begin_, length);
+      begin_ = pos + 1;
+      ++line_number_;
+      return true;
+    }
+    const size_t scanned = end_ - begin_;
+    if (!Fill()) break;
+    search_from = begin_ + scanned;
+  }
+  if (!status_.ok() || begin_ == end_) return false;
+  // Last line without a newline.
+  size_t length = end_ - begin_;
+  bytes_consumed_ += length;
+  if (buffer_[begin_ + length - 1] == '\r') --length;
+  *line = absl::string_view(buffer_.data() + begin_, length);
+  begin_ = end_;
+  ++line_number_;
+  return true;
+}
+
+absl::Status LineReader::Rewind() {
+  if (!status_.ok()) return status_;
+  if (gzrewind(file_->file) != 0) {
+    status_ = absl::DataLossError(absl::StrCat(path_, ": cannot rewind"));
+    return status_;
+  }
+  begin_ = end_ = 0;
+  eof_ = false;
+  line_number_ = 0;
+  bytes_consumed_ = 0;
+  return absl::OkStatus();
+}
+
+absl::Status LineReader::Error(absl::string_view message) const {
+  return absl::InvalidArgumentError(absl::StrCat(path_, ":", line_number_, ": ", message));
+}
+
+}  // namespace sgmcmc::data

@@ -1,0 +1,104 @@
+#include "data/line_reader.h"
+
+#include <string>
+#include <vector>
+
+#include "data/file_testing.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace sgmcmc::data {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+std::vector<std::string> ReadAll(LineReader& reader) {
+  std::vector<std::string> lines;
+  absl::string_view line;
+  while (reader.Next(&line)) lines.emplace_back(line);
+  return lines;
+}
+
+TEST(LineReaderTest, ReadsPlainAndGzipAlike) {
+  for (const char* name : {"lines.txt", "lines.txt.gz"}) {
+    auto reader = LineReader::Open(WriteTestFile(name, "a b\r\n\nlast"));
+    ASSERT_TRUE(reader.ok()) << reader.status();
+    EXPECT_THAT(ReadAll(*reader), ElementsAre("a b", "", "last")) << name;
+    EXPECT_TRUE(reader->status().ok());
+    EXPECT_EQ(reader->line_number(), 3);
+    EXPECT_EQ(reader->bytes_consumed(), 10);
+  }
+}
+
+TEST(LineReaderTest, EmptyFileHasNoLines) {
+  auto reader = LineReader::Open(WriteTestFile("empty.txt", ""));
+  ASSERT_TRUE(reader.ok());
+  EXPECT_TRUE(ReadAll(*reader).empty());
+  EXPECT_TRUE(reader->status().ok());
+}
+
+TEST(LineReaderTest, LinesLongerThanTheBlockSurvive) {
+  const std::string long_line(3 << 20, 'x');
+  auto reader = LineReader::Open(WriteTestFile("long.txt.gz", long_line + "\nend\n"));
+  ASSERT_TRUE(reader.ok());
+  const std::vector<std::string> lines = ReadAll(*reader);
+  ASSERT_EQ(lines.size(), 2u);
+  EXPECT_EQ(lines[0], long_line);
+  EXPECT_EQ(lines[1], "end");
+}
+
+TEST(LineReaderTest, ManyLinesAcrossBlocks) {
+  std::string text;
+  for (int i = 0; i < 300000; ++i) text += std::to_string(i) + "\n";
+  auto reader = LineReader::Open(WriteTestFile("many.txt", text));
+  ASSERT_TRUE(reader.ok());
+  const std::vector<std::string> lines = ReadAll(*reader);
+  ASSERT_EQ(lines.size(), 300000u);
+  for (int i = 0; i < 300000; i += 999) ASSERT_EQ(lines[i], std::to_string(i));
+}
+
+TEST(LineReaderTest, RewindRestarts) {
+  auto reader = LineReader::Open(WriteTestFile("rewind.txt.gz", "1\n2\n"));
+  ASSERT_TRUE(reader.ok());
+  EXPECT_THAT(ReadAll(*reader), ElementsAre("1", "2"));
+  ASSERT_TRUE(reader->Rewind().ok());
+  EXPECT_EQ(reader->line_number(), 0);
+  EXPECT_THAT(ReadAll(*reader), ElementsAre("1", "2"));
+}
+
+TEST(LineReaderTest, ErrorNamesFileAndLine) {
+  const std::string path = WriteTestFile("error.txt", "a\nb\n");
+  auto reader = LineReader::Open(path);
+  ASSERT_TRUE(reader.ok());
+  absl::string_view line;
+  ASSERT_TRUE(reader->Next(&line));
+  ASSERT_TRUE(reader->Next(&line));
+  const absl::Status status = reader->Error("bad thing");
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(status.message(), path + ":2: bad thing");
+}
+
+TEST(LineReaderTest, MissingFileIsNotFound) {
+  auto reader = LineReader::Open("/nonexistent/dir/file.txt");
+  EXPECT_EQ(reader.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(reader.status().message()), HasSubstr("/nonexistent/dir/file.txt"));
+}
+
+TEST(LineReaderTest, TruncatedGzipIsDataLoss) {
+  std::string text;
+  for (int i = 0; i < 20000; ++i) text += std::to_string(i * 7919 % 10007) + " x y\n";
+  const std::string compressed = ReadRawTestFile(WriteTestFile("full.txt.gz", text));
+  ASSERT_GT(compressed.size(), 100u);
+  const std::string path =
+      WriteRawTestFile("cut.txt.gz", compressed.substr(0, compressed.size() / 2));
+  auto reader = LineReader::Open(path);
+  ASSERT_TRUE(reader.ok());
+  const std::vector<std::string> lines = ReadAll(*reader);
+  EXPECT_LT(lines.size(), 20000u);
+  EXPECT_EQ(reader->status().code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(std::string(reader->status().message()), HasSubstr(path));
+}
+
+}  // namespace
+}  // namespace sgmcmc::data

@@ -1,0 +1,272 @@
+#include "eval/perplexity.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "absl/strings/str_cat.h"
+#include "base/check.h"
+#include "rng/uniform.h"
+
+namespace sgmcmc::eval {
+namespace {
+
+// Draws k with probability ∝ (counts[k] + alpha) * phi_w[k]; when every phi_w[k] is zero,
+// ∝ counts[k] + alpha. `cumulative` is K doubles of scratch.
+int SampleTopic(const int32_t* counts, const double* phi_w, double alpha, int num_topics,
+                rng::Engine& engine, double* cumulative) {
+  double total = 0;
+  for (int k = 0; k < num_topics; ++k) {
+    total += (counts[k] + alpha) * phi_w[k];
+    cumulative[k] = total;
+  }
+  if (!(total > 0)) {
+    total = 0;
+    for (int k = 0; k < num_topics; ++k) {
+      total += counts[k] + alpha;
+      cumulative[k] = total;
+    }
+  }
+  const double u = rng::UniformDouble(engine) * total;
+  int k = 0;
+  while (k < num_topics - 1 && u >= cumulative[k]) ++k;
+  return k;
+}
+
+}  // namespace
+
+absl::Status PerplexityOptions::Validate() const {
+  if (num_topics < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("PerplexityOptions.num_topics must be >= 1, got ", num_topics));
+  }
+  if (!(alpha > 0) || !std::isfinite(alpha)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("PerplexityOptions.alpha must be finite and > 0, got ", alpha));
+  }
+  if (num_sweeps < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("PerplexityOptions.num_sweeps must be >= 1, got ", num_sweeps));
+  }
+  if (burn_in < 0 || burn_in >= num_sweeps) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "PerplexityOptions.burn_in must be in [0, num_sweeps = ", num_sweeps, "), got ",
+        burn_in));
+  }
+  return absl::OkStatus();
+}
+
+DocumentCompletionPerplexity::DocumentCompletionPerplexity(
+    const data::DocumentCompletionSplit& test, const PerplexityOptions& options)
+    : options_(options),
+      observed_(test.observed),
+      held_out_(test.held_out),
+      perplexity_(std::numeric_limits<double>::quiet_NaN()),
+      last_perplexity_(std::numeric_limits<double>::quiet_NaN()) {
+  const absl::Status valid = options.Validate();
+  SGMCMC_CHECK(valid.ok()) << "DocumentCompletionPerplexity: " << valid;
+  SGMCMC_CHECK(observed_.num_documents() == held_out_.num_documents())
+      << "DocumentCompletionPerplexity: observed and held-out parts have "
+      << observed_.num_documents() << " and " << held_out_.num_documents() << " documents";
+  SGMCMC_CHECK(observed_.vocabulary_size() == held_out_.vocabulary_size())
+      << "DocumentCompletionPerplexity: observed and held-out vocabularies differ in size";
+  const int num_docs = observed_.num_documents();
+  const int k = options_.num_topics;
+  assignments_.assign(observed_.num_tokens(), -1);
+  counts_.assign(static_cast<size_t>(num_docs) * k, 0);
+  engines_.reserve(num_docs);
+  for (int j = 0; j < num_docs; ++j) engines_.emplace_back(options_.seed, j);
+  doc_topics_.assign(static_cast<size_t>(num_docs) * k, 0.0);
+  probability_sum_.assign(held_out_.num_tokens(), 0.0);
+  doc_log_sum_.assign(num_docs, 0.0);
+  doc_last_log_sum_.assign(num_docs, 0.0);
+}
+
+void DocumentCompletionPerplexity::ResetRunningMean() {
+  std::fill(probability_sum_.begin(), probability_sum_.end(), 0.0);
+  num_evaluations_ = 0;
+  perplexity_ = last_perplexity_ = std::numeric_limits<double>::quiet_NaN();
+}
+
+void DocumentCompletionPerplexity::EstimateDocument(int j,
+                                                    absl::Span<const double> topics_by_word,
+                                                    std::vector<double>& scratch) {
+  const int num_topics = options_.num_topics;
+  const double alpha = options_.alpha;
+  const absl::Span<const int32_t> words = observed_.document(j);
+  int32_t* z = assignments_.data() + observed_.doc_offsets[j];
+  int32_t* counts = counts_.data() + static_cast<size_t>(j) * num_topics;
+  double* eta = doc_topics_.data() + static_cast<size_t>(j) * num_topics;
+  rng::Engine& engine = engines_[j];
+  const int n = static_cast<int>(words.size());
+  if (n == 0) {
+    std::fill(eta, eta + num_topics, 1.0 / num_topics);
+    return;
+  }
+  auto phi = [&](int i) { return topics_by_word.data() + static_cast<size_t>(words[i]) * num_topics; };
+  if (z[0] < 0) {  // first evaluation: sequential initialisation
+    for (int i = 0; i < n; ++i) {
+      z[i] = SampleTopic(counts, phi(i), alpha, num_topics, engine, scratch.data());
+      ++counts[z[i]];
+    }
+  }
+  std::fill(eta, eta + num_topics, 0.0);
+  const double denominator = n + num_topics * alpha;
+  for (int sweep = 0; sweep < options_.num_sweeps; ++sweep) {
+    for (int i = 0; i < n; ++i) {
+      --counts[z[i]];
+      z[i] = SampleTopic(counts, phi(i), alpha, num_topics, engine, scratch.data());
+      ++counts[z[i]];
+    }
+    if (sweep >= options_.burn_in) {
+      for (int k = 0; k < num_topics; ++k) eta[k] += (counts[k] + alpha) / denominator;
+    }
+  }
+  const double kept = options_.num_sweeps - options_.burn_in;
+  for (int k = 0; k < num_topics; ++k) eta[k] /= kept;
+}
+
+double DocumentCompletionPerplexity::Evaluate(absl::Span<const double> topics,
+                                              parallel::ThreadPool* pool) {
+  const int num_topics = options_.num_topics;
+  const int vocabulary_size = observed_.vocabulary_size();
+  SGMCMC_CHECK(topics.size() == static_cast<size_t>(num_topics) * vocabulary_size)
+      << "DocumentCompletionPerplexity::Evaluate: topics must have K * V = " << num_topics
+      << " * " << vocabulary_size << " entries, got " << topics.size();
+  topics_by_word_.resize(topics.size());
+  for (int k = 0; k < num_topics; ++k) {
+    for (int w = 0; w < vocabulary_size; ++w) {
+      topics_by_word_[static_cast<size_t>(w) * num_topics + k] =
+          topics[static_cast<size_t>(k) * vocabulary_size + w];
+    }
+  }
+  auto estimate = [&](int64_t begin, int64_t end, int) {
+    std::vector<double> scratch(num_topics);
+    for (int64_t j = begin; j < end; ++j) EstimateDocument(j, topics_by_word_, scratch);
+  };
+  if (pool != nullptr) {
+    pool->ParallelForChunks(0, observed_.num_documents(), estimate);
+  } else {
+    estimate(0, observed_.num_documents(), 0);
+  }
+  return Accumulate(topics, pool);
+}
+
+double DocumentCompletionPerplexity::AddEstimate(absl::Span<const double> doc_topics,
+                                                 absl::Span<const double> topics,
+                                                 parallel::ThreadPool* pool) {
+  SGMCMC_CHECK(doc_topics.size() == doc_topics_.size())
+      << "DocumentCompletionPerplexity::AddEstimate: doc_topics must have D_test * K = "
+      << doc_topics_.size() << " entries, got " << doc_topics.size();
+  SGMCMC_CHECK(topics.size() ==
+               static_cast<size_t>(options_.num_topics) * held_out_.vocabulary_size())
+      << "DocumentCompletionPerplexity::AddEstimate: topics must have K * V entries, got "
+      << topics.size();
+  std::copy(doc_topics.begin(), doc_topics.end(), doc_topics_.begin());
+  return Accumulate(topics, pool);
+}
+
+double DocumentCompletionPerplexity::Accumulate(absl::Span<const double> topics,
+                                                parallel::ThreadPool* pool) {
+  const int num_topics = options_.num_topics;
+  const int vocabulary_size = held_out_.vocabulary_size();
+  ++num_evaluations_;
+  const double evaluations = num_evaluations_;
+  auto score = [&](int64_t begin, int64_t end, int) {
+    for (int64_t j = begin; j < end; ++j) {
+      const double* eta = doc_topics_.data() + static_cast<size_t>(j) * num_topics;
+      const absl::Span<const int32_t> words = held_out_.document(j);
+      double* sums = probability_sum_.data() + held_out_.doc_offsets[j];
+      double log_sum = 0, last_log_sum = 0;
+      for (size_t i = 0; i < words.size(); ++i) {
+        double p = 0;
+        for (int k = 0; k < num_topics; ++k) {
+          p += eta[k] * topics[static_cast<size_t>(k) * vocabulary_size + words[i]];
+        }
+        sums[i] += p;
+        last_log_sum += std::log(p);
+        log_sum += std::log(sums[i] / evaluations);
+      }
+      doc_log_sum_[j] = log_sum;
+      doc_last_log_sum_[j] = last_log_sum;
+    }
+  };
+  if (pool != nullptr) {
+    pool->ParallelForChunks(0, held_out_.num_documents(), score);
+  } else {
+    score(0, held_out_.num_documents(), 0);
+  }
+  double log_sum = 0, last_log_sum = 0;
+  for (int j = 0; j < held_out_.num_documents(); ++j) {
+    log_sum += doc_log_sum_[j];
+    last_log_sum += doc_last_log_sum_[j];
+  }
+  const double n = static_cast<double>(held_out_.num_tokens());
+  perplexity_ = std::exp(-log_sum / n);
+  last_perplexity_ = std::exp(-last_log_sum / n);
+  return perplexity_;
+}
+
+DocumentCompletionPerplexity::State DocumentCompletionPerplexity::GetState() const {
+  State state;
+  state.assignments = assignments_;
+  state.engine_positions.reserve(engines_.size());
+  for (const rng::Engine& engine : engines_) state.engine_positions.push_back(engine.position());
+  state.probability_sum = probability_sum_;
+  state.doc_topics = doc_topics_;
+  state.num_evaluations = num_evaluations_;
+  state.perplexity = perplexity_;
+  state.last_perplexity = last_perplexity_;
+  return state;
+}
+
+absl::Status DocumentCompletionPerplexity::RestoreState(const State& state) {
+  auto size_error = [](const char* field, size_t got, size_t expected) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("DocumentCompletionPerplexity::RestoreState: ", field, " has ", got,
+                     " entries, expected ", expected));
+  };
+  if (state.assignments.size() != assignments_.size()) {
+    return size_error("assignments", state.assignments.size(), assignments_.size());
+  }
+  if (state.engine_positions.size() != engines_.size()) {
+    return size_error("engine_positions", state.engine_positions.size(), engines_.size());
+  }
+  if (state.probability_sum.size() != probability_sum_.size()) {
+    return size_error("probability_sum", state.probability_sum.size(), probability_sum_.size());
+  }
+  if (state.doc_topics.size() != doc_topics_.size()) {
+    return size_error("doc_topics", state.doc_topics.size(), doc_topics_.size());
+  }
+  if (state.num_evaluations < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "DocumentCompletionPerplexity::RestoreState: num_evaluations must be >= 0, got ",
+        state.num_evaluations));
+  }
+  const int num_topics = options_.num_topics;
+  std::vector<int32_t> counts(counts_.size(), 0);
+  for (int j = 0; j < observed_.num_documents(); ++j) {
+    const int64_t begin = observed_.doc_offsets[j], end = observed_.doc_offsets[j + 1];
+    for (int64_t i = begin; i < end; ++i) {
+      const int32_t z = state.assignments[i];
+      if (z < -1 || z >= num_topics || (z < 0) != (state.assignments[begin] < 0)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "DocumentCompletionPerplexity::RestoreState: assignments[", i, "] = ", z,
+            " must be in [0, ", num_topics, ") (or -1 for the whole of an uninitialised "
+            "document)"));
+      }
+      if (z >= 0) ++counts[static_cast<size_t>(j) * num_topics + z];
+    }
+  }
+  assignments_ = state.assignments;
+  counts_ = std::move(counts);
+  for (size_t j = 0; j < engines_.size(); ++j) engines_[j].Seek(state.engine_positions[j]);
+  probability_sum_ = state.probability_sum;
+  doc_topics_ = state.doc_topics;
+  num_evaluations_ = state.num_evaluations;
+  perplexity_ = state.perplexity;
+  last_perplexity_ = state.last_perplexity;
+  return absl::OkStatus();
+}
+
+}  // namespace sgmcmc::eval

@@ -1,0 +1,76 @@
+#include <cstdint>
+
+#include "Eigen/Dense"
+#include "benchmark/benchmark.h"
+#include "linalg/lbfgs.h"
+#include "rng/engine.h"
+#include "rng/normal.h"
+
+namespace sgmcmc::linalg {
+namespace {
+
+Eigen::VectorXd RandomVector(rng::Engine& engine, int64_t dim) {
+  Eigen::VectorXd v(dim);
+  rng::FillNormal(engine, absl::MakeSpan(v.data(), dim));
+  return v;
+}
+
+// An L-BFGS memory of size M (M - 1 pairs) for a diagonal quadratic, y = d ∘ s.
+Lbfgs MakeLbfgs(int64_t dim, int memory) {
+  rng::Engine engine(/*seed=*/5);
+  LbfgsOptions options;
+  options.max_pairs = memory - 1;
+  Lbfgs lbfgs(dim, options);
+  const Eigen::VectorXd diagonal = RandomVector(engine, dim).array().abs() + 1;
+  for (int i = 0; i < memory - 1; ++i) {
+    const Eigen::VectorXd s = RandomVector(engine, dim);
+    lbfgs.AddPair(s, diagonal.cwiseProduct(s));
+  }
+  return lbfgs;
+}
+
+using ApplyMethod = void (Lbfgs::*)(const Eigen::Ref<const Eigen::VectorXd>&,
+                                    Eigen::Ref<Eigen::VectorXd>) const;
+
+// Args: {D, M}. Items are coordinates, so items/s constant in D means linear scaling.
+void RunApply(benchmark::State& state, ApplyMethod apply) {
+  const int64_t dim = state.range(0);
+  const Lbfgs lbfgs = MakeLbfgs(dim, state.range(1));
+  rng::Engine engine(/*seed=*/6);
+  const Eigen::VectorXd in = RandomVector(engine, dim);
+  Eigen::VectorXd out(dim);
+  for (auto _ : state) {
+    (lbfgs.*apply)(in, out);
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * dim);
+}
+
+void BM_LbfgsApplyH(benchmark::State& state) { RunApply(state, &Lbfgs::ApplyH); }
+void BM_LbfgsApplySqrtH(benchmark::State& state) { RunApply(state, &Lbfgs::ApplySqrtH); }
+
+// AddPair rebuilds the product form, O(M² D): HAMCMC pays it once per step.
+void BM_LbfgsAddPair(benchmark::State& state) {
+  const int64_t dim = state.range(0);
+  Lbfgs lbfgs = MakeLbfgs(dim, state.range(1));
+  rng::Engine engine(/*seed=*/6);
+  const Eigen::VectorXd s = RandomVector(engine, dim);
+  const Eigen::VectorXd y = 2 * s;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(lbfgs.AddPair(s, y));
+  }
+  state.SetItemsProcessed(state.iterations() * dim);
+}
+
+void Sizes(benchmark::internal::Benchmark* benchmark) {
+  for (int64_t dim : {1000, 10000, 100000, 1000000}) {
+    for (int memory : {2, 3, 4, 5}) benchmark->Args({dim, memory});
+  }
+}
+
+BENCHMARK(BM_LbfgsApplyH)->Apply(Sizes);
+BENCHMARK(BM_LbfgsApplySqrtH)->Apply(Sizes);
+BENCHMARK(BM_LbfgsAddPair)->Apply(Sizes);
+
+}  // namespace
+}  // namespace sgmcmc::linalg

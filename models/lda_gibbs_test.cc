@@ -1,0 +1,403 @@
+#include "models/lda_gibbs.h"
+
+#include <cmath>
+#include <cstdint>
+#include <numeric>
+#include <vector>
+
+#include "eval/distribution_testing.h"
+#include "gtest/gtest.h"
+#include "rng/uniform.h"
+
+namespace sgmcmc::models {
+namespace {
+
+// Each chi-squared test below fails with probability eval::kFalseFailureRate = 1e-6 when the
+// sampler draws from the stated distribution: `Passed()` compares the p-value of Pearson's
+// statistic (cells with expected count < 5 pooled) with 1e-6.
+
+// A K x V topic matrix with skewed random rows (cubed uniforms) and, with probability
+// `zero_fraction`, exact zeros; every row is normalised to sum to 1.
+std::vector<double> RandomTopics(int num_topics, int vocabulary_size, double zero_fraction,
+                                 uint64_t seed) {
+  rng::Engine engine(seed, 77);
+  std::vector<double> topics(static_cast<size_t>(num_topics) * vocabulary_size);
+  for (int k = 0; k < num_topics; ++k) {
+    double* row = topics.data() + static_cast<size_t>(k) * vocabulary_size;
+    double sum = 0;
+    for (int w = 0; w < vocabulary_size; ++w) {
+      const double u = rng::UniformDouble(engine);
+      row[w] = rng::UniformDouble(engine) < zero_fraction ? 0.0 : u * u * u;
+      sum += row[w];
+    }
+    if (sum == 0) row[0] = sum = 1;
+    for (int w = 0; w < vocabulary_size; ++w) row[w] /= sum;
+  }
+  return topics;
+}
+
+// A full K x V topic matrix (test reference).
+struct TopicMatrixView {
+  const std::vector<double>& values;
+  int num_topics;
+  int vocabulary_size;
+  double at(int k, int w) const { return values[static_cast<size_t>(k) * vocabulary_size + w]; }
+};
+
+// The table of the minibatch whose distinct words are `distinct` (local id u = distinct[u]).
+MinibatchTopicTable TableFor(const TopicMatrixView& topics, double alpha,
+                             const std::vector<int32_t>& distinct) {
+  std::vector<double> columns(topics.num_topics * distinct.size());
+  for (int k = 0; k < topics.num_topics; ++k) {
+    for (size_t u = 0; u < distinct.size(); ++u) {
+      columns[k * distinct.size() + u] = topics.at(k, distinct[u]);
+    }
+  }
+  return MinibatchTopicTable::Build(
+      TopicColumnsView{columns, topics.num_topics, static_cast<int>(distinct.size())}, alpha);
+}
+
+// The distinct words of `words` in order of first appearance and the local id of every token.
+struct LocalWords {
+  std::vector<int32_t> distinct;
+  std::vector<int32_t> local;
+};
+LocalWords MakeLocal(const std::vector<int32_t>& words, int vocabulary_size) {
+  LocalWords out;
+  std::vector<int32_t> index(vocabulary_size, -1);
+  for (int32_t w : words) {
+    if (index[w] < 0) {
+      index[w] = static_cast<int32_t>(out.distinct.size());
+      out.distinct.push_back(w);
+    }
+    out.local.push_back(index[w]);
+  }
+  return out;
+}
+
+// p(z_i = k | z_{\i}) ∝ (α + n_k^{\i}) π_{k, w_i}, normalised; a word with an all-zero column
+// counts as equally likely under every topic (the documented convention).
+std::vector<double> ExactConditional(const TopicMatrixView& topics, double alpha,
+                                     const std::vector<int32_t>& words,
+                                     const std::vector<int32_t>& z, int i) {
+  std::vector<double> counts(topics.num_topics, 0.0);
+  for (size_t j = 0; j < z.size(); ++j) {
+    if (static_cast<int>(j) != i) counts[z[j]] += 1;
+  }
+  double column_sum = 0;
+  for (int k = 0; k < topics.num_topics; ++k) column_sum += topics.at(k, words[i]);
+  std::vector<double> p(topics.num_topics);
+  double total = 0;
+  for (int k = 0; k < topics.num_topics; ++k) {
+    const double pi = column_sum > 0 ? topics.at(k, words[i]) : 1.0;
+    p[k] = (alpha + counts[k]) * pi;
+    total += p[k];
+  }
+  for (double& x : p) x /= total;
+  return p;
+}
+
+TEST(SparseTopicCountsTest, MatchesDenseCountsUnderRandomUpdates) {
+  constexpr int kTopics = 37;
+  SparseTopicCounts sparse(kTopics);
+  std::vector<int> dense(kTopics, 0);
+  rng::Engine engine(11);
+  for (int step = 0; step < 20000; ++step) {
+    const int k = static_cast<int>(rng::UniformInt(engine, kTopics));
+    if (dense[k] > 0 && rng::UniformDouble(engine) < 0.5) {
+      sparse.Decrement(k);
+      --dense[k];
+    } else {
+      sparse.Increment(k);
+      ++dense[k];
+    }
+    if (step % 97 == 0) {
+      int nonzero = 0;
+      for (int t = 0; t < kTopics; ++t) {
+        ASSERT_EQ(sparse.count(t), dense[t]) << "topic " << t << " step " << step;
+        nonzero += dense[t] > 0;
+      }
+      ASSERT_EQ(sparse.num_nonzero(), nonzero);
+      std::vector<int> seen(kTopics, 0);
+      for (const auto& e : sparse.entries()) {
+        ASSERT_GT(e.count, 0);
+        ASSERT_EQ(e.count, dense[e.topic]);
+        ASSERT_EQ(++seen[e.topic], 1) << "topic listed twice";
+      }
+    }
+  }
+  sparse.Clear();
+  EXPECT_EQ(sparse.num_nonzero(), 0);
+  for (int t = 0; t < kTopics; ++t) EXPECT_EQ(sparse.count(t), 0);
+  sparse.Increment(5);
+  EXPECT_EQ(sparse.count(5), 1);
+}
+
+TEST(SparseTopicCountsDeathTest, DecrementOfZeroCountDies) {
+#ifndef NDEBUG
+  SparseTopicCounts counts(4);
+  EXPECT_DEATH(counts.Decrement(2), "SparseTopicCounts::Decrement: topic 2 has count 0");
+#endif
+}
+
+struct SingleTokenCase {
+  int num_topics;
+  double alpha;
+  double zero_fraction;
+  int doc_length;
+  uint64_t seed;
+};
+
+// The first token's new topic after one sweep has exactly the conditional given the others'
+// starting topics: tested across K (incl. K = 1), α (alias bucket rare to dominant), sparse
+// topics with exact zeros, and seeds.
+TEST(GibbsSweepTest, FirstTokenFollowsExactConditional) {
+  const std::vector<SingleTokenCase> cases = {
+      {1, 0.1, 0.0, 5, 1},     {3, 0.1, 0.0, 12, 2},    {3, 5.0, 0.3, 12, 3},
+      {20, 0.01, 0.5, 40, 4},  {20, 0.5, 0.0, 40, 5},   {20, 50.0, 0.2, 40, 6},
+      {100, 0.1, 0.0, 150, 7}, {100, 0.1, 0.6, 150, 8}, {100, 2.0, 0.0, 30, 9},
+      {7, 0.001, 0.0, 200, 10}};
+  constexpr int kVocabulary = 25;
+  constexpr int kRepetitions = 30000;
+  for (const SingleTokenCase& c : cases) {
+    const std::vector<double> values =
+        RandomTopics(c.num_topics, kVocabulary, c.zero_fraction, c.seed);
+    const TopicMatrixView topics{values, c.num_topics, kVocabulary};
+    rng::Engine setup(c.seed, 1);
+    std::vector<int32_t> words(c.doc_length), z(c.doc_length);
+    for (int i = 0; i < c.doc_length; ++i) {
+      // Few distinct words, so repeated words and the per-word tables are exercised; topics
+      // concentrated on a few values so some n_dk are large and most are zero.
+      words[i] = static_cast<int32_t>(rng::UniformInt(setup, 6));
+      z[i] = static_cast<int32_t>(rng::UniformInt(setup, std::min(c.num_topics, 4)) *
+                                  (c.num_topics > 4 ? c.num_topics / 4 : 1));
+    }
+    const LocalWords local = MakeLocal(words, kVocabulary);
+    const MinibatchTopicTable table = TableFor(topics, c.alpha, local.distinct);
+    const std::vector<double> exact = ExactConditional(topics, c.alpha, words, z, 0);
+
+    std::vector<int64_t> draws(kRepetitions);
+    DocumentGibbsState doc(local.local, c.num_topics);
+    for (int r = 0; r < kRepetitions; ++r) {
+      doc.SetAssignments(z);
+      rng::Engine engine(c.seed, 1000 + r);
+      GibbsSweep(table, engine, doc);
+      draws[r] = doc.assignments()[0];
+    }
+    const auto result = eval::DiscreteChiSquaredTest(
+        draws, [&](int64_t k) { return exact[k]; }, 0, c.num_topics - 1);
+    EXPECT_TRUE(result.Passed()) << "K=" << c.num_topics << " alpha=" << c.alpha
+                                 << " zeros=" << c.zero_fraction << " " << result;
+  }
+}
+
+TEST(GibbsSweepTest, WordWithAllZeroColumnUsesDocumentCountsOnly) {
+  constexpr int kTopics = 5;
+  constexpr int kVocabulary = 3;
+  std::vector<double> values = RandomTopics(kTopics, kVocabulary, 0.0, 21);
+  // Word 1 gets zero probability under every topic; renormalise the rows over words 0, 2.
+  for (int k = 0; k < kTopics; ++k) {
+    double* row = values.data() + k * kVocabulary;
+    row[1] = 0;
+    const double sum = row[0] + row[2];
+    row[0] /= sum;
+    row[2] /= sum;
+  }
+  const TopicMatrixView topics{values, kTopics, kVocabulary};
+  const std::vector<int32_t> words = {1, 0, 2, 0, 1};
+  const std::vector<int32_t> z = {0, 3, 3, 1, 3};
+  const LocalWords local = MakeLocal(words, kVocabulary);
+  const MinibatchTopicTable table = TableFor(topics, 0.7, local.distinct);
+  const std::vector<double> exact = ExactConditional(topics, 0.7, words, z, 0);
+  // Sanity of the reference: p(k) ∝ 0.7 + n_k with n = (0, 1, 0, 3, 0).
+  EXPECT_NEAR(exact[3], 3.7 / (5 * 0.7 + 4), 1e-15);
+
+  std::vector<int64_t> draws(20000);
+  DocumentGibbsState doc(local.local, kTopics);
+  for (size_t r = 0; r < draws.size(); ++r) {
+    doc.SetAssignments(z);
+    rng::Engine engine(22, r);
+    GibbsSweep(table, engine, doc);
+    draws[r] = doc.assignments()[0];
+  }
+  const auto result = eval::DiscreteChiSquaredTest(
+      draws, [&](int64_t k) { return exact[k]; }, 0, kTopics - 1);
+  EXPECT_TRUE(result.Passed()) << result;
+}
+
+// Exact law of (initialisation + `sweeps` systematic-scan sweeps) for a small document, by
+// enumerating all K^n joint states: the initialisation draws z_i from p(z_i | z_{<i}) and a
+// sweep applies the single-site kernels T_0, ..., T_{n-1} in order.
+std::vector<double> ExactJointLaw(const TopicMatrixView& topics, double alpha,
+                                  const std::vector<int32_t>& words, int sweeps) {
+  const int n = static_cast<int>(words.size());
+  const int k_topics = topics.num_topics;
+  int states = 1;
+  for (int i = 0; i < n; ++i) states *= k_topics;
+  auto decode = [&](int s) {
+    std::vector<int32_t> z(n);
+    for (int i = 0; i < n; ++i, s /= k_topics) z[i] = s % k_topics;
+    return z;
+  };
+  auto encode = [&](const std::vector<int32_t>& z) {
+    int s = 0;
+    for (int i = n - 1; i >= 0; --i) s = s * k_topics + z[i];
+    return s;
+  };
+  // Initialisation: sequential conditionals over growing prefixes.
+  std::vector<double> law(states, 0.0);
+  for (int s = 0; s < states; ++s) {
+    const std::vector<int32_t> z = decode(s);
+    double p = 1;
+    for (int i = 0; i < n; ++i) {
+      const std::vector<int32_t> prefix_words(words.begin(), words.begin() + i + 1);
+      const std::vector<int32_t> prefix_z(z.begin(), z.begin() + i + 1);
+      p *= ExactConditional(topics, alpha, prefix_words, prefix_z, i)[z[i]];
+    }
+    law[s] = p;
+  }
+  for (int sweep = 0; sweep < sweeps; ++sweep) {
+    for (int i = 0; i < n; ++i) {
+      std::vector<double> next(states, 0.0);
+      for (int s = 0; s < states; ++s) {
+        if (law[s] == 0) continue;
+        std::vector<int32_t> z = decode(s);
+        const std::vector<double> p = ExactConditional(topics, alpha, words, z, i);
+        for (int k = 0; k < k_topics; ++k) {
+          z[i] = k;
+          next[encode(z)] += law[s] * p[k];
+        }
+      }
+      law.swap(next);
+    }
+  }
+  return law;
+}
+
+TEST(GibbsSweepTest, InitialisationPlusSweepsMatchExactJointLaw) {
+  struct Case {
+    int num_topics;
+    double alpha;
+    std::vector<int32_t> words;
+    int sweeps;
+    uint64_t seed;
+  };
+  const std::vector<Case> cases = {{3, 0.1, {0, 1, 0, 2}, 0, 31},
+                                   {3, 0.1, {0, 1, 0, 2}, 2, 32},
+                                   {4, 1.5, {2, 2, 3}, 1, 33},
+                                   {2, 0.01, {0, 1, 1, 3, 0}, 3, 34},
+                                   {5, 0.3, {4, 1, 4}, 2, 35}};
+  constexpr int kVocabulary = 5;
+  constexpr int kRepetitions = 60000;
+  for (const Case& c : cases) {
+    const std::vector<double> values = RandomTopics(c.num_topics, kVocabulary, 0.2, c.seed);
+    const TopicMatrixView topics{values, c.num_topics, kVocabulary};
+    const std::vector<double> law = ExactJointLaw(topics, c.alpha, c.words, c.sweeps);
+    const LocalWords local = MakeLocal(c.words, kVocabulary);
+    const MinibatchTopicTable table = TableFor(topics, c.alpha, local.distinct);
+    DocumentGibbsState doc(local.local, c.num_topics);
+    std::vector<int64_t> draws(kRepetitions);
+    for (int r = 0; r < kRepetitions; ++r) {
+      rng::Engine engine(c.seed, r);
+      InitializeAssignments(table, engine, doc);
+      for (int s = 0; s < c.sweeps; ++s) GibbsSweep(table, engine, doc);
+      int64_t code = 0;
+      for (int i = doc.size() - 1; i >= 0; --i) code = code * c.num_topics + doc.assignments()[i];
+      draws[r] = code;
+      // The sparse counts always agree with the assignments.
+      std::vector<int> counts(c.num_topics, 0);
+      for (int32_t k : doc.assignments()) ++counts[k];
+      for (int k = 0; k < c.num_topics; ++k) ASSERT_EQ(doc.counts().count(k), counts[k]);
+    }
+    const auto result = eval::DiscreteChiSquaredTest(
+        draws, [&](int64_t s) { return law[s]; }, 0, static_cast<int64_t>(law.size()) - 1);
+    EXPECT_TRUE(result.Passed()) << "K=" << c.num_topics << " sweeps=" << c.sweeps << " "
+                                 << result;
+  }
+}
+
+TEST(GibbsSweepTest, SameEngineStateGivesSameAssignments) {
+  const std::vector<double> values = RandomTopics(10, 8, 0.1, 41);
+  const TopicMatrixView topics{values, 10, 8};
+  const std::vector<int32_t> words = {0, 1, 2, 3, 4, 5, 6, 7, 0, 1};
+  const LocalWords local = MakeLocal(words, 8);
+  const MinibatchTopicTable table = TableFor(topics, 0.1, local.distinct);
+  DocumentGibbsState a(local.local, 10), b(local.local, 10);
+  rng::Engine ea(5, 6), eb(5, 6);
+  InitializeAssignments(table, ea, a);
+  InitializeAssignments(table, eb, b);
+  for (int s = 0; s < 5; ++s) {
+    GibbsSweep(table, ea, a);
+    GibbsSweep(table, eb, b);
+  }
+  EXPECT_EQ(std::vector<int32_t>(a.assignments().begin(), a.assignments().end()),
+            std::vector<int32_t>(b.assignments().begin(), b.assignments().end()));
+  EXPECT_EQ(ea.position(), eb.position());
+}
+
+TEST(MinibatchTopicTableTest, ColumnsAndAlphaMasses) {
+  const std::vector<double> values = RandomTopics(4, 6, 0.0, 51);
+  const TopicMatrixView topics{values, 4, 6};
+  const std::vector<int32_t> words = {5, 0, 3};
+  const MinibatchTopicTable table = TableFor(topics, 0.25, words);
+  EXPECT_EQ(table.num_words(), 3);
+  EXPECT_EQ(table.num_topics(), 4);
+  for (int u = 0; u < 3; ++u) {
+    double sum = 0;
+    for (int k = 0; k < 4; ++k) {
+      EXPECT_EQ(table.column(u)[k], topics.at(k, words[u]));
+      sum += topics.at(k, words[u]);
+    }
+    EXPECT_NEAR(table.alpha_mass(u), 0.25 * sum, 1e-15);
+  }
+}
+
+TEST(MinibatchTopicTableTest, AliasTablesAreBuiltOnFirstUseOnly) {
+  const std::vector<double> values = RandomTopics(5, 4, 0.0, 53);
+  const MinibatchTopicTable table = MinibatchTopicTable::Build(TopicColumnsView{values, 5, 4}, 0.2);
+  EXPECT_EQ(table.num_alias_tables_built(), 0);
+  rng::Engine engine(3);
+  table.SampleAlphaBucket(2, engine);
+  table.SampleAlphaBucket(2, engine);
+  EXPECT_EQ(table.num_alias_tables_built(), 1);
+  table.SampleAlphaBucket(0, engine);
+  EXPECT_EQ(table.num_alias_tables_built(), 2);
+}
+
+TEST(MinibatchTopicTableTest, ColumnRangesFilledSeparatelyEqualOneBuild) {
+  const std::vector<double> values = RandomTopics(6, 40, 0.3, 52);
+  const TopicColumnsView topics{values, 6, 40};
+  const MinibatchTopicTable whole = MinibatchTopicTable::Build(topics, 0.3);
+  MinibatchTopicTable parts = MinibatchTopicTable::Allocate(6, 40, 0.3);
+  parts.FillColumns(topics, 25, 40);
+  parts.FillColumns(topics, 0, 25);
+  for (int u = 0; u < 40; ++u) {
+    EXPECT_EQ(whole.alpha_mass(u), parts.alpha_mass(u));
+    for (int k = 0; k < 6; ++k) EXPECT_EQ(whole.column(u)[k], parts.column(u)[k]);
+    rng::Engine a(1, u), b(1, u);
+    for (int i = 0; i < 20; ++i) {
+      EXPECT_EQ(whole.SampleAlphaBucket(u, a), parts.SampleAlphaBucket(u, b));
+    }
+  }
+}
+
+TEST(MinibatchTopicTableDeathTest, BadArgumentsDie) {
+  const std::vector<double> values = RandomTopics(2, 3, 0.0, 61);
+  const TopicColumnsView topics{values, 2, 3};
+  EXPECT_DEATH(MinibatchTopicTable::Build(topics, 0.0),
+               "MinibatchTopicTable::Allocate: alpha must be > 0");
+  const TopicColumnsView wrong_shape{values, 3, 3};
+  EXPECT_DEATH(MinibatchTopicTable::Build(wrong_shape, 0.1), "topics must be 3 x 3, got 3 x 3 with 6");
+  MinibatchTopicTable table = MinibatchTopicTable::Allocate(2, 3, 0.1);
+  EXPECT_DEATH(table.FillColumns(topics, 2, 4), "column range \\[2, 4\\) is not inside");
+}
+
+TEST(DocumentGibbsStateDeathTest, BadAssignmentsDie) {
+  const std::vector<int32_t> words = {0, 1, 0};
+  DocumentGibbsState doc(words, 4);
+  EXPECT_DEATH(doc.SetAssignments(std::vector<int32_t>{0, 1}), "expected 3 assignments, got 2");
+  EXPECT_DEATH(doc.SetAssignments(std::vector<int32_t>{0, 4, 1}), "assignment 1 is 4");
+}
+
+}  // namespace
+}  // namespace sgmcmc::models

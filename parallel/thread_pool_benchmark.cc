@@ -1,0 +1,32 @@
+// Cost of a ThreadPool call: an empty ParallelFor (wake-up and join), and a loop of
+// independent work items (throughput and scaling with threads).
+#include <cmath>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "parallel/thread_pool.h"
+
+namespace sgmcmc::parallel {
+namespace {
+
+void BM_ThreadPoolEmptyCall(benchmark::State& state) {
+  ThreadPool pool(static_cast<int>(state.range(0)));
+  for (auto _ : state) pool.RunOnThreads([](int) {});
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ThreadPoolEmptyCall)->Arg(1)->Arg(2)->UseRealTime();
+
+void BM_ThreadPoolParallelFor(benchmark::State& state) {
+  ThreadPool pool(static_cast<int>(state.range(0)));
+  constexpr int kItems = 1 << 16;
+  std::vector<double> out(kItems);
+  for (auto _ : state) {
+    pool.ParallelFor(0, kItems, [&](int64_t i) { out[i] = std::sqrt(out[i] + i); });
+    benchmark::DoNotOptimize(out.data());
+  }
+  state.SetItemsProcessed(state.iterations() * kItems);
+}
+BENCHMARK(BM_ThreadPoolParallelFor)->Arg(1)->Arg(2)->UseRealTime();
+
+}  // namespace
+}  // namespace sgmcmc::parallel

@@ -1,0 +1,145 @@
+#include "rng/noncentral_chi_squared.h"
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "boost/math/distributions/non_central_chi_squared.hpp"
+#include "eval/distribution_testing.h"
+#include "gtest/gtest.h"
+#include "rng/internal/variate_testing.h"
+
+namespace sgmcmc::rng {
+namespace {
+
+// Each statistical check fails a correct sampler with probability eval::kFalseFailureRate
+// = 1e-6; this file runs 156 of them: false-failure rate < 2e-4 per run (Bonferroni).
+
+constexpr uint64_t kSeeds[] = {1, 2, 3};
+constexpr int kDraws = 10000;
+constexpr double kDfs[] = {0.01, 1, 5, 50};
+constexpr double kNoncentralities[] = {0, 0.1, 10, 1000};
+
+std::string Label(double df, double lambda, uint64_t seed) {
+  return "df=" + std::to_string(df) + " lambda=" + std::to_string(lambda) +
+         " seed=" + std::to_string(seed);
+}
+
+// KS against Boost.Math's noncentral chi-squared CDF over the df x noncentrality grid.
+// For df = 0.01 about 2.4% of draws underflow to exactly 0 (true value below 4.9e-324), a
+// tie KS cannot handle; there a chi-squared over 20 equiprobable bins is used instead, which
+// is exact because every underflowed draw belongs to the first bin (F(4.9e-324) < 0.026 <
+// 1/20 for all four noncentralities).
+TEST(NoncentralChiSquaredSampleTest, MatchesBoostCdf) {
+  for (double df : kDfs) {
+    for (double lambda : kNoncentralities) {
+      const boost::math::non_central_chi_squared_distribution<double> dist(df, lambda);
+      const auto cdf = [&](double x) { return x <= 0 ? 0.0 : boost::math::cdf(dist, x); };
+      for (uint64_t seed : kSeeds) {
+        Engine engine(seed, static_cast<uint64_t>(df * 100 + lambda * 10000));
+        const std::vector<double> draws = rng_internal::DrawMany(
+            kDraws, [&] { return NoncentralChiSquaredSample(engine, df, lambda); });
+        const auto result = df < 1 ? eval::ChiSquaredQuantileTest(draws, cdf, 20)
+                                   : eval::KolmogorovSmirnovTest(draws, cdf);
+        EXPECT_TRUE(result.Passed()) << Label(df, lambda, seed) << " " << result;
+        // Moments: cumulants k_r = 2^(r-1) (r-1)! (df + r lambda). Only where the sampling
+        // distribution of the mean and variance is close enough to normal for a 1e-6 tail.
+        if (df + lambda >= 5) {
+          const double variance = 2 * (df + 2 * lambda);
+          rng_internal::ExpectMoments(draws, df + lambda, variance,
+                                      48 * (df + 4 * lambda) + 3 * variance * variance,
+                                      Label(df, lambda, seed));
+        }
+      }
+    }
+  }
+}
+
+// The log-space draw by KS on log X. Below log x = -700 the CDF is taken from its small-x
+// limit F(x) = e^(-lambda/2) (x/2)^(df/2) / Gamma(df/2 + 1) (the P >= 1 terms and the
+// relative correction are O(x), i.e. zero in double precision there).
+TEST(LogNoncentralChiSquaredSampleTest, MatchesBoostCdfInLogSpace) {
+  for (double df : {0.001, 0.01, 1.0}) {
+    for (double lambda : kNoncentralities) {
+      const boost::math::non_central_chi_squared_distribution<double> dist(df, lambda);
+      const auto cdf_of_log = [&](double y) {
+        if (y > -700) return boost::math::cdf(dist, std::exp(y));
+        return std::exp(-0.5 * lambda + 0.5 * df * (y - M_LN2) - std::lgamma(0.5 * df + 1));
+      };
+      for (uint64_t seed : kSeeds) {
+        Engine engine(seed, static_cast<uint64_t>(df * 1000 + lambda * 10000));
+        const std::vector<double> draws = rng_internal::DrawMany(
+            kDraws, [&] { return LogNoncentralChiSquaredSample(engine, df, lambda); });
+        for (double y : draws) ASSERT_TRUE(std::isfinite(y)) << Label(df, lambda, seed);
+        const auto result = eval::KolmogorovSmirnovTest(draws, cdf_of_log);
+        EXPECT_TRUE(result.Passed()) << Label(df, lambda, seed) << " " << result;
+      }
+    }
+  }
+}
+
+TEST(NoncentralChiSquaredSampleTest, LinearAndLogDrawsAgree) {
+  for (double df : {0.01, 2.0, 30.0}) {
+    Engine a(7), b(7);
+    for (int i = 0; i < 1000; ++i) {
+      const double x = NoncentralChiSquaredSample(a, df, 3.0);
+      const double log_x = LogNoncentralChiSquaredSample(b, df, 3.0);
+      if (x > std::numeric_limits<double>::min()) {
+        ASSERT_NEAR(std::log(x), log_x, 1e-12 * std::max(1.0, std::fabs(log_x))) << "df=" << df;
+      } else {
+        ASSERT_LT(log_x, -700) << "df=" << df;
+      }
+    }
+  }
+}
+
+TEST(NoncentralChiSquaredSampleTest, TinyDfStaysFiniteAndNonNegative) {
+  Engine engine(8);
+  for (double df : {1e-3, 1e-10, 1e-300}) {
+    for (double lambda : {0.0, 1e-3, 5.0}) {
+      for (int i = 0; i < 1000; ++i) {
+        const double x = NoncentralChiSquaredSample(engine, df, lambda);
+        ASSERT_TRUE(x >= 0 && std::isfinite(x)) << x;
+        ASSERT_TRUE(std::isfinite(LogNoncentralChiSquaredSample(engine, df, lambda)));
+      }
+    }
+  }
+}
+
+// Stream stability: pinned draws for seed 42.
+TEST(NoncentralChiSquaredSampleTest, PinnedDraws) {
+  Engine engine(42);
+  std::vector<double> got;
+  for (auto [df, lambda] : {std::pair{0.5, 0.0}, std::pair{3.0, 7.0}, std::pair{50.0, 1e4}}) {
+    for (int i = 0; i < 2; ++i) got.push_back(NoncentralChiSquaredSample(engine, df, lambda));
+  }
+  got.push_back(LogNoncentralChiSquaredSample(engine, 1e-3, 0.2));
+  const std::vector<double> expected = {
+      0x1.7cdbadaf14a7dp-5,  0x1.523f0a3e7a85ap+0,  0x1.d0818b51cbe2p+2,   0x1.3d6970d30729ep+3,
+      0x1.3b1bbf8a5e316p+13, 0x1.377dcf3cdc838p+13, -0x1.985ceb97e7016p+10};
+  EXPECT_EQ(got, expected);
+}
+
+TEST(NoncentralChiSquaredDeathTest, RejectsInvalidArguments) {
+  Engine engine(1);
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_DEATH(NoncentralChiSquaredSample(engine, 0.0, 1.0),
+               "NoncentralChiSquaredSample: df must be finite and > 0, got 0");
+  EXPECT_DEATH(NoncentralChiSquaredSample(engine, -2.0, 1.0),
+               "NoncentralChiSquaredSample: df must be finite and > 0, got -2");
+  EXPECT_DEATH(NoncentralChiSquaredSample(engine, inf, 1.0),
+               "NoncentralChiSquaredSample: df must be finite and > 0, got inf");
+  EXPECT_DEATH(NoncentralChiSquaredSample(engine, 1.0, -0.5),
+               "NoncentralChiSquaredSample: noncentrality must be .* got -0.5");
+  EXPECT_DEATH(NoncentralChiSquaredSample(engine, 1.0, std::nan("")),
+               "NoncentralChiSquaredSample: noncentrality must be .* got nan");
+  EXPECT_DEATH(NoncentralChiSquaredSample(engine, 1.0, inf),
+               "NoncentralChiSquaredSample: noncentrality must be .* got inf");
+  EXPECT_DEATH(LogNoncentralChiSquaredSample(engine, std::nan(""), 1.0),
+               "LogNoncentralChiSquaredSample: df must be finite and > 0, got nan");
+}
+
+}  // namespace
+}  // namespace sgmcmc::rng

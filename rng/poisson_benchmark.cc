@@ -1,0 +1,50 @@
+#include <cstdint>
+
+#include "benchmark/benchmark.h"
+#include "rng/poisson.h"
+
+namespace sgmcmc::rng {
+namespace {
+
+// ns per draw = 1e9 / items_per_second. Arg is the mean times 10 (so 0.5 is expressible).
+void BM_PoissonSample(benchmark::State& state) {
+  Engine engine(1);
+  const double mean = state.range(0) / 10.0;
+  int64_t acc = 0;
+  for (auto _ : state) acc += PoissonSample(engine, mean);
+  benchmark::DoNotOptimize(acc);
+  state.SetItemsProcessed(state.iterations());
+  state.SetLabel("mean=" + std::to_string(mean));
+}
+BENCHMARK(BM_PoissonSample)->Arg(1)->Arg(10)->Arg(50)->Arg(99)->Arg(300)->Arg(10000)->Arg(10000000);
+
+// A varying mean, as in a Gibbs sweep or the SCIR step (no per-mean caching possible).
+void BM_PoissonSampleVaryingMean(benchmark::State& state) {
+  Engine engine(1);
+  const double max_mean = state.range(0);
+  double mean = 0;
+  int64_t acc = 0;
+  for (auto _ : state) {
+    mean += 0.618034 * max_mean;
+    if (mean >= max_mean) mean -= max_mean;
+    acc += PoissonSample(engine, mean);
+  }
+  benchmark::DoNotOptimize(acc);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_PoissonSampleVaryingMean)->Arg(10)->Arg(1000);
+
+void BM_PoissonLogPmf(benchmark::State& state) {
+  int64_t k = 0;
+  double acc = 0;
+  for (auto _ : state) {
+    acc += PoissonLogPmf(k, 1000.0);
+    k = (k + 7) % 2000;
+  }
+  benchmark::DoNotOptimize(acc);
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_PoissonLogPmf);
+
+}  // namespace
+}  // namespace sgmcmc::rng

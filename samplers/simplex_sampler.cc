@@ -1,0 +1,129 @@
+#include "samplers/simplex_sampler.h"
+
+#include <cmath>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "base/check.h"
+
+namespace sgmcmc::samplers {
+
+absl::Status SimplexSamplerOptions::Validate() const {
+  if (rows < 1 || rows >= (1 << kSimplexStreamRowBits)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("SimplexSamplerOptions.rows must be in [1, 2^24), got ", rows));
+  }
+  if (cols < 2) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("SimplexSamplerOptions.cols must be >= 2, got ", cols));
+  }
+  if (alpha.size() != 1 && alpha.size() != static_cast<size_t>(cols)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("SimplexSamplerOptions.alpha must have 1 or cols = ", cols, " entries, got ",
+                     alpha.size()));
+  }
+  for (size_t j = 0; j < alpha.size(); ++j) {
+    if (!(alpha[j] > 0) || !std::isfinite(alpha[j])) {
+      return absl::InvalidArgumentError(absl::StrCat("SimplexSamplerOptions.alpha[", j,
+                                                     "] must be finite and > 0, got ", alpha[j]));
+    }
+  }
+  return absl::OkStatus();
+}
+
+uint64_t SimplexStreamId(uint64_t step, int row) {
+  SGMCMC_CHECK(step < (uint64_t{1} << kSimplexStreamStepBits))
+      << "SimplexStreamId: step must be < 2^32, got " << step;
+  SGMCMC_CHECK(row >= 0 && row < (1 << kSimplexStreamRowBits))
+      << "SimplexStreamId: row must be in [0, 2^24), got " << row;
+  return (kSimplexStreamTag << (kSimplexStreamStepBits + kSimplexStreamRowBits)) |
+         (step << kSimplexStreamRowBits) | static_cast<uint64_t>(row);
+}
+
+SimplexSampler::SimplexSampler(SimplexSamplerOptions options)
+    : options_(std::move(options)),
+      alpha_(options_.alpha.size() == 1 ? std::vector<double>(options_.cols, options_.alpha[0])
+                                        : options_.alpha),
+      steps_(options_.rows, 0) {
+  SGMCMC_CHECK(options_.Validate().ok())
+      << "SimplexSampler: invalid options: " << options_.Validate().message();
+}
+
+void SimplexSampler::CheckStepArguments(const char* what, int counts_rows, int counts_cols,
+                                        double h, int row_begin, int row_end) const {
+  SGMCMC_CHECK(counts_rows == rows() && counts_cols == cols())
+      << what << ": counts are " << counts_rows << " x " << counts_cols << ", sampler is " << rows()
+      << " x " << cols();
+  SGMCMC_CHECK(h > 0 && std::isfinite(h)) << what << ": h must be finite and > 0, got " << h;
+  SGMCMC_CHECK(0 <= row_begin && row_begin <= row_end && row_end <= rows())
+      << what << ": row range [" << row_begin << ", " << row_end << ") is not inside [0, " << rows()
+      << "]";
+}
+
+rng::Engine SimplexSampler::NextEngine(int row) {
+  const int64_t step = ++steps_[row];
+  return rng::Engine(options_.seed, SimplexStreamId(step, row));
+}
+
+void SimplexSampler::StepRows(const SimplexCounts& counts, double h, int row_begin, int row_end) {
+  CheckStepArguments("SimplexSampler::StepRows", counts.rows(), counts.cols(), h, row_begin,
+                     row_end);
+  for (int row = row_begin; row < row_end; ++row) {
+    rng::Engine engine = NextEngine(row);
+    StepRowSparse(row, counts.row(row), h, engine);
+  }
+}
+
+void SimplexSampler::StepRows(const DenseCountsView& counts, double h, int row_begin, int row_end) {
+  CheckStepArguments("SimplexSampler::StepRows", counts.rows, counts.cols, h, row_begin, row_end);
+  SGMCMC_CHECK(counts.values.size() == static_cast<size_t>(counts.rows) * counts.cols)
+      << "SimplexSampler::StepRows: dense counts have " << counts.values.size()
+      << " values, expected " << counts.rows << " x " << counts.cols;
+  for (int row = row_begin; row < row_end; ++row) {
+    rng::Engine engine = NextEngine(row);
+    StepRowDense(row, counts.row(row), h, engine);
+  }
+}
+
+void SimplexSampler::SimplexRows(int row_begin, int row_end, absl::Span<double> out) const {
+  SGMCMC_CHECK(0 <= row_begin && row_begin <= row_end && row_end <= rows())
+      << "SimplexSampler::SimplexRows: row range [" << row_begin << ", " << row_end
+      << ") is not inside [0, " << rows() << "]";
+  SGMCMC_CHECK(out.size() == static_cast<size_t>(row_end - row_begin) * cols())
+      << "SimplexSampler::SimplexRows: out has size " << out.size() << ", expected "
+      << (row_end - row_begin) << " x " << cols();
+  for (int row = row_begin; row < row_end; ++row) {
+    Simplex(row, out.subspan(static_cast<size_t>(row - row_begin) * cols(), cols()));
+  }
+}
+
+absl::Status SimplexSampler::SetSteps(absl::Span<const int64_t> steps) {
+  if (steps.size() != steps_.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("SimplexSampler::SetSteps: got ", steps.size(),
+                                                   " step counts, expected rows = ", rows()));
+  }
+  for (size_t row = 0; row < steps.size(); ++row) {
+    if (steps[row] < 0 || steps[row] >= (int64_t{1} << kSimplexStreamStepBits)) {
+      return absl::InvalidArgumentError(absl::StrCat("SimplexSampler::SetSteps: row ", row,
+                                                     " has step count ", steps[row],
+                                                     ", outside [0, 2^32)"));
+    }
+  }
+  steps_.assign(steps.begin(), steps.end());
+  return absl::OkStatus();
+}
+
+absl::Status SimplexSampler::ValidateRowInput(const char* what, int row,
+                                              absl::Span<const double> values) const {
+  if (row < 0 || row >= rows()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(what, ": row ", row, " outside [0, ", rows(), ")"));
+  }
+  if (values.size() != static_cast<size_t>(cols())) {
+    return absl::InvalidArgumentError(absl::StrCat(what, ": row ", row, " has ", values.size(),
+                                                   " values, expected cols = ", cols()));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace sgmcmc::samplers

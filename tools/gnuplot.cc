@@ -1,0 +1,40 @@
+#include "tools/gnuplot.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+
+#include "absl/strings/str_cat.h"
+#include "tools/cpp/runfiles/runfiles.h"
+
+namespace sgmcmc::tools {
+
+absl::Status RunGnuplotScript(const std::string& argv0, absl::string_view runfile,
+                              const std::string& output_dir) {
+  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
+    return absl::FailedPreconditionError("gnuplot is not on PATH");
+  }
+  std::string error;
+  std::unique_ptr<bazel::tools::cpp::runfiles::Runfiles> runfiles(
+      bazel::tools::cpp::runfiles::Runfiles::Create(argv0, &error));
+  const std::string script =
+      runfiles == nullptr ? "" : runfiles->Rlocation(std::string(runfile));
+  if (script.empty() || !std::filesystem::exists(script)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(runfile, " not found in the runfiles of ", argv0, " ", error));
+  }
+  for (const std::string& path : {output_dir, script}) {
+    if (path.find_first_of("'\"$`\\") != std::string::npos) {
+      return absl::FailedPreconditionError(
+          absl::StrCat("path ", path, " has quote or shell characters"));
+    }
+  }
+  const std::string command =
+      absl::StrCat("gnuplot -e \"dir='", output_dir, "'\" '", script, "'");
+  if (std::system(command.c_str()) != 0) {
+    return absl::InternalError(absl::StrCat("gnuplot failed: ", command));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace sgmcmc::tools

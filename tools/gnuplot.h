@@ -1,0 +1,32 @@
+// RunGnuplotScript: draws a tool's figures by running a gnuplot script shipped in the tool's
+// runfiles (tools/plots/*.gp, listed as `data` of the binary) on its output directory, so
+// `bazel run //tools:x` and `bazel-bin/tools/x` both find the script.
+//
+// The script is run as  gnuplot -e "dir='<output_dir>'" <script>  and reads its CSVs from
+// `dir` and writes its PNGs there (`set terminal pngcairo`).
+//
+// Cost: one gnuplot process (~0.1-1 s).
+//
+// Example:
+//   absl::Status status = RunGnuplotScript(argv[0], "sgmcmc/tools/plots/linear_regression.gp",
+//                                          output_dir);
+//   if (!status.ok()) std::cout << "figures skipped: " << status.message() << "\n";
+#ifndef SGMCMC_TOOLS_GNUPLOT_H_
+#define SGMCMC_TOOLS_GNUPLOT_H_
+
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+
+namespace sgmcmc::tools {
+
+// `runfile` is the script's runfiles path, e.g. "sgmcmc/tools/plots/x.gp". Returns
+// FailedPrecondition if gnuplot is not on PATH, the script is not in the runfiles, or a path
+// holds quote or shell characters; Internal if gnuplot fails.
+absl::Status RunGnuplotScript(const std::string& argv0, absl::string_view runfile,
+                              const std::string& output_dir);
+
+}  // namespace sgmcmc::tools
+
+#endif  // SGMCMC_TOOLS_GNUPLOT_H_

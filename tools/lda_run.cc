@@ -1,0 +1,642 @@
+#include "tools/lda_run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <thread>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "base/status_macros.h"
+#include "data/embedded_corpus.h"
+#include "data/text_reader.h"
+#include "data/uci_reader.h"
+#include "eval/perplexity.h"
+#include "google/protobuf/io/tokenizer.h"
+#include "google/protobuf/text_format.h"
+#include "models/lda_topics.h"
+#include "parallel/thread_pool.h"
+#include "rng/engine.h"
+#include "tools/cpp/runfiles/runfiles.h"
+#include "tools/lda_checkpoint.pb.h"
+
+namespace sgmcmc::tools {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr int kDefaultEvalSweeps = 20;
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Collects protobuf's text-format errors as "source:line:column: message".
+class ErrorCollector final : public google::protobuf::io::ErrorCollector {
+ public:
+  explicit ErrorCollector(std::string source) : source_(std::move(source)) {}
+  void AddError(int line, google::protobuf::io::ColumnNumber column,
+                const std::string& message) override {
+    if (first_.empty()) first_ = absl::StrCat(source_, ":", line + 1, ":", column + 1, ": ", message);
+  }
+  const std::string& first() const { return first_; }
+
+ private:
+  std::string source_;
+  std::string first_;
+};
+
+// Relative input paths are taken from where `bazel run` was started (BUILD_WORKING_DIRECTORY;
+// the current directory otherwise).
+std::string InputPath(const std::string& path) {
+  const char* working = std::getenv("BUILD_WORKING_DIRECTORY");
+  if (path.empty() || path[0] == '/' || working == nullptr) return path;
+  return absl::StrCat(working, "/", path);
+}
+
+absl::Status ConfigError(const std::string& source, const std::string& message) {
+  return absl::InvalidArgumentError(absl::StrCat(source, ": ", message));
+}
+
+// "LdaOptions.alpha must ..." -> "source: runs[1].alpha must ...".
+absl::Status RunOptionsError(const std::string& source, int run, const absl::Status& status) {
+  return ConfigError(source, absl::StrReplaceAll(status.message(),
+                                                 {{"LdaOptions.", absl::StrCat("runs[", run, "].")}}));
+}
+
+bool ValidRunName(const std::string& name) {
+  if (name.empty()) return false;
+  for (char c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.') {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string Settings(const LdaConfig& config, const ResolvedLdaRun& run, const LdaData& data) {
+  const models::LdaOptions& o = run.options;
+  return absl::StrCat("sampler=", models::LdaSamplerName(o.sampler), " K=", o.num_topics,
+                      " alpha=", o.alpha, " beta=", o.beta, " step=", o.step_size.ToString(),
+                      " minibatch=", o.minibatch_size, " sweeps=", o.gibbs_sweeps,
+                      " seed=", o.seed, " burn_in=", run.burn_in, " D=",
+                      data.train.num_documents(), " V=", data.train.vocabulary_size(),
+                      " N=", data.train.num_tokens(), " test=", data.test.observed.num_documents(),
+                      "/", data.test.held_out.num_tokens(), " eval_sweeps=",
+                      config.has_eval_sweeps() ? config.eval_sweeps() : kDefaultEvalSweeps);
+}
+
+absl::Status WriteFile(const std::string& path, const std::string& contents) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary);
+    out << contents;
+    out.close();
+    if (!out) return absl::DataLossError(absl::StrCat(temporary, ": write error"));
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  if (error) return absl::DataLossError(absl::StrCat(path, ": ", error.message()));
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
+  return contents.str();
+}
+
+std::string TraceCsv(const LdaCheckpoint& checkpoint) {
+  std::string out =
+      "iteration,train_seconds,documents,tokens,step_size,perplexity,running_perplexity\n";
+  for (const LdaTracePoint& p : checkpoint.trace()) {
+    absl::StrAppend(&out, p.iteration(), ",", absl::StrFormat("%.6f", p.train_seconds()), ",",
+                    p.documents(), ",", p.tokens(), ",", absl::StrFormat("%.9g", p.step_size()),
+                    ",", absl::StrFormat("%.9g", p.perplexity()), ",",
+                    absl::StrFormat("%.9g", p.running_perplexity()), "\n");
+  }
+  return out;
+}
+
+std::string TopicMatrixTsv(absl::Span<const double> topics, int num_topics,
+                           int vocabulary_size) {
+  std::string out;
+  out.reserve(static_cast<size_t>(num_topics) * vocabulary_size * 12);
+  for (int k = 0; k < num_topics; ++k) {
+    for (int w = 0; w < vocabulary_size; ++w) {
+      absl::StrAppend(&out, w == 0 ? "" : "\t",
+                      absl::StrFormat("%.9g", topics[static_cast<size_t>(k) * vocabulary_size + w]));
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+void SaveState(const models::Lda& lda, const eval::DocumentCompletionPerplexity& perplexity,
+               LdaCheckpoint& checkpoint) {
+  const models::LdaState state = lda.State();
+  checkpoint.set_iteration(state.iteration);
+  checkpoint.set_driver_position(state.driver_position);
+  *checkpoint.mutable_parameters() = {state.parameters.begin(), state.parameters.end()};
+  *checkpoint.mutable_row_steps() = {state.row_steps.begin(), state.row_steps.end()};
+  const eval::DocumentCompletionPerplexity::State p = perplexity.GetState();
+  PerplexityState& out = *checkpoint.mutable_perplexity();
+  *out.mutable_assignments() = {p.assignments.begin(), p.assignments.end()};
+  *out.mutable_engine_positions() = {p.engine_positions.begin(), p.engine_positions.end()};
+  *out.mutable_probability_sum() = {p.probability_sum.begin(), p.probability_sum.end()};
+  *out.mutable_doc_topics() = {p.doc_topics.begin(), p.doc_topics.end()};
+  out.set_num_evaluations(p.num_evaluations);
+  out.set_perplexity(p.perplexity);
+  out.set_last_perplexity(p.last_perplexity);
+}
+
+absl::Status RestoreState(const LdaCheckpoint& checkpoint, const std::string& path,
+                          models::Lda& lda, eval::DocumentCompletionPerplexity& perplexity) {
+  models::LdaState state;
+  state.iteration = checkpoint.iteration();
+  state.driver_position = checkpoint.driver_position();
+  state.parameters.assign(checkpoint.parameters().begin(), checkpoint.parameters().end());
+  state.row_steps.assign(checkpoint.row_steps().begin(), checkpoint.row_steps().end());
+  if (absl::Status s = lda.Restore(state); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": ", s.message()));
+  }
+  const PerplexityState& in = checkpoint.perplexity();
+  eval::DocumentCompletionPerplexity::State p;
+  p.assignments.assign(in.assignments().begin(), in.assignments().end());
+  p.engine_positions.assign(in.engine_positions().begin(), in.engine_positions().end());
+  p.probability_sum.assign(in.probability_sum().begin(), in.probability_sum().end());
+  p.doc_topics.assign(in.doc_topics().begin(), in.doc_topics().end());
+  p.num_evaluations = in.num_evaluations();
+  p.perplexity = in.perplexity();
+  p.last_perplexity = in.last_perplexity();
+  if (absl::Status s = perplexity.RestoreState(p); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": ", s.message()));
+  }
+  return absl::OkStatus();
+}
+
+std::string HumanRate(double per_second) {
+  if (per_second >= 1e6) return absl::StrFormat("%.2fM", per_second / 1e6);
+  if (per_second >= 1e3) return absl::StrFormat("%.1fk", per_second / 1e3);
+  return absl::StrFormat("%.0f", per_second);
+}
+
+std::string HumanSeconds(double seconds) {
+  if (seconds >= 3600) return absl::StrFormat("%.1fh", seconds / 3600);
+  if (seconds >= 60) return absl::StrFormat("%.1fmin", seconds / 60);
+  return absl::StrFormat("%.0fs", seconds);
+}
+
+// Trains one run; fills `checkpoint` (trace included) and writes the run's files.
+class RunTrainer {
+ public:
+  RunTrainer(const LdaConfig& config, const ResolvedLdaRun& run, const LdaData& data,
+             const std::string& directory, parallel::ThreadPool* pool, std::ostream& progress)
+      : config_(config),
+        run_(run),
+        data_(data),
+        directory_(directory),
+        pool_(pool),
+        progress_(progress) {}
+
+  absl::Status Train(const LdaRunOptions& options, LdaCheckpoint& checkpoint) {
+    SGMCMC_ASSIGN_OR_RETURN(models::Lda lda, CreateLda(options.source));
+    eval::PerplexityOptions eval_options;
+    eval_options.num_topics = run_.options.num_topics;
+    eval_options.alpha = run_.options.alpha;
+    eval_options.num_sweeps = config_.has_eval_sweeps() ? config_.eval_sweeps() : kDefaultEvalSweeps;
+    eval_options.burn_in = eval_options.num_sweeps / 2;
+    eval_options.seed = run_.options.seed;
+    eval::DocumentCompletionPerplexity perplexity(data_.test, eval_options);
+
+    const std::string path = File("checkpoint_", ".pb");
+    checkpoint.Clear();
+    checkpoint.set_settings(Settings(config_, run_, data_));
+    checkpoint.set_run_name(run_.name);
+    if (options.resume && std::filesystem::exists(path)) {
+      SGMCMC_ASSIGN_OR_RETURN(const std::string bytes, ReadFile(path));
+      if (!checkpoint.ParseFromString(bytes)) {
+        return absl::DataLossError(absl::StrCat(path, ": not an LdaCheckpoint"));
+      }
+      if (checkpoint.settings() != Settings(config_, run_, data_)) {
+        return absl::FailedPreconditionError(absl::StrCat(
+            path, ": written with different settings; checkpoint: ", checkpoint.settings(),
+            "; config: ", Settings(config_, run_, data_)));
+      }
+      SGMCMC_RETURN_IF_ERROR(RestoreState(checkpoint, path, lda, perplexity));
+      progress_ << absl::StrFormat("[%s] resumed from %s at iteration %d\n", run_.name, path,
+                                   lda.iteration());
+    }
+
+    const int64_t eval_every =
+        config_.has_eval_every() ? config_.eval_every()
+                                 : std::max<int64_t>(1, run_.iterations / 20);
+    const int64_t start_iteration = lda.iteration();
+    const auto start = Clock::now();
+    auto last_print = Clock::now();
+    while (lda.iteration() < run_.iterations &&
+           !(run_.max_seconds > 0 && checkpoint.train_seconds() >= run_.max_seconds)) {
+      const auto step_start = Clock::now();
+      lda.Step();
+      checkpoint.set_train_seconds(checkpoint.train_seconds() + SecondsSince(step_start));
+      const models::LdaCountModel::Stats& stats = lda.last_stats();
+      checkpoint.set_documents(checkpoint.documents() + stats.documents);
+      checkpoint.set_tokens(checkpoint.tokens() + stats.tokens);
+      checkpoint.set_token_updates(checkpoint.token_updates() + stats.token_updates);
+      const int64_t m = lda.iteration();
+      const bool last = m == run_.iterations ||
+                        (run_.max_seconds > 0 && checkpoint.train_seconds() >= run_.max_seconds);
+      if (m % eval_every == 0 || last) {
+        Evaluate(lda, perplexity, checkpoint);
+        Print(lda, checkpoint, start_iteration, start);
+        last_print = Clock::now();
+      } else if (SecondsSince(last_print) >= 2) {
+        Print(lda, checkpoint, start_iteration, start);
+        last_print = Clock::now();
+      }
+      if (config_.checkpoint_every() > 0 && m % config_.checkpoint_every() == 0 && !last) {
+        SaveState(lda, perplexity, checkpoint);
+        SGMCMC_RETURN_IF_ERROR(WriteFile(path, checkpoint.SerializeAsString()));
+      }
+    }
+    if (checkpoint.trace().empty() ||
+        checkpoint.trace(checkpoint.trace_size() - 1).iteration() != lda.iteration()) {
+      Evaluate(lda, perplexity, checkpoint);  // e.g. resumed at the end
+    }
+    SaveState(lda, perplexity, checkpoint);
+    SGMCMC_RETURN_IF_ERROR(WriteFile(path, checkpoint.SerializeAsString()));
+    return WriteOutputs(lda, checkpoint);
+  }
+
+  std::string File(const std::string& prefix, const std::string& suffix) const {
+    return absl::StrCat(directory_, "/", prefix, run_.name, suffix);
+  }
+
+ private:
+  absl::StatusOr<models::Lda> CreateLda(const std::string& source) {
+    absl::StatusOr<models::Lda> lda = models::Lda::Create(data_.train, run_.options, pool_);
+    if (!lda.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          source, ": run ", run_.name, ": ",
+          absl::StrReplaceAll(lda.status().message(), {{"LdaOptions.", ""}})));
+    }
+    return lda;
+  }
+
+  void Evaluate(const models::Lda& lda, eval::DocumentCompletionPerplexity& perplexity,
+                LdaCheckpoint& checkpoint) {
+    topics_.resize(static_cast<size_t>(lda.num_topics()) * lda.vocabulary_size());
+    lda.Topics(absl::MakeSpan(topics_));
+    // Evaluations before burn-in are not averaged: drop them once an evaluation after
+    // burn-in arrives, and keep only the latest one before.
+    const bool previous_in_burn_in =
+        checkpoint.trace().empty() ||
+        checkpoint.trace(checkpoint.trace_size() - 1).iteration() < run_.burn_in;
+    if (previous_in_burn_in) perplexity.ResetRunningMean();
+    perplexity.Evaluate(topics_, pool_);
+    LdaTracePoint& point = *checkpoint.add_trace();
+    point.set_iteration(lda.iteration());
+    point.set_train_seconds(checkpoint.train_seconds());
+    point.set_documents(checkpoint.documents());
+    point.set_tokens(checkpoint.tokens());
+    point.set_step_size(lda.step_size(lda.iteration() - 1));
+    point.set_perplexity(perplexity.last_perplexity());
+    point.set_running_perplexity(perplexity.perplexity());
+  }
+
+  void Print(const models::Lda& lda, const LdaCheckpoint& checkpoint, int64_t start_iteration,
+             Clock::time_point start) {
+    const double seconds = checkpoint.train_seconds();
+    const double wall = SecondsSince(start);
+    const int64_t done = lda.iteration() - start_iteration;
+    const double eta = done > 0 ? wall / done * (run_.iterations - lda.iteration()) : 0;
+    std::string line = absl::StrFormat(
+        "[%s] iter %d/%d  %s docs/s  %s tokens/s  %s updates/s  ETA %s", run_.name,
+        lda.iteration(), run_.iterations, HumanRate(checkpoint.documents() / seconds),
+        HumanRate(checkpoint.tokens() / seconds), HumanRate(checkpoint.token_updates() / seconds),
+        HumanSeconds(eta));
+    if (!checkpoint.trace().empty()) {
+      const LdaTracePoint& p = checkpoint.trace(checkpoint.trace_size() - 1);
+      absl::StrAppend(&line, absl::StrFormat("  perplexity %.1f (running %.1f, iter %d)",
+                                             p.perplexity(), p.running_perplexity(),
+                                             p.iteration()));
+    }
+    progress_ << line << "\n" << std::flush;
+  }
+
+  absl::Status WriteOutputs(const models::Lda& lda, const LdaCheckpoint& checkpoint) {
+    SGMCMC_RETURN_IF_ERROR(WriteFile(File("trace_", ".csv"), TraceCsv(checkpoint)));
+    topics_.resize(static_cast<size_t>(lda.num_topics()) * lda.vocabulary_size());
+    lda.Topics(absl::MakeSpan(topics_));
+    const int top_words = config_.has_top_words() ? config_.top_words() : 10;
+    const std::vector<models::TopicSummary> summaries = models::SummarizeTopics(
+        topics_, lda.num_topics(), lda.vocabulary_size(), std::max(1, top_words));
+    SGMCMC_RETURN_IF_ERROR(WriteFile(File("topics_", ".txt"),
+                                     models::FormatTopics(summaries, data_.train.vocabulary)));
+    return WriteFile(File("topic_matrix_", ".tsv"),
+                     TopicMatrixTsv(topics_, lda.num_topics(), lda.vocabulary_size()));
+  }
+
+  const LdaConfig& config_;
+  const ResolvedLdaRun& run_;
+  const LdaData& data_;
+  const std::string directory_;
+  parallel::ThreadPool* pool_;
+  std::ostream& progress_;
+  std::vector<double> topics_;
+};
+
+// Draws perplexity.png from the runs' traces with tools/plots/lda_perplexity.gp.
+void Plot(const std::string& argv0, const std::string& directory,
+          const std::vector<std::string>& names, std::ostream& progress) {
+  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
+    progress << "gnuplot is not on PATH: perplexity.png skipped (the CSVs are written)\n";
+    return;
+  }
+  std::string error;
+  std::unique_ptr<bazel::tools::cpp::runfiles::Runfiles> runfiles(
+      bazel::tools::cpp::runfiles::Runfiles::Create(argv0, &error));
+  const std::string script =
+      runfiles == nullptr ? "" : runfiles->Rlocation("sgmcmc/tools/plots/lda_perplexity.gp");
+  if (script.empty() || !std::filesystem::exists(script)) {
+    progress << "tools/plots/lda_perplexity.gp not found in the runfiles: perplexity.png "
+                "skipped\n";
+    return;
+  }
+  for (const std::string& s : std::vector<std::string>{directory, script}) {
+    if (s.find_first_of("'\"$`\\") != std::string::npos) {
+      progress << "path " << s << " has quote or shell characters: perplexity.png skipped\n";
+      return;
+    }
+  }
+  const std::string command = absl::StrCat(
+      "gnuplot -e \"dir='", directory, "'; runs='", absl::StrJoin(names, " "), "'\" '", script,
+      "'");
+  if (std::system(command.c_str()) != 0) {
+    progress << "gnuplot failed: " << command << "\n";
+  }
+}
+
+}  // namespace
+
+absl::StatusOr<LdaConfig> ParseLdaConfig(const std::string& text, const std::string& source) {
+  LdaConfig config;
+  google::protobuf::TextFormat::Parser parser;
+  ErrorCollector errors(source);
+  parser.RecordErrorsTo(&errors);
+  if (!parser.ParseFromString(text, &config)) {
+    return absl::InvalidArgumentError(
+        errors.first().empty() ? absl::StrCat(source, ": not a valid LdaConfig textproto")
+                               : errors.first());
+  }
+  return config;
+}
+
+absl::StatusOr<LdaConfig> ReadLdaConfig(const std::string& path) {
+  SGMCMC_ASSIGN_OR_RETURN(const std::string text, ReadFile(path));
+  return ParseLdaConfig(text, path);
+}
+
+absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& config,
+                                                           const std::string& source) {
+  std::vector<LdaRunConfig> runs(config.runs().begin(), config.runs().end());
+  const bool default_run = runs.empty();
+  if (default_run) runs.emplace_back();
+  std::vector<ResolvedLdaRun> resolved;
+  for (int i = 0; i < static_cast<int>(runs.size()); ++i) {
+    const LdaRunConfig& run = runs[i];
+    const std::string field = absl::StrCat("runs[", i, "]");
+    const std::string preset_name = run.preset().empty() ? kDefaultLdaPreset : run.preset();
+    absl::StatusOr<models::LdaPreset> preset = models::ParseLdaPreset(preset_name);
+    if (!preset.ok()) {
+      return ConfigError(source, absl::StrCat(field, ".preset: ", preset.status().message()));
+    }
+    ResolvedLdaRun r;
+    r.options = models::LdaPresetOptions(*preset);
+    if (default_run) r.options.num_topics = kDefaultLdaNumTopics;
+    models::LdaOptions& o = r.options;
+    std::string name = preset_name;
+    if (run.sampler() == LdaRunConfig::SCIR || run.sampler() == LdaRunConfig::SGRLD) {
+      o.sampler = run.sampler() == LdaRunConfig::SCIR ? models::LdaSampler::kScir
+                                                      : models::LdaSampler::kSgrld;
+      name = absl::StrCat(preset_name, "_", models::LdaSamplerName(o.sampler));
+    } else if (run.sampler() != LdaRunConfig::SAMPLER_UNSPECIFIED) {
+      return ConfigError(source, absl::StrCat(field, ".sampler: unknown value ", run.sampler()));
+    }
+    if (run.has_num_topics()) o.num_topics = run.num_topics();
+    if (run.has_alpha()) o.alpha = run.alpha();
+    if (run.has_beta()) o.beta = run.beta();
+    if (run.step_size().has_h()) o.step_size.h = run.step_size().h();
+    if (run.step_size().has_tau()) o.step_size.tau = run.step_size().tau();
+    if (run.step_size().has_kappa()) o.step_size.kappa = run.step_size().kappa();
+    if (run.has_minibatch_size()) o.minibatch_size = run.minibatch_size();
+    if (run.has_gibbs_sweeps()) o.gibbs_sweeps = run.gibbs_sweeps();
+    o.seed = config.has_seed() ? config.seed() : 1;
+    if (absl::Status s = o.Validate(); !s.ok()) return RunOptionsError(source, i, s);
+    r.iterations = run.has_iterations() ? run.iterations() : kDefaultLdaIterations;
+    if (r.iterations < 1) {
+      return ConfigError(source,
+                         absl::StrCat(field, ".iterations must be >= 1, got ", r.iterations));
+    }
+    r.burn_in = run.has_burn_in() ? run.burn_in() : r.iterations / 2;
+    if (r.burn_in < 0) {
+      return ConfigError(source, absl::StrCat(field, ".burn_in must be >= 0, got ", r.burn_in));
+    }
+    r.max_seconds = run.max_seconds();
+    if (!(r.max_seconds >= 0)) {
+      return ConfigError(source,
+                         absl::StrCat(field, ".max_seconds must be >= 0, got ", r.max_seconds));
+    }
+    r.name = run.name().empty() ? name : run.name();
+    if (!ValidRunName(r.name)) {
+      return ConfigError(source, absl::StrCat(field, ".name \"", r.name,
+                                              "\" must be non-empty and made of letters, "
+                                              "digits, '_', '-' and '.'"));
+    }
+    for (const ResolvedLdaRun& other : resolved) {
+      if (other.name == r.name) {
+        return ConfigError(source, absl::StrCat(field, ".name \"", r.name,
+                                                "\" is used by another run; set distinct names"));
+      }
+    }
+    resolved.push_back(std::move(r));
+  }
+  if (config.has_threads() && config.threads() < 1) {
+    return ConfigError(source, absl::StrCat("threads must be >= 1, got ", config.threads()));
+  }
+  if (config.has_eval_every() && config.eval_every() < 1) {
+    return ConfigError(source,
+                       absl::StrCat("eval_every must be >= 1, got ", config.eval_every()));
+  }
+  if (config.has_eval_sweeps() && config.eval_sweeps() < 2) {
+    return ConfigError(source,
+                       absl::StrCat("eval_sweeps must be >= 2, got ", config.eval_sweeps()));
+  }
+  if (config.checkpoint_every() < 0) {
+    return ConfigError(source, absl::StrCat("checkpoint_every must be >= 0, got ",
+                                            config.checkpoint_every()));
+  }
+  if (config.has_top_words() && config.top_words() < 1) {
+    return ConfigError(source, absl::StrCat("top_words must be >= 1, got ", config.top_words()));
+  }
+  return resolved;
+}
+
+absl::StatusOr<LdaData> LoadLdaData(const LdaConfig& config, const std::string& source,
+                                    const std::string& argv0) {
+  const CorpusConfig& corpus_config = config.corpus();
+  absl::StatusOr<data::Corpus> corpus;
+  std::string log;
+  switch (corpus_config.source_case()) {
+    case CorpusConfig::kUci: {
+      const UciCorpusConfig& uci = corpus_config.uci();
+      if (uci.docword().empty() || uci.vocab().empty()) {
+        return ConfigError(source, "corpus.uci.docword and corpus.uci.vocab are both required");
+      }
+      data::UciReadSummary summary;
+      corpus = data::ReadUciCorpus(InputPath(uci.docword()), InputPath(uci.vocab()), &summary);
+      log = summary.BriefReport();
+      break;
+    }
+    case CorpusConfig::kText: {
+      const TextCorpusConfig& text = corpus_config.text();
+      if (text.path().empty()) return ConfigError(source, "corpus.text.path is required");
+      data::TextCorpusOptions options;
+      options.tokenizer.stop_words_path = InputPath(text.stop_words());
+      options.tokenizer.remove_stop_words = !text.keep_stop_words();
+      if (text.has_min_token_length()) options.tokenizer.min_token_length = text.min_token_length();
+      if (text.has_max_token_length()) options.tokenizer.max_token_length = text.max_token_length();
+      if (text.has_min_document_frequency()) {
+        options.min_document_frequency = text.min_document_frequency();
+      }
+      options.max_vocabulary_size = text.max_vocabulary_size();
+      options.vocabulary_path = InputPath(text.vocabulary());
+      if (text.has_min_document_tokens()) options.min_document_tokens = text.min_document_tokens();
+      if (absl::Status s = options.Validate(); !s.ok()) {
+        return ConfigError(source, absl::StrCat("corpus.text: ", s.message()));
+      }
+      data::TextReadSummary summary;
+      corpus = data::ReadTextCorpus(InputPath(text.path()), options, &summary);
+      log = summary.BriefReport();
+      break;
+    }
+    case CorpusConfig::SOURCE_NOT_SET: {
+      data::UciReadSummary summary;
+      corpus = data::LoadEmbeddedKos(argv0, &summary);
+      log = absl::StrCat("embedded KOS corpus (UCI, CC BY 4.0): ", summary.BriefReport());
+      break;
+    }
+  }
+  if (!corpus.ok()) {
+    return absl::Status(corpus.status().code(),
+                        absl::StrCat(source, ": corpus: ", corpus.status().message()));
+  }
+  LdaData result;
+  const uint64_t seed = config.has_seed() ? config.seed() : 1;
+  if (corpus_config.has_test_uci()) {
+    const UciCorpusConfig& test = corpus_config.test_uci();
+    if (test.docword().empty() || test.vocab().empty()) {
+      return ConfigError(source,
+                         "corpus.test_uci.docword and corpus.test_uci.vocab are both required");
+    }
+    data::UciReadSummary summary;
+    absl::StatusOr<data::Corpus> test_corpus =
+        data::ReadUciCorpus(InputPath(test.docword()), InputPath(test.vocab()), &summary);
+    if (!test_corpus.ok()) {
+      return absl::Status(test_corpus.status().code(),
+                          absl::StrCat(source, ": corpus.test_uci: ",
+                                       test_corpus.status().message()));
+    }
+    if (test_corpus->vocabulary != corpus->vocabulary) {
+      return ConfigError(source, "corpus.test_uci: its vocabulary differs from the training "
+                                 "corpus's (use the same vocabulary file)");
+    }
+    absl::StrAppend(&log, "\n", summary.BriefReport());
+    result.train = *std::move(corpus);
+    result.test = data::SplitForDocumentCompletion(*test_corpus);
+    result.description = absl::StrCat(log, "\ntest corpus ", test.docword());
+  } else {
+    data::HeldOutOptions options;
+    if (config.has_test_documents()) {
+      if (config.test_documents() < 1) {
+        return ConfigError(source, absl::StrCat("test_documents must be >= 1, got ",
+                                                config.test_documents()));
+      }
+      options.num_test_documents = config.test_documents();
+    }
+    rng::Engine engine(seed, data::kSplitStream);
+    absl::StatusOr<data::HeldOutSplit> split = data::SplitCorpus(*corpus, options, engine);
+    if (!split.ok()) {
+      return ConfigError(source, absl::StrCat("test_documents: ", split.status().message()));
+    }
+    result.description = absl::StrCat(log, "\n", split->test_ids.size(),
+                                      " held-out test documents (seed ", seed, ")");
+    result.train = std::move(split->train);
+    result.test = std::move(split->test);
+  }
+  return result;
+}
+
+std::string LdaOutputDirectory(const LdaConfig& config) {
+  std::string dir = config.output_dir().empty() ? "lda_output" : config.output_dir();
+  const char* working = std::getenv("BUILD_WORKING_DIRECTORY");
+  if (dir[0] != '/' && working != nullptr) dir = absl::StrCat(working, "/", dir);
+  return dir;
+}
+
+absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options) {
+  std::ostream& progress = options.progress == nullptr ? std::cerr : *options.progress;
+  SGMCMC_ASSIGN_OR_RETURN(const std::vector<ResolvedLdaRun> runs,
+                          ResolveLdaRuns(config, options.source));
+  SGMCMC_ASSIGN_OR_RETURN(const LdaData data, LoadLdaData(config, options.source, options.argv0));
+  const std::string directory = LdaOutputDirectory(config);
+  std::error_code error;
+  std::filesystem::create_directories(directory, error);
+  if (error) {
+    return absl::PermissionDeniedError(absl::StrCat(options.source, ": output_dir ", directory,
+                                                    ": ", error.message()));
+  }
+  // Results do not depend on the number of threads, so the default uses every core.
+  const int threads = config.has_threads()
+                          ? config.threads()
+                          : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  parallel::ThreadPool pool(threads);
+  progress << data.description << "\n"
+           << absl::StrFormat("training: %d documents, %d tokens, V = %d; test: %d documents, "
+                              "%d held-out tokens; %d thread(s); outputs in %s\n",
+                              data.train.num_documents(), data.train.num_tokens(),
+                              data.train.vocabulary_size(), data.test.observed.num_documents(),
+                              data.test.held_out.num_tokens(), threads, directory);
+
+  std::vector<std::string> names, summary;
+  for (const ResolvedLdaRun& run : runs) {
+    progress << absl::StrFormat("[%s] %s\n", run.name, Settings(config, run, data));
+    RunTrainer trainer(config, run, data, directory, &pool, progress);
+    LdaCheckpoint checkpoint;
+    SGMCMC_RETURN_IF_ERROR(trainer.Train(options, checkpoint));
+    const LdaTracePoint& last = checkpoint.trace(checkpoint.trace_size() - 1);
+    summary.push_back(absl::StrFormat(
+        "%s: %d iterations in %.1f s of training, perplexity %.2f (last evaluation %.2f)",
+        run.name, last.iteration(), last.train_seconds(), last.running_perplexity(),
+        last.perplexity()));
+    progress << summary.back() << "\n";
+    names.push_back(run.name);
+  }
+  SGMCMC_RETURN_IF_ERROR(
+      WriteFile(absl::StrCat(directory, "/summary.txt"), absl::StrJoin(summary, "\n") + "\n"));
+  if (options.plot) Plot(options.argv0, directory, names, progress);
+  return absl::OkStatus();
+}
+
+}  // namespace sgmcmc::tools

@@ -1,0 +1,97 @@
+// The `lda` tool's engine (tools/lda.cc is its command line): reads an LdaConfig textproto,
+// loads the corpus and the held-out split, trains every configured run (models::Lda with SCIR
+// or SGRLD), evaluates the document-completion perplexity (eval/perplexity.h) on the same
+// split for all runs, prints progress, and writes the outputs and checkpoints.
+//
+// Outputs in the output directory, per run NAME:
+//   trace_NAME.csv        iteration, train_seconds, documents, tokens, step_size, perplexity
+//                         (this evaluation alone), running_perplexity (running mean of p_dw
+//                         over the evaluations after burn-in; before it, = perplexity)
+//   topics_NAME.txt       top words of every topic, with its 90%-mass size and sparsity
+//   topic_matrix_NAME.tsv the final π, K lines of V tab-separated probabilities
+//   checkpoint_NAME.pb    an LdaCheckpoint (tools/lda_checkpoint.proto)
+// and perplexity.png (perplexity against iterations and against training seconds for all the
+// runs; gnuplot, tools/plots/lda_perplexity.gp) and summary.txt (one line per run).
+//
+// Resume: with `resume`, a run whose checkpoint exists in the output directory continues from
+// it (the settings must match) up to the configured iterations; the continuation is
+// bit-identical to an uninterrupted run (tested in lda_run_test.cc), timings aside.
+//
+// Cost: dominated by the runs (models/lda.h) and the evaluations (eval/perplexity.h).
+//
+// Example:
+//   SGMCMC_ASSIGN_OR_RETURN(LdaConfig config, ReadLdaConfig("tools/configs/kos_scir.textpb"));
+//   SGMCMC_RETURN_IF_ERROR(RunLda(config, {.argv0 = argv[0]}));
+#ifndef SGMCMC_TOOLS_LDA_RUN_H_
+#define SGMCMC_TOOLS_LDA_RUN_H_
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "data/corpus.h"
+#include "data/split.h"
+#include "models/lda.h"
+#include "tools/lda_config.pb.h"
+
+namespace sgmcmc::tools {
+
+// Defaults of the fields an LdaConfig leaves unset.
+inline constexpr int64_t kDefaultLdaIterations = 1000;
+inline constexpr int kDefaultLdaNumTopics = 50;
+inline constexpr char kDefaultLdaPreset[] = "scir_fast";
+
+// Parses a textproto file. Errors name the file, line and column ("cfg.textpb:3:7: ...").
+absl::StatusOr<LdaConfig> ReadLdaConfig(const std::string& path);
+// Parses textproto text; `source` names it in errors.
+absl::StatusOr<LdaConfig> ParseLdaConfig(const std::string& text, const std::string& source);
+
+// A run with every setting resolved (preset, then the config's overrides).
+struct ResolvedLdaRun {
+  std::string name;
+  models::LdaOptions options;
+  int64_t iterations = 0;
+  int64_t burn_in = 0;
+  double max_seconds = 0;
+};
+
+// The runs of `config` (one default run if it lists none). InvalidArgument naming `source`
+// and the field, e.g. "cfg.textpb: runs[1].alpha must be finite and > 0, got -1". Run names
+// must be distinct and made of [A-Za-z0-9_.-].
+absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& config,
+                                                           const std::string& source);
+
+// The training corpus and the document-completion split of the test documents.
+struct LdaData {
+  data::Corpus train;
+  data::DocumentCompletionSplit test;
+  std::string description;  // one line for the log
+};
+
+// Loads the corpus of `config` (the embedded KOS corpus by default; `argv0` locates it) and
+// splits it with rng::Engine(seed, data::kSplitStream), or reads the test corpus. Errors name
+// `source` and the field.
+absl::StatusOr<LdaData> LoadLdaData(const LdaConfig& config, const std::string& source,
+                                    const std::string& argv0);
+
+struct LdaRunOptions {
+  std::string argv0;            // for the embedded corpus and the plot script's runfiles
+  std::string source = "config";  // names the config in errors
+  bool resume = false;          // continue from the checkpoints in the output directory
+  bool plot = true;             // draw perplexity.png (needs gnuplot on PATH)
+  std::ostream* progress = nullptr;  // progress lines; null = std::cerr
+};
+
+// Trains every run of `config` and writes the outputs (see above).
+absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options);
+
+// The output directory of `config`: output_dir (default "lda_output"), relative paths taken
+// from BUILD_WORKING_DIRECTORY when set (bazel run).
+std::string LdaOutputDirectory(const LdaConfig& config);
+
+}  // namespace sgmcmc::tools
+
+#endif  // SGMCMC_TOOLS_LDA_RUN_H_

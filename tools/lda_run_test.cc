@@ -1,0 +1,228 @@
+#include "tools/lda_run.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "data/corpus.h"
+#include "data/uci_writer.h"
+#include "gtest/gtest.h"
+#include "tools/lda_checkpoint.pb.h"
+
+namespace sgmcmc::tools {
+namespace {
+
+std::string TempDir(const std::string& name) {
+  const char* root = std::getenv("TEST_TMPDIR");
+  const std::string dir = std::string(root != nullptr ? root : "/tmp") + "/" + name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+// A small UCI corpus: 60 documents over 24 words in 3 blocks.
+std::pair<std::string, std::string> WriteCorpus(const std::string& dir) {
+  data::Corpus corpus;
+  for (int w = 0; w < 24; ++w) corpus.vocabulary.push_back("word" + std::to_string(w));
+  for (int d = 0; d < 60; ++d) {
+    std::vector<int32_t> doc;
+    for (int i = 0; i < 30; ++i) doc.push_back((d % 3) * 8 + (i * 7 + d) % 8);
+    corpus.AddDocument(doc);
+  }
+  const std::string docword = dir + "/docword.small.txt.gz", vocab = dir + "/vocab.small.txt";
+  EXPECT_TRUE(data::WriteUciCorpus(corpus, docword, vocab).ok());
+  return {docword, vocab};
+}
+
+LdaConfig SmallConfig(const std::string& corpus_dir, const std::string& output_dir,
+                      int64_t iterations) {
+  const auto [docword, vocab] = WriteCorpus(corpus_dir);
+  LdaConfig config = *ParseLdaConfig(
+      "test_documents: 10 seed: 7 threads: 2 eval_every: 3 eval_sweeps: 4 "
+      "runs { preset: 'scir_fast' num_topics: 3 minibatch_size: 8 gibbs_sweeps: 4 burn_in: 5 } "
+      "runs { preset: 'sgrld_fast' num_topics: 3 minibatch_size: 8 gibbs_sweeps: 4 burn_in: 5 "
+      "       step_size { h: 0.05 } }",
+      "inline");
+  config.mutable_corpus()->mutable_uci()->set_docword(docword);
+  config.mutable_corpus()->mutable_uci()->set_vocab(vocab);
+  config.set_output_dir(output_dir);
+  for (LdaRunConfig& run : *config.mutable_runs()) run.set_iterations(iterations);
+  return config;
+}
+
+LdaRunOptions Quiet(std::ostringstream& log, bool resume = false) {
+  LdaRunOptions options;
+  options.source = "test.textpb";
+  options.resume = resume;
+  options.plot = false;
+  options.progress = &log;
+  return options;
+}
+
+LdaCheckpoint ReadCheckpoint(const std::string& path) {
+  LdaCheckpoint checkpoint;
+  EXPECT_TRUE(checkpoint.ParseFromString(Slurp(path))) << path;
+  return checkpoint;
+}
+
+TEST(ParseLdaConfigTest, ErrorsNameSourceLineAndColumn) {
+  const auto config = ParseLdaConfig("seed: 3\nruns { alpah: 0.1 }\n", "my.textpb");
+  ASSERT_FALSE(config.ok());
+  EXPECT_NE(config.status().message().find("my.textpb:2:"), std::string::npos)
+      << config.status();
+  EXPECT_NE(config.status().message().find("alpah"), std::string::npos);
+  EXPECT_TRUE(ParseLdaConfig("", "empty").ok());
+  const auto missing = ReadLdaConfig("/nonexistent/lda.textpb");
+  EXPECT_NE(missing.status().message().find("/nonexistent/lda.textpb"), std::string::npos);
+}
+
+TEST(ResolveLdaRunsTest, DefaultRunPresetsAndOverrides) {
+  auto runs = ResolveLdaRuns(LdaConfig(), "cfg");
+  ASSERT_TRUE(runs.ok());
+  ASSERT_EQ(runs->size(), 1u);
+  EXPECT_EQ((*runs)[0].name, "scir_fast");
+  EXPECT_EQ((*runs)[0].options.num_topics, kDefaultLdaNumTopics);
+  EXPECT_EQ((*runs)[0].options.gibbs_sweeps, models::kFastGibbsSweeps);
+  EXPECT_EQ((*runs)[0].iterations, kDefaultLdaIterations);
+  EXPECT_EQ((*runs)[0].burn_in, kDefaultLdaIterations / 2);
+
+  const LdaConfig config = *ParseLdaConfig(
+      "seed: 11 runs { preset: 'sgrld_paper' } "
+      "runs { preset: 'scir_paper' sampler: SGRLD alpha: 0.2 beta: 0.3 num_topics: 7 "
+      "step_size { h: 0.02 tau: 5 kappa: 0.5 } minibatch_size: 9 gibbs_sweeps: 3 "
+      "iterations: 40 burn_in: 10 max_seconds: 2.5 }",
+      "cfg");
+  runs = ResolveLdaRuns(config, "cfg");
+  ASSERT_TRUE(runs.ok()) << runs.status();
+  EXPECT_EQ((*runs)[0].name, "sgrld_paper");
+  EXPECT_EQ((*runs)[0].options.num_topics, 100);
+  EXPECT_EQ((*runs)[0].options.beta, 1e-4);
+  EXPECT_EQ((*runs)[0].options.seed, 11u);
+  const ResolvedLdaRun& r = (*runs)[1];
+  EXPECT_EQ(r.name, "scir_paper_sgrld");
+  EXPECT_EQ(r.options.sampler, models::LdaSampler::kSgrld);
+  EXPECT_EQ(r.options.alpha, 0.2);
+  EXPECT_EQ(r.options.beta, 0.3);
+  EXPECT_EQ(r.options.num_topics, 7);
+  EXPECT_EQ(r.options.step_size.h, 0.02);
+  EXPECT_EQ(r.options.step_size.tau, 5);
+  EXPECT_EQ(r.options.step_size.kappa, 0.5);
+  EXPECT_EQ(r.options.minibatch_size, 9);
+  EXPECT_EQ(r.options.gibbs_sweeps, 3);
+  EXPECT_EQ(r.iterations, 40);
+  EXPECT_EQ(r.burn_in, 10);
+  EXPECT_EQ(r.max_seconds, 2.5);
+}
+
+TEST(ResolveLdaRunsTest, ErrorsNameSourceAndField) {
+  auto message = [](const std::string& text) {
+    return std::string(ResolveLdaRuns(*ParseLdaConfig(text, "cfg"), "cfg").status().message());
+  };
+  EXPECT_EQ(message("runs { } runs { alpha: -1 }"),
+            "cfg: runs[1].alpha must be finite and > 0, got -1");
+  EXPECT_NE(message("runs { preset: 'fast' }").find("cfg: runs[0].preset: unknown LDA preset"),
+            std::string::npos);
+  EXPECT_NE(message("runs { gibbs_sweeps: 0 }").find("cfg: runs[0].gibbs_sweeps must be >= 1"),
+            std::string::npos);
+  EXPECT_NE(message("runs { step_size { h: 0 } }").find("cfg: runs[0].step_size"),
+            std::string::npos);
+  EXPECT_NE(message("runs { iterations: 0 }").find("cfg: runs[0].iterations must be >= 1"),
+            std::string::npos);
+  EXPECT_NE(message("runs { } runs { }").find("cfg: runs[1].name \"scir_fast\" is used"),
+            std::string::npos);
+  EXPECT_NE(message("runs { name: 'a b' }").find("cfg: runs[0].name \"a b\" must be"),
+            std::string::npos);
+  EXPECT_EQ(message("threads: 0"), "cfg: threads must be >= 1, got 0");
+  EXPECT_EQ(message("eval_sweeps: 1"), "cfg: eval_sweeps must be >= 2, got 1");
+}
+
+TEST(LoadLdaDataTest, ErrorsNameTheField) {
+  LdaConfig config;
+  config.mutable_corpus()->mutable_uci()->set_docword("/nonexistent/docword.txt");
+  auto data = LoadLdaData(config, "cfg", "");
+  EXPECT_NE(data.status().message().find("corpus.uci.docword and corpus.uci.vocab"),
+            std::string::npos);
+  config.mutable_corpus()->mutable_uci()->set_vocab("/nonexistent/vocab.txt");
+  data = LoadLdaData(config, "cfg", "");
+  EXPECT_NE(data.status().message().find("cfg: corpus: "), std::string::npos) << data.status();
+  EXPECT_NE(data.status().message().find("/nonexistent/"), std::string::npos);
+
+  const std::string dir = TempDir("load_data");
+  const auto [docword, vocab] = WriteCorpus(dir);
+  config.mutable_corpus()->mutable_uci()->set_docword(docword);
+  config.mutable_corpus()->mutable_uci()->set_vocab(vocab);
+  config.set_test_documents(60);
+  data = LoadLdaData(config, "cfg", "");
+  EXPECT_NE(data.status().message().find("cfg: test_documents: "), std::string::npos)
+      << data.status();
+  config.set_test_documents(10);
+  data = LoadLdaData(config, "cfg", "");
+  ASSERT_TRUE(data.ok()) << data.status();
+  EXPECT_EQ(data->train.num_documents(), 50);
+  EXPECT_EQ(data->test.observed.num_documents(), 10);
+  // Every 10th token held out: 3 of each 30-token test document.
+  EXPECT_EQ(data->test.held_out.num_tokens(), 30);
+}
+
+TEST(RunLdaTest, WritesOutputsAndResumesBitIdentically) {
+  const std::string corpus_dir = TempDir("corpus");
+  const std::string whole = TempDir("whole"), parts = TempDir("parts");
+  std::ostringstream log;
+  ASSERT_TRUE(RunLda(SmallConfig(corpus_dir, whole, 12), Quiet(log)).ok()) << log.str();
+  // Interrupted after 6 iterations, then resumed to 12 with the same settings.
+  ASSERT_TRUE(RunLda(SmallConfig(corpus_dir, parts, 6), Quiet(log)).ok()) << log.str();
+  ASSERT_TRUE(RunLda(SmallConfig(corpus_dir, parts, 12), Quiet(log, /*resume=*/true)).ok())
+      << log.str();
+  EXPECT_NE(log.str().find("resumed from"), std::string::npos);
+
+  for (const std::string run : {"scir_fast", "sgrld_fast"}) {
+    const LdaCheckpoint a = ReadCheckpoint(whole + "/checkpoint_" + run + ".pb");
+    const LdaCheckpoint b = ReadCheckpoint(parts + "/checkpoint_" + run + ".pb");
+    EXPECT_EQ(a.iteration(), 12);
+    EXPECT_EQ(b.iteration(), 12);
+    EXPECT_EQ(a.driver_position(), b.driver_position());
+    EXPECT_TRUE(std::equal(a.parameters().begin(), a.parameters().end(),
+                           b.parameters().begin(), b.parameters().end()))
+        << run;
+    EXPECT_EQ(a.perplexity().SerializeAsString(), b.perplexity().SerializeAsString()) << run;
+    ASSERT_EQ(a.trace_size(), b.trace_size());
+    ASSERT_EQ(a.trace_size(), 4);  // iterations 3, 6, 9, 12
+    for (int i = 0; i < a.trace_size(); ++i) {
+      EXPECT_EQ(a.trace(i).iteration(), b.trace(i).iteration());
+      EXPECT_EQ(a.trace(i).perplexity(), b.trace(i).perplexity());
+      EXPECT_EQ(a.trace(i).running_perplexity(), b.trace(i).running_perplexity());
+      EXPECT_EQ(a.trace(i).documents(), b.trace(i).documents());
+    }
+    // Burn-in 5: evaluations at 3 and 6 stand alone; 6, 9 and 12 are averaged.
+    EXPECT_EQ(a.trace(0).running_perplexity(), a.trace(0).perplexity());
+    EXPECT_NE(a.trace(3).running_perplexity(), a.trace(3).perplexity());
+    EXPECT_EQ(Slurp(whole + "/topic_matrix_" + run + ".tsv"),
+              Slurp(parts + "/topic_matrix_" + run + ".tsv"));
+    const std::string trace = Slurp(whole + "/trace_" + run + ".csv");
+    EXPECT_EQ(trace.substr(0, trace.find('\n')),
+              "iteration,train_seconds,documents,tokens,step_size,perplexity,running_perplexity");
+    const std::string topics = Slurp(whole + "/topics_" + run + ".txt");
+    EXPECT_EQ(std::count(topics.begin(), topics.end(), '\n'), 3) << topics;
+  }
+  EXPECT_NE(Slurp(whole + "/summary.txt").find("sgrld_fast: 12 iterations"), std::string::npos);
+
+  // A resume with different settings is refused.
+  LdaConfig changed = SmallConfig(corpus_dir, parts, 14);
+  changed.mutable_runs(0)->set_alpha(0.3);
+  const absl::Status refused = RunLda(changed, Quiet(log, true));
+  EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_NE(refused.message().find("written with different settings"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace sgmcmc::tools
