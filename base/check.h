@@ -17,22 +17,25 @@
 
 namespace sgmcmc::base_internal {
 
-// Collects the message of a failed check and aborts when destroyed.
+// Collects the message of a failed check and aborts when destroyed. Only constructed on the
+// failure path; its members are cold and out of line and the stream lives on the heap, so a
+// hot function holding a check keeps a small stack frame.
 class CheckFailure {
  public:
-  CheckFailure(const char* file, int line, const char* condition) {
-    stream_ << file << ":" << line << ": Check failed: " << condition << " ";
+  [[gnu::cold, gnu::noinline]] CheckFailure(const char* file, int line, const char* condition)
+      : stream_(new std::ostringstream) {
+    *stream_ << file << ":" << line << ": Check failed: " << condition << " ";
   }
   CheckFailure(const CheckFailure&) = delete;
   CheckFailure& operator=(const CheckFailure&) = delete;
-  [[noreturn]] ~CheckFailure() {
-    std::cerr << stream_.str() << std::endl;
+  [[noreturn, gnu::cold, gnu::noinline]] ~CheckFailure() {
+    std::cerr << stream_->str() << std::endl;
     std::abort();
   }
-  std::ostream& stream() { return stream_; }
+  std::ostream& stream() { return *stream_; }
 
  private:
-  std::ostringstream stream_;
+  std::ostringstream* stream_;  // never freed: the destructor aborts
 };
 
 // Turns the stream expression into void so it fits in the ternary of SGMCMC_CHECK.

@@ -113,30 +113,46 @@ TestResult DiscreteChiSquaredTest(absl::Span<const int64_t> draws,
   for (int64_t k = 0; k < cells; ++k) {
     expected[k] = n * pmf(lo + k);
     inside_mass += expected[k];
-  }
-  // Pool adjacent cells until each pooled cell expects at least 5; the mass outside
-  // [lo, hi] forms one more cell.
-  double stat = 0;
-  int pooled_cells = 0;
-  double o = 0, e = 0;
-  for (int64_t k = 0; k < cells; ++k) {
-    o += observed[k];
-    e += expected[k];
-    if (e >= 5) {
-      stat += (o - e) * (o - e) / e;
-      ++pooled_cells;
-      o = e = 0;
+    if (expected[k] <= 0 && observed[k] > 0) {
+      return {"chi2-discrete", INFINITY, 0.0,
+              absl::StrCat(observed[k], " draws of ", lo + k, " where the pmf is 0")};
     }
   }
-  double tail_e = e + std::max(0.0, n - inside_mass);
-  double tail_o = o + outside;
-  if (tail_e >= 1e-12) {
-    stat += (tail_o - tail_e) * (tail_o - tail_e) / tail_e;
-    ++pooled_cells;
-  } else if (tail_o > 0) {
-    return {"chi2-discrete", INFINITY, 0.0,
-            absl::StrCat(tail_o, " draws where the pmf has no mass")};
+  // Pool adjacent cells until each pooled cell expects at least 5 draws. What is left over at
+  // the end joins the mass outside [lo, hi] as the tail cell, and a tail that still expects
+  // fewer than 5 draws is merged into the last pooled cell, so no cell is ever sparse.
+  struct Cell {
+    double observed = 0;
+    double expected = 0;
+  };
+  std::vector<Cell> pooled;
+  Cell current;
+  for (int64_t k = 0; k < cells; ++k) {
+    current.observed += observed[k];
+    current.expected += expected[k];
+    if (current.expected >= 5) {
+      pooled.push_back(current);
+      current = Cell();
+    }
   }
+  Cell tail = current;
+  tail.observed += outside;
+  tail.expected += std::max(0.0, n - inside_mass);
+  if (tail.expected < 1e-12 && tail.observed > 0) {
+    return {"chi2-discrete", INFINITY, 0.0,
+            absl::StrCat(tail.observed, " draws where the pmf has no mass")};
+  }
+  if (tail.expected >= 5 || pooled.empty()) {
+    pooled.push_back(tail);
+  } else {
+    pooled.back().observed += tail.observed;
+    pooled.back().expected += tail.expected;
+  }
+  double stat = 0;
+  for (const Cell& c : pooled) {
+    if (c.expected > 0) stat += (c.observed - c.expected) * (c.observed - c.expected) / c.expected;
+  }
+  const int pooled_cells = static_cast<int>(pooled.size());
   const int df = std::max(1, pooled_cells - 1);
   return {"chi2-discrete", stat, ChiSquaredPValue(stat, df),
           absl::StrCat("n=", draws.size(), " cells=", pooled_cells, " outside=", outside)};
