@@ -10,10 +10,10 @@
 // formulation of TOMS 708 (Didonato & Morris 1992, BETALN as in R's lbeta) so that log B(a, b)
 // keeps full relative accuracy when one argument is huge, where
 // lgamma(a) + lgamma(b) - lgamma(a + b) cancels.
-// Reference values (mpmath, 30 digits) are in linalg/testdata/special_functions_reference.inc.
+// Reference values (mpmath, 50 digits) are in linalg/testdata/special_functions_reference.inc.
 //
 // Cost (one core, --config=bench, see //linalg:special_functions_benchmark): LogGamma ~15-25 ns,
-// Digamma ~20 ns, LogBeta ~40 ns, LogSumExp ~9 ns per element (one exp each); the incomplete
+// Digamma ~20 ns, LogBeta ~40-60 ns, LogSumExp ~9 ns per element (one exp each); the incomplete
 // functions and the noncentral chi-squared CDF take ~1 µs and more (not for inner loops).
 //
 // Example:

@@ -29,7 +29,7 @@ inline int DrawTopic(const MinibatchTopicTable& table, int u, const double* next
     sparse_mass += entries[j].count * column[entries[j].topic];
     cumulative[j] = sparse_mass;
   }
-  const double x = rng::UniformDouble(engine) * (sparse_mass + 1.3 * table.alpha_mass(u));
+  const double x = rng::UniformDouble(engine) * (sparse_mass + table.alpha_mass(u));
   if (x < sparse_mass) {
     // The first j with cumulative[j] > x is the number of cumulative masses <= x (they do
     // not decrease), counted without branches; cumulative[nnz - 1] == sparse_mass > x, so

@@ -335,6 +335,23 @@ TEST(GibbsSweepTest, SameEngineStateGivesSameAssignments) {
   EXPECT_EQ(ea.position(), eb.position());
 }
 
+// Stream stability: these assignments change only if the sampler's use of the engine does.
+TEST(GibbsSweepTest, PinnedAssignments) {
+  const std::vector<double> values = RandomTopics(6, 5, 0.0, 71);
+  const TopicMatrixView topics{values, 6, 5};
+  const std::vector<int32_t> words = {0, 1, 2, 3, 4, 0, 1, 2, 2, 4, 3, 1};
+  const LocalWords local = MakeLocal(words, 5);
+  const MinibatchTopicTable table = TableFor(topics, 3.0, local.distinct);
+  DocumentGibbsState doc(local.local, 6);
+  rng::Engine engine(2024, 9);
+  InitializeAssignments(table, engine, doc);
+  GibbsSweep(table, engine, doc);
+  GibbsSweep(table, engine, doc);
+  EXPECT_EQ(std::vector<int32_t>(doc.assignments().begin(), doc.assignments().end()),
+            (std::vector<int32_t>{4, 4, 0, 1, 3, 0, 0, 2, 0, 2, 0, 2}));
+  EXPECT_EQ(engine.position(), 54u);  // 36 bucket choices + 18 alias draws
+}
+
 TEST(MinibatchTopicTableTest, ColumnsAndAlphaMasses) {
   const std::vector<double> values = RandomTopics(4, 6, 0.0, 51);
   const TopicMatrixView topics{values, 4, 6};

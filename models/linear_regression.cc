@@ -28,9 +28,15 @@ absl::Status CorrelatedDataOptions::Validate() const {
     return absl::InvalidArgumentError(absl::StrCat(
         "CorrelatedDataOptions.noise_variance must be finite and > 0, got ", noise_variance));
   }
-  if (!(correlation > -1 && correlation < 1)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "CorrelatedDataOptions.correlation must be in (-1, 1), got ", correlation));
+  const double lowest = structure == Structure::kEquicorrelated && dimension > 1
+                            ? -1.0 / (dimension - 1)
+                            : -1.0;
+  if (!(correlation > lowest && correlation < 1)) {
+    return absl::InvalidArgumentError(absl::StrCat("CorrelatedDataOptions.correlation must be in (",
+                                                   lowest, ", 1), got ", correlation));
+  }
+  if (structure != Structure::kEquicorrelated && structure != Structure::kAutoregressive) {
+    return absl::InvalidArgumentError("CorrelatedDataOptions.structure is not a known value");
   }
   if (!(std::isfinite(scale_ratio) && scale_ratio >= 1)) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -51,7 +57,12 @@ absl::StatusOr<LinearRegressionData> GenerateCorrelatedData(
   Eigen::MatrixXd covariance(d, d);
   for (int i = 0; i < d; ++i) {
     for (int j = 0; j < d; ++j) {
-      covariance(i, j) = scales[i] * scales[j] * std::pow(options.correlation, std::abs(i - j));
+      const double r =
+          i == j ? 1.0
+                 : options.structure == CorrelatedDataOptions::Structure::kEquicorrelated
+                       ? options.correlation
+                       : std::pow(options.correlation, std::abs(i - j));
+      covariance(i, j) = scales[i] * scales[j] * r;
     }
   }
   const Eigen::MatrixXd factor = covariance.llt().matrixL();

@@ -54,18 +54,29 @@ struct GaussianPosterior {
   Eigen::MatrixXd covariance;
 };
 
-// Covariates a_n ~ N(0, C) with C_ij = s_i s_j rho^|i-j| (an AR(1) correlation with scales
-// s_i = scale_ratio^(i / (D - 1)) growing geometrically from 1 to scale_ratio), theta drawn
-// from the prior and x_n from the likelihood. With rho near 1 or a large scale_ratio the
-// posterior is strongly correlated and badly conditioned, as in the paper's Figures 1-2.
+// Covariates a_n ~ N(0, C) with C_ij = s_i s_j R_ij, theta drawn from the prior and x_n from
+// the likelihood. R is a correlation matrix with parameter rho:
+//   kEquicorrelated   R_ij = rho for i != j: one direction (the all-ones one) carries most of
+//                     the covariate variance, so the posterior has one very stiff direction
+//                     and is strongly correlated (any dimension);
+//   kAutoregressive   R_ij = rho^|i-j|: a smooth spectrum from (1-rho)/(1+rho) to
+//                     (1+rho)/(1-rho), i.e. many stiff directions.
+// The scales s_i = scale_ratio^(i / (D - 1)) grow geometrically from 1 to scale_ratio. For
+// D = 2 both structures coincide. With rho near 1 or a large scale_ratio the posterior is
+// strongly correlated and badly conditioned, as in the paper's Figures 1-2.
 struct CorrelatedDataOptions {
+  enum class Structure { kEquicorrelated, kAutoregressive };
+
   // D, >= 1. Default 2.
   int dimension = 2;
   // N, >= 1. Default 1000.
   int64_t num_items = 1000;
   // sigma^2, finite, > 0. Default 10 (the paper's Figure 1).
   double noise_variance = 10.0;
-  // rho, the correlation of neighbouring covariates; in (-1, 1). Default 0.9.
+  // Correlation structure of the covariates. Default kEquicorrelated.
+  Structure structure = Structure::kEquicorrelated;
+  // rho; in (-1, 1) for kAutoregressive, in (-1/(D-1), 1) for kEquicorrelated (positive
+  // definiteness). Default 0.9.
   double correlation = 0.9;
   // Ratio of the largest to the smallest covariate scale; finite, >= 1. Default 1.
   double scale_ratio = 1.0;

@@ -17,6 +17,7 @@ LinearRegression MakeModel(int d, int64_t n, uint64_t seed, double rho = 0.9,
   CorrelatedDataOptions options;
   options.dimension = d;
   options.num_items = n;
+  options.structure = CorrelatedDataOptions::Structure::kAutoregressive;
   options.correlation = rho;
   options.scale_ratio = scale_ratio;
   return *LinearRegression::Create(*GenerateCorrelatedData(engine, options));
@@ -167,6 +168,30 @@ TEST(LinearRegressionTest, GeneratorCorrelation) {
   EXPECT_LT(corr, -0.85);
 }
 
+// Equicorrelated covariates: coordinates 0 and 2 correlate with rho (AR(1) would give
+// rho^2). The sample correlation has standard error (1 - rho^2) / sqrt(N) = 0.51 / 200 for
+// rho = 0.7 and N = 40000; we allow 6 standard errors.
+TEST(LinearRegressionTest, GeneratorEquicorrelated) {
+  rng::Engine engine(8);
+  CorrelatedDataOptions options;
+  options.dimension = 3;
+  options.num_items = 40000;
+  options.structure = CorrelatedDataOptions::Structure::kEquicorrelated;
+  options.correlation = 0.7;
+  const LinearRegressionData data = *GenerateCorrelatedData(engine, options);
+  double s00 = 0, s22 = 0, s02 = 0;
+  for (int64_t n = 0; n < options.num_items; ++n) {
+    const double a0 = data.covariates[3 * n], a2 = data.covariates[3 * n + 2];
+    s00 += a0 * a0;
+    s22 += a2 * a2;
+    s02 += a0 * a2;
+  }
+  EXPECT_NEAR(s02 / std::sqrt(s00 * s22), 0.7, 6 * 0.51 / std::sqrt(40000.0));
+  options.correlation = -0.5;  // below -1/(D-1): not positive definite
+  EXPECT_NE(GenerateCorrelatedData(engine, options).status().message().find("(-0.5, 1)"),
+            std::string::npos);
+}
+
 TEST(LinearRegressionTest, GeneratorIsDeterministic) {
   rng::Engine a(9), b(9);
   CorrelatedDataOptions options;
@@ -179,6 +204,7 @@ TEST(LinearRegressionTest, GeneratorIsDeterministic) {
 TEST(LinearRegressionTest, InvalidInputsNameTheField) {
   rng::Engine engine(1);
   CorrelatedDataOptions options;
+  options.structure = CorrelatedDataOptions::Structure::kAutoregressive;
   options.correlation = 1;
   EXPECT_NE(GenerateCorrelatedData(engine, options).status().message().find("correlation"),
             std::string::npos);

@@ -13,8 +13,8 @@
 // LogGammaSample there. Both consume the same engine words for the same shape, so
 // log(GammaSample) and LogGammaSample agree draw for draw wherever G is representable.
 //
-// Cost (one core, see //rng:gamma_benchmark): ~15-25 ns per draw for shape >= 1, plus ~10 ns
-// (a log and an exp) for shape < 1.
+// Cost (one core, see //rng:gamma_benchmark): ~20-25 ns per draw for shape >= 1; ~50 ns for
+// shape < 1 (a second uniform, a log and an exp); LogGammaSample adds a log (~30 ns, ~50 ns).
 //
 // Example:
 //   sgmcmc::rng::Engine engine(/*seed=*/1);

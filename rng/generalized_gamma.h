@@ -7,8 +7,7 @@
 // Weibull(shape p, scale a), p = 2 and a = sqrt(2) is the chi distribution with d degrees of
 // freedom.
 //
-// Cost: one gamma draw plus a log and an exp, ~30-40 ns (see
-// //rng:generalized_gamma_benchmark).
+// Cost: a LogGammaSample plus an exp, ~50 ns (see //rng:generalized_gamma_benchmark).
 //
 // Example:
 //   sgmcmc::rng::Engine engine(/*seed=*/1);

@@ -1,5 +1,6 @@
 #include "rng/multinomial.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <numeric>

@@ -58,6 +58,7 @@ Hamcmc::Hamcmc(const GradientModel& model, absl::Span<const double> initial_thet
                const HamcmcOptions& options)
     : EuclideanSampler(model, initial_theta, options.chain),
       memory_(options.memory),
+      gamma_(options.gamma),
       lbfgs_(model.dimension(), LbfgsOptionsFor(options)),
       history_(model.dimension(), options.memory),
       pair_s_(model.dimension(), options.memory - 1),
@@ -94,9 +95,12 @@ void Hamcmc::Step() {
   const double* step_direction;  // the drift direction: grad U~ (warm-up) or H grad U~
   const double* origin;          // theta_{t-1} (warm-up) or theta_{t-M}
   if (t <= 2 * memory_) {
+    // Warm-up: SGLD in the initial metric H^0 = gamma I (not the memory being filled).
     Gradient(theta, batch, grad_new_);
     if (record_pair) Gradient(base, batch, grad_base_);
-    step_direction = grad_new_.data();
+    drift_ = gamma_ * grad_new_;
+    noise_ *= std::sqrt(gamma_);
+    step_direction = drift_.data();
     origin = theta;
   } else {
     Gradient(base, batch, grad_base_);

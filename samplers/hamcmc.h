@@ -16,9 +16,12 @@
 // s'y <= curvature_threshold |s| |y| is skipped but still takes its slot, so an old pair is
 // never reused (ALGORITHMS.md, HAMCMC pitfalls).
 //
-// Warm-up: theta_1 ... theta_2M come from plain SGLD steps (theta_t = theta_{t-1} - eps_t
-// grad U~(theta_{t-1}) + sqrt(2 eps_t) z_t); from t = M + 2 on they also record the pairs
-// (s_t, y_t) above, so the first HAMCMC step t = 2M + 1 has its M - 1 pairs.
+// Warm-up: theta_1 ... theta_2M come from plain SGLD steps in the initial metric H^0 = gamma I,
+//   theta_t = theta_{t-1} - eps_t gamma grad U~(theta_{t-1}) + sqrt(2 eps_t gamma) z_t
+// (exactly SGLD for gamma = 1; the scale gamma keeps the warm-up stable at the step sizes
+// that suit the preconditioned moves, which are much larger than SGLD's on stiff
+// posteriors); from t = M + 2 on they also record the pairs (s_t, y_t) above, so the first
+// HAMCMC step t = 2M + 1 has its M - 1 pairs.
 //
 // Randomness per iteration: the minibatch ids, then D normals (in coordinate order).
 //
@@ -59,7 +62,8 @@ struct HamcmcOptions {
   // M, the lag of the base point and one more than the number of L-BFGS pairs; in
   // [2, linalg::LbfgsOptions::kMaxPairs + 1]. Default 2. The paper finds 2-5 adequate.
   int memory = 2;
-  // gamma, the initial inverse-Hessian scale H^0 = gamma I; finite, > 0. Default 1.
+  // gamma, the initial inverse-Hessian scale H^0 = gamma I (also the warm-up metric);
+  // finite, > 0; of the order of the posterior variances works well. Default 1.
   double gamma = 1.0;
   // lambda, the damping y <- y + lambda s; finite, >= 0. Default 1.
   double damping = 1.0;
@@ -97,6 +101,7 @@ class Hamcmc final : public EuclideanSampler {
   int64_t first_pair_iteration() const { return memory_ + 2; }
 
   int memory_;
+  double gamma_;
   linalg::Lbfgs lbfgs_;
   // theta_tau in column tau mod M, for tau = t-M ... t-1 (those >= 0).
   Eigen::MatrixXd history_;

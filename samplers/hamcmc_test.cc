@@ -56,7 +56,7 @@ Eigen::MatrixXd DenseBfgs(const std::vector<Eigen::VectorXd>& s,
 
 // With the full data set the minibatch uses no randomness, so the engine's normals are z_1,
 // z_2, ... in order and every draw can be recomputed from the recorded trajectory with the
-// paper's formulas: SGLD for t <= 2M, then theta_t = theta_{t-M} - eps_t H_t grad U(theta_{t-M})
+// paper's formulas: SGLD in the metric gamma I for t <= 2M, then theta_t = theta_{t-M} - eps_t H_t grad U(theta_{t-M})
 // + sqrt(2 eps_t) S_t z_t with H_t the dense eq. 6 matrix of the pairs t-M+1 ... t-1
 // (s_tau = theta_tau - theta_{tau-M}, y_tau = grad U(theta_tau) - grad U(theta_{tau-M}) +
 // lambda s_tau) and S_t S_t' = H_t (checked densely; S_t z_t from linalg::Lbfgs).
@@ -82,7 +82,8 @@ TEST(HamcmcTest, FullBatchTrajectoryFollowsEquation10) {
       const double h = eps(t - 1);
       Eigen::VectorXd expected;
       if (t <= 2 * memory) {
-        expected = theta[t - 1] - h * FullGradient(model, theta[t - 1]) + std::sqrt(2 * h) * z;
+        expected = theta[t - 1] - h * gamma * FullGradient(model, theta[t - 1]) +
+                   std::sqrt(2 * h * gamma) * z;
       } else {
         std::vector<Eigen::VectorXd> s, y;
         linalg::LbfgsOptions lbfgs_options;

@@ -80,6 +80,13 @@ void SimplexSampler::StepRows(const DenseCountsView& counts, double h, int row_b
       << "SimplexSampler::StepRows: dense counts have " << counts.values.size()
       << " values, expected " << counts.rows << " x " << counts.cols;
   for (int row = row_begin; row < row_end; ++row) {
+#ifndef NDEBUG
+    for (double c : counts.row(row)) {
+      SGMCMC_CHECK(c >= 0 && std::isfinite(c))
+          << "SimplexSampler::StepRows: dense count " << c << " in row " << row
+          << " must be finite and >= 0";
+    }
+#endif
     rng::Engine engine = NextEngine(row);
     StepRowDense(row, counts.row(row), h, engine);
   }

@@ -81,7 +81,8 @@ class SimplexSampler : public SimplexParameters {
 
   // Advances rows [row_begin, row_end) by one step of size h > 0 (finite) given the scaled
   // counts (rows x cols; only the rows in range are read). Rows are independent: concurrent
-  // calls on disjoint row ranges are safe. Shape/range/h violations are checked.
+  // calls on disjoint row ranges are safe. Shape/range/h violations are checked; negative or
+  // non-finite dense counts are checked in debug builds (SimplexCounts checks on Append).
   void StepRows(const SimplexCounts& counts, double h, int row_begin, int row_end);
   void StepRows(const DenseCountsView& counts, double h, int row_begin, int row_end);
   void Step(const SimplexCounts& counts, double h) { StepRows(counts, h, 0, rows()); }

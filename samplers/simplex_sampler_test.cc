@@ -181,6 +181,10 @@ TYPED_TEST(SimplexSamplerTypedTest, BadStepArgumentsDie) {
   EXPECT_DEATH(sampler.Step(counts, NAN), "h must be finite and > 0");
   EXPECT_DEATH(sampler.StepRows(counts, 0.1, 1, 3), "row range \\[1, 3\\) is not inside");
   EXPECT_DEATH(sampler.StepRows(counts, 0.1, 2, 1), "row range \\[2, 1\\) is not inside");
+#ifndef NDEBUG
+  const std::vector<double> negative = {1, 2, 3, 0, -1, 0};
+  EXPECT_DEATH(sampler.Step(DenseCountsView{2, 3, negative}, 0.1), "dense count -1 in row 1");
+#endif
   const std::vector<double> too_few = {1, 2};
   EXPECT_DEATH(sampler.Step(DenseCountsView{2, 3, too_few}, 0.1), "dense counts have 2 values");
   std::vector<double> out(5);

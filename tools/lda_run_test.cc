@@ -146,6 +146,21 @@ TEST(ResolveLdaRunsTest, ErrorsNameSourceAndField) {
   EXPECT_EQ(message("eval_sweeps: 1"), "cfg: eval_sweeps must be >= 2, got 1");
 }
 
+TEST(LdaConfigsTest, ExampleConfigsParseAndResolve) {
+  const std::string dir = std::string(std::getenv("TEST_SRCDIR")) + "/sgmcmc/tools/configs";
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string path = entry.path().string();
+    const auto config = ReadLdaConfig(path);
+    ASSERT_TRUE(config.ok()) << config.status();
+    const auto runs = ResolveLdaRuns(*config, path);
+    ASSERT_TRUE(runs.ok()) << runs.status();
+    for (const ResolvedLdaRun& run : *runs) EXPECT_EQ(run.options.num_topics, 50) << path;
+    ++count;
+  }
+  EXPECT_EQ(count, 9);
+}
+
 TEST(LoadLdaDataTest, ErrorsNameTheField) {
   LdaConfig config;
   config.mutable_corpus()->mutable_uci()->set_docword("/nonexistent/docword.txt");

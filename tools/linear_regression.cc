@@ -72,9 +72,12 @@ ABSL_FLAG(std::string, output_dir, "/tmp/sgmcmc_linear_regression",
 ABSL_FLAG(int64_t, iterations, 20000, "T, iterations per chain (the paper: 20000).");
 ABSL_FLAG(int64_t, num_items, 1000, "N, data items; the minibatch is N/100 (the paper's N_Omega).");
 ABSL_FLAG(double, noise_variance, 10, "sigma^2 of the observations (the paper: 10).");
+ABSL_FLAG(std::string, covariates, "equicorrelated",
+          "Covariate correlation structure: equicorrelated (one very stiff posterior "
+          "direction) or autoregressive (AR(1), a spread of stiff directions).");
 ABSL_FLAG(double, correlation, 0.9,
-          "Correlation rho of neighbouring covariates (AR(1)); makes the posterior correlated.");
-ABSL_FLAG(double, scale_ratio, 3,
+          "Correlation rho of the covariates; makes the posterior correlated.");
+ABSL_FLAG(double, scale_ratio, 1,
           "Largest over smallest covariate scale; makes the posterior badly scaled.");
 ABSL_FLAG(std::string, dimensions, "10,100", "Comma-separated D of Figure 2.");
 ABSL_FLAG(int, replications, 2, "Chains (seeds) averaged per Figure 2 curve.");
@@ -85,12 +88,13 @@ ABSL_FLAG(double, a_sgrld, 0, "a for SGRLD; 0 = the tuned default.");
 ABSL_FLAG(double, a_hamcmc, 0, "a for HAMCMC (M = 2 and 3); 0 = the tuned default.");
 ABSL_FLAG(double, hamcmc_lambda, 0, "HAMCMC damping lambda; 0 = the tuned default.");
 ABSL_FLAG(double, hamcmc_gamma, 0,
-          "HAMCMC initial scale gamma (H^0 = gamma I); 0 = the default 1/(N/sigma^2).");
+          "HAMCMC initial scale gamma (H^0 = gamma I) in units of sigma^2/N; 0 = the tuned "
+          "default.");
 ABSL_FLAG(double, psgld_alpha, 0.99, "pSGLD running-average decay alpha.");
 ABSL_FLAG(double, psgld_lambda, 1e-5, "pSGLD regulariser lambda.");
 ABSL_FLAG(bool, tune, false,
-          "Grid-search a (and HAMCMC's lambda) per method on short runs with another seed "
-          "before running.");
+          "Grid-search a (and HAMCMC's lambda and gamma) per method on short runs with "
+          "another seed before running; values given by flags are not searched.");
 ABSL_FLAG(bool, plot, true, "Draw figure1.png and figure2.png with gnuplot (if on PATH).");
 
 namespace sgmcmc::tools {
@@ -107,7 +111,8 @@ struct Experiment {
 // Sampler hyper-parameters of one method in one experiment.
 struct Tuning {
   double a = 0;       // eps_t = (a / t)^0.51
-  double lambda = 0;  // HAMCMC damping (unused by the others)
+  double lambda = 0;  // HAMCMC damping lambda (unused by the others)
+  double gamma = 0;   // HAMCMC initial scale, H^0 = gamma I, in units of sigma^2 / N
 };
 
 enum class Method { kSgld, kPsgld, kSgrld, kHamcmc2, kHamcmc3 };
@@ -126,12 +131,21 @@ constexpr MethodInfo kMethods[] = {
     {Method::kHamcmc3, "hamcmc_m3", "HAMCMC (M=3)"},
 };
 
+const MethodInfo& Info(Method method) {
+  for (const MethodInfo& info : kMethods) {
+    if (info.method == method) return info;
+  }
+  return kMethods[0];
+}
+
 struct Config {
   uint64_t seed = 1;
   std::string output_dir;
   int64_t iterations = 0;
   int64_t num_items = 0;
   double noise_variance = 0;
+  models::CorrelatedDataOptions::Structure structure =
+      models::CorrelatedDataOptions::Structure::kEquicorrelated;
   double correlation = 0;
   double scale_ratio = 0;
   std::vector<int> dimensions;
@@ -166,6 +180,15 @@ absl::StatusOr<Config> ConfigFromFlags() {
   config.tune = absl::GetFlag(FLAGS_tune);
   config.plot = absl::GetFlag(FLAGS_plot);
   if (config.output_dir.empty()) return absl::InvalidArgumentError("--output_dir is empty");
+  const std::string covariates = absl::GetFlag(FLAGS_covariates);
+  if (covariates == "equicorrelated") {
+    config.structure = models::CorrelatedDataOptions::Structure::kEquicorrelated;
+  } else if (covariates == "autoregressive") {
+    config.structure = models::CorrelatedDataOptions::Structure::kAutoregressive;
+  } else {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--covariates must be equicorrelated or autoregressive, got \"", covariates, "\""));
+  }
   if (config.iterations < 100) {
     return absl::InvalidArgumentError(
         absl::StrCat("--iterations must be >= 100, got ", config.iterations));
@@ -242,7 +265,8 @@ struct Problem {
   Experiment experiment;
   models::LinearRegression model;
   models::GaussianPosterior exact;
-  double gamma = 1;  // HAMCMC's H^0 scale for this problem
+  // sigma^2 / N, the scale of the posterior variances: HAMCMC's gamma is in these units.
+  double variance_scale = 1;
 };
 
 absl::StatusOr<Problem> MakeProblem(const Config& config, const Experiment& experiment) {
@@ -252,6 +276,7 @@ absl::StatusOr<Problem> MakeProblem(const Config& config, const Experiment& expe
   options.dimension = experiment.dimension;
   options.num_items = config.num_items;
   options.noise_variance = config.noise_variance;
+  options.structure = config.structure;
   options.correlation = config.correlation;
   options.scale_ratio = config.scale_ratio;
   SGMCMC_ASSIGN_OR_RETURN(models::LinearRegressionData data,
@@ -259,11 +284,8 @@ absl::StatusOr<Problem> MakeProblem(const Config& config, const Experiment& expe
   SGMCMC_ASSIGN_OR_RETURN(models::LinearRegression model,
                           models::LinearRegression::Create(std::move(data)));
   models::GaussianPosterior exact = model.ExactPosterior();
-  // H^0 = gamma I should be of the order of the posterior variances, which scale like
-  // sigma^2 / N; the curvature pairs then correct the directions they see.
-  const double gamma = config.hamcmc_gamma > 0 ? config.hamcmc_gamma
-                                               : config.noise_variance / config.num_items;
-  return Problem{experiment, std::move(model), std::move(exact), gamma};
+  return Problem{experiment, std::move(model), std::move(exact),
+                 config.noise_variance / config.num_items};
 }
 
 absl::StatusOr<std::unique_ptr<samplers::Sampler>> MakeSampler(const Config& config,
@@ -305,7 +327,7 @@ absl::StatusOr<std::unique_ptr<samplers::Sampler>> MakeSampler(const Config& con
       samplers::HamcmcOptions options;
       options.chain = chain;
       options.memory = method == Method::kHamcmc2 ? 2 : 3;
-      options.gamma = problem.gamma;
+      options.gamma = tuning.gamma * problem.variance_scale;
       options.damping = tuning.lambda;
       SGMCMC_ASSIGN_OR_RETURN(auto sampler,
                               samplers::Hamcmc::Create(problem.model, start, options));
@@ -381,27 +403,34 @@ double TuningScore(const Trace& trace) {
 
 absl::StatusOr<Tuning> Tune(const Config& config, const Problem& problem, Method method) {
   std::vector<double> grid_a;
-  for (double e = -8; e <= 0.01; e += 0.5) grid_a.push_back(std::pow(10.0, e));
+  for (double e = -9; e <= 0.01; e += 0.5) grid_a.push_back(std::pow(10.0, e));
   const bool hamcmc = method == Method::kHamcmc2 || method == Method::kHamcmc3;
   const std::vector<double> grid_lambda =
-      hamcmc ? std::vector<double>{0.01, 0.1, 1, 10} : std::vector<double>{0};
+      hamcmc ? std::vector<double>{0.1, 1, 10, 100, 1000} : std::vector<double>{0};
+  const std::vector<double> grid_gamma =
+      hamcmc ? std::vector<double>{0.001, 0.01, 0.1, 1, 10} : std::vector<double>{0};
   Tuning best;
   double best_score = std::numeric_limits<double>::infinity();
   const int64_t iterations = std::max<int64_t>(100, config.iterations / 4);
   for (double a : grid_a) {
     for (double lambda : grid_lambda) {
-      const Tuning tuning{a, lambda};
-      SGMCMC_ASSIGN_OR_RETURN(auto sampler,
-                              MakeSampler(config, problem, method, tuning,
-                                          config.seed + 1000, /*stream=*/0));
-      const Trace trace = RunTrace(*sampler, problem, iterations, config.eval_every, nullptr);
-      const double score = TuningScore(trace);
-      if (score < best_score) {
-        best_score = score;
-        best = tuning;
+      for (double gamma : grid_gamma) {
+        const Tuning tuning{a, lambda, gamma};
+        SGMCMC_ASSIGN_OR_RETURN(auto sampler,
+                                MakeSampler(config, problem, method, tuning,
+                                            config.seed + 1000, /*stream=*/0));
+        const Trace trace = RunTrace(*sampler, problem, iterations, config.eval_every, nullptr);
+        const double score = TuningScore(trace);
+        if (score < best_score) {
+          best_score = score;
+          best = tuning;
+        }
       }
     }
   }
+  std::cerr << absl::StrFormat("[tune %s %s] a = %g, lambda = %g, gamma = %g sigma^2/N\n",
+                               problem.experiment.name, Info(method).label, best.a,
+                               best.lambda, best.gamma);
   return best;
 }
 
@@ -409,20 +438,17 @@ absl::StatusOr<Tuning> Tune(const Config& config, const Problem& problem, Method
 absl::StatusOr<Tuning> ResolveTuning(const Config& config, const Problem& problem,
                                      Method method) {
   Tuning tuning = DefaultTuning(problem.experiment.name, method);
-  if (config.tune) {
+  const auto it = config.a_override.find(method);
+  const bool hamcmc = method == Method::kHamcmc2 || method == Method::kHamcmc3;
+  const bool all_set = it != config.a_override.end() &&
+                       (!hamcmc || (config.hamcmc_lambda > 0 && config.hamcmc_gamma > 0));
+  if (config.tune && !all_set) {
     SGMCMC_ASSIGN_OR_RETURN(tuning, Tune(config, problem, method));
   }
-  const auto it = config.a_override.find(method);
   if (it != config.a_override.end()) tuning.a = it->second;
   if (config.hamcmc_lambda > 0) tuning.lambda = config.hamcmc_lambda;
+  if (config.hamcmc_gamma > 0) tuning.gamma = config.hamcmc_gamma;
   return tuning;
-}
-
-const MethodInfo& Info(Method method) {
-  for (const MethodInfo& info : kMethods) {
-    if (info.method == method) return info;
-  }
-  return kMethods[0];
 }
 
 absl::Status WriteText(const std::string& path, const std::string& text) {
@@ -535,10 +561,12 @@ absl::StatusOr<std::vector<Figure1Row>> RunFigure1(const Config& config) {
     for (int j = 0; j < 2; ++j) Diagnostics(draws, j, interleave, &row.ess[j], &row.rhat[j]);
     rows.push_back(row);
   }
-  std::string csv = "method,a,lambda,mean_error,covariance_error,ess_1,ess_2,rhat_1,rhat_2,seconds\n";
+  std::string csv =
+      "method,a,lambda,gamma,mean_error,covariance_error,ess_1,ess_2,rhat_1,rhat_2,seconds\n";
   for (const Figure1Row& row : rows) {
-    absl::StrAppendFormat(&csv, "%s,%g,%g,%.6g,%.6g,%.1f,%.1f,%.4f,%.4f,%.4f\n", row.label,
-                          row.tuning.a, row.tuning.lambda, row.mean_error, row.covariance_error,
+    absl::StrAppendFormat(&csv, "%s,%g,%g,%g,%.6g,%.6g,%.1f,%.1f,%.4f,%.4f,%.4f\n", row.label,
+                          row.tuning.a, row.tuning.lambda, row.tuning.gamma, row.mean_error,
+                          row.covariance_error,
                           row.ess[0], row.ess[1], row.rhat[0], row.rhat[1], row.seconds);
   }
   SGMCMC_RETURN_IF_ERROR(WriteText(config.output_dir + "/fig1_summary.csv", csv));
@@ -632,12 +660,13 @@ void PrintSummary(const Config& config, const std::vector<Figure1Row>& figure1,
       "\nFigure 1: D = 2, sigma^2 = %g, N = %d, N_Omega = %d, T = %d (first half burn-in), "
       "eps_t = (a/t)^0.51\n",
       config.noise_variance, config.num_items, config.batch_size(), config.iterations);
-  std::cout << absl::StrFormat("%-14s %9s %7s %13s %11s %9s %9s %7s %7s %8s\n", "method", "a",
-                               "lambda", "|mean err|^2", "cov rel err", "ESS(th1)", "ESS(th2)",
-                               "Rhat1", "Rhat2", "seconds");
+  std::cout << absl::StrFormat("%-14s %9s %7s %7s %13s %11s %9s %9s %7s %7s %8s\n", "method",
+                               "a", "lambda", "gamma", "|mean err|^2", "cov rel err",
+                               "ESS(th1)", "ESS(th2)", "Rhat1", "Rhat2", "seconds");
   for (const Figure1Row& row : figure1) {
-    std::cout << absl::StrFormat("%-14s %9.2g %7.2g %13.3e %11.3f %9.0f %9.0f %7.3f %7.3f %8.2f\n",
-                                 row.label, row.tuning.a, row.tuning.lambda, row.mean_error,
+    std::cout << absl::StrFormat("%-14s %9.2g %7.2g %7.2g %13.3e %11.3f %9.0f %9.0f %7.3f %7.3f %8.2f\n",
+                                 row.label, row.tuning.a, row.tuning.lambda, row.tuning.gamma,
+                                 row.mean_error,
                                  row.covariance_error, row.ess[0], row.ess[1], row.rhat[0],
                                  row.rhat[1], row.seconds);
   }
@@ -645,24 +674,27 @@ void PrintSummary(const Config& config, const std::vector<Figure1Row>& figure1,
   std::cout << absl::StrFormat(
       "\nFigure 2: error ||theta_bar - theta_hat_t||^2 (eq. 12 estimate), mean of %d chains\n",
       config.replications);
-  std::string fig2 = "dimension,method,a,lambda,error_T100,error_T10,error_T2,error_T,seconds,us_per_iteration\n";
+  std::string fig2 =
+      "dimension,method,a,lambda,gamma,error_T100,error_T10,error_T2,error_T,seconds,"
+      "us_per_iteration\n";
   for (const Figure2Result& result : figure2) {
-    std::cout << absl::StrFormat("%-5s %-14s %9s %7s %11s %11s %11s %11s %9s %9s\n", "D",
-                                 "method", "a", "lambda", "err@T/100", "err@T/10", "err@T/2",
-                                 "err@T", "seconds", "us/iter");
+    std::cout << absl::StrFormat("%-5s %-14s %9s %7s %7s %11s %11s %11s %11s %9s %9s\n", "D",
+                                 "method", "a", "lambda", "gamma", "err@T/100", "err@T/10",
+                                 "err@T/2", "err@T", "seconds", "us/iter");
     for (size_t m = 0; m < result.methods.size(); ++m) {
       const Trace& trace = result.traces[m];
       const double seconds = trace.seconds.back();
       const double values[] = {ErrorAt(trace, t / 100), ErrorAt(trace, t / 10),
                                ErrorAt(trace, t / 2), trace.errors.back()};
-      std::cout << absl::StrFormat("%-5d %-14s %9.2g %7.2g %11.3e %11.3e %11.3e %11.3e %9.3f %9.2f\n",
-                                   result.dimension, Info(result.methods[m]).label,
-                                   result.tunings[m].a, result.tunings[m].lambda, values[0],
-                                   values[1], values[2], values[3], seconds, 1e6 * seconds / t);
-      absl::StrAppendFormat(&fig2, "%d,%s,%g,%g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4f\n",
-                            result.dimension, Info(result.methods[m]).label, result.tunings[m].a,
-                            result.tunings[m].lambda, values[0], values[1], values[2], values[3],
-                            seconds, 1e6 * seconds / t);
+      const Tuning& tuning = result.tunings[m];
+      std::cout << absl::StrFormat(
+          "%-5d %-14s %9.2g %7.2g %7.2g %11.3e %11.3e %11.3e %11.3e %9.3f %9.2f\n",
+          result.dimension, Info(result.methods[m]).label, tuning.a, tuning.lambda,
+          tuning.gamma, values[0], values[1], values[2], values[3], seconds, 1e6 * seconds / t);
+      absl::StrAppendFormat(&fig2, "%d,%s,%g,%g,%g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4f\n",
+                            result.dimension, Info(result.methods[m]).label, tuning.a,
+                            tuning.lambda, tuning.gamma, values[0], values[1], values[2],
+                            values[3], seconds, 1e6 * seconds / t);
     }
     // The paper's claim: HAMCMC below SGLD and pSGLD in error versus iterations.
     const std::vector<const Trace*> baselines = {&result.traces[0], &result.traces[1]};
@@ -686,10 +718,11 @@ absl::Status Run(const char* argv0) {
         absl::StrCat("--output_dir: cannot create ", config.output_dir, ": ", error.message()));
   }
   std::cout << absl::StrFormat(
-      "linear_regression: seed=%d T=%d N=%d N_Omega=%d sigma^2=%g rho=%g scale_ratio=%g "
-      "dimensions=%s replications=%d tune=%d\n",
+      "linear_regression: seed=%d T=%d N=%d N_Omega=%d sigma^2=%g covariates=%s rho=%g "
+      "scale_ratio=%g dimensions=%s replications=%d tune=%d\n",
       config.seed, config.iterations, config.num_items, config.batch_size(),
-      config.noise_variance, config.correlation, config.scale_ratio,
+      config.noise_variance, absl::GetFlag(FLAGS_covariates), config.correlation,
+      config.scale_ratio,
       absl::StrJoin(config.dimensions, ","), config.replications, config.tune);
   const Clock::time_point start = Clock::now();
   SGMCMC_ASSIGN_OR_RETURN(const std::vector<Figure1Row> figure1, RunFigure1(config));

@@ -38,7 +38,7 @@ bool HasPhiloxBatchAvx2() { return __builtin_cpu_supports("avx2"); }
 // One Philox round (Random123's _philox4x32round) on 4 blocks: with (hi, lo) the two halves of
 // M0 x0 and M1 x2, the counter becomes (hi(M1 x2) ^ x1 ^ k0, lo(M1 x2), hi(M0 x0) ^ x3 ^ k1,
 // lo(M0 x0)). Only the low 32 bits of each lane matter: vpmuludq reads only those, and the
-// upper halves (left holding hi or xor garbage) are masked when the words are written out.
+// upper halves (left holding hi or xor garbage) are dropped when the words are written out.
 // x1 ^ k0 and x3 ^ k1 are formed while the multiplications run, so the dependency chain of a
 // round is multiply, shift, xor.
 __attribute__((target("avx2"))) void PhiloxBatchAvx2(uint64_t seed, uint64_t stream,
@@ -60,11 +60,12 @@ __attribute__((target("avx2"))) void PhiloxBatchAvx2(uint64_t seed, uint64_t str
     x2[h] = _mm256_set1_epi64x(stream);
     x3[h] = _mm256_set1_epi64x(stream >> 32);
   }
-  uint32_t key0 = static_cast<uint32_t>(seed);
-  uint32_t key1 = static_cast<uint32_t>(seed >> 32);
+  // The round keys, bumped by 32-bit adds (the high half of each lane is don't-care).
+  __m256i k0 = _mm256_set1_epi64x(seed);
+  __m256i k1 = _mm256_set1_epi64x(seed >> 32);
+  const __m256i weyl0 = _mm256_set1_epi32(static_cast<int>(kWeyl0));
+  const __m256i weyl1 = _mm256_set1_epi32(static_cast<int>(kWeyl1));
   for (int round = 0; round < 10; ++round) {
-    const __m256i k0 = _mm256_set1_epi64x(key0);
-    const __m256i k1 = _mm256_set1_epi64x(key1);
     for (int h = 0; h < kHalves; ++h) {
       const __m256i product0 = _mm256_mul_epu32(x0[h], multiplier0);
       const __m256i product1 = _mm256_mul_epu32(x2[h], multiplier1);
@@ -79,8 +80,8 @@ __attribute__((target("avx2"))) void PhiloxBatchAvx2(uint64_t seed, uint64_t str
       x2[h] = _mm256_xor_si256(_mm256_srli_epi64(product0, 32), keyed3);
       x3[h] = product0;
     }
-    key0 += kWeyl0;
-    key1 += kWeyl1;
+    k0 = _mm256_add_epi32(k0, weyl0);
+    k1 = _mm256_add_epi32(k1, weyl1);
   }
   for (int h = 0; h < kHalves; ++h) {
     // Word 2b is x0 | x1 << 32 and word 2b + 1 is x2 | x3 << 32 of block b (the blends take

@@ -38,6 +38,7 @@ models::LinearRegression TestModel(int dimension, int64_t num_items, double rho,
   options.num_items = num_items;
   options.noise_variance = 1.0;
   options.correlation = rho;
+  options.structure = models::CorrelatedDataOptions::Structure::kAutoregressive;
   options.scale_ratio = 2.0;
   return *models::LinearRegression::Create(*models::GenerateCorrelatedData(engine, options));
 }

@@ -44,7 +44,8 @@
 namespace sgmcmc::samplers_internal {
 
 // A correlated 2-D or 3-D linear regression small enough that chains of 10^6 iterations
-// run in about a second: N items, sigma^2 = 1, covariate correlation rho and scale ratio 2.
+// run in about a second: N items, sigma^2 = 1, AR(1) covariate correlation rho and scale
+// ratio 2.
 models::LinearRegression TestModel(int dimension, int64_t num_items, double rho, uint64_t seed);
 
 // Covariance of the N/n-scaled minibatch gradient of `model` (n = batch_size, sampled
