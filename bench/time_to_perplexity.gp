@@ -1,6 +1,6 @@
 # Perplexity against training seconds: scikit-learn online VB vs our SCIR and SGRLD.
 # Usage: gnuplot -e "dir='bench_out/kos'; corpus='kos'" bench/time_to_perplexity.gp
-set terminal pngcairo size 900,600 enhanced font ",11"
+set terminal pngcairo size 900,600 noenhanced font ",11"
 set output dir."/time_to_perplexity.png"
 set datafile separator ","
 set datafile columnheaders

@@ -15,9 +15,9 @@ bool HasWhitespace(absl::string_view s) {
 
 absl::Status CheckToken(absl::string_view field, absl::string_view value, bool allow_empty) {
   if ((!allow_empty && value.empty()) || HasWhitespace(value)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "CmdStanCsvOptions.", field, " must be ", allow_empty ? "" : "non-empty and ",
-        "free of whitespace, got \"", value, "\""));
+    return absl::InvalidArgumentError(absl::StrCat("CmdStanCsvOptions.", field, " must be ",
+                                                   allow_empty ? "" : "non-empty and ",
+                                                   "free of whitespace, got \"", value, "\""));
   }
   return absl::OkStatus();
 }
@@ -32,7 +32,8 @@ absl::Status CmdStanCsvOptions::Validate() const {
   if (num_samples < 0 || num_warmup < 0 || thin < 1 || chain_id < 1) {
     return absl::InvalidArgumentError(absl::StrCat(
         "CmdStanCsvOptions: need num_samples >= 0, num_warmup >= 0, thin >= 1, chain_id >= 1; "
-        "got ", num_samples, ", ", num_warmup, ", ", thin, ", ", chain_id));
+        "got ",
+        num_samples, ", ", num_warmup, ", ", thin, ", ", chain_id));
   }
   if (significant_digits < 1 || significant_digits > 17) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -55,9 +56,9 @@ std::vector<std::string> VectorParameterNames(absl::string_view name, int size) 
   return names;
 }
 
-absl::StatusOr<CmdStanCsvWriter> CmdStanCsvWriter::Create(
-    std::ostream* out, std::vector<std::string> parameter_names,
-    const CmdStanCsvOptions& options) {
+absl::StatusOr<CmdStanCsvWriter> CmdStanCsvWriter::Create(std::ostream* out,
+                                                          std::vector<std::string> parameter_names,
+                                                          const CmdStanCsvOptions& options) {
   absl::Status status = options.Validate();
   if (!status.ok()) return status;
   std::set<std::string> seen = {"lp__"};
@@ -102,8 +103,8 @@ absl::Status CmdStanCsvWriter::StreamStatus() const {
 absl::Status CmdStanCsvWriter::WriteDraw(double lp, absl::Span<const double> parameters) {
   if (parameters.size() != names_.size()) {
     return absl::InvalidArgumentError(absl::StrCat("CmdStanCsvWriter::WriteDraw: got ",
-                                                   parameters.size(), " values for ",
-                                                   names_.size(), " parameters"));
+                                                   parameters.size(), " values for ", names_.size(),
+                                                   " parameters"));
   }
   if (finished_) {
     return absl::FailedPreconditionError("CmdStanCsvWriter::WriteDraw: called after Finish");

@@ -85,8 +85,7 @@ TEST(CmdStanCsvTest, Errors) {
   EXPECT_FALSE(options.Validate().ok());
 
   CmdStanCsvWriter writer = *CmdStanCsvWriter::Create(&out, {"a", "b"}, CmdStanCsvOptions());
-  EXPECT_EQ(writer.WriteDraw(0, std::vector<double>{1}).code(),
-            absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(writer.WriteDraw(0, std::vector<double>{1}).code(), absl::StatusCode::kInvalidArgument);
   ASSERT_TRUE(writer.Finish(0, 0).ok());
   EXPECT_EQ(writer.WriteDraw(0, std::vector<double>{1, 2}).code(),
             absl::StatusCode::kFailedPrecondition);

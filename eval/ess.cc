@@ -15,9 +15,8 @@ double EffectiveSampleSize(absl::Span<const absl::Span<const double>> chains) {
   const size_t n = chains[0].size();
   SGMCMC_CHECK(n >= 4) << "EffectiveSampleSize: chains need >= 4 draws, got " << n;
   for (const absl::Span<const double> chain : chains) {
-    SGMCMC_CHECK(chain.size() == n)
-        << "EffectiveSampleSize: chains must have equal length, got " << chain.size()
-        << " and " << n;
+    SGMCMC_CHECK(chain.size() == n) << "EffectiveSampleSize: chains must have equal length, got "
+                                    << chain.size() << " and " << n;
   }
 
   // Mean over chains of the autocovariances, the chain means and the within variance W.

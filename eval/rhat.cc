@@ -15,8 +15,8 @@ double SplitRHat(absl::Span<const absl::Span<const double>> chains) {
   const size_t half = n / 2;
   std::vector<double> means, variances;
   for (const absl::Span<const double> chain : chains) {
-    SGMCMC_CHECK(chain.size() == n) << "SplitRHat: chains must have equal length, got "
-                                    << chain.size() << " and " << n;
+    SGMCMC_CHECK(chain.size() == n)
+        << "SplitRHat: chains must have equal length, got " << chain.size() << " and " << n;
     for (const absl::Span<const double> part : {chain.first(half), chain.last(half)}) {
       double mean = 0;
       for (double x : part) mean += x;

@@ -49,7 +49,8 @@ double RunningMoments::covariance(int i, int j) const {
 std::vector<double> RunningMoments::covariance() const {
   std::vector<double> out(static_cast<size_t>(dimension_) * dimension_);
   for (int i = 0; i < dimension_; ++i) {
-    for (int j = 0; j < dimension_; ++j) out[static_cast<size_t>(i) * dimension_ + j] = covariance(i, j);
+    for (int j = 0; j < dimension_; ++j)
+      out[static_cast<size_t>(i) * dimension_ + j] = covariance(i, j);
   }
   return out;
 }

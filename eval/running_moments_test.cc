@@ -51,8 +51,8 @@ TEST(RunningMomentsTest, UnitWeightsHandValues) {
   moments.Add({3, 6});
   EXPECT_EQ(moments.mean()[0], 2);
   EXPECT_EQ(moments.mean()[1], 4);
-  EXPECT_EQ(moments.covariance(0, 0), 1);   // ((1-2)^2 + (3-2)^2) / 2
-  EXPECT_EQ(moments.covariance(0, 1), 2);   // ((-1)(-2) + (1)(2)) / 2
+  EXPECT_EQ(moments.covariance(0, 0), 1);  // ((1-2)^2 + (3-2)^2) / 2
+  EXPECT_EQ(moments.covariance(0, 1), 2);  // ((-1)(-2) + (1)(2)) / 2
   EXPECT_EQ(moments.covariance(1, 1), 4);
 }
 

@@ -28,9 +28,8 @@ absl::Status CorrelatedDataOptions::Validate() const {
     return absl::InvalidArgumentError(absl::StrCat(
         "CorrelatedDataOptions.noise_variance must be finite and > 0, got ", noise_variance));
   }
-  const double lowest = structure == Structure::kEquicorrelated && dimension > 1
-                            ? -1.0 / (dimension - 1)
-                            : -1.0;
+  const double lowest =
+      structure == Structure::kEquicorrelated && dimension > 1 ? -1.0 / (dimension - 1) : -1.0;
   if (!(correlation > lowest && correlation < 1)) {
     return absl::InvalidArgumentError(absl::StrCat("CorrelatedDataOptions.correlation must be in (",
                                                    lowest, ", 1), got ", correlation));
@@ -45,8 +44,8 @@ absl::Status CorrelatedDataOptions::Validate() const {
   return absl::OkStatus();
 }
 
-absl::StatusOr<LinearRegressionData> GenerateCorrelatedData(
-    rng::Engine& engine, const CorrelatedDataOptions& options) {
+absl::StatusOr<LinearRegressionData> GenerateCorrelatedData(rng::Engine& engine,
+                                                            const CorrelatedDataOptions& options) {
   absl::Status status = options.Validate();
   if (!status.ok()) return status;
   const int d = options.dimension;
@@ -57,11 +56,10 @@ absl::StatusOr<LinearRegressionData> GenerateCorrelatedData(
   Eigen::MatrixXd covariance(d, d);
   for (int i = 0; i < d; ++i) {
     for (int j = 0; j < d; ++j) {
-      const double r =
-          i == j ? 1.0
-                 : options.structure == CorrelatedDataOptions::Structure::kEquicorrelated
-                       ? options.correlation
-                       : std::pow(options.correlation, std::abs(i - j));
+      const double r = i == j ? 1.0
+                       : options.structure == CorrelatedDataOptions::Structure::kEquicorrelated
+                           ? options.correlation
+                           : std::pow(options.correlation, std::abs(i - j));
       covariance(i, j) = scales[i] * scales[j] * r;
     }
   }
@@ -97,20 +95,18 @@ absl::StatusOr<LinearRegression> LinearRegression::Create(LinearRegressionData d
     return absl::InvalidArgumentError("LinearRegressionData.observations must not be empty");
   }
   if (data.covariates.size() != static_cast<size_t>(n_items * d)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "LinearRegressionData.covariates has ", data.covariates.size(),
-        " entries, expected N * D = ", n_items, " * ", d));
+    return absl::InvalidArgumentError(
+        absl::StrCat("LinearRegressionData.covariates has ", data.covariates.size(),
+                     " entries, expected N * D = ", n_items, " * ", d));
   }
   if (!(std::isfinite(data.noise_variance) && data.noise_variance > 0)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "LinearRegressionData.noise_variance must be finite and > 0, got ",
-        data.noise_variance));
+        "LinearRegressionData.noise_variance must be finite and > 0, got ", data.noise_variance));
   }
   for (size_t i = 0; i < data.covariates.size(); ++i) {
     if (!std::isfinite(data.covariates[i])) {
-      return absl::InvalidArgumentError(absl::StrCat("LinearRegressionData.covariates[item ",
-                                                     i / d, ", coordinate ", i % d,
-                                                     "] is not finite"));
+      return absl::InvalidArgumentError(absl::StrCat("LinearRegressionData.covariates[item ", i / d,
+                                                     ", coordinate ", i % d, "] is not finite"));
     }
   }
   for (int64_t n = 0; n < n_items; ++n) {
@@ -119,8 +115,8 @@ absl::StatusOr<LinearRegression> LinearRegression::Create(LinearRegressionData d
           absl::StrCat("LinearRegressionData.observations[", n, "] is not finite"));
     }
   }
-  const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>
-      a(data.covariates.data(), n_items, d);
+  const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>> a(
+      data.covariates.data(), n_items, d);
   const Eigen::Map<const Eigen::VectorXd> x(data.observations.data(), n_items);
   const double inv_var = 1.0 / data.noise_variance;
   Eigen::MatrixXd fisher = Eigen::MatrixXd::Identity(d, d);
@@ -138,8 +134,7 @@ void LinearRegression::PriorPotentialGradient(absl::Span<const double> theta,
 }
 
 void LinearRegression::AddLikelihoodPotentialGradient(absl::Span<const double> theta,
-                                                      absl::Span<const int64_t> batch,
-                                                      double scale,
+                                                      absl::Span<const int64_t> batch, double scale,
                                                       absl::Span<double> out) const {
   const int d = dimension();
   SGMCMC_DCHECK_EQ(theta.size(), static_cast<size_t>(d));
@@ -178,9 +173,8 @@ double LinearRegression::LogJoint(absl::Span<const double> theta) const {
     const double r = data_.observations[n] - dot;
     sum_sq += r * r;
   }
-  const double log_likelihood =
-      -0.5 * num_items() * (kLog2Pi + std::log(data_.noise_variance)) -
-      0.5 * sum_sq / data_.noise_variance;
+  const double log_likelihood = -0.5 * num_items() * (kLog2Pi + std::log(data_.noise_variance)) -
+                                0.5 * sum_sq / data_.noise_variance;
   return log_prior + log_likelihood;
 }
 

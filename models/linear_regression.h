@@ -95,9 +95,7 @@ class LinearRegression final : public samplers::FisherModel {
   static absl::StatusOr<LinearRegression> Create(LinearRegressionData data);
 
   int dimension() const override { return data_.dimension; }
-  int64_t num_items() const override {
-    return static_cast<int64_t>(data_.observations.size());
-  }
+  int64_t num_items() const override { return static_cast<int64_t>(data_.observations.size()); }
   void PriorPotentialGradient(absl::Span<const double> theta,
                               absl::Span<double> out) const override;
   void AddLikelihoodPotentialGradient(absl::Span<const double> theta,

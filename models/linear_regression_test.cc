@@ -75,7 +75,8 @@ TEST(LinearRegressionTest, StochasticGradientAveragesToFullGradient) {
       ++subsets;
     }
   }
-  for (int k = 0; k < 3; ++k) EXPECT_NEAR(mean[k] / subsets, full[k], 1e-12 * (1 + std::abs(full[k])));
+  for (int k = 0; k < 3; ++k)
+    EXPECT_NEAR(mean[k] / subsets, full[k], 1e-12 * (1 + std::abs(full[k])));
 }
 
 // One dimension by hand: F = 1 + sum a^2 / s2, mean = (sum a x / s2) / F.
@@ -86,8 +87,8 @@ TEST(LinearRegressionTest, ExactPosteriorOneDimension) {
   data.observations = {0.5, 1.5, 0.25};
   data.noise_variance = 2.0;
   const LinearRegression model = *LinearRegression::Create(data);
-  const double precision = 1 + (1 + 4 + 0.25) / 2.0;                // 3.625
-  const double mean = (0.5 + 3.0 - 0.125) / 2.0 / precision;      // 1.6875 / 3.625
+  const double precision = 1 + (1 + 4 + 0.25) / 2.0;          // 3.625
+  const double mean = (0.5 + 3.0 - 0.125) / 2.0 / precision;  // 1.6875 / 3.625
   const GaussianPosterior posterior = model.ExactPosterior();
   EXPECT_NEAR(posterior.mean[0], mean, 1e-15);
   EXPECT_NEAR(posterior.covariance(0, 0), 1 / precision, 1e-15);

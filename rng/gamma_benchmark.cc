@@ -37,7 +37,11 @@ void BM_GammaLogSample(benchmark::State& state, double shape) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK_CAPTURE(BM_GammaLogSample, shape_1em300, 1e-300);
+BENCHMARK_CAPTURE(BM_GammaLogSample, shape_0p01, 0.01);
 BENCHMARK_CAPTURE(BM_GammaLogSample, shape_0p1, 0.1);
+BENCHMARK_CAPTURE(BM_GammaLogSample, shape_0p3, 0.3);
+BENCHMARK_CAPTURE(BM_GammaLogSample, shape_0p5, 0.5);
+BENCHMARK_CAPTURE(BM_GammaLogSample, shape_0p9, 0.9);
 BENCHMARK_CAPTURE(BM_GammaLogSample, shape_5, 5.0);
 
 }  // namespace

@@ -15,8 +15,8 @@
 #include "rng/internal/variate_testing.h"
 
 // Every statistical check below fails a correct sampler with probability 1e-6
-// (eval::kFalseFailureRate); this file makes 132 of them, so it fails spuriously with
-// probability < 1.4e-4 (Bonferroni).
+// (eval::kFalseFailureRate); this file makes 164 of them, so it fails spuriously with
+// probability < 1.7e-4 (Bonferroni).
 namespace sgmcmc::rng {
 namespace {
 
@@ -62,18 +62,21 @@ double LogGammaCdf(double shape, double t) {
 // log G for shapes from 1e-4 to 1e4: 7 shapes x 2 seeds x (KS + chi-squared + mean + variance)
 // = 56 checks. The cumulants of log G are the polygamma functions: mean psi(a), variance
 // psi'(a), fourth central moment psi'''(a) + 3 psi'(a)^2.
+// KS + chi-squared + mean + variance (4 checks) of kDraws LogGammaSample draws.
+void ExpectLogGammaFits(double shape, uint64_t seed, uint64_t stream) {
+  Engine engine(seed, stream);
+  const auto draws = DrawMany(kDraws, [&] { return LogGammaSample(engine, shape); });
+  const std::string label = Label(shape, seed);
+  ExpectFitsCdf(
+      draws, [&](double t) { return LogGammaCdf(shape, t); }, label);
+  const double variance = boost::math::trigamma(shape);
+  ExpectMoments(draws, boost::math::digamma(shape), variance,
+                boost::math::polygamma(3, shape) + 3 * variance * variance, label);
+}
+
 TEST(LogGammaSampleTest, MatchesLogGammaCdfAcrossShapesAndSeeds) {
   for (double shape : {1e-4, 1e-2, 0.3, 1.0, 7.0, 100.0, 1e4}) {
-    for (uint64_t seed : {3, 4}) {
-      Engine engine(seed, 12);
-      const auto draws = DrawMany(kDraws, [&] { return LogGammaSample(engine, shape); });
-      const std::string label = Label(shape, seed);
-      ExpectFitsCdf(
-          draws, [&](double t) { return LogGammaCdf(shape, t); }, label);
-      const double variance = boost::math::trigamma(shape);
-      ExpectMoments(draws, boost::math::digamma(shape), variance,
-                    boost::math::polygamma(3, shape) + 3 * variance * variance, label);
-    }
+    for (uint64_t seed : {3, 4}) ExpectLogGammaFits(shape, seed, /*stream=*/12);
   }
 }
 
@@ -94,6 +97,16 @@ TEST(LogGammaSampleTest, TinyShapesScaleToExponential) {
           draws, [](double x) { return -std::expm1(-x); }, label);
       ExpectMoments(draws, 1, 1, 9, label);
     }
+  }
+}
+
+// Shapes below 0.25 use Liu, Martin & Syring's rejection sampler, shapes from 0.25 the
+// Marsaglia-Tsang boost: shapes on both sides of the switch, including the rarely taken
+// z < 0 envelope piece (probability w / (1 + w) ~ 0.1 at a = 0.24), 4 shapes x 2 seeds x
+// (KS + chi-squared + mean + variance) = 32 checks.
+TEST(LogGammaSampleTest, MatchesLogGammaCdfAroundTheSmallShapeSwitch) {
+  for (double shape : {1e-3, 0.1, 0.24, 0.26}) {
+    for (uint64_t seed : {7, 8}) ExpectLogGammaFits(shape, seed, /*stream=*/14);
   }
 }
 
@@ -123,7 +136,7 @@ TEST(GammaSampleTest, TinyShapesUnderflowToZeroNotNan) {
 
 // The two functions consume the same words, so they agree draw for draw.
 TEST(LogGammaSampleTest, AgreesWithLogOfGammaSample) {
-  for (double shape : {0.2, 0.999, 1.0, 3.0, 1e6}) {
+  for (double shape : {0.05, 0.2, 0.999, 1.0, 3.0, 1e6}) {
     Engine a(9, 1), b(9, 1);
     for (int i = 0; i < 1000; ++i) {
       const double g = GammaSample(a, shape);
@@ -151,7 +164,10 @@ TEST(GammaSampleTest, PinnedDraws) {
     EXPECT_EQ(GammaSample(engine, i % 2 == 0 ? 0.5 : 5.0), expected[i]) << i;
   }
   Engine other(42, 1);
-  EXPECT_EQ(LogGammaSample(other, 1e-300), -0x1.a24e3b6e20304p+989);
+  // Shapes below 0.25 take the small-shape rejection sampler.
+  EXPECT_EQ(LogGammaSample(other, 1e-300), -0x1.868a689d3b131p+997);
+  EXPECT_EQ(LogGammaSample(other, 0.1), 0x1.c75b7e44ee4c8p-4);
+  EXPECT_EQ(GammaSample(other, 0.01), 0x1.fbea09b36a929p-89);
 }
 
 TEST(GammaLogPdfTest, MatchesBoost) {

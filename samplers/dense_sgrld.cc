@@ -30,8 +30,7 @@ void DenseSgrld::Step() {
   const double h = BeginIteration();
   std::vector<double>& theta = mutable_theta();
   const int d = dimension();
-  StochasticPotentialGradient(model(), theta, DrawMinibatch(),
-                              absl::MakeSpan(grad_.data(), d));
+  StochasticPotentialGradient(model(), theta, DrawMinibatch(), absl::MakeSpan(grad_.data(), d));
   // F is symmetric, so its row-major layout is also column-major.
   fisher_model_.ExpectedFisherInformation(theta, absl::MakeSpan(fisher_.data(), d * d));
   fisher_llt_.compute(fisher_);

@@ -16,8 +16,8 @@ void BM_DenseSgrldStep(benchmark::State& state) {
   models::CorrelatedDataOptions data_options;
   data_options.dimension = d;
   data_options.num_items = 1000;
-  const models::LinearRegression model = *models::LinearRegression::Create(
-      *models::GenerateCorrelatedData(engine, data_options));
+  const models::LinearRegression model =
+      *models::LinearRegression::Create(*models::GenerateCorrelatedData(engine, data_options));
   DenseSgrldOptions options;
   options.chain.step_size = StepSizeOptions::Constant(1e-3);
   options.chain.batch_size = 10;

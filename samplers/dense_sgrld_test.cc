@@ -45,8 +45,8 @@ TEST(DenseSgrldTest, StationaryMomentsMatchPosterior) {
               *DenseSgrld::Create(model, start, Options(h, batch, seed)));
         },
         {11, 12, 13, 14}, /*burn_in=*/2000, /*iterations=*/200000, /*thin=*/5);
-    const testing::AssertionResult result = samplers_internal::CheckGaussianMoments(
-        chains, exact, Eigen::Vector3d::Zero(), allowance);
+    const testing::AssertionResult result =
+        samplers_internal::CheckGaussianMoments(chains, exact, Eigen::Vector3d::Zero(), allowance);
     EXPECT_TRUE(result) << "data seed " << data_seed;
     std::cerr << result.message();
   }
@@ -67,9 +67,8 @@ TEST(DenseSgrldTest, UpdateRuleFullBatch) {
   rng::Engine engine(5);
   Eigen::VectorXd z(3);
   for (int j = 0; j < 3; ++j) z[j] = rng::NormalSample(engine);
-  const Eigen::VectorXd expected =
-      Eigen::Map<const Eigen::VectorXd>(theta0.data(), 3) - 0.05 * g * grad +
-      std::sqrt(0.1) * l * z;
+  const Eigen::VectorXd expected = Eigen::Map<const Eigen::VectorXd>(theta0.data(), 3) -
+                                   0.05 * g * grad + std::sqrt(0.1) * l * z;
   for (int j = 0; j < 3; ++j) EXPECT_NEAR(sgrld->theta()[j], expected[j], 1e-13);
 }
 

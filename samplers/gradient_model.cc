@@ -9,8 +9,7 @@ void StochasticPotentialGradient(const GradientModel& model, absl::Span<const do
   SGMCMC_DCHECK(!batch.empty()) << "StochasticPotentialGradient: batch must not be empty";
   SGMCMC_DCHECK_EQ(theta.size(), grad_u.size());
   model.PriorPotentialGradient(theta, grad_u);
-  const double scale =
-      static_cast<double>(model.num_items()) / static_cast<double>(batch.size());
+  const double scale = static_cast<double>(model.num_items()) / static_cast<double>(batch.size());
   model.AddLikelihoodPotentialGradient(theta, batch, scale, grad_u);
 }
 

@@ -27,8 +27,8 @@ absl::Status HamcmcOptions::Validate(int64_t num_items) const {
   if (!status.ok()) return status;
   const int max_memory = linalg::LbfgsOptions::kMaxPairs + 1;
   if (memory < 2 || memory > max_memory) {
-    return absl::InvalidArgumentError(absl::StrCat("HamcmcOptions.memory must be in [2, ",
-                                                   max_memory, "], got ", memory));
+    return absl::InvalidArgumentError(
+        absl::StrCat("HamcmcOptions.memory must be in [2, ", max_memory, "], got ", memory));
   }
   if (!(std::isfinite(gamma) && gamma > 0)) {
     return absl::InvalidArgumentError(
@@ -37,6 +37,10 @@ absl::Status HamcmcOptions::Validate(int64_t num_items) const {
   if (!(std::isfinite(damping) && damping >= 0)) {
     return absl::InvalidArgumentError(
         absl::StrCat("HamcmcOptions.damping must be finite and >= 0, got ", damping));
+  }
+  if (!(std::isfinite(warmup_step) && warmup_step > 0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("HamcmcOptions.warmup_step must be finite and > 0, got ", warmup_step));
   }
   if (!(curvature_threshold >= 0 && curvature_threshold < 1)) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -58,7 +62,7 @@ Hamcmc::Hamcmc(const GradientModel& model, absl::Span<const double> initial_thet
                const HamcmcOptions& options)
     : EuclideanSampler(model, initial_theta, options.chain),
       memory_(options.memory),
-      gamma_(options.gamma),
+      warmup_step_(options.warmup_step),
       lbfgs_(model.dimension(), LbfgsOptionsFor(options)),
       history_(model.dimension(), options.memory),
       pair_s_(model.dimension(), options.memory - 1),
@@ -71,18 +75,22 @@ Hamcmc::Hamcmc(const GradientModel& model, absl::Span<const double> initial_thet
   history_.col(0) = Eigen::Map<const Eigen::VectorXd>(initial_theta.data(), dimension());
 }
 
-void Hamcmc::Gradient(const double* theta, absl::Span<const int64_t> batch,
-                      Eigen::VectorXd& out) {
+void Hamcmc::Gradient(const double* theta, absl::Span<const int64_t> batch, Eigen::VectorXd& out) {
   StochasticPotentialGradient(model(), absl::MakeConstSpan(theta, dimension()), batch,
                               absl::MakeSpan(out.data(), out.size()));
 }
 
 void Hamcmc::Step() {
-  const double h = BeginIteration();
   const int64_t t = iteration() + 1;  // index of the sample this step produces
+  const bool warmup = t <= 2 * memory_;
+  double h = BeginIteration();
+  if (warmup) {
+    h = warmup_step_;
+    set_last_step_size(h);
+  }
   const int d = dimension();
   const absl::Span<const int64_t> batch = DrawMinibatch();
-  double* theta = mutable_theta().data();  // theta_{t-1}, becomes theta_t
+  double* theta = mutable_theta().data();          // theta_{t-1}, becomes theta_t
   const int slot = static_cast<int>(t % memory_);  // holds theta_{t-M}; receives theta_t
   double* base = history_.col(slot).data();
   const bool record_pair = t >= first_pair_iteration();
@@ -94,13 +102,10 @@ void Hamcmc::Step() {
   rng::FillNormal(engine(), absl::MakeSpan(noise_.data(), d));
   const double* step_direction;  // the drift direction: grad U~ (warm-up) or H grad U~
   const double* origin;          // theta_{t-1} (warm-up) or theta_{t-M}
-  if (t <= 2 * memory_) {
-    // Warm-up: SGLD in the initial metric H^0 = gamma I (not the memory being filled).
+  if (warmup) {
     Gradient(theta, batch, grad_new_);
     if (record_pair) Gradient(base, batch, grad_base_);
-    drift_ = gamma_ * grad_new_;
-    noise_ *= std::sqrt(gamma_);
-    step_direction = drift_.data();
+    step_direction = grad_new_.data();
     origin = theta;
   } else {
     Gradient(base, batch, grad_base_);
@@ -170,9 +175,9 @@ absl::Status Hamcmc::RestoreExtra(const SamplerState& state) {
   const int64_t first_pair = std::max(first_pair_iteration(), t - memory_ + 2);
   const int64_t num_pairs = std::max<int64_t>(0, t - first_pair + 1);
   if (state.lbfgs_pairs_size() != num_pairs) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "SamplerState.lbfgs_pairs has ", state.lbfgs_pairs_size(), " pairs, expected ",
-        num_pairs, " at iteration ", t, " for M = ", memory_));
+    return absl::InvalidArgumentError(
+        absl::StrCat("SamplerState.lbfgs_pairs has ", state.lbfgs_pairs_size(), " pairs, expected ",
+                     num_pairs, " at iteration ", t, " for M = ", memory_));
   }
   for (int i = 0; i < state.lbfgs_pairs_size(); ++i) {
     const LbfgsPair& pair = state.lbfgs_pairs(i);

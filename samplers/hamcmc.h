@@ -16,12 +16,13 @@
 // s'y <= curvature_threshold |s| |y| is skipped but still takes its slot, so an old pair is
 // never reused (ALGORITHMS.md, HAMCMC pitfalls).
 //
-// Warm-up: theta_1 ... theta_2M come from plain SGLD steps in the initial metric H^0 = gamma I,
-//   theta_t = theta_{t-1} - eps_t gamma grad U~(theta_{t-1}) + sqrt(2 eps_t gamma) z_t
-// (exactly SGLD for gamma = 1; the scale gamma keeps the warm-up stable at the step sizes
-// that suit the preconditioned moves, which are much larger than SGLD's on stiff
-// posteriors); from t = M + 2 on they also record the pairs (s_t, y_t) above, so the first
-// HAMCMC step t = 2M + 1 has its M - 1 pairs.
+// Warm-up: theta_1 ... theta_2M come from plain SGLD steps with their own constant step h_w
+// (options.warmup_step),
+//   theta_t = theta_{t-1} - h_w grad U~(theta_{t-1}) + sqrt(2 h_w) z_t,
+// because the paper takes these 2M + 1 samples as given (Algorithm 1, input) and the steps
+// eps_t that suit the preconditioned moves are far too large for SGLD on a stiff posterior;
+// from t = M + 2 on the warm-up steps also record the pairs (s_t, y_t) above, so the first
+// HAMCMC step t = 2M + 1 has its M - 1 pairs. The schedule eps_t is still indexed by t.
 //
 // Randomness per iteration: the minibatch ids, then D normals (in coordinate order).
 //
@@ -62,13 +63,16 @@ struct HamcmcOptions {
   // M, the lag of the base point and one more than the number of L-BFGS pairs; in
   // [2, linalg::LbfgsOptions::kMaxPairs + 1]. Default 2. The paper finds 2-5 adequate.
   int memory = 2;
-  // gamma, the initial inverse-Hessian scale H^0 = gamma I (also the warm-up metric);
-  // finite, > 0; of the order of the posterior variances works well. Default 1.
+  // gamma, the initial inverse-Hessian scale H^0 = gamma I; finite, > 0; of the order of
+  // the posterior variances works well. Default 1.
   double gamma = 1.0;
   // lambda, the damping y <- y + lambda s; finite, >= 0. Default 1.
   double damping = 1.0;
   // Pairs with s'y <= curvature_threshold |s| |y| are skipped; in [0, 1). Default 1e-10.
   double curvature_threshold = 1e-10;
+  // h_w, the constant step of the 2M SGLD warm-up iterations; finite, > 0, and below
+  // 2 / lambda_max(hess U) for a stable start. Default 1e-3.
+  double warmup_step = 1e-3;
 
   absl::Status Validate(int64_t num_items) const;
 };
@@ -101,7 +105,7 @@ class Hamcmc final : public EuclideanSampler {
   int64_t first_pair_iteration() const { return memory_ + 2; }
 
   int memory_;
-  double gamma_;
+  double warmup_step_;
   linalg::Lbfgs lbfgs_;
   // theta_tau in column tau mod M, for tau = t-M ... t-1 (those >= 0).
   Eigen::MatrixXd history_;

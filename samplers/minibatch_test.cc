@@ -111,8 +111,7 @@ TEST(MinibatchTest, PinnedDraw) {
 TEST(MinibatchTest, InvalidArguments) {
   EXPECT_EQ(Minibatch::Create(0, 1).status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_NE(Minibatch::Create(10, 0).status().message().find("batch_size"), std::string::npos);
-  EXPECT_NE(Minibatch::Create(10, 11).status().message().find("batch_size"),
-            std::string::npos);
+  EXPECT_NE(Minibatch::Create(10, 11).status().message().find("batch_size"), std::string::npos);
 }
 
 }  // namespace

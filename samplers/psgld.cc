@@ -59,8 +59,8 @@ void Psgld::Step() {
     second_moment_[j] = v;
     const double precondition = 1 / (lambda_ + std::sqrt(v));
     const double grad_u = grad_[j] - n_items * g;
-    theta[j] += std::sqrt(two_h * precondition) * rng::NormalSample(rng) -
-                h * precondition * grad_u;
+    theta[j] +=
+        std::sqrt(two_h * precondition) * rng::NormalSample(rng) - h * precondition * grad_u;
   }
   EndIteration();
 }

@@ -50,7 +50,8 @@ TEST(PsgldTest, StationaryMomentsMatchPosterior) {
     const Eigen::MatrixXd allowance = 1.5 * (biased - exact.covariance).cwiseAbs();
     const samplers_internal::Chains chains = samplers_internal::RunChains(
         [&](uint64_t seed) {
-          return std::unique_ptr<Sampler>(*Psgld::Create(model, start, Options(h, batch, seed, 0.999)));
+          return std::unique_ptr<Sampler>(
+              *Psgld::Create(model, start, Options(h, batch, seed, 0.999)));
         },
         {11, 12, 13, 14}, /*burn_in=*/20000, /*iterations=*/1500000, /*thin=*/50);
     const testing::AssertionResult result =

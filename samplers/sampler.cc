@@ -11,9 +11,8 @@ absl::Status ChainOptions::Validate(int64_t num_items) const {
   absl::Status status = step_size.Validate();
   if (!status.ok()) return status;
   if (batch_size < 1 || batch_size > num_items) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("ChainOptions.batch_size must be in [1, N = ", num_items, "], got ",
-                     batch_size));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "ChainOptions.batch_size must be in [1, N = ", num_items, "], got ", batch_size));
   }
   return absl::OkStatus();
 }
@@ -42,8 +41,8 @@ absl::Status EuclideanSampler::ValidateChain(absl::string_view sampler_name,
   }
   for (size_t j = 0; j < initial_theta.size(); ++j) {
     if (!std::isfinite(initial_theta[j])) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          sampler_name, ": initial_theta[", j, "] must be finite, got ", initial_theta[j]));
+      return absl::InvalidArgumentError(absl::StrCat(sampler_name, ": initial_theta[", j,
+                                                     "] must be finite, got ", initial_theta[j]));
     }
   }
   absl::Status status = options.Validate(model.num_items());
@@ -81,13 +80,12 @@ absl::Status EuclideanSampler::CheckLength(int size, absl::string_view field) co
 
 absl::Status EuclideanSampler::RestoreState(const SamplerState& state) {
   if (state.sampler() != name()) {
-    return absl::InvalidArgumentError(absl::StrCat("SamplerState.sampler is \"",
-                                                   state.sampler(), "\", expected \"", name(),
-                                                   "\""));
+    return absl::InvalidArgumentError(absl::StrCat("SamplerState.sampler is \"", state.sampler(),
+                                                   "\", expected \"", name(), "\""));
   }
   if (state.dimension() != dimension()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "SamplerState.dimension is ", state.dimension(), ", expected ", dimension()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("SamplerState.dimension is ", state.dimension(), ", expected ", dimension()));
   }
   if (state.iteration() < 0) {
     return absl::InvalidArgumentError(

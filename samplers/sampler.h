@@ -100,6 +100,8 @@ class EuclideanSampler : public Sampler {
 
   // Step size h of the iteration about to run; records it as last_step_size().
   double BeginIteration();
+  // Records the step actually used when a sampler departs from the schedule.
+  void set_last_step_size(double h) { last_step_size_ = h; }
   // Draws the iteration's minibatch from the chain's engine.
   absl::Span<const int64_t> DrawMinibatch() { return minibatch_.Draw(engine_); }
   // Counts the iteration as completed.

@@ -15,9 +15,9 @@ absl::Status SghmcOptions::Validate(int64_t num_items) const {
         absl::StrCat("SghmcOptions.friction must be finite and > 0, got ", friction));
   }
   if (!(gradient_noise >= 0 && gradient_noise <= friction)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "SghmcOptions.gradient_noise must be in [0, friction = ", friction, "], got ",
-        gradient_noise));
+    return absl::InvalidArgumentError(
+        absl::StrCat("SghmcOptions.gradient_noise must be in [0, friction = ", friction, "], got ",
+                     gradient_noise));
   }
   return absl::OkStatus();
 }

@@ -1,8 +1,8 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
-#include "samplers/sghmc.h"
 #include "samplers/internal/isotropic_gaussian_testing.h"
+#include "samplers/sghmc.h"
 
 namespace sgmcmc::samplers {
 namespace {

@@ -1,8 +1,8 @@
 #include <vector>
 
 #include "benchmark/benchmark.h"
-#include "samplers/sgld.h"
 #include "samplers/internal/isotropic_gaussian_testing.h"
+#include "samplers/sgld.h"
 
 namespace sgmcmc::samplers {
 namespace {

@@ -17,8 +17,8 @@ namespace {
 using samplers_internal::CheckGaussianMoments;
 using samplers_internal::TestModel;
 
-std::unique_ptr<Sgld> MakeSgld(const GradientModel& model, double h, int64_t batch,
-                               uint64_t seed, std::vector<double> theta0 = {}) {
+std::unique_ptr<Sgld> MakeSgld(const GradientModel& model, double h, int64_t batch, uint64_t seed,
+                               std::vector<double> theta0 = {}) {
   SgldOptions options;
   options.chain.step_size = StepSizeOptions::Constant(h);
   options.chain.batch_size = batch;

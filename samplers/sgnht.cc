@@ -15,8 +15,8 @@ absl::Status SgnhtOptions::Validate(int64_t num_items) const {
         absl::StrCat("SgnhtOptions.diffusion must be finite and > 0, got ", diffusion));
   }
   if (!std::isfinite(initial_thermostat)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "SgnhtOptions.initial_thermostat must be finite, got ", initial_thermostat));
+    return absl::InvalidArgumentError(
+        absl::StrCat("SgnhtOptions.initial_thermostat must be finite, got ", initial_thermostat));
   }
   return absl::OkStatus();
 }

@@ -58,8 +58,8 @@ TEST(SgnhtTest, StationaryMomentsMatchPosterior) {
               *Sgnht::Create(model, start, Options(h, batch, seed, diffusion)));
         },
         {11, 12, 13, 14}, /*burn_in=*/50000, /*iterations=*/1000000, /*thin=*/50);
-    const testing::AssertionResult result = samplers_internal::CheckGaussianMoments(
-        chains, exact, Eigen::Vector2d::Zero(), allowance);
+    const testing::AssertionResult result =
+        samplers_internal::CheckGaussianMoments(chains, exact, Eigen::Vector2d::Zero(), allowance);
     EXPECT_TRUE(result) << "data seed " << data_seed;
     std::cerr << result.message();
   }
@@ -95,8 +95,8 @@ TEST(SgnhtTest, CheckpointResumeIsBitIdentical) {
   for (int64_t at : {0, 1, 37}) {
     samplers_internal::ExpectResumeIsBitIdentical(
         [&](uint64_t seed) {
-          return std::unique_ptr<Sampler>(*Sgnht::Create(
-              model, std::vector<double>(3, seed * 0.01), Options(1e-3, 5, seed, 2.0)));
+          return std::unique_ptr<Sampler>(*Sgnht::Create(model, std::vector<double>(3, seed * 0.01),
+                                                         Options(1e-3, 5, seed, 2.0)));
         },
         at, 100);
   }

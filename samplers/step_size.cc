@@ -77,8 +77,8 @@ absl::Status StepSizeOptions::Validate() const {
       return status;
     }
   }
-  return absl::InvalidArgumentError(absl::StrCat("StepSizeOptions.schedule has unknown value ",
-                                                 static_cast<int>(schedule)));
+  return absl::InvalidArgumentError(
+      absl::StrCat("StepSizeOptions.schedule has unknown value ", static_cast<int>(schedule)));
 }
 
 std::string StepSizeOptions::ToString() const {

@@ -17,8 +17,7 @@ absl::Status RunGnuplotScript(const std::string& argv0, absl::string_view runfil
   std::string error;
   std::unique_ptr<bazel::tools::cpp::runfiles::Runfiles> runfiles(
       bazel::tools::cpp::runfiles::Runfiles::Create(argv0, &error));
-  const std::string script =
-      runfiles == nullptr ? "" : runfiles->Rlocation(std::string(runfile));
+  const std::string script = runfiles == nullptr ? "" : runfiles->Rlocation(std::string(runfile));
   if (script.empty() || !std::filesystem::exists(script)) {
     return absl::FailedPreconditionError(
         absl::StrCat(runfile, " not found in the runfiles of ", argv0, " ", error));
@@ -29,8 +28,7 @@ absl::Status RunGnuplotScript(const std::string& argv0, absl::string_view runfil
           absl::StrCat("path ", path, " has quote or shell characters"));
     }
   }
-  const std::string command =
-      absl::StrCat("gnuplot -e \"dir='", output_dir, "'\" '", script, "'");
+  const std::string command = absl::StrCat("gnuplot -e \"dir='", output_dir, "'\" '", script, "'");
   if (std::system(command.c_str()) != 0) {
     return absl::InternalError(absl::StrCat("gnuplot failed: ", command));
   }

@@ -38,12 +38,6 @@ ABSL_FLAG(bool, plot, true, "Draw perplexity.png with gnuplot (if gnuplot is on 
 namespace sgmcmc::tools {
 namespace {
 
-std::string FromWorkingDirectory(const std::string& path) {
-  const char* working = std::getenv("BUILD_WORKING_DIRECTORY");
-  if (path.empty() || path[0] == '/' || working == nullptr) return path;
-  return absl::StrCat(working, "/", path);
-}
-
 absl::Status Main(const char* argv0) {
   const std::string path = FromWorkingDirectory(absl::GetFlag(FLAGS_config));
   LdaConfig config;

@@ -48,11 +48,6 @@ ABSL_FLAG(std::string, output, "", "CSV of the scores (file,perplexity); empty: 
 namespace sgmcmc::tools {
 namespace {
 
-std::string FromWorkingDirectory(const std::string& path) {
-  const char* working = std::getenv("BUILD_WORKING_DIRECTORY");
-  if (path.empty() || path[0] == '/' || working == nullptr) return path;
-  return absl::StrCat(working, "/", path);
-}
 
 // A K x V matrix with rows normalised to sum to 1.
 absl::StatusOr<std::vector<double>> ReadTopics(const std::string& path, int vocabulary_size,

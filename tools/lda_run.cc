@@ -25,7 +25,7 @@
 #include "models/lda_topics.h"
 #include "parallel/thread_pool.h"
 #include "rng/engine.h"
-#include "tools/cpp/runfiles/runfiles.h"
+#include "tools/gnuplot.h"
 #include "tools/lda_checkpoint.pb.h"
 
 namespace sgmcmc::tools {
@@ -53,14 +53,6 @@ class ErrorCollector final : public google::protobuf::io::ErrorCollector {
   std::string source_;
   std::string first_;
 };
-
-// Relative input paths are taken from where `bazel run` was started (BUILD_WORKING_DIRECTORY;
-// the current directory otherwise).
-std::string InputPath(const std::string& path) {
-  const char* working = std::getenv("BUILD_WORKING_DIRECTORY");
-  if (path.empty() || path[0] == '/' || working == nullptr) return path;
-  return absl::StrCat(working, "/", path);
-}
 
 absl::Status ConfigError(const std::string& source, const std::string& message) {
   return absl::InvalidArgumentError(absl::StrCat(source, ": ", message));
@@ -357,37 +349,6 @@ class RunTrainer {
   std::vector<double> topics_;
 };
 
-// Draws perplexity.png from the runs' traces with tools/plots/lda_perplexity.gp.
-void Plot(const std::string& argv0, const std::string& directory,
-          const std::vector<std::string>& names, std::ostream& progress) {
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
-    progress << "gnuplot is not on PATH: perplexity.png skipped (the CSVs are written)\n";
-    return;
-  }
-  std::string error;
-  std::unique_ptr<bazel::tools::cpp::runfiles::Runfiles> runfiles(
-      bazel::tools::cpp::runfiles::Runfiles::Create(argv0, &error));
-  const std::string script =
-      runfiles == nullptr ? "" : runfiles->Rlocation("sgmcmc/tools/plots/lda_perplexity.gp");
-  if (script.empty() || !std::filesystem::exists(script)) {
-    progress << "tools/plots/lda_perplexity.gp not found in the runfiles: perplexity.png "
-                "skipped\n";
-    return;
-  }
-  for (const std::string& s : std::vector<std::string>{directory, script}) {
-    if (s.find_first_of("'\"$`\\") != std::string::npos) {
-      progress << "path " << s << " has quote or shell characters: perplexity.png skipped\n";
-      return;
-    }
-  }
-  const std::string command = absl::StrCat(
-      "gnuplot -e \"dir='", directory, "'; runs='", absl::StrJoin(names, " "), "'\" '", script,
-      "'");
-  if (std::system(command.c_str()) != 0) {
-    progress << "gnuplot failed: " << command << "\n";
-  }
-}
-
 }  // namespace
 
 absl::StatusOr<LdaConfig> ParseLdaConfig(const std::string& text, const std::string& source) {
@@ -505,7 +466,7 @@ absl::StatusOr<LdaData> LoadLdaData(const LdaConfig& config, const std::string& 
         return ConfigError(source, "corpus.uci.docword and corpus.uci.vocab are both required");
       }
       data::UciReadSummary summary;
-      corpus = data::ReadUciCorpus(InputPath(uci.docword()), InputPath(uci.vocab()), &summary);
+      corpus = data::ReadUciCorpus(FromWorkingDirectory(uci.docword()), FromWorkingDirectory(uci.vocab()), &summary);
       log = summary.BriefReport();
       break;
     }
@@ -513,7 +474,7 @@ absl::StatusOr<LdaData> LoadLdaData(const LdaConfig& config, const std::string& 
       const TextCorpusConfig& text = corpus_config.text();
       if (text.path().empty()) return ConfigError(source, "corpus.text.path is required");
       data::TextCorpusOptions options;
-      options.tokenizer.stop_words_path = InputPath(text.stop_words());
+      options.tokenizer.stop_words_path = FromWorkingDirectory(text.stop_words());
       options.tokenizer.remove_stop_words = !text.keep_stop_words();
       if (text.has_min_token_length()) options.tokenizer.min_token_length = text.min_token_length();
       if (text.has_max_token_length()) options.tokenizer.max_token_length = text.max_token_length();
@@ -521,13 +482,13 @@ absl::StatusOr<LdaData> LoadLdaData(const LdaConfig& config, const std::string& 
         options.min_document_frequency = text.min_document_frequency();
       }
       options.max_vocabulary_size = text.max_vocabulary_size();
-      options.vocabulary_path = InputPath(text.vocabulary());
+      options.vocabulary_path = FromWorkingDirectory(text.vocabulary());
       if (text.has_min_document_tokens()) options.min_document_tokens = text.min_document_tokens();
       if (absl::Status s = options.Validate(); !s.ok()) {
         return ConfigError(source, absl::StrCat("corpus.text: ", s.message()));
       }
       data::TextReadSummary summary;
-      corpus = data::ReadTextCorpus(InputPath(text.path()), options, &summary);
+      corpus = data::ReadTextCorpus(FromWorkingDirectory(text.path()), options, &summary);
       log = summary.BriefReport();
       break;
     }
@@ -552,7 +513,7 @@ absl::StatusOr<LdaData> LoadLdaData(const LdaConfig& config, const std::string& 
     }
     data::UciReadSummary summary;
     absl::StatusOr<data::Corpus> test_corpus =
-        data::ReadUciCorpus(InputPath(test.docword()), InputPath(test.vocab()), &summary);
+        data::ReadUciCorpus(FromWorkingDirectory(test.docword()), FromWorkingDirectory(test.vocab()), &summary);
     if (!test_corpus.ok()) {
       return absl::Status(test_corpus.status().code(),
                           absl::StrCat(source, ": corpus.test_uci: ",
@@ -588,11 +549,14 @@ absl::StatusOr<LdaData> LoadLdaData(const LdaConfig& config, const std::string& 
   return result;
 }
 
-std::string LdaOutputDirectory(const LdaConfig& config) {
-  std::string dir = config.output_dir().empty() ? "lda_output" : config.output_dir();
+std::string FromWorkingDirectory(const std::string& path) {
   const char* working = std::getenv("BUILD_WORKING_DIRECTORY");
-  if (dir[0] != '/' && working != nullptr) dir = absl::StrCat(working, "/", dir);
-  return dir;
+  if (path.empty() || path[0] == '/' || working == nullptr) return path;
+  return absl::StrCat(working, "/", path);
+}
+
+std::string LdaOutputDirectory(const LdaConfig& config) {
+  return FromWorkingDirectory(config.output_dir().empty() ? "lda_output" : config.output_dir());
 }
 
 absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options) {
@@ -635,7 +599,16 @@ absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options) {
   }
   SGMCMC_RETURN_IF_ERROR(
       WriteFile(absl::StrCat(directory, "/summary.txt"), absl::StrJoin(summary, "\n") + "\n"));
-  if (options.plot) Plot(options.argv0, directory, names, progress);
+  // The runs to draw, for tools/plots/lda_perplexity.gp.
+  SGMCMC_RETURN_IF_ERROR(
+      WriteFile(absl::StrCat(directory, "/runs.txt"), absl::StrJoin(names, " ") + "\n"));
+  if (options.plot) {
+    const absl::Status plotted =
+        RunGnuplotScript(options.argv0, "sgmcmc/tools/plots/lda_perplexity.gp", directory);
+    progress << (plotted.ok() ? absl::StrCat("plot: ", directory, "/perplexity.png")
+                              : absl::StrCat("perplexity.png skipped: ", plotted.message()))
+             << "\n";
+  }
   return absl::OkStatus();
 }
 

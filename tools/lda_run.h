@@ -11,7 +11,8 @@
 //   topic_matrix_NAME.tsv the final π, K lines of V tab-separated probabilities
 //   checkpoint_NAME.pb    an LdaCheckpoint (tools/lda_checkpoint.proto)
 // and perplexity.png (perplexity against iterations and against training seconds for all the
-// runs; gnuplot, tools/plots/lda_perplexity.gp) and summary.txt (one line per run).
+// runs; gnuplot, tools/plots/lda_perplexity.gp, which reads the run names from runs.txt) and
+// summary.txt (one line per run).
 //
 // Resume: with `resume`, a run whose checkpoint exists in the output directory continues from
 // it (the settings must match) up to the configured iterations; the continuation is
@@ -91,6 +92,11 @@ absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options);
 // The output directory of `config`: output_dir (default "lda_output"), relative paths taken
 // from BUILD_WORKING_DIRECTORY when set (bazel run).
 std::string LdaOutputDirectory(const LdaConfig& config);
+
+// `path` unchanged if absolute, empty or outside `bazel run`; else relative to the directory
+// `bazel run` was started in (BUILD_WORKING_DIRECTORY). Every input path of a config and of
+// the tools' flags goes through this.
+std::string FromWorkingDirectory(const std::string& path);
 
 }  // namespace sgmcmc::tools
 

@@ -26,6 +26,8 @@
 // Example:
 //   bazel run //tools:linear_regression                      # defaults, < 1 minute
 //   bazel run //tools:linear_regression -- --seed=7 --replications=5 --output_dir=/tmp/lr
+#include "models/linear_regression.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -56,7 +58,6 @@
 #include "eval/rhat.h"
 #include "eval/running_moments.h"
 #include "eval/squared_error.h"
-#include "models/linear_regression.h"
 #include "rng/engine.h"
 #include "samplers/dense_sgrld.h"
 #include "samplers/hamcmc.h"
@@ -72,7 +73,7 @@ ABSL_FLAG(std::string, output_dir, "/tmp/sgmcmc_linear_regression",
 ABSL_FLAG(int64_t, iterations, 20000, "T, iterations per chain (the paper: 20000).");
 ABSL_FLAG(int64_t, num_items, 1000, "N, data items; the minibatch is N/100 (the paper's N_Omega).");
 ABSL_FLAG(double, noise_variance, 10, "sigma^2 of the observations (the paper: 10).");
-ABSL_FLAG(std::string, covariates, "equicorrelated",
+ABSL_FLAG(std::string, covariates, "autoregressive",
           "Covariate correlation structure: equicorrelated (one very stiff posterior "
           "direction) or autoregressive (AR(1), a spread of stiff directions).");
 ABSL_FLAG(double, correlation, 0.9,
@@ -80,6 +81,8 @@ ABSL_FLAG(double, correlation, 0.9,
 ABSL_FLAG(double, scale_ratio, 1,
           "Largest over smallest covariate scale; makes the posterior badly scaled.");
 ABSL_FLAG(std::string, dimensions, "10,100", "Comma-separated D of Figure 2.");
+ABSL_FLAG(bool, figure1, true, "Run Figure 1 (D = 2 samples over the posterior contours).");
+ABSL_FLAG(bool, figure2, true, "Run Figure 2 (error versus iterations and time).");
 ABSL_FLAG(int, replications, 2, "Chains (seeds) averaged per Figure 2 curve.");
 ABSL_FLAG(int, eval_every, 20, "Figure 2 records the error every this many iterations.");
 ABSL_FLAG(double, a_sgld, 0, "a of eps_t = (a/t)^0.51 for SGLD; 0 = the tuned default.");
@@ -113,6 +116,9 @@ struct Tuning {
   double a = 0;       // eps_t = (a / t)^0.51
   double lambda = 0;  // HAMCMC damping lambda (unused by the others)
   double gamma = 0;   // HAMCMC initial scale, H^0 = gamma I, in units of sigma^2 / N
+  // HAMCMC's SGLD warm-up step: SGLD's last step (a_SGLD / T)^0.51 in the same experiment,
+  // the smallest of its schedule, hence stable; the warm-up only has to start the pairs.
+  double warmup_step = 0;
 };
 
 enum class Method { kSgld, kPsgld, kSgrld, kHamcmc2, kHamcmc3 };
@@ -158,6 +164,8 @@ struct Config {
   double psgld_lambda = 0;
   bool tune = false;
   bool plot = true;
+  bool figure1 = true;
+  bool figure2 = true;
 
   int64_t batch_size() const { return std::max<int64_t>(1, num_items / 100); }
 };
@@ -179,6 +187,8 @@ absl::StatusOr<Config> ConfigFromFlags() {
   config.psgld_lambda = absl::GetFlag(FLAGS_psgld_lambda);
   config.tune = absl::GetFlag(FLAGS_tune);
   config.plot = absl::GetFlag(FLAGS_plot);
+  config.figure1 = absl::GetFlag(FLAGS_figure1);
+  config.figure2 = absl::GetFlag(FLAGS_figure2);
   if (config.output_dir.empty()) return absl::InvalidArgumentError("--output_dir is empty");
   const std::string covariates = absl::GetFlag(FLAGS_covariates);
   if (covariates == "equicorrelated") {
@@ -194,17 +204,16 @@ absl::StatusOr<Config> ConfigFromFlags() {
         absl::StrCat("--iterations must be >= 100, got ", config.iterations));
   }
   if (config.num_items < 100) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("--num_items must be >= 100 (the minibatch is N/100), got ",
-                     config.num_items));
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--num_items must be >= 100 (the minibatch is N/100), got ", config.num_items));
   }
   if (config.replications < 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("--replications must be >= 1, got ", config.replications));
   }
   if (config.eval_every < 1 || config.eval_every > config.iterations) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "--eval_every must be in [1, --iterations], got ", config.eval_every));
+    return absl::InvalidArgumentError(
+        absl::StrCat("--eval_every must be in [1, --iterations], got ", config.eval_every));
   }
   for (absl::string_view part : absl::StrSplit(absl::GetFlag(FLAGS_dimensions), ',')) {
     int d = 0;
@@ -240,11 +249,9 @@ absl::StatusOr<Config> ConfigFromFlags() {
 Tuning DefaultTuning(const std::string& experiment, Method method) {
   static const std::map<std::pair<std::string, Method>, Tuning>* const kDefaults =
       new std::map<std::pair<std::string, Method>, Tuning>{
-          {{"fig1", Method::kSgld}, {1e-4, 0}},
-          {{"fig1", Method::kPsgld}, {1e-4, 0}},
-          {{"fig1", Method::kSgrld}, {0.1, 0}},
-          {{"fig1", Method::kHamcmc2}, {0.1, 1}},
-          {{"fig1", Method::kHamcmc3}, {0.1, 1}},
+          {{"fig1", Method::kSgld}, {1e-4, 0}},      {{"fig1", Method::kPsgld}, {1e-4, 0}},
+          {{"fig1", Method::kSgrld}, {0.1, 0}},      {{"fig1", Method::kHamcmc2}, {0.1, 1, 1}},
+          {{"fig1", Method::kHamcmc3}, {0.1, 1, 1}},
       };
   const auto it = kDefaults->find({experiment, method});
   if (it != kDefaults->end()) return it->second;
@@ -256,7 +263,7 @@ Tuning DefaultTuning(const std::string& experiment, Method method) {
       return {0.1, 0};
     case Method::kHamcmc2:
     case Method::kHamcmc3:
-      return {0.1, 1};
+      return {0.1, 1, 1};
   }
   return {};
 }
@@ -289,10 +296,9 @@ absl::StatusOr<Problem> MakeProblem(const Config& config, const Experiment& expe
 }
 
 absl::StatusOr<std::unique_ptr<samplers::Sampler>> MakeSampler(const Config& config,
-                                                                const Problem& problem,
-                                                                Method method,
-                                                                const Tuning& tuning,
-                                                                uint64_t seed, uint64_t stream) {
+                                                               const Problem& problem,
+                                                               Method method, const Tuning& tuning,
+                                                               uint64_t seed, uint64_t stream) {
   samplers::ChainOptions chain;
   chain.step_size = samplers::StepSizeOptions::Hamcmc(tuning.a);
   chain.batch_size = config.batch_size();
@@ -311,8 +317,7 @@ absl::StatusOr<std::unique_ptr<samplers::Sampler>> MakeSampler(const Config& con
       options.chain = chain;
       options.alpha = config.psgld_alpha;
       options.lambda = config.psgld_lambda;
-      SGMCMC_ASSIGN_OR_RETURN(auto sampler,
-                              samplers::Psgld::Create(problem.model, start, options));
+      SGMCMC_ASSIGN_OR_RETURN(auto sampler, samplers::Psgld::Create(problem.model, start, options));
       return std::unique_ptr<samplers::Sampler>(std::move(sampler));
     }
     case Method::kSgrld: {
@@ -329,6 +334,7 @@ absl::StatusOr<std::unique_ptr<samplers::Sampler>> MakeSampler(const Config& con
       options.memory = method == Method::kHamcmc2 ? 2 : 3;
       options.gamma = tuning.gamma * problem.variance_scale;
       options.damping = tuning.lambda;
+      options.warmup_step = tuning.warmup_step;
       SGMCMC_ASSIGN_OR_RETURN(auto sampler,
                               samplers::Hamcmc::Create(problem.model, start, options));
       return std::unique_ptr<samplers::Sampler>(std::move(sampler));
@@ -392,7 +398,8 @@ Trace RunTrace(samplers::Sampler& sampler, const Problem& problem, int64_t itera
 }
 
 // Tuning objective: mean log error over the second half of a short run (robust to the
-// noise of the final value, and rewarding fast convergence).
+// noise of the final value, and rewarding fast convergence); Tune averages it over two
+// chains.
 double TuningScore(const Trace& trace) {
   const size_t half = trace.errors.size() / 2;
   double sum = 0;
@@ -401,10 +408,14 @@ double TuningScore(const Trace& trace) {
   return std::isfinite(score) ? score : std::numeric_limits<double>::infinity();
 }
 
-absl::StatusOr<Tuning> Tune(const Config& config, const Problem& problem, Method method) {
+bool IsHamcmc(Method method) { return method == Method::kHamcmc2 || method == Method::kHamcmc3; }
+
+// Grid search (see the header comment); HAMCMC keeps the given warm-up step.
+absl::StatusOr<Tuning> Tune(const Config& config, const Problem& problem, Method method,
+                            double warmup_step) {
   std::vector<double> grid_a;
   for (double e = -9; e <= 0.01; e += 0.5) grid_a.push_back(std::pow(10.0, e));
-  const bool hamcmc = method == Method::kHamcmc2 || method == Method::kHamcmc3;
+  const bool hamcmc = IsHamcmc(method);
   const std::vector<double> grid_lambda =
       hamcmc ? std::vector<double>{0.1, 1, 10, 100, 1000} : std::vector<double>{0};
   const std::vector<double> grid_gamma =
@@ -415,12 +426,14 @@ absl::StatusOr<Tuning> Tune(const Config& config, const Problem& problem, Method
   for (double a : grid_a) {
     for (double lambda : grid_lambda) {
       for (double gamma : grid_gamma) {
-        const Tuning tuning{a, lambda, gamma};
-        SGMCMC_ASSIGN_OR_RETURN(auto sampler,
-                                MakeSampler(config, problem, method, tuning,
-                                            config.seed + 1000, /*stream=*/0));
-        const Trace trace = RunTrace(*sampler, problem, iterations, config.eval_every, nullptr);
-        const double score = TuningScore(trace);
+        const Tuning tuning{a, lambda, gamma, warmup_step};
+        double score = 0;
+        for (uint64_t stream : {0, 1}) {
+          SGMCMC_ASSIGN_OR_RETURN(auto sampler, MakeSampler(config, problem, method, tuning,
+                                                            config.seed + 1000, stream));
+          const Trace trace = RunTrace(*sampler, problem, iterations, config.eval_every, nullptr);
+          score += TuningScore(trace) / 2;
+        }
         if (score < best_score) {
           best_score = score;
           best = tuning;
@@ -429,26 +442,38 @@ absl::StatusOr<Tuning> Tune(const Config& config, const Problem& problem, Method
     }
   }
   std::cerr << absl::StrFormat("[tune %s %s] a = %g, lambda = %g, gamma = %g sigma^2/N\n",
-                               problem.experiment.name, Info(method).label, best.a,
-                               best.lambda, best.gamma);
+                               problem.experiment.name, Info(method).label, best.a, best.lambda,
+                               best.gamma);
   return best;
 }
 
-// Resolved hyper-parameters: tuned, flag overrides, or defaults.
-absl::StatusOr<Tuning> ResolveTuning(const Config& config, const Problem& problem,
-                                     Method method) {
-  Tuning tuning = DefaultTuning(problem.experiment.name, method);
-  const auto it = config.a_override.find(method);
-  const bool hamcmc = method == Method::kHamcmc2 || method == Method::kHamcmc3;
-  const bool all_set = it != config.a_override.end() &&
-                       (!hamcmc || (config.hamcmc_lambda > 0 && config.hamcmc_gamma > 0));
-  if (config.tune && !all_set) {
-    SGMCMC_ASSIGN_OR_RETURN(tuning, Tune(config, problem, method));
+// Hyper-parameters of every method in one experiment: defaults, then --tune, then flag
+// overrides. SGLD comes first: HAMCMC's warm-up uses SGLD's first step.
+absl::StatusOr<std::map<Method, Tuning>> ResolveTunings(const Config& config,
+                                                        const Problem& problem) {
+  std::map<Method, Tuning> tunings;
+  for (const MethodInfo& info : kMethods) {
+    const Method method = info.method;
+    Tuning tuning = DefaultTuning(problem.experiment.name, method);
+    const double warmup_step =
+        method == Method::kSgld ? 0
+                                : std::pow(tunings.at(Method::kSgld).a / config.iterations, 0.51);
+    const auto it = config.a_override.find(method);
+    const bool all_set =
+        it != config.a_override.end() &&
+        (!IsHamcmc(method) || (config.hamcmc_lambda > 0 && config.hamcmc_gamma > 0));
+    if (config.tune && !all_set) {
+      SGMCMC_ASSIGN_OR_RETURN(tuning, Tune(config, problem, method, warmup_step));
+    }
+    if (it != config.a_override.end()) tuning.a = it->second;
+    if (IsHamcmc(method)) {
+      if (config.hamcmc_lambda > 0) tuning.lambda = config.hamcmc_lambda;
+      if (config.hamcmc_gamma > 0) tuning.gamma = config.hamcmc_gamma;
+      tuning.warmup_step = warmup_step;
+    }
+    tunings[method] = tuning;
   }
-  if (it != config.a_override.end()) tuning.a = it->second;
-  if (config.hamcmc_lambda > 0) tuning.lambda = config.hamcmc_lambda;
-  if (config.hamcmc_gamma > 0) tuning.gamma = config.hamcmc_gamma;
-  return tuning;
+  return tunings;
 }
 
 absl::Status WriteText(const std::string& path, const std::string& text) {
@@ -494,7 +519,8 @@ void Diagnostics(const std::vector<double>& draws, int coordinate, int interleav
                  double* rhat) {
   const size_t n = draws.size() / 2 / interleave;
   std::vector<std::vector<double>> chains(interleave, std::vector<double>(n));
-  for (size_t t = 0; t < n * interleave; ++t) chains[t % interleave][t / interleave] = draws[2 * t + coordinate];
+  for (size_t t = 0; t < n * interleave; ++t)
+    chains[t % interleave][t / interleave] = draws[2 * t + coordinate];
   const std::vector<absl::Span<const double>> spans(chains.begin(), chains.end());
   *ess = eval::EffectiveSampleSize(spans);
   *rhat = eval::SplitRHat(spans);
@@ -505,12 +531,13 @@ absl::StatusOr<std::vector<Figure1Row>> RunFigure1(const Config& config) {
   SGMCMC_RETURN_IF_ERROR(
       WriteText(config.output_dir + "/fig1_contours.csv", ContourCsv(problem.exact)));
   const int64_t burn_in = config.iterations / 2;
+  SGMCMC_ASSIGN_OR_RETURN(const auto tunings, ResolveTunings(config, problem));
   std::vector<Figure1Row> rows;
   for (Method method : {Method::kSgld, Method::kPsgld, Method::kSgrld, Method::kHamcmc2}) {
     const MethodInfo& info = Info(method);
-    SGMCMC_ASSIGN_OR_RETURN(const Tuning tuning, ResolveTuning(config, problem, method));
-    SGMCMC_ASSIGN_OR_RETURN(auto sampler, MakeSampler(config, problem, method, tuning,
-                                                      config.seed, /*stream=*/1));
+    const Tuning& tuning = tunings.at(method);
+    SGMCMC_ASSIGN_OR_RETURN(
+        auto sampler, MakeSampler(config, problem, method, tuning, config.seed, /*stream=*/1));
     Progress progress(absl::StrCat("fig1 ", info.label), config.iterations);
     std::vector<double> draws;
     draws.reserve(2 * (config.iterations - burn_in));
@@ -518,7 +545,8 @@ absl::StatusOr<std::vector<Figure1Row>> RunFigure1(const Config& config) {
     double warmup_seconds = 0;
     for (int64_t t = 1; t <= config.iterations; ++t) {
       sampler->Step();
-      if (t == burn_in) warmup_seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      if (t == burn_in)
+        warmup_seconds = std::chrono::duration<double>(Clock::now() - start).count();
       if (t > burn_in) draws.insert(draws.end(), sampler->theta().begin(), sampler->theta().end());
       progress.Update(t, 0);
     }
@@ -537,9 +565,9 @@ absl::StatusOr<std::vector<Figure1Row>> RunFigure1(const Config& config) {
     csv.extra = {{"step_size", absl::StrFormat("(%g/t)^0.51", tuning.a)},
                  {"batch_size", absl::StrCat(config.batch_size())},
                  {"num_items", absl::StrCat(config.num_items)}};
-    SGMCMC_ASSIGN_OR_RETURN(eval::CmdStanCsvWriter writer,
-                            eval::CmdStanCsvWriter::Create(
-                                &file, eval::VectorParameterNames("theta", 2), csv));
+    SGMCMC_ASSIGN_OR_RETURN(
+        eval::CmdStanCsvWriter writer,
+        eval::CmdStanCsvWriter::Create(&file, eval::VectorParameterNames("theta", 2), csv));
     for (size_t i = 0; i < draws.size(); i += 2) {
       const absl::Span<const double> theta(draws.data() + i, 2);
       SGMCMC_RETURN_IF_ERROR(writer.WriteDraw(problem.model.LogJoint(theta), theta));
@@ -551,12 +579,14 @@ absl::StatusOr<std::vector<Figure1Row>> RunFigure1(const Config& config) {
     row.tuning = tuning;
     row.seconds = seconds;
     eval::RunningMoments moments(2, /*track_covariance=*/true);
-    for (size_t i = 0; i < draws.size(); i += 2) moments.Add(absl::MakeConstSpan(draws.data() + i, 2));
+    for (size_t i = 0; i < draws.size(); i += 2)
+      moments.Add(absl::MakeConstSpan(draws.data() + i, 2));
     const std::vector<double> truth(problem.exact.mean.data(), problem.exact.mean.data() + 2);
     row.mean_error = eval::SquaredError(moments.mean(), truth);
     const std::vector<double> cov = moments.covariance();
-    row.covariance_error = (Eigen::Map<const Eigen::Matrix2d>(cov.data()) - problem.exact.covariance).norm() /
-                           problem.exact.covariance.norm();
+    row.covariance_error =
+        (Eigen::Map<const Eigen::Matrix2d>(cov.data()) - problem.exact.covariance).norm() /
+        problem.exact.covariance.norm();
     const int interleave = method == Method::kHamcmc2 ? 2 : 1;
     for (int j = 0; j < 2; ++j) Diagnostics(draws, j, interleave, &row.ess[j], &row.rhat[j]);
     rows.push_back(row);
@@ -566,8 +596,8 @@ absl::StatusOr<std::vector<Figure1Row>> RunFigure1(const Config& config) {
   for (const Figure1Row& row : rows) {
     absl::StrAppendFormat(&csv, "%s,%g,%g,%g,%.6g,%.6g,%.1f,%.1f,%.4f,%.4f,%.4f\n", row.label,
                           row.tuning.a, row.tuning.lambda, row.tuning.gamma, row.mean_error,
-                          row.covariance_error,
-                          row.ess[0], row.ess[1], row.rhat[0], row.rhat[1], row.seconds);
+                          row.covariance_error, row.ess[0], row.ess[1], row.rhat[0], row.rhat[1],
+                          row.seconds);
   }
   SGMCMC_RETURN_IF_ERROR(WriteText(config.output_dir + "/fig1_summary.csv", csv));
   return rows;
@@ -586,10 +616,11 @@ struct Figure2Result {
 absl::StatusOr<Figure2Result> RunFigure2(const Config& config, int dimension) {
   const std::string name = absl::StrCat("D", dimension);
   SGMCMC_ASSIGN_OR_RETURN(const Problem problem, MakeProblem(config, {name, dimension}));
+  SGMCMC_ASSIGN_OR_RETURN(const auto tunings, ResolveTunings(config, problem));
   Figure2Result result;
   result.dimension = dimension;
   for (const MethodInfo& info : kMethods) {
-    SGMCMC_ASSIGN_OR_RETURN(const Tuning tuning, ResolveTuning(config, problem, info.method));
+    const Tuning& tuning = tunings.at(info.method);
     Trace mean;
     for (int r = 0; r < config.replications; ++r) {
       SGMCMC_ASSIGN_OR_RETURN(auto sampler,
@@ -628,7 +659,8 @@ absl::StatusOr<Figure2Result> RunFigure2(const Config& config, int dimension) {
     }
     csv += "\n";
   }
-  SGMCMC_RETURN_IF_ERROR(WriteText(absl::StrCat(config.output_dir, "/fig2_D", dimension, ".csv"), csv));
+  SGMCMC_RETURN_IF_ERROR(
+      WriteText(absl::StrCat(config.output_dir, "/fig2_D", dimension, ".csv"), csv));
   return result;
 }
 
@@ -654,22 +686,23 @@ double WinFraction(const Trace& trace, const std::vector<const Trace*>& others,
   return total == 0 ? 0 : static_cast<double>(wins) / total;
 }
 
-void PrintSummary(const Config& config, const std::vector<Figure1Row>& figure1,
-                  const std::vector<Figure2Result>& figure2) {
+void PrintFigure1(const Config& config, const std::vector<Figure1Row>& figure1) {
   std::cout << absl::StrFormat(
       "\nFigure 1: D = 2, sigma^2 = %g, N = %d, N_Omega = %d, T = %d (first half burn-in), "
       "eps_t = (a/t)^0.51\n",
       config.noise_variance, config.num_items, config.batch_size(), config.iterations);
-  std::cout << absl::StrFormat("%-14s %9s %7s %7s %13s %11s %9s %9s %7s %7s %8s\n", "method",
-                               "a", "lambda", "gamma", "|mean err|^2", "cov rel err",
-                               "ESS(th1)", "ESS(th2)", "Rhat1", "Rhat2", "seconds");
+  std::cout << absl::StrFormat("%-14s %9s %7s %7s %13s %11s %9s %9s %7s %7s %8s\n", "method", "a",
+                               "lambda", "gamma", "|mean err|^2", "cov rel err", "ESS(th1)",
+                               "ESS(th2)", "Rhat1", "Rhat2", "seconds");
   for (const Figure1Row& row : figure1) {
-    std::cout << absl::StrFormat("%-14s %9.2g %7.2g %7.2g %13.3e %11.3f %9.0f %9.0f %7.3f %7.3f %8.2f\n",
-                                 row.label, row.tuning.a, row.tuning.lambda, row.tuning.gamma,
-                                 row.mean_error,
-                                 row.covariance_error, row.ess[0], row.ess[1], row.rhat[0],
-                                 row.rhat[1], row.seconds);
+    std::cout << absl::StrFormat(
+        "%-14s %9.2g %7.2g %7.2g %13.3e %11.3f %9.0f %9.0f %7.3f %7.3f %8.2f\n", row.label,
+        row.tuning.a, row.tuning.lambda, row.tuning.gamma, row.mean_error, row.covariance_error,
+        row.ess[0], row.ess[1], row.rhat[0], row.rhat[1], row.seconds);
   }
+}
+
+void PrintFigure2(const Config& config, const std::vector<Figure2Result>& figure2) {
   const int64_t t = config.iterations;
   std::cout << absl::StrFormat(
       "\nFigure 2: error ||theta_bar - theta_hat_t||^2 (eq. 12 estimate), mean of %d chains\n",
@@ -689,12 +722,12 @@ void PrintSummary(const Config& config, const std::vector<Figure1Row>& figure1,
       const Tuning& tuning = result.tunings[m];
       std::cout << absl::StrFormat(
           "%-5d %-14s %9.2g %7.2g %7.2g %11.3e %11.3e %11.3e %11.3e %9.3f %9.2f\n",
-          result.dimension, Info(result.methods[m]).label, tuning.a, tuning.lambda,
-          tuning.gamma, values[0], values[1], values[2], values[3], seconds, 1e6 * seconds / t);
+          result.dimension, Info(result.methods[m]).label, tuning.a, tuning.lambda, tuning.gamma,
+          values[0], values[1], values[2], values[3], seconds, 1e6 * seconds / t);
       absl::StrAppendFormat(&fig2, "%d,%s,%g,%g,%g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4f\n",
                             result.dimension, Info(result.methods[m]).label, tuning.a,
-                            tuning.lambda, tuning.gamma, values[0], values[1], values[2],
-                            values[3], seconds, 1e6 * seconds / t);
+                            tuning.lambda, tuning.gamma, values[0], values[1], values[2], values[3],
+                            seconds, 1e6 * seconds / t);
     }
     // The paper's claim: HAMCMC below SGLD and pSGLD in error versus iterations.
     const std::vector<const Trace*> baselines = {&result.traces[0], &result.traces[1]};
@@ -709,6 +742,12 @@ void PrintSummary(const Config& config, const std::vector<Figure1Row>& figure1,
   if (!status.ok()) std::cout << status.message() << "\n";
 }
 
+void PrintSummary(const Config& config, const std::vector<Figure1Row>& figure1,
+                  const std::vector<Figure2Result>& figure2) {
+  if (!figure1.empty()) PrintFigure1(config, figure1);
+  if (!figure2.empty()) PrintFigure2(config, figure2);
+}
+
 absl::Status Run(const char* argv0) {
   SGMCMC_ASSIGN_OR_RETURN(const Config config, ConfigFromFlags());
   std::error_code error;
@@ -720,14 +759,16 @@ absl::Status Run(const char* argv0) {
   std::cout << absl::StrFormat(
       "linear_regression: seed=%d T=%d N=%d N_Omega=%d sigma^2=%g covariates=%s rho=%g "
       "scale_ratio=%g dimensions=%s replications=%d tune=%d\n",
-      config.seed, config.iterations, config.num_items, config.batch_size(),
-      config.noise_variance, absl::GetFlag(FLAGS_covariates), config.correlation,
-      config.scale_ratio,
+      config.seed, config.iterations, config.num_items, config.batch_size(), config.noise_variance,
+      absl::GetFlag(FLAGS_covariates), config.correlation, config.scale_ratio,
       absl::StrJoin(config.dimensions, ","), config.replications, config.tune);
   const Clock::time_point start = Clock::now();
-  SGMCMC_ASSIGN_OR_RETURN(const std::vector<Figure1Row> figure1, RunFigure1(config));
+  std::vector<Figure1Row> figure1;
+  if (config.figure1) {
+    SGMCMC_ASSIGN_OR_RETURN(figure1, RunFigure1(config));
+  }
   std::vector<Figure2Result> figure2;
-  for (int d : config.dimensions) {
+  for (int d : config.figure2 ? config.dimensions : std::vector<int>()) {
     SGMCMC_ASSIGN_OR_RETURN(Figure2Result result, RunFigure2(config, d));
     figure2.push_back(std::move(result));
   }

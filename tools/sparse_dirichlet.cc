@@ -14,10 +14,10 @@
 // Outputs (in --output_dir): fig1_omega5.csv (log10 ω₅ of the exact, SCIR and SGRLD draws),
 // fig2_ks.csv (best d_KS per experiment, seed, proportion and method, with its step size;
 // method "exact" = --iterations exact draws), fig2_ks_mean.csv (means over seeds, one column
-// per experiment and method),
-// ks_grid.csv (every step size), and fig1_omega5.png / fig2_ks.png drawn by
-// tools/plots/sparse_dirichlet.sh with gnuplot when gnuplot is on PATH. A summary table goes to
-// stdout, progress to stderr. Runs are spread over --threads; results do not depend on it.
+// per experiment and method), ks_grid.csv (every step size), and fig1_omega5.png /
+// fig2_ks.png drawn by tools/plots/sparse_dirichlet_fig{1,2}.gp (via tools/gnuplot.h) when
+// gnuplot is on PATH. A summary table goes to stdout, progress to stderr. Runs are spread over
+// --threads; results do not depend on it.
 //
 // Usage:
 //   bazel run //tools:sparse_dirichlet -- --output_dir=/tmp/sd --seed=1
@@ -59,7 +59,7 @@
 #include "samplers/scir.h"
 #include "samplers/sgrld.h"
 #include "samplers/simplex_sampler.h"
-#include "tools/cpp/runfiles/runfiles.h"
+#include "tools/gnuplot.h"
 
 ABSL_FLAG(std::string, output_dir, "/tmp/sgmcmc_sparse_dirichlet",
           "Directory for the CSV and PNG outputs (created if missing).");
@@ -209,9 +209,9 @@ std::vector<double> RunChain(const Experiment& experiment, Method method, double
   const samplers::SimplexSamplerOptions options{1, dim, model.PriorConcentration(), seed};
   std::unique_ptr<samplers::SimplexSampler> sampler;
   if (method == Method::kScir) {
-    sampler = std::make_unique<samplers::Scir>(*samplers::Scir::Create(options));
+    sampler = std::make_unique<samplers::Scir>(*std::move(samplers::Scir::Create(options)));
   } else {
-    sampler = std::make_unique<samplers::Sgrld>(*samplers::Sgrld::Create(options));
+    sampler = std::make_unique<samplers::Sgrld>(*std::move(samplers::Sgrld::Create(options)));
   }
   SGMCMC_CHECK(sampler->SetTheta(0, experiment.posterior).ok());
   samplers::Minibatch minibatch = *samplers::Minibatch::Create(model.num_items(), batch_size);
@@ -443,32 +443,17 @@ void PrintSummary(const Config& config, const std::vector<Experiment>& experimen
   std::cout << "Per-seed values and step sizes: " << config.output_dir << "/fig2_ks.csv\n";
 }
 
-// The plot script from the runfiles (bazel run or bazel-bin/...), or "" if not found.
-std::string PlotScript(const char* argv0) {
-  std::string error;
-  std::unique_ptr<bazel::tools::cpp::runfiles::Runfiles> runfiles(
-      bazel::tools::cpp::runfiles::Runfiles::Create(argv0, &error));
-  if (runfiles == nullptr) return "";
-  const std::string path = runfiles->Rlocation("sgmcmc/tools/plots/sparse_dirichlet.sh");
-  return std::filesystem::exists(path) ? path : "";
-}
-
+// Draws fig1_omega5.png and fig2_ks.png with the gnuplot scripts in the runfiles; says why
+// when it cannot (gnuplot not on PATH, script missing), the CSVs being written either way.
 void Plot(const Config& config, const char* argv0) {
   if (!config.plot) return;
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
-    std::cout << "gnuplot is not on PATH: PNGs skipped (the CSVs are written).\n";
-    return;
-  }
-  const std::string script = PlotScript(argv0);
-  if (script.empty()) {
-    std::cout << "plot script tools/plots/sparse_dirichlet.sh not found in the runfiles: PNGs "
-                 "skipped.\n";
-    return;
-  }
-  const std::string command = absl::StrCat("sh '", script, "' '", config.output_dir, "'");
-  if (std::system(command.c_str()) != 0) {
-    std::cout << "plotting failed: " << command << "\n";
-    return;
+  for (const char* script : {"sgmcmc/tools/plots/sparse_dirichlet_fig1.gp",
+                             "sgmcmc/tools/plots/sparse_dirichlet_fig2.gp"}) {
+    const absl::Status status = RunGnuplotScript(argv0, script, config.output_dir);
+    if (!status.ok()) {
+      std::cout << "figures skipped: " << status.message() << "\n";
+      return;
+    }
   }
   std::cout << "Figures: " << config.output_dir << "/fig1_omega5.png, " << config.output_dir
             << "/fig2_ks.png\n";

@@ -40,8 +40,8 @@ void ExpectResumeIsBitIdentical(
     const absl::Span<const double> theta = resumed->theta();
     ASSERT_EQ(theta.size(), expected[m].size());
     ASSERT_EQ(std::memcmp(theta.data(), expected[m].data(), theta.size() * sizeof(double)), 0)
-        << resumed->name() << ": draw " << m + 1 << " differs after resuming at "
-        << checkpoint_at << ": " << theta[0] << " vs " << expected[m][0];
+        << resumed->name() << ": draw " << m + 1 << " differs after resuming at " << checkpoint_at
+        << ": " << theta[0] << " vs " << expected[m][0];
     ASSERT_EQ(resumed->last_step_size(), expected_steps[m]);
   }
   EXPECT_EQ(resumed->iteration(), total_iterations);

@@ -29,8 +29,8 @@ class IsotropicGaussian final : public samplers::GradientModel {
                               absl::Span<double> out) const override {
     std::copy(theta.begin(), theta.end(), out.begin());
   }
-  void AddLikelihoodPotentialGradient(absl::Span<const double>, absl::Span<const int64_t>,
-                                      double, absl::Span<double>) const override {}
+  void AddLikelihoodPotentialGradient(absl::Span<const double>, absl::Span<const int64_t>, double,
+                                      absl::Span<double>) const override {}
 
  private:
   int dimension_;

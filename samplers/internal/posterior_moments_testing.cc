@@ -78,8 +78,7 @@ Eigen::MatrixXd MinibatchGradientNoise(const models::LinearRegression& model, in
 
 Eigen::MatrixXd PreconditionedLangevinCovariance(const Eigen::MatrixXd& precision,
                                                  const Eigen::MatrixXd& gradient_noise,
-                                                 const Eigen::MatrixXd& preconditioner,
-                                                 double h) {
+                                                 const Eigen::MatrixXd& preconditioner, double h) {
   const int d = static_cast<int>(precision.rows());
   const Eigen::MatrixXd a = Eigen::MatrixXd::Identity(d, d) - h * preconditioner * precision;
   const Eigen::MatrixXd q =
@@ -105,8 +104,8 @@ Eigen::MatrixXd SghmcCovariance(const Eigen::MatrixXd& precision,
 }
 
 Chains RunChains(const std::function<std::unique_ptr<samplers::Sampler>(uint64_t)>& make,
-                 const std::vector<uint64_t>& seeds, int64_t burn_in, int64_t iterations,
-                 int thin, int interleave) {
+                 const std::vector<uint64_t>& seeds, int64_t burn_in, int64_t iterations, int thin,
+                 int interleave) {
   Chains chains;
   const int64_t stride = static_cast<int64_t>(thin) * interleave;
   for (uint64_t seed : seeds) {
@@ -142,13 +141,13 @@ testing::AssertionResult CheckGaussianMoments(const Chains& chains,
   };
   std::vector<Statistic> stats;
   for (int i = 0; i < d; ++i) {
-    stats.push_back({absl::StrFormat("E[theta_%d]", i + 1), i, -1, exact.mean[i],
-                     mean_allowance[i]});
+    stats.push_back(
+        {absl::StrFormat("E[theta_%d]", i + 1), i, -1, exact.mean[i], mean_allowance[i]});
   }
   for (int i = 0; i < d; ++i) {
     for (int j = i; j < d; ++j) {
-      stats.push_back({absl::StrFormat("Cov[%d,%d]", i + 1, j + 1), i, j,
-                       exact.covariance(i, j), covariance_allowance(i, j)});
+      stats.push_back({absl::StrFormat("Cov[%d,%d]", i + 1, j + 1), i, j, exact.covariance(i, j),
+                       covariance_allowance(i, j)});
     }
   }
   const double k = static_cast<double>(stats.size());

@@ -58,8 +58,7 @@ Eigen::MatrixXd MinibatchGradientNoise(const models::LinearRegression& model, in
 // 2 h G + h^2 G V G. G symmetric positive definite.
 Eigen::MatrixXd PreconditionedLangevinCovariance(const Eigen::MatrixXd& precision,
                                                  const Eigen::MatrixXd& gradient_noise,
-                                                 const Eigen::MatrixXd& preconditioner,
-                                                 double h);
+                                                 const Eigen::MatrixXd& preconditioner, double h);
 
 // Stationary covariance of theta under p' = (1 - h C) p - h (P theta - c + nu) +
 // N(0, 2 (C - B) h I), theta' = theta + h p'.
@@ -80,8 +79,8 @@ struct Chains {
 // its draws form M nearly independent subchains, and an autocorrelation taken across them
 // (period-M, not decreasing) would break Geyer's ESS estimator.
 Chains RunChains(const std::function<std::unique_ptr<samplers::Sampler>(uint64_t)>& make,
-                 const std::vector<uint64_t>& seeds, int64_t burn_in, int64_t iterations,
-                 int thin, int interleave = 1);
+                 const std::vector<uint64_t>& seeds, int64_t burn_in, int64_t iterations, int thin,
+                 int interleave = 1);
 
 // The checks described above. mean_allowance (length D) and covariance_allowance (D x D)
 // are the absolute bias allowances.

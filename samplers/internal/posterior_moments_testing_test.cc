@@ -16,11 +16,12 @@ Eigen::MatrixXd Scalar(double x) { return Eigen::MatrixXd::Constant(1, 1, x); }
 TEST(PosteriorMomentsTestingTest, LangevinScalarClosedForm) {
   const double p = 3, v = 5, h = 0.01;
   const double expected = (2 * h + h * h * v) / (1 - (1 - h * p) * (1 - h * p));
-  EXPECT_NEAR(PreconditionedLangevinCovariance(Scalar(p), Scalar(v), Scalar(1), h)(0, 0),
-              expected, 1e-12);
+  EXPECT_NEAR(PreconditionedLangevinCovariance(Scalar(p), Scalar(v), Scalar(1), h)(0, 0), expected,
+              1e-12);
   // With a preconditioner g the chain is SGLD on (P g, V g^2) with step h g... same formula.
   const double g = 0.2;
-  const double expected_g = (2 * h * g + h * h * g * g * v) / (1 - (1 - h * g * p) * (1 - h * g * p));
+  const double expected_g =
+      (2 * h * g + h * h * g * g * v) / (1 - (1 - h * g * p) * (1 - h * g * p));
   EXPECT_NEAR(PreconditionedLangevinCovariance(Scalar(p), Scalar(v), Scalar(g), h)(0, 0),
               expected_g, 1e-12);
 }
@@ -76,8 +77,8 @@ TEST(PosteriorMomentsTestingTest, MinibatchNoiseMatchesEnumeration) {
       for (int64_t j = i + 1; j < 5; ++j) {
         Eigen::VectorXd g = Eigen::VectorXd::Zero(2);
         const int64_t batch[] = {i, j};
-        model.AddLikelihoodPotentialGradient(absl::MakeConstSpan(theta.data(), 2), batch,
-                                             5.0 / 2, absl::MakeSpan(g.data(), 2));
+        model.AddLikelihoodPotentialGradient(absl::MakeConstSpan(theta.data(), 2), batch, 5.0 / 2,
+                                             absl::MakeSpan(g.data(), 2));
         grads.push_back(g);
         mean += g / 10;
       }

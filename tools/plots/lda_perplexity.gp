@@ -1,8 +1,10 @@
 # Perplexity of the `lda` tool's runs against iterations and against training seconds.
-# Usage: gnuplot -e "dir='OUTPUT_DIR'; runs='NAME1 NAME2'" lda_perplexity.gp
-# Reads dir/trace_NAME.csv (columns: iteration, train_seconds, documents, tokens, step_size,
-# perplexity, running_perplexity) and writes dir/perplexity.png.
-set terminal pngcairo size 1400,560 enhanced font ",11"
+# Usage: gnuplot -e "dir='OUTPUT_DIR'" lda_perplexity.gp
+# Reads the run names from dir/runs.txt and dir/trace_NAME.csv (columns: iteration,
+# train_seconds, documents, tokens, step_size, perplexity, running_perplexity); writes
+# dir/perplexity.png.
+runs = system("cat '".dir."/runs.txt'")
+set terminal pngcairo size 1400,560 noenhanced font ",11"
 set output dir."/perplexity.png"
 set datafile separator ","
 set datafile columnheaders
