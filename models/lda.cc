@@ -256,7 +256,7 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
     std::vector<double> scratch;
     GatherColumns(parameters, static_cast<int>(begin), static_cast<int>(end), scratch);
   });
-  table_ = MinibatchTopicTable::Allocate(num_topics_, num_words, alpha_);
+  table_.Reset(num_topics_, num_words, alpha_);
   const TopicColumnsView view{columns_, num_topics_, num_words};
   ForChunks(pool_, num_words, [&](int64_t begin, int64_t end, int) {
     table_.FillColumns(view, static_cast<int>(begin), static_cast<int>(end));

@@ -45,18 +45,24 @@ inline int DrawTopic(const MinibatchTopicTable& table, int u, const double* next
 }  // namespace
 
 MinibatchTopicTable MinibatchTopicTable::Allocate(int num_topics, int num_words, double alpha) {
+  MinibatchTopicTable table;
+  table.Reset(num_topics, num_words, alpha);
+  return table;
+}
+
+void MinibatchTopicTable::Reset(int num_topics, int num_words, double alpha) {
   SGMCMC_CHECK(alpha > 0) << "MinibatchTopicTable::Allocate: alpha must be > 0, got " << alpha;
   SGMCMC_CHECK(num_topics > 0 && num_words >= 0)
       << "MinibatchTopicTable::Allocate: need num_topics > 0 and num_words >= 0, got "
       << num_topics << " and " << num_words;
-  MinibatchTopicTable table;
-  table.num_topics_ = num_topics;
-  table.alpha_ = alpha;
-  table.columns_.resize(static_cast<size_t>(num_words) * num_topics);
-  table.alpha_mass_.resize(num_words);
-  table.alias_tables_.resize(num_words);
-  table.alias_once_ = std::make_unique<std::once_flag[]>(num_words);
-  return table;
+  num_topics_ = num_topics;
+  alpha_ = alpha;
+  // FillColumns overwrites every column and mass, so the old values may stay.
+  columns_.resize(static_cast<size_t>(num_words) * num_topics);
+  alpha_mass_.resize(num_words);
+  for (auto& table : alias_tables_) table.reset();
+  alias_tables_.resize(num_words);
+  alias_once_ = std::make_unique<std::once_flag[]>(num_words);
 }
 
 void MinibatchTopicTable::FillColumns(const TopicColumnsView& topics, int column_begin,

@@ -71,6 +71,9 @@ class MinibatchTopicTable {
   static MinibatchTopicTable Build(const TopicColumnsView& topics, double alpha);
   static MinibatchTopicTable Allocate(int num_topics, int num_words, double alpha);
   void FillColumns(const TopicColumnsView& topics, int column_begin, int column_end);
+  // Makes this an unfilled table of the given size (as Allocate), reusing its storage: the
+  // next minibatch's table without reallocating.
+  void Reset(int num_topics, int num_words, double alpha);
 
   int num_topics() const { return num_topics_; }
   int num_words() const { return static_cast<int>(alpha_mass_.size()); }

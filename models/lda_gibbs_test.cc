@@ -398,6 +398,25 @@ TEST(MinibatchTopicTableTest, ColumnRangesFilledSeparatelyEqualOneBuild) {
   }
 }
 
+TEST(MinibatchTopicTableTest, ResetTableEqualsFreshTable) {
+  const std::vector<double> first = RandomTopics(4, 30, 0.2, 54);
+  const std::vector<double> second = RandomTopics(4, 12, 0.2, 55);
+  MinibatchTopicTable reused = MinibatchTopicTable::Build(TopicColumnsView{first, 4, 30}, 0.3);
+  rng::Engine engine(1);
+  for (int u = 0; u < 30; ++u) reused.SampleAlphaBucket(u, engine);
+  reused.Reset(4, 12, 0.7);
+  EXPECT_EQ(reused.num_alias_tables_built(), 0);
+  reused.FillColumns(TopicColumnsView{second, 4, 12}, 0, 12);
+  const MinibatchTopicTable fresh = MinibatchTopicTable::Build(TopicColumnsView{second, 4, 12}, 0.7);
+  ASSERT_EQ(reused.num_words(), 12);
+  for (int u = 0; u < 12; ++u) {
+    EXPECT_EQ(reused.alpha_mass(u), fresh.alpha_mass(u));
+    for (int k = 0; k < 4; ++k) EXPECT_EQ(reused.column(u)[k], fresh.column(u)[k]);
+    rng::Engine a(2, u), b(2, u);
+    for (int i = 0; i < 10; ++i) EXPECT_EQ(reused.SampleAlphaBucket(u, a), fresh.SampleAlphaBucket(u, b));
+  }
+}
+
 TEST(MinibatchTopicTableDeathTest, BadArgumentsDie) {
   const std::vector<double> values = RandomTopics(2, 3, 0.0, 61);
   const TopicColumnsView topics{values, 2, 3};

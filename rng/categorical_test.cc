@@ -46,8 +46,9 @@ void ExpectMatchesWeights(const std::vector<int64_t>& draws, const std::vector<d
     ++counts[d];
   }
   for (int i = 0; i < k; ++i) {
-    if (weights[i] == 0)
+    if (weights[i] == 0) {
       EXPECT_EQ(counts[i], 0) << label << ": zero-weight entry " << i << " drawn";
+    }
   }
   const auto result = eval::DiscreteChiSquaredTest(
       draws, [&](int64_t i) { return weights[i] / total; }, 0, k - 1);

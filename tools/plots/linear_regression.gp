@@ -45,8 +45,8 @@ set multiplot layout 2,2
 do for [d in '10 100'] {
   file = dir.'/fig2_D'.d.'.csv'
   set title 'D = '.d
-  set xlabel 'iteration'
-  plot for [m = 0:4] file using 1:(column(2 + 2 * m)) with lines lw 2 \
+  set xlabel 'iteration (thousands)'
+  plot for [m = 0:4] file using ($1 / 1000):(column(2 + 2 * m)) with lines lw 2 \
        lc rgb word(colors, m + 1) title columnheader(2 + 2 * m)
   set xlabel 'wall-clock time (s)'
   set logscale x
