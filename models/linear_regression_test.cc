@@ -140,6 +140,24 @@ TEST(LinearRegressionTest, LogJointMatchesNormalLogPdfs) {
   EXPECT_NEAR(model.LogJoint(theta), expected, 1e-14);
 }
 
+// Sample (uncentred: the covariates have mean 0) correlation of covariates i and j, and the
+// ratio of their second moments.
+struct CovariateMoments {
+  double correlation = 0;
+  double variance_ratio = 0;  // E[a_j^2] / E[a_i^2]
+};
+CovariateMoments Moments(const LinearRegressionData& data, int i, int j) {
+  double sii = 0, sjj = 0, sij = 0;
+  const int d = data.dimension;
+  for (size_t n = 0; n < data.observations.size(); ++n) {
+    const double ai = data.covariates[d * n + i], aj = data.covariates[d * n + j];
+    sii += ai * ai;
+    sjj += aj * aj;
+    sij += ai * aj;
+  }
+  return {sij / std::sqrt(sii * sjj), sjj / sii};
+}
+
 // The generator's covariates have correlation rho between neighbours: the sample
 // correlation of N = 20000 pairs has standard error (1 - rho^2) / sqrt(N) ~ 1.4e-3 for
 // rho = 0.9; 6 standard errors (false-failure rate ~ 2e-9) is 8.4e-3.
@@ -151,16 +169,10 @@ TEST(LinearRegressionTest, GeneratorCorrelation) {
   options.correlation = 0.9;
   options.scale_ratio = 3;
   const LinearRegressionData data = *GenerateCorrelatedData(engine, options);
-  double s00 = 0, s11 = 0, s01 = 0;
-  for (int64_t n = 0; n < options.num_items; ++n) {
-    const double a0 = data.covariates[2 * n], a1 = data.covariates[2 * n + 1];
-    s00 += a0 * a0;
-    s11 += a1 * a1;
-    s01 += a0 * a1;
-  }
-  EXPECT_NEAR(s01 / std::sqrt(s00 * s11), 0.9, 8.4e-3);
+  const CovariateMoments moments = Moments(data, 0, 1);
+  EXPECT_NEAR(moments.correlation, 0.9, 8.4e-3);
   // Scales 1 and 3: the variance ratio is 9 (relative standard error ~ 2 sqrt(1/N) = 1.4%).
-  EXPECT_NEAR(s11 / s00, 9, 9 * 6 * 0.0142);
+  EXPECT_NEAR(moments.variance_ratio, 9, 9 * 6 * 0.0142);
   EXPECT_EQ(data.true_theta.size(), 2u);
   // The posterior of this data is strongly negatively correlated.
   const GaussianPosterior posterior = LinearRegression::Create(data)->ExactPosterior();
@@ -180,14 +192,7 @@ TEST(LinearRegressionTest, GeneratorEquicorrelated) {
   options.structure = CorrelatedDataOptions::Structure::kEquicorrelated;
   options.correlation = 0.7;
   const LinearRegressionData data = *GenerateCorrelatedData(engine, options);
-  double s00 = 0, s22 = 0, s02 = 0;
-  for (int64_t n = 0; n < options.num_items; ++n) {
-    const double a0 = data.covariates[3 * n], a2 = data.covariates[3 * n + 2];
-    s00 += a0 * a0;
-    s22 += a2 * a2;
-    s02 += a0 * a2;
-  }
-  EXPECT_NEAR(s02 / std::sqrt(s00 * s22), 0.7, 6 * 0.51 / std::sqrt(40000.0));
+  EXPECT_NEAR(Moments(data, 0, 2).correlation, 0.7, 6 * 0.51 / std::sqrt(40000.0));
   options.correlation = -0.5;  // below -1/(D-1): not positive definite
   EXPECT_NE(GenerateCorrelatedData(engine, options).status().message().find("(-0.5, 1)"),
             std::string::npos);

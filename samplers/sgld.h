@@ -5,7 +5,8 @@
 // (This is the HAMCMC paper's convention: drift h, noise variance 2h.)
 //
 // Cost per iteration: one stochastic gradient plus D normal draws and 2 flops per
-// coordinate (about 5 ns per coordinate on one core, see //samplers:sgld_benchmark).
+// coordinate: ~6-7 ns per coordinate on one core, 0.6-0.7 ms at D = 10^5
+// (//samplers:sgld_benchmark).
 //
 // Example:
 //   SgldOptions options;

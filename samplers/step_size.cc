@@ -9,16 +9,13 @@
 namespace sgmcmc::samplers {
 namespace {
 
-absl::Status CheckPositive(const char* field, double value) {
-  if (std::isfinite(value) && value > 0) return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat("StepSizeOptions.", field, " must be finite and > 0, got ", value));
-}
-
-absl::Status CheckNonNegative(const char* field, double value) {
-  if (std::isfinite(value) && value >= 0) return absl::OkStatus();
-  return absl::InvalidArgumentError(
-      absl::StrCat("StepSizeOptions.", field, " must be finite and >= 0, got ", value));
+// OK if value is finite and > 0 (>= 0 with allow_zero); the message names the field.
+absl::Status CheckField(const char* field, double value, bool allow_zero) {
+  if (std::isfinite(value) && (value > 0 || (allow_zero && value == 0))) {
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(absl::StrCat("StepSizeOptions.", field, " must be finite and ",
+                                                 allow_zero ? ">=" : ">", " 0, got ", value));
 }
 
 }  // namespace
@@ -58,22 +55,22 @@ StepSizeOptions StepSizeOptions::Polynomial(double a, double b, double c) {
 absl::Status StepSizeOptions::Validate() const {
   switch (schedule) {
     case Schedule::kConstant:
-      return CheckPositive("h", h);
+      return CheckField("h", h, false);
     case Schedule::kPolynomialDecay: {
-      absl::Status status = CheckPositive("h", h);
-      if (status.ok()) status = CheckPositive("tau", tau);
-      if (status.ok()) status = CheckNonNegative("kappa", kappa);
+      absl::Status status = CheckField("h", h, false);
+      if (status.ok()) status = CheckField("tau", tau, false);
+      if (status.ok()) status = CheckField("kappa", kappa, true);
       return status;
     }
     case Schedule::kHamcmc:
-      return CheckPositive("a", a);
+      return CheckField("a", a, false);
     case Schedule::kPolynomial: {
-      absl::Status status = CheckPositive("a", a);
+      absl::Status status = CheckField("a", a, false);
       if (status.ok() && !(std::isfinite(b) && b > -1)) {
         status = absl::InvalidArgumentError(
             absl::StrCat("StepSizeOptions.b must be finite and > -1, got ", b));
       }
-      if (status.ok()) status = CheckNonNegative("c", c);
+      if (status.ok()) status = CheckField("c", c, true);
       return status;
     }
   }
