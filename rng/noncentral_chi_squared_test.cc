@@ -3,23 +3,28 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "boost/math/distributions/non_central_chi_squared.hpp"
 #include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
+#include "rng/gamma.h"
 #include "rng/internal/variate_testing.h"
+#include "rng/normal.h"
 
 namespace sgmcmc::rng {
 namespace {
 
 // Each statistical check fails a correct sampler with probability eval::kFalseFailureRate
-// = 1e-6; this file runs 156 of them: false-failure rate < 2e-4 per run (Bonferroni).
+// = 1e-6; this file runs 252 of them: false-failure rate < 3e-4 per run (Bonferroni).
 
 constexpr uint64_t kSeeds[] = {1, 2, 3};
 constexpr int kDraws = 10000;
-constexpr double kDfs[] = {0.01, 1, 5, 50};
+// Both sides of the switch from the Poisson mixture (df < 1) to the normal-plus-central split
+// (df >= 1), including df = 1 itself (no central part) and just above it (a tiny gamma shape).
+constexpr double kDfs[] = {0.01, 0.999, 1, 1.001, 5, 50};
 constexpr double kNoncentralities[] = {0, 0.1, 10, 1000};
 
 std::string Label(double df, double lambda, uint64_t seed) {
@@ -61,7 +66,7 @@ TEST(NoncentralChiSquaredSampleTest, MatchesBoostCdf) {
 // limit F(x) = e^(-lambda/2) (x/2)^(df/2) / Gamma(df/2 + 1) (the P >= 1 terms and the
 // relative correction are O(x), i.e. zero in double precision there).
 TEST(LogNoncentralChiSquaredSampleTest, MatchesBoostCdfInLogSpace) {
-  for (double df : {0.001, 0.01, 1.0}) {
+  for (double df : {0.001, 0.01, 0.999, 1.0, 1.001, 5.0}) {
     for (double lambda : kNoncentralities) {
       const boost::math::non_central_chi_squared_distribution<double> dist(df, lambda);
       const auto cdf_of_log = [&](double y) {
@@ -81,7 +86,7 @@ TEST(LogNoncentralChiSquaredSampleTest, MatchesBoostCdfInLogSpace) {
 }
 
 TEST(NoncentralChiSquaredSampleTest, LinearAndLogDrawsAgree) {
-  for (double df : {0.01, 2.0, 30.0}) {
+  for (double df : {0.01, 0.999, 1.0, 1.0 + 1e-9, 2.0, 30.0}) {
     Engine a(7), b(7);
     for (int i = 0; i < 1000; ++i) {
       const double x = NoncentralChiSquaredSample(a, df, 3.0);
@@ -91,6 +96,39 @@ TEST(NoncentralChiSquaredSampleTest, LinearAndLogDrawsAgree) {
       } else {
         ASSERT_LT(log_x, -700) << "df=" << df;
       }
+    }
+  }
+}
+
+// Large noncentralities (the benchmark's 1e6), on both sides of df = 1, by moments.
+TEST(NoncentralChiSquaredSampleTest, LargeNoncentralityMatchesMoments) {
+  for (double df : {0.5, 5.0}) {
+    const double lambda = 1e6;
+    const double variance = 2 * (df + 2 * lambda);
+    for (uint64_t seed : kSeeds) {
+      Engine engine(seed, 77);
+      const std::vector<double> draws = rng_internal::DrawMany(
+          kDraws, [&] { return NoncentralChiSquaredSample(engine, df, lambda); });
+      rng_internal::ExpectMoments(draws, df + lambda, variance,
+                                  48 * (df + 4 * lambda) + 3 * variance * variance,
+                                  Label(df, lambda, seed));
+    }
+  }
+}
+
+// The df >= 1 representation, exactly: the same stream gives (Z + sqrt(lambda))^2 from
+// NormalSample, plus 2 GammaSample((df - 1) / 2) from the words after it (none at df = 1).
+TEST(NoncentralChiSquaredSampleTest, SplitsIntoShiftedNormalAndCentralPart) {
+  for (double df : {1.0, 1.5, 7.0}) {
+    for (double lambda : {0.0, 2.5, 1e4}) {
+      Engine engine(11), reference(11);
+      for (int i = 0; i < 100; ++i) {
+        const double x = NoncentralChiSquaredSample(engine, df, lambda);
+        const double shifted = NormalSample(reference) + std::sqrt(lambda);
+        const double central = df == 1 ? 0.0 : 2 * GammaSample(reference, 0.5 * (df - 1));
+        ASSERT_EQ(x, shifted * shifted + central) << "df=" << df << " lambda=" << lambda;
+      }
+      EXPECT_EQ(engine.position(), reference.position());
     }
   }
 }
@@ -108,7 +146,10 @@ TEST(NoncentralChiSquaredSampleTest, TinyDfStaysFiniteAndNonNegative) {
   }
 }
 
-// Stream stability: pinned draws for seed 42.
+// Stream stability: pinned draws for seed 42, covering the Poisson mixture (df < 1) and the
+// split (df >= 1) in linear and log space. Updated in session 2, when df >= 1 moved from the
+// Poisson mixture to the split: the df = 3 and df = 50 draws and everything after them
+// changed.
 TEST(NoncentralChiSquaredSampleTest, PinnedDraws) {
   Engine engine(42);
   std::vector<double> got;
@@ -116,10 +157,13 @@ TEST(NoncentralChiSquaredSampleTest, PinnedDraws) {
     for (int i = 0; i < 2; ++i) got.push_back(NoncentralChiSquaredSample(engine, df, lambda));
   }
   got.push_back(LogNoncentralChiSquaredSample(engine, 1e-3, 0.2));
+  got.push_back(LogNoncentralChiSquaredSample(engine, 5.0, 0.2));
   const std::vector<double> expected = {
-      0x1.7cdbadaf14a7dp-5,  0x1.523f0a3e7a85ap+0,  0x1.d0818b51cbe2p+2,   0x1.3d6970d30729ep+3,
-      0x1.3b1bbf8a5e316p+13, 0x1.377dcf3cdc838p+13, -0x1.d20c2bd7bb7bep+11};
-  EXPECT_EQ(got, expected);
+      0x1.7cdbadaf14a7dp-5,  0x1.523f0a3e7a85ap+0,  0x1.ca4f4b656865ap+3,  0x1.094d3c9b5118ep+3,
+      0x1.31390bb58dc2fp+13, 0x1.38a611e576d04p+13, -0x1.45c2e0727d7d3p+12, 0x1.52a1c0942ace6p-3};
+  std::ostringstream hex;
+  for (double x : got) hex << std::hexfloat << x << ", ";
+  EXPECT_EQ(got, expected) << "got (hex): " << hex.str();
 }
 
 TEST(NoncentralChiSquaredDeathTest, RejectsInvalidArguments) {

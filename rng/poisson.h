@@ -1,9 +1,18 @@
 // Poisson variates and the Poisson log-pmf.
 //
 // PoissonSample(engine, mean) draws K ~ Poisson(mean) exactly (to double precision):
-//  - mean < 10: inversion by sequential search from k = 0 (Devroye 1986, "Non-Uniform
-//    Random Variate Generation", sec. X.3.3): one uniform, exp(-mean), then about mean + 1
-//    multiply-subtract steps using a table of reciprocals 1/k (no divisions).
+//  - mean < 10: inversion of one uniform u (Devroye 1986, "Non-Uniform Random Variate
+//    Generation", sec. X.3.3), K = the smallest k with u <= F(k), on the unnormalised cdf
+//    S_k = sum_{j <= k} mean^j / j! = e^mean F(k) against u e^mean (e^mean from an inline
+//    table-driven exp, rng/internal/bounded_exp.h):
+//     - mean < 3: sequential search from k = 0, four terms per step, about mean + 1
+//       multiply-adds using a table of reciprocals 1/k (no divisions);
+//     - 3 <= mean < 10: branch-free: S_0 .. S_19 by two-wide vector arithmetic and
+//       K = #{k : S_k < u e^mean}, with no data-dependent branch (the sequential search's
+//       exit mispredicts at these means); K >= 20 (probability < 0.0035) continues the
+//       sequential search from k = 20.
+//    Both are the same monotone map u -> K, so the stream of draws for a given seed does not
+//    depend on which path a mean takes (and is unchanged from the sequential-only version).
 //  - mean >= 10: Hoermann's PTRS, transformed rejection with squeeze (W. Hoermann 1993,
 //    "The transformed rejection method for generating Poisson random variables", Insurance:
 //    Mathematics and Economics 12, algorithm PTRS). Two uniforms per trial, acceptance about
@@ -12,9 +21,11 @@
 // PoissonLogPmf(k, mean) = log(mean^k e^-mean / k!), via Loader (2000) for k >= 1, accurate
 // to a few ulps for all means (no cancellation for mean = 1e12).
 //
-// Cost (//rng:poisson_benchmark, CPU time on the shared 2-core dev VM, where one engine word
-// is ~3 ns and std::exp ~10 ns): ~20 ns per draw for mean <= 1, 35-45 ns for mean 5-10,
-// 40-70 ns for PTRS (mean 30: 70 ns; 1e3-1e6: 40-50 ns).
+// Cost (//rng:poisson_benchmark --config=bench, CPU time, one core of the shared 2-core VM at
+// load ~4, median of 7 runs; one engine word is ~2.5 ns): ~17 ns per draw for mean <= 1,
+// 20-27 ns for mean 2-10 (2.9: 25 ns, 3: 27, 5: 28, 9.9: 29; means varying over [0, 10):
+// 27 ns; the sequential search alone was 35 ns at 5 and 43 ns at 9.9); PTRS 40-75 ns
+// (mean 30: 72 ns; 1e3-1e6: 43-49 ns).
 //
 // Example:
 //   sgmcmc::rng::Engine engine(7);

@@ -16,7 +16,18 @@ void BM_PoissonSample(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
   state.SetLabel("mean=" + std::to_string(mean));
 }
-BENCHMARK(BM_PoissonSample)->Arg(1)->Arg(10)->Arg(50)->Arg(99)->Arg(300)->Arg(10000)->Arg(10000000);
+// 2.9 / 3.0 straddle the switch from sequential search to branch-free inversion.
+BENCHMARK(BM_PoissonSample)
+    ->Arg(1)
+    ->Arg(10)
+    ->Arg(20)
+    ->Arg(29)
+    ->Arg(30)
+    ->Arg(50)
+    ->Arg(99)
+    ->Arg(300)
+    ->Arg(10000)
+    ->Arg(10000000);
 
 // A varying mean, as in a Gibbs sweep or the SCIR step (no per-mean caching possible).
 void BM_PoissonSampleVaryingMean(benchmark::State& state) {

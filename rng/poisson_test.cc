@@ -18,8 +18,8 @@ namespace sgmcmc::rng {
 namespace {
 
 // Every statistical check below fails with probability eval::kFalseFailureRate = 1e-6 when
-// the generator is exact (p-value threshold); this file runs 96 of them, so a correct
-// generator fails a run with probability < 1e-4 (Bonferroni).
+// the generator is exact (p-value threshold); this file runs 132 of them, so a correct
+// generator fails a run with probability < 2e-4 (Bonferroni).
 
 constexpr uint64_t kSeeds[] = {1, 2, 3};
 
@@ -35,9 +35,12 @@ std::string Label(double mean, uint64_t seed) {
 }
 
 // Chi-squared of the draws against Boost.Math's Poisson pmf (rng_internal::ExpectFitsPmf:
-// exact count test for 1e-8), for means on both sides of the inversion/PTRS switch at 10.
+// exact count test for 1e-8), for means on both sides of the switches from sequential search
+// to branch-free inversion at 3 and from inversion to PTRS at 10 (9.999: ~0.35% of the draws
+// take the branch-free inversion's tail search from k = 20, and the cells reach k = 25).
 TEST(PoissonSampleTest, MatchesBoostPmfAcrossMeansAndSeeds) {
-  for (double mean : {1e-8, 1e-3, 0.1, 1.0, 5.0, 9.9, 10.0, 30.0, 1e3, 1e6}) {
+  for (double mean : {1e-8, 1e-3, 0.1, 1.0, 2.999, 3.0, 5.0, 7.5, 9.9, 9.999, 10.0, 30.0, 1e3,
+                      1e6}) {
     for (uint64_t seed : kSeeds) {
       const std::vector<int64_t> draws = Draw(seed, mean, 100000);
       rng_internal::ExpectFitsPmf(draws, boost::math::poisson_distribution<double>(mean),
@@ -75,6 +78,33 @@ TEST(PoissonSampleTest, HugeMeansMatchMomentsAndNormalLimit) {
       EXPECT_TRUE(ks.Passed()) << Label(mean, seed) << " " << ks;
     }
   }
+}
+
+// For mean < 10 PoissonSample inverts the cdf at one uniform per draw, whichever of its two
+// inversion paths it takes: compare with the textbook loop (Devroye 1986, sec. X.3.3) in long
+// double on the same uniforms from a twin engine. The two can disagree only when u lies
+// within the cdf's rounding error (~1e-15) of a cdf value, probability ~1e-14 per draw, so
+// equality is required; the tail search past k = 20 must also have been exercised.
+TEST(PoissonSampleTest, InvertsTheCdfOfOneUniformPerDraw) {
+  int64_t tail_draws = 0;
+  for (double mean : {1e-300, 1e-6, 0.5, 2.0, 2.999, 3.0, 4.2, 6.0, 8.5, 9.5, 9.9999}) {
+    Engine engine(21, static_cast<uint64_t>(mean * 1e4)), twin = engine;
+    for (int i = 0; i < 20000; ++i) {
+      const int64_t k = PoissonSample(engine, mean);
+      long double u = UniformDouble(twin);
+      long double p = std::exp(-static_cast<long double>(mean));
+      int64_t expected = 0;
+      while (u > p) {
+        u -= p;
+        p *= mean / static_cast<long double>(++expected);
+      }
+      ASSERT_EQ(k, expected) << "mean=" << mean << " draw " << i;
+      tail_draws += k >= 20;
+    }
+    EXPECT_EQ(engine.position(), twin.position()) << "mean=" << mean;
+  }
+  // P(K >= 20) = 0.0035 at mean 9.9999 and 7e-4 at 9.5: ~80 expected; P(0) < 1e-30.
+  EXPECT_GT(tail_draws, 0);
 }
 
 TEST(PoissonSampleTest, MeanZeroReturnsZeroWithoutConsumingRandomness) {

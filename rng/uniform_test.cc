@@ -23,10 +23,37 @@ TEST(UniformDoubleTest, MatchesUniformDistribution) {
   EXPECT_TRUE(mean.Passed()) << mean;
 }
 
+// (k + 1/2) / 2^52 for k = bits >> 12, as the textbook conversion computes it.
+double ReferenceUniform(uint64_t bits) {
+  return (static_cast<double>(bits >> 12) + 0.5) * 0x1p-52;
+}
+
+TEST(UniformDoubleTest, FromBitsEqualsConversionExactly) {
+  // The extreme words and their neighbours, then every low-bit pattern of a few high ones.
+  EXPECT_EQ(UniformDoubleFromBits(0), 0x1p-53);
+  EXPECT_EQ(UniformDoubleFromBits(~uint64_t{0}), 1 - 0x1p-53);
+  for (uint64_t bits : {uint64_t{0}, uint64_t{1} << 12, uint64_t{0xFFF}, ~uint64_t{0},
+                        ~uint64_t{0} - (uint64_t{1} << 12), uint64_t{1} << 63,
+                        (uint64_t{1} << 63) - 1}) {
+    EXPECT_EQ(UniformDoubleFromBits(bits), ReferenceUniform(bits)) << bits;
+  }
+  for (uint64_t high = 0; high < 4096; ++high) {
+    for (uint64_t low = 0; low < 64; ++low) {
+      const uint64_t bits = (high << 52) | (low << 12) | low;
+      ASSERT_EQ(UniformDoubleFromBits(bits), ReferenceUniform(bits)) << bits;
+    }
+  }
+  // And on the engine's own words.
+  Engine engine(9), twin(9);
+  for (int i = 0; i < 1000000; ++i) {
+    ASSERT_EQ(UniformDouble(engine), ReferenceUniform(twin())) << i;
+  }
+}
+
 TEST(UniformDoubleTest, OpenIntervalEvenAtExtremeWords) {
-  // The smallest and largest 53-bit values map strictly inside (0, 1).
-  EXPECT_GT((0.0 + 0.5) * 0x1p-52, 0.0);
-  EXPECT_LT((static_cast<double>((uint64_t{1} << 52) - 1) + 0.5) * 0x1p-52, 1.0);
+  // The smallest and largest 52-bit values map strictly inside (0, 1).
+  EXPECT_GT(UniformDoubleFromBits(0), 0.0);
+  EXPECT_LT(UniformDoubleFromBits(~uint64_t{0}), 1.0);
   Engine engine(3);
   for (int i = 0; i < 100000; ++i) {
     const double u = UniformDouble(engine);
@@ -69,7 +96,7 @@ TEST(UniformIntTest, HugeRangeHasNoModuloBias) {
 // Stream stability: the first draws of seed 42 are pinned.
 TEST(UniformTest, PinnedDraws) {
   Engine engine(42);
-  EXPECT_EQ(UniformDouble(engine), (static_cast<double>(0x77f5493b9ceaf053ull >> 12) + 0.5) * 0x1p-52);
+  EXPECT_EQ(UniformDouble(engine), ReferenceUniform(0x77f5493b9ceaf053ull));
   Engine other(42);
   other.Discard(1);
   EXPECT_EQ(UniformInt(other, 1000), UniformInt(*std::make_unique<Engine>(engine), 1000));

@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <utility>
 
 #include "Eigen/Core"
 #include "absl/strings/str_cat.h"
 #include "base/check.h"
-#include "linalg/special_functions.h"
 #include "rng/gamma.h"
+#include "rng/log_gamma_table.h"
 #include "rng/normal.h"
 #include "rng/poisson.h"
 
@@ -18,14 +19,17 @@ namespace {
 
 // Just above log(DBL_MIN) = −708.396: ShiftedExp flushes results below the normal range to 0.
 constexpr double kMinNormalLog = -708.39;
+constexpr double kLog2 = 0.69314718055994530942;
+constexpr double kLowest = std::numeric_limits<double>::lowest();
 
 // The h-dependent constants of the CIR transition: log(1 − e^{-h}) scales the gamma draw and
 // log(e^{-h}/(1 − e^{-h})) turns log θ into the log of the Poisson mean.
 struct CirConstants {
   explicit CirConstants(double h)
-      : log_scale(std::log(-std::expm1(-h))), log_rate(-h - log_scale) {}
+      : log_scale(std::log(-std::expm1(-h))), log_rate(-h - log_scale), rate(std::exp(log_rate)) {}
   double log_scale;
   double log_rate;
+  double rate;  // e^{-h}/(1 − e^{-h})
 };
 
 // Below this Poisson mean, P(P >= 1) = 1 − e^{−λ} < 2^-54 is below double resolution:
@@ -33,57 +37,284 @@ struct CirConstants {
 // draw is skipped (the zero-count fast path of sparse rows: with β = 0.01 about 70% of the
 // stationary θ are below 1e-16).
 constexpr double kNegligiblePoissonMean = 0x1p-54;
+constexpr double kLogNegligiblePoissonMean = -54 * 0.69314718055994530942;
 
-// log θ' of the exact CIR transition towards Gamma(shape, 1), given the Poisson mean
-// λ = θ e^{-h}/(1 − e^{-h}).
-inline double LogCirTransition(rng::Engine& engine, double poisson_mean, double shape,
-                               const CirConstants& cir) {
-  const int64_t p =
-      poisson_mean < kNegligiblePoissonMean ? 0 : rng::PoissonSample(engine, poisson_mean);
-  return cir.log_scale + rng::LogGammaSample(engine, shape + static_cast<double>(p));
+// log(e^x + e^y) for x, y not both −inf.
+inline double LogAddExp(double x, double y) {
+  const double hi = std::max(x, y);
+  return hi + std::log1p(std::exp(std::min(x, y) - hi));
 }
 
-// Coordinates per block of the row loop: the Poisson means of a block are computed with one
-// vectorised exp before the (sequential) random draws.
-constexpr int kBlock = 256;
+// log((Z + s)²/2) = 2 log|Z + s| − log 2, the noncentral χ²₁(s²)/2 part of the transition.
+inline double LogHalfSquare(double z_plus_s) { return 2 * std::log(std::abs(z_plus_s)) - kLog2; }
 
-// out_j = exp(x_j + shift), vectorised (Eigen), flushing results below DBL_MIN (~2.2e-308) to
-// exactly 0: Eigen's exp clamps its argument at −709.78, so it cannot produce subnormals and
-// would return ~1e-308 for anything smaller.
-void ShiftedExp(const double* x, int n, double shift, double* out) {
-  const Eigen::Map<const Eigen::ArrayXd> in(x, n);
-  Eigen::Map<Eigen::ArrayXd>(out, n) = (in + shift < kMinNormalLog).select(0.0, (in + shift).exp());
-}
+// √(2λ) from log λ.
+inline double RootTwoLambda(double log_lambda) { return std::exp(0.5 * (log_lambda + kLog2)); }
 
-// One SCIR step of a row: shape α_j + ĉ_j with ĉ from `dense_counts` or, if that is null, the
-// sparse entries; kSymmetric reads α_0 for every column. Zero counts (all columns between
-// sparse entries) only compare j with the next sparse column.
-template <bool kSymmetric>
-void ScirRowStep(rng::Engine& engine, double* log_theta, int cols, absl::Span<const double> alpha,
-                 const double* dense_counts, const SparseCountsRow* sparse_counts,
-                 const CirConstants& cir) {
-  alignas(64) double lambda[kBlock];
-  const double symmetric_alpha = alpha[0];
-  size_t next_entry = 0;
-  int next_col =
-      sparse_counts != nullptr && !sparse_counts->cols.empty() ? sparse_counts->cols[0] : cols;
-  for (int begin = 0; begin < cols; begin += kBlock) {
-    const int n = std::min(kBlock, cols - begin);
-    double* lt = log_theta + begin;
-    ShiftedExp(lt, n, cir.log_rate, lambda);  // λ_j = θ_j e^{-h}/(1 − e^{-h})
-    for (int i = 0; i < n; ++i) {
-      const int j = begin + i;
-      double shape = kSymmetric ? symmetric_alpha : alpha[j];
-      if (dense_counts != nullptr) {
-        shape += dense_counts[j];
-      } else if (__builtin_expect(j == next_col, 0)) {
-        shape += sparse_counts->values[next_entry];
-        ++next_entry;
-        next_col = next_entry < sparse_counts->cols.size() ? sparse_counts->cols[next_entry] : cols;
-      }
-      lt[i] = LogCirTransition(engine, lambda[i], shape, cir);
+// Below this, λ = c θ computed from the cached linear θ may have lost precision (subnormal,
+// or θ flushed to 0): λ and √(2λ) are then recomputed from log θ.
+constexpr double kLinearFloor = 1e-290;
+
+// The Poisson mean λ = θ e^{-h}/(1 − e^{-h}) of an entry, with √(2λ) on demand: from the
+// cached linear θ (one multiply) unless that is below kLinearFloor, else from log θ (0 when
+// negligible, without an exp; Root() is then still exact, from log λ).
+struct PoissonMean {
+  PoissonMean(double theta, double log_theta, const CirConstants& cir)
+      : lambda(cir.rate * theta), log_lambda(log_theta + cir.log_rate) {
+    if (!(lambda >= kLinearFloor)) {
+      lambda = log_lambda < kLogNegligiblePoissonMean ? 0 : std::exp(log_lambda);
     }
   }
+  double Root() const {
+    return lambda >= kLinearFloor ? std::sqrt(2 * lambda) : RootTwoLambda(log_lambda);
+  }
+  double lambda;
+  double log_lambda;
+};
+
+// P ~ Poisson(λ) for the CIR transition. λ < kNegligiblePoissonMean: 0 without a draw. For
+// λ < 1, P >= 1 has probability 1 − e^{−λ} <= λ, so one uniform u >= λ settles P = 0 without
+// an exp (nearly every entry of a sparse row); given P >= 1, P is zero-truncated Poisson,
+// drawn by proposing K = 1 + Poisson(λ) (pmf ∝ λ^{K−1}/(K−1)!) and accepting with
+// probability 1/K (target ∝ λ^K/K! = proposal · λ/K; acceptance (1 − e^{−λ})/λ >= 0.63).
+// λ >= 1: rng::PoissonSample.
+inline int64_t CirPoissonSample(rng::Engine& engine, double lambda) {
+  if (lambda < kNegligiblePoissonMean) return 0;
+  if (lambda >= 1) return rng::PoissonSample(engine, lambda);
+  const double u = rng::UniformDouble(engine);
+  if (u >= lambda || u >= -std::expm1(-lambda)) return 0;
+  for (;;) {
+    const int64_t k = 1 + rng::PoissonSample(engine, lambda);
+    if (rng::UniformDouble(engine) * static_cast<double>(k) < 1) return k;
+  }
+}
+
+// log θ' of the exact CIR transition towards Gamma(a, 1), a = alpha + count, from Poisson
+// mean λ. θ'/(1 − e^{-h}) = Gamma(a + Poisson(λ)) = χ'²(2a, 2λ)/2, drawn as:
+//  - a >= 1/2 (rest = a − 1/2 = (alpha − 1/2) + count >= 0): a noncentral χ² with df = 2a >= 1
+//    is (Z + √(2λ))² + χ²(2a − 1), so θ'/(1 − e^{-h}) = (Z + √(2λ))²/2 + Gamma(a − 1/2): one
+//    normal, plus (rest > 0) one log-gamma combined by log-add-exp;
+//  - a < 1/2: P ~ Poisson(λ) (CirPoissonSample), then log Gamma(a + P).
+// `zero_count_table`, if not null, samples log Gamma(alpha − 1/2) (alpha >= 1/2) or
+// log Gamma(alpha) (alpha < 1/2) and replaces rng::LogGammaSample for zero counts.
+inline double LogCirTransition(rng::Engine& engine, const PoissonMean& mean, double alpha,
+                               double count, const CirConstants& cir,
+                               const rng::LogGammaTable* zero_count_table) {
+  const double rest = (alpha - 0.5) + count;
+  if (rest >= 0) {
+    const double z = rng::NormalSample(engine);
+    double log_g = LogHalfSquare(z + mean.Root());
+    if (rest > 0) {
+      log_g = LogAddExp(log_g, count == 0 && zero_count_table != nullptr
+                                   ? zero_count_table->Sample(engine)
+                                   : rng::LogGammaSample(engine, rest));
+    }
+    return std::max(cir.log_scale + log_g, kLowest);
+  }
+  const int64_t p = CirPoissonSample(engine, mean.lambda);
+  if (p == 0 && count == 0 && zero_count_table != nullptr) {
+    return cir.log_scale + zero_count_table->Sample(engine);
+  }
+  return cir.log_scale + rng::LogGammaSample(engine, (alpha + count) + static_cast<double>(p));
+}
+
+// Coordinates per block of the row loops (buffers on the stack, vectorised passes).
+constexpr int kBlock = 256;
+
+// out_j = exp(scale x_j + shift), vectorised (Eigen), flushing results below DBL_MIN
+// (~2.2e-308) to exactly 0: Eigen's exp clamps its argument at −709.78, so it cannot produce
+// subnormals and would return ~1e-308 for anything smaller. (Eigen does not vectorise exp
+// inside a select, so the flush is a second, plain loop.)
+void ShiftedExp(const double* x, int n, double scale, double shift, double* out) {
+  const Eigen::Map<const Eigen::ArrayXd> in(x, n);
+  Eigen::Map<Eigen::ArrayXd>(out, n) = (in * scale + shift).exp();
+  for (int i = 0; i < n; ++i) {
+    if (x[i] * scale + shift < kMinNormalLog) out[i] = 0;
+  }
+}
+
+// The row's counts, read in column order: dense (every column) or sparse (only the entries;
+// the columns in between are zero counts, found with one compare against the next entry).
+class RowCounts {
+ public:
+  RowCounts(const double* dense, const SparseCountsRow* sparse)
+      : dense_(dense),
+        sparse_(sparse),
+        next_col_(sparse != nullptr && !sparse->cols.empty() ? sparse->cols[0]
+                                                              : std::numeric_limits<int>::max()) {}
+
+  // The count of column j; columns must be visited in increasing order (each once).
+  double Next(int j) {
+    if (dense_ != nullptr) return dense_[j];
+    if (__builtin_expect(j != next_col_, 1)) return 0;
+    const double value = sparse_->values[next_entry_];
+    ++next_entry_;
+    next_col_ = next_entry_ < sparse_->cols.size() ? sparse_->cols[next_entry_]
+                                                   : std::numeric_limits<int>::max();
+    return value;
+  }
+
+  // The next column with a (possibly) non-zero count, >= j: j itself for dense counts.
+  int NextCandidate(int j) const { return dense_ != nullptr ? j : next_col_; }
+
+ private:
+  const double* dense_;
+  const SparseCountsRow* sparse_;
+  size_t next_entry_ = 0;
+  int next_col_;
+};
+
+// The state of one row: log θ (the sampler's state) and its cache θ = exp(log θ), or 0 below
+// DBL_MIN or (sequential rows) where negligible in Σθ; both are rewritten by a step, which
+// returns Σ_j θ_j of the new cache.
+struct RowState {
+  double* log_theta;
+  double* theta;
+  int cols;
+};
+
+// The θ cache must be a function of log θ alone, computed the same way by a step and by
+// SetLogTheta, so that a chain restored from log θ continues bit-identically. Two rules, by
+// the row's kernel:
+//  - CacheBlock (rows with every α_j >= 1/2), per block of kBlock: θ = exp(log θ) by one
+//    vectorised exp (flushed to 0 below DBL_MIN); returns the block's Σθ.
+//  - CacheRowSequential (the other rows): θ = exp(log θ) only for the entries that can
+//    matter to Σθ: those below max − 60 log 2 − log(cols) sum to < 2^-60 of the largest term
+//    (below the sum's own rounding) and are cached as 0, like those below DBL_MIN;
+//    PoissonMean recomputes their λ from log θ when it is not negligible. With α = 0.01 this
+//    skips ~60% of the exps. Returns Σθ.
+double CacheBlock(const double* log_theta, int n, double* theta) {
+  ShiftedExp(log_theta, n, 1, 0, theta);
+  return Eigen::Map<const Eigen::ArrayXd>(theta, n).sum();
+}
+
+double CacheRowSequential(RowState row) {
+  const double max = Eigen::Map<const Eigen::ArrayXd>(row.log_theta, row.cols).maxCoeff();
+  const double floor =
+      std::max(max - (60 * kLog2 + std::log(static_cast<double>(row.cols))), kMinNormalLog);
+  double sum = 0;
+  for (int j = 0; j < row.cols; ++j) {
+    const double t = row.log_theta[j] >= floor ? std::exp(row.log_theta[j]) : 0.0;
+    row.theta[j] = t;
+    sum += t;
+  }
+  return sum;
+}
+
+// One SCIR step of a row, entry by entry (LogCirTransition); kSymmetric reads alpha[0] for
+// every column. Used when some α_j < 1/2. Per block, the entries whose draw is
+// log Gamma(table shape) (zero count and P = 0: nearly every entry of a sparse row) are only
+// listed in column order during the entry pass, then drawn together by
+// rng::LogGammaTable::Fill; the new θ of the block are exp'd in one vector pass.
+template <bool kSymmetric>
+double ScirRowStepSequential(rng::Engine& engine, RowState row, absl::Span<const double> alpha,
+                             RowCounts counts, const rng::LogGammaTable* zero_count_table,
+                             const CirConstants& cir) {
+  alignas(64) double table_draws[kBlock];
+  int table_entries[kBlock];
+  for (int begin = 0; begin < row.cols; begin += kBlock) {
+    const int n = std::min(kBlock, row.cols - begin);
+    double* lt = row.log_theta + begin;
+    double* theta = row.theta + begin;
+    int listed = 0;
+    for (int i = 0; i < n; ++i) {
+      const int j = begin + i;
+      const double a = kSymmetric ? alpha[0] : alpha[j];
+      const double count = counts.Next(j);
+      const PoissonMean mean(theta[i], lt[i], cir);
+      if (zero_count_table != nullptr && count == 0 && a < 0.5) {
+        const int64_t p = CirPoissonSample(engine, mean.lambda);
+        if (p == 0) {
+          table_entries[listed++] = i;
+        } else {
+          lt[i] = cir.log_scale + rng::LogGammaSample(engine, a + static_cast<double>(p));
+        }
+      } else {
+        lt[i] = LogCirTransition(engine, mean, a, count, cir, zero_count_table);
+      }
+    }
+    if (listed > 0) zero_count_table->Fill(engine, absl::MakeSpan(table_draws, listed));
+    for (int k = 0; k < listed; ++k) lt[table_entries[k]] = cir.log_scale + table_draws[k];
+  }
+  return CacheRowSequential(row);
+}
+
+// Below this, log((Z + √(2λ))²/2 [+ Gamma(a − 1/2)]) is redone in log space (w could
+// underflow, and the gamma term's exp could be lost).
+constexpr double kTinyHalfSquare = 1e-280;
+
+// One SCIR step of a row with every α_j >= 1/2 (so every a_j >= 1/2), vectorised by block:
+// √(2λ_j) = √(2 c θ_j) from the cached θ (one vectorised sqrt), the block's normals Z_j
+// (rng::FillNormal), w_j = (Z_j + √(2λ_j))²/2 and log θ'_j = log(1 − e^{-h}) + log w_j (one
+// vectorised log); then, in column order, the Gamma(a_j − 1/2) draws of the entries that
+// need one (a_j > 1/2: the count entries when α = 1/2, SCIR's LDA β; every entry otherwise),
+// added to w_j; entries with a tiny w_j or a huge gamma draw are redone in log space; last
+// the block's cache (CacheBlock). Same law as LogCirTransition, different stream order.
+template <bool kSymmetric>
+double ScirRowStepNormal(rng::Engine& engine, RowState row, absl::Span<const double> alpha,
+                         RowCounts counts, const rng::LogGammaTable* zero_count_table,
+                         const CirConstants& cir) {
+  alignas(64) double root[kBlock];
+  alignas(64) double z[kBlock];
+  alignas(64) double w[kBlock];
+  // Under a symmetric α = 1/2 only the count entries draw a gamma.
+  const bool every_entry = !kSymmetric || alpha[0] != 0.5;
+  double sum = 0;
+  for (int begin = 0; begin < row.cols; begin += kBlock) {
+    const int n = std::min(kBlock, row.cols - begin);
+    double* lt = row.log_theta + begin;
+    double* theta = row.theta + begin;
+    Eigen::Map<Eigen::ArrayXd> root_block(root, n), w_block(w, n);
+    root_block = (Eigen::Map<const Eigen::ArrayXd>(theta, n) * (2 * cir.rate)).sqrt();
+    for (int i = 0; i < n; ++i) {
+      if (!(cir.rate * theta[i] >= kLinearFloor)) root[i] = RootTwoLambda(lt[i] + cir.log_rate);
+    }
+    rng::FillNormal(engine, absl::MakeSpan(z, n));
+    w_block = 0.5 * (Eigen::Map<const Eigen::ArrayXd>(z, n) + root_block).square();
+    Eigen::Map<Eigen::ArrayXd>(lt, n) = w_block.log() + cir.log_scale;
+    for (int i = 0; i < n; ++i) {
+      if (__builtin_expect(!(w[i] >= kTinyHalfSquare), 0)) {
+        lt[i] = std::max(cir.log_scale + LogHalfSquare(z[i] + root[i]), kLowest);
+      }
+    }
+    for (int j = every_entry ? begin : counts.NextCandidate(begin); j < begin + n;
+         j = every_entry ? j + 1 : counts.NextCandidate(j + 1)) {
+      const double count = counts.Next(j);
+      const double rest = ((kSymmetric ? alpha[0] : alpha[j]) - 0.5) + count;
+      if (rest <= 0) continue;
+      const double log_gamma = count == 0 && zero_count_table != nullptr
+                                   ? zero_count_table->Sample(engine)
+                                   : rng::LogGammaSample(engine, rest);
+      const int i = j - begin;
+      if (w[i] >= kTinyHalfSquare && log_gamma < 700) {
+        lt[i] = cir.log_scale + std::log(w[i] + std::exp(log_gamma));
+      } else {
+        lt[i] = std::max(
+            cir.log_scale + LogAddExp(LogHalfSquare(z[i] + root[i]), log_gamma), kLowest);
+      }
+    }
+    sum += CacheBlock(lt, n, theta);
+  }
+  return sum;
+}
+
+// log Σ_j exp(x_j) for finite x (a row of log θ), vectorised: the max, then one Eigen exp
+// over the shifted row. Eigen's exp returns ~1e-308 instead of 0 below exp(−709.78); over
+// at most 2^31 terms next to the max's term 1 that changes the sum by < 1e-298 relative.
+double RowLogSumExp(const double* x, int n) {
+  const Eigen::Map<const Eigen::ArrayXd> row(x, n);
+  const double max = row.maxCoeff();
+  return max + std::log((row - max).exp().sum());
+}
+
+// log θ· from Σ θ_j of the cache when that sum is safe: every flushed entry is below DBL_MIN,
+// so at most cols x 2.2e-308 < 1e-298 is missing, negligible next to a sum >= 1e-270; else
+// (or on overflow) from log θ.
+double RowLogNormalizer(double theta_sum, const double* log_theta, int cols) {
+  if (theta_sum >= 1e-270 && theta_sum < std::numeric_limits<double>::infinity()) {
+    return std::log(theta_sum);
+  }
+  return RowLogSumExp(log_theta, cols);
 }
 
 void CheckShape(const char* function, double shape) {
@@ -102,43 +333,57 @@ void CheckRateAndStep(const char* function, double rate, double h) {
 Scir::Scir(SimplexSamplerOptions options)
     : SimplexSampler(std::move(options)),
       log_theta_(static_cast<size_t>(rows()) * cols(), 0.0),
-      log_normalizer_(rows(), std::log(static_cast<double>(cols()))) {}
+      theta_(static_cast<size_t>(rows()) * cols(), 1.0),
+      log_normalizer_(rows(), std::log(static_cast<double>(cols()))) {
+  const absl::Span<const double> alpha = alpha_vector();
+  min_alpha_ = *std::min_element(alpha.begin(), alpha.end());
+  if (symmetric_prior() && alpha[0] != 0.5) {
+    // The gamma shape of every zero-count draw: α − 1/2 (normal decomposition) or α (P = 0).
+    const double shape = alpha[0] > 0.5 ? alpha[0] - 0.5 : alpha[0];
+    if (shape >= rng::LogGammaTable::kMinShape && shape <= rng::LogGammaTable::kMaxShape) {
+      zero_count_table_ = *rng::LogGammaTable::Create(shape);
+    }
+  }
+}
 
 absl::StatusOr<Scir> Scir::Create(SimplexSamplerOptions options) {
   if (absl::Status s = options.Validate(); !s.ok()) return s;
   return Scir(std::move(options));
 }
 
-void Scir::RefreshNormalizer(int row) { log_normalizer_[row] = linalg::LogSumExp(log_theta(row)); }
+void Scir::StepRow(int row, const double* dense_counts, const SparseCountsRow* sparse_counts,
+                   double h, rng::Engine& engine) {
+  const CirConstants cir(h);
+  RowCounts counts(dense_counts, sparse_counts);
+  const rng::LogGammaTable* table = zero_count_table_ ? &*zero_count_table_ : nullptr;
+  const size_t offset = static_cast<size_t>(row) * cols();
+  const RowState state{log_theta_.data() + offset, theta_.data() + offset, cols()};
+  const absl::Span<const double> alpha = alpha_vector();
+  double theta_sum;
+  if (min_alpha_ >= 0.5) {
+    theta_sum = symmetric_prior()
+                    ? ScirRowStepNormal<true>(engine, state, alpha, counts, table, cir)
+                    : ScirRowStepNormal<false>(engine, state, alpha, counts, table, cir);
+  } else {
+    theta_sum = symmetric_prior()
+                    ? ScirRowStepSequential<true>(engine, state, alpha, counts, table, cir)
+                    : ScirRowStepSequential<false>(engine, state, alpha, counts, table, cir);
+  }
+  log_normalizer_[row] = RowLogNormalizer(theta_sum, state.log_theta, cols());
+}
 
 void Scir::StepRowSparse(int row, const SparseCountsRow& counts, double h, rng::Engine& engine) {
-  const CirConstants cir(h);
-  if (symmetric_prior()) {
-    ScirRowStep<true>(engine, mutable_log_theta(row), cols(), alpha_vector(), nullptr, &counts,
-                      cir);
-  } else {
-    ScirRowStep<false>(engine, mutable_log_theta(row), cols(), alpha_vector(), nullptr, &counts,
-                       cir);
-  }
-  RefreshNormalizer(row);
+  StepRow(row, nullptr, &counts, h, engine);
 }
 
 void Scir::StepRowDense(int row, absl::Span<const double> counts, double h, rng::Engine& engine) {
-  const CirConstants cir(h);
-  if (symmetric_prior()) {
-    ScirRowStep<true>(engine, mutable_log_theta(row), cols(), alpha_vector(), counts.data(),
-                      nullptr, cir);
-  } else {
-    ScirRowStep<false>(engine, mutable_log_theta(row), cols(), alpha_vector(), counts.data(),
-                       nullptr, cir);
-  }
-  RefreshNormalizer(row);
+  StepRow(row, counts.data(), nullptr, h, engine);
 }
 
 void Scir::Simplex(int row, absl::Span<double> out) const {
   SGMCMC_CHECK(out.size() == static_cast<size_t>(cols()))
       << "Scir::Simplex: out has size " << out.size() << ", expected " << cols();
-  ShiftedExp(log_theta(row).data(), cols(), -log_normalizer_[row], out.data());
+  ShiftedExp(log_theta(row).data(), cols(), 1, -log_normalizer_[row], out.data());
 }
 
 void Scir::LogSimplex(int row, absl::Span<double> out) const {
@@ -170,8 +415,20 @@ absl::Status Scir::SetLogTheta(int row, absl::Span<const double> log_theta) {
                                                      j, "] must be finite, got ", log_theta[j]));
     }
   }
-  std::copy(log_theta.begin(), log_theta.end(), mutable_log_theta(row));
-  RefreshNormalizer(row);
+  const size_t offset = static_cast<size_t>(row) * cols();
+  const RowState state{log_theta_.data() + offset, theta_.data() + offset, cols()};
+  std::copy(log_theta.begin(), log_theta.end(), state.log_theta);
+  // The cache and normaliser exactly as a step leaves them (see CacheBlock).
+  double theta_sum = 0;
+  if (min_alpha_ >= 0.5) {
+    for (int begin = 0; begin < cols(); begin += kBlock) {
+      theta_sum += CacheBlock(state.log_theta + begin, std::min(kBlock, cols() - begin),
+                              state.theta + begin);
+    }
+  } else {
+    theta_sum = CacheRowSequential(state);
+  }
+  log_normalizer_[row] = RowLogNormalizer(theta_sum, state.log_theta, cols());
   return absl::OkStatus();
 }
 
@@ -180,10 +437,22 @@ double ScirGammaStep(rng::Engine& engine, double theta, double shape, double rat
   CheckRateAndStep("ScirGammaStep", rate, h);
   SGMCMC_CHECK(theta >= 0 && std::isfinite(theta))
       << "ScirGammaStep: theta must be finite and >= 0, got " << theta;
+  // The decomposition of LogCirTransition in linear space, drawing the same engine words (and
+  // rng::GammaSample the same as rng::LogGammaSample), so exp(ScirLogGammaStep) agrees.
+  const CirConstants cir(h);
   const double one_minus_decay = -std::expm1(-h);
-  const double poisson_mean = rate * theta * std::exp(-h) / one_minus_decay;
-  const int64_t p = rng::PoissonSample(engine, poisson_mean);
-  return one_minus_decay / rate * rng::GammaSample(engine, shape + static_cast<double>(p));
+  // λ and √(2λ) exactly as ScirLogGammaStep computes them from log θ (θ = 0: λ = 0).
+  const PoissonMean mean(0, std::log(theta) + std::log(rate), cir);
+  const double rest = shape - 0.5;
+  double g;
+  if (rest >= 0) {
+    const double root = rng::NormalSample(engine) + mean.Root();
+    g = 0.5 * root * root + (rest > 0 ? rng::GammaSample(engine, rest) : 0.0);
+  } else {
+    const int64_t p = CirPoissonSample(engine, mean.lambda);
+    g = rng::GammaSample(engine, shape + static_cast<double>(p));
+  }
+  return one_minus_decay / rate * g;
 }
 
 double ScirLogGammaStep(rng::Engine& engine, double log_theta, double shape, double rate,
@@ -194,7 +463,9 @@ double ScirLogGammaStep(rng::Engine& engine, double log_theta, double shape, dou
       << "ScirLogGammaStep: log_theta must be finite, got " << log_theta;
   const double log_rate = std::log(rate);
   const CirConstants cir(h);
-  return LogCirTransition(engine, std::exp(log_theta + log_rate + cir.log_rate), shape, cir) -
+  // θ itself is not cached here: PoissonMean works from log θ alone when given θ = 0.
+  return LogCirTransition(engine, PoissonMean(0, log_theta + log_rate, cir), shape,
+                          /*count=*/0, cir, /*zero_count_table=*/nullptr) -
          log_rate;
 }
 

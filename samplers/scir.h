@@ -12,19 +12,36 @@
 // no discretisation error: with â = a (full batch) the chain is exact for every h, and with
 // minibatches E[θ_M] and Var[θ_M] follow Corollary 4.2 (tested in scir_test.cc).
 //
+// How the transition is drawn (all exact; scir_test.cc KS-tests every path against χ'²):
+//  - a = â >= 1/2: a noncentral χ² with df = 2a >= 1 is (Z + √nc)² + χ²(2a − 1), so
+//      θ'/(1 − e^{-h}) = (Z + √(2λ))²/2 + Gamma(a − 1/2),   λ = θ e^{-h}/(1 − e^{-h}),
+//    one normal and, for a > 1/2, one gamma draw (none for a = 1/2: SCIR's LDA β = 0.5 with
+//    a zero count is a single normal), with no Poisson draw;
+//  - a < 1/2: P ~ Poisson(λ) (no draw when λ < 2^-54, where P(P >= 1) is below double
+//    resolution; for λ < 1 a Bernoulli(1 − e^{−λ}) then a zero-truncated Poisson), then
+//    Gamma(a + P).
+// The zero-count gamma draws of a symmetric prior α all have ONE shape (α − 1/2 or α), drawn
+// by rng::LogGammaTable (exact table-hat rejection, built once in Create) instead of
+// rng::LogGammaSample.
+//
 // Log space: with β = 0.01 and zero counts, Gamma(â + P) draws underflow to 0 in double, and
-// log ω = −∞ breaks LDA's likelihood. So SCIR keeps log θ only: the gamma factor is drawn by
-// rng::LogGammaSample (finite for every shape > 0) and
-//   log θ' = log(1 − e^{-h}) + log Gamma(â + P),   λ = exp(log θ + log(e^{-h}/(1 − e^{-h}))).
+// log ω = −∞ breaks LDA's likelihood. So SCIR's state is log θ: the gamma factor is drawn in
+// log space (rng::LogGammaTable / rng::LogGammaSample, finite for every shape > 0) and
+//   log θ' = log(1 − e^{-h}) + log Gamma(â + P)   (a < 1/2), or
+//   log θ' = log(1 − e^{-h}) + log((Z + √(2λ))²/2 + Gamma(a − 1/2))   (a >= 1/2, log-add-exp
+//   when a term is tiny or huge).
 // log ω = log θ − log θ· is finite for every component, always; ω itself (Simplex) is flushed
 // to 0 below DBL_MIN (~2.2e-308). The row log-normaliser log θ· is refreshed by every step.
+// A cache θ = exp(log θ) per entry (0 below DBL_MIN, and after an a < 1/2 step where below
+// 2^-60 max θ / cols, i.e. negligible in Σθ) gives λ = c θ and Σθ without exps; entries
+// cached as 0 use log θ.
 //
-// Inner loop: per block of 256 coordinates the Poisson means λ_j are computed with one
-// vectorised exp (Eigen), then the draws run sequentially from the row's stream. Zero counts
-// (most of an LDA topic) take the fast path: shape α_j with no count look-up (one compare with
-// the next sparse column), and no Poisson draw at all when λ_j < 2^-54, where
-// P(P >= 1) < 2^-54 is below double resolution and rng::PoissonSample's inversion returns 0
-// for every uniform anyway (with β = 0.01, ~70% of the stationary zero-count θ).
+// Inner loops, per block of 256 coordinates: every α_j >= 1/2 (LDA's β = 0.5): √(2λ) by one
+// vectorised sqrt, the block's normals by rng::FillNormal, w = (Z + √(2λ))²/2 and
+// log θ' = log(1 − e^{-h}) + log w by one vectorised log, then the few gamma draws (count
+// entries, or every entry for α > 1/2). Otherwise: one pass decides each entry's draw in
+// column order (zero counts with P = 0 only listed), then the listed table draws come from
+// one rng::LogGammaTable::Fill, and finally exp(log θ) for the cache and the sum.
 //
 // Positive-real SCIR: ScirGammaStep / ScirLogGammaStep move a scalar θ towards Gamma(â, rate)
 // exactly (for a fixed â): the CIR transition above applied to rate·θ. Lognormal:
@@ -32,13 +49,25 @@
 // x' = μ + (x − μ) e^{-h} + σ √(1 − e^{-2h}) ξ; a minibatch estimate μ̂ gives E[x_M] =
 // x_0 e^{-Mh} + E[μ̂](1 − e^{-Mh}), unbiased like SCIR.
 //
-// Cost: O(W) per row: per coordinate one rng::LogGammaSample, one rng::PoissonSample (unless
-// λ < 2^-54) and two exps (λ, vectorised; the normaliser, linalg::LogSumExp). Measured by
-// //samplers:scir_benchmark (100 x 10,000, 99% zero counts, h = 0.5, --config=bench, one
-// core of a loaded 2-core VM): ~82-90 ns CPU per coordinate at α = 0.01 and ~95-110 ns at
-// α = 0.5 — NOT the 25 ns target: rng::LogGammaSample alone measures ~54 ns for shape 0.1
-// on the same machine (//rng:gamma_benchmark), and it and rng::PoissonSample are ~75% of the
-// profile. Requires θ e^{-h}/(1 − e^{-h}) <= rng::kMaxPoissonMean (2^62) per coordinate.
+// Cost: O(W) per row, per coordinate (zero count, symmetric prior): α >= 1/2: one normal,
+// a sqrt, a log and an exp (the θ cache; plus a table draw and an exp for α > 1/2);
+// α < 1/2: one table draw (two engine words), a compare with the Poisson threshold (a uniform
+// for ~30% of entries at α = 0.01) and an exp for the ~40% of entries that matter to Σθ.
+// Memory: two doubles per entry (log θ and the θ cache). Measured with --config=bench, one
+// core pinned, CPU time, on the 2-core VM under load (load average 3-4 from other jobs;
+// repeated runs vary by ~±15%), old and new binaries run back to back:
+//   //samplers:scir_benchmark (100 x 10,000, 99% zero counts, h = 0.5):
+//     α = 0.01: 33-42 ns per coordinate (before: 58-62 ns);
+//     α = 0.5:  23-29 ns per coordinate (before: 92-105 ns);
+//   //models:lda_benchmark BM_LdaTopicUpdateScir/100000/1 (K = 100, V = 1e5, β = 0.5):
+//     23-27 ns per entry, 230-275 ms per iteration (before: ~94 ns, 950 ms); the /2 case
+//     splits the rows over two threads (half the main thread's CPU time; the wall time did
+//     not drop on the loaded VM). SGRLD beside it: 7-8 ns per entry.
+// So β = 0.5 (SCIR's LDA preset) is around the 25 ns target and α = 0.01 is not yet
+// (~35 ns): the rest is the transcendental functions (Eigen's SSE2 exp/log ~5 ns each here,
+// glibc's scalar exp ~10 ns), the normal and table draws. The θ cache is exp(log θ) (not the
+// linear draw) so that a chain restored from log θ continues bit-identically. Requires
+// θ e^{-h}/(1 − e^{-h}) <= rng::kMaxPoissonMean (2^62) per coordinate.
 //
 // Example:
 //   SimplexSamplerOptions options;
@@ -53,12 +82,14 @@
 #define SGMCMC_SAMPLERS_SCIR_H_
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "rng/engine.h"
+#include "rng/log_gamma_table.h"
 #include "samplers/simplex_sampler.h"
 
 namespace sgmcmc::samplers {
@@ -89,18 +120,26 @@ class Scir final : public SimplexSampler {
                      rng::Engine& engine) override;
   void StepRowDense(int row, absl::Span<const double> counts, double h,
                     rng::Engine& engine) override;
-  double* mutable_log_theta(int row) {
-    return log_theta_.data() + static_cast<size_t>(row) * cols();
-  }
-  void RefreshNormalizer(int row);
+  // The step of one row with dense (cols entries) or sparse counts (the other one null).
+  void StepRow(int row, const double* dense_counts, const SparseCountsRow* sparse_counts, double h,
+               rng::Engine& engine);
 
   std::vector<double> log_theta_;       // rows x cols
+  // exp(log θ) (rows x cols), or 0 below DBL_MIN or where below 2^-60 max_j θ_j / cols: the
+  // step reads λ = c θ and sums θ for the normaliser without recomputing exp(log θ); entries
+  // cached as 0 fall back to log θ.
+  std::vector<double> theta_;
   std::vector<double> log_normalizer_;  // rows
+  double min_alpha_;                    // min_j α_j: >= 1/2 selects the vectorised step
+  // Under a symmetric prior α != 1/2: the fixed-shape sampler of the zero-count gamma draws,
+  // shape α − 1/2 (α > 1/2) or α (α < 1/2); empty otherwise (rng::LogGammaSample is used).
+  std::optional<rng::LogGammaTable> zero_count_table_;
 };
 
 // One exact CIR transition for time h > 0 of a positive θ >= 0 towards Gamma(shape, rate)
 // (shape > 0, e.g. a minibatch estimate â; rate > 0):
-//   θ' = (1 − e^{-h})/rate · Gamma(shape + P, 1),  P ~ Poisson(rate θ e^{-h}/(1 − e^{-h})).
+//   θ' = (1 − e^{-h})/rate · Gamma(shape + P, 1),  P ~ Poisson(rate θ e^{-h}/(1 − e^{-h})),
+// drawn as in Scir (for shape >= 1/2 by the normal decomposition, see the header comment).
 // For tiny shapes the result may underflow to 0 (rng::GammaSample); use ScirLogGammaStep then.
 double ScirGammaStep(rng::Engine& engine, double theta, double shape, double rate, double h);
 

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -56,6 +57,64 @@ TEST(ScirTest, OneStepIsTheExactCirTransition) {
         EXPECT_TRUE(ks.Passed()) << "h=" << h << " seed=" << seed << " col " << j << ": " << ks;
       }
     }
+  }
+}
+
+// The one-step law on every path of the kernel: for each prior α (symmetric, so the
+// fixed-shape table is used where it applies) 4000 chains (rows) step once from fixed θ with
+// Poisson means λ = θ e^{-h}/(1 − e^{-h}) ~ 1e-30, 1 and 100 (columns 0-2) and zero counts,
+// plus (α = 0.5 only) a count of 2.5 in a fourth column (shape 0.5 + count: normal plus
+// gamma); each column's W = 2θ'/(1 − e^{-h}) is KS-tested against χ'²(2a, 2λ)
+// (linalg::NoncentralChiSquaredCdf). Shapes 0.01 and 0.3 take the Poisson path (λ < 2^-54:
+// no draw; λ = 1: rng::PoissonSample; the Bernoulli/zero-truncated draw is covered by the
+// asymmetric case below), 0.5 the single-normal path, 3 and 50 the normal plus the
+// Gamma(α − 1/2) table. An asymmetric prior (no table) covers the per-entry path with every
+// branch. W underflows to 0 for a = 0.01 with probability < 1e-3, which moves the KS
+// statistic by less than that (threshold ~0.08). 2 seeds x (5 x 3 + 1 + 3) = 38 KS checks
+// at false-failure rate 1e-6 each: < 4e-5 for the test.
+TEST(ScirTest, OneStepMatchesTheNoncentralChiSquaredLawOnEveryPath) {
+  constexpr int kChains = 4000;
+  constexpr double kH = 0.5;
+  const double scale = -std::expm1(-kH);
+  const double rate = std::exp(-kH) / scale;
+  // θ giving λ = 1e-30, 1, 100.
+  const std::vector<double> lambdas = {1e-30, 1.0, 100.0};
+  const auto check = [&](const Scir& scir, int col, double a, double lambda,
+                         const std::string& label) {
+    std::vector<double> w(kChains);
+    for (int r = 0; r < kChains; ++r) w[r] = 2 * std::exp(scir.log_theta(r)[col]) / scale;
+    const eval::TestResult ks = eval::KolmogorovSmirnovTest(
+        w, [&](double x) { return linalg::NoncentralChiSquaredCdf(x, 2 * a, 2 * lambda); });
+    EXPECT_TRUE(ks.Passed()) << label << " a=" << a << " lambda=" << lambda << ": " << ks;
+  };
+  for (uint64_t seed : {21u, 22u}) {
+    for (double alpha : {0.01, 0.3, 0.5, 3.0, 50.0}) {
+      const int cols = alpha == 0.5 ? 4 : 3;
+      std::vector<double> theta0;
+      for (double lambda : lambdas) theta0.push_back(lambda / rate);
+      std::vector<double> row_counts(cols, 0.0);
+      if (alpha == 0.5) {
+        theta0.push_back(1.0 / rate);
+        row_counts[3] = 2.5;
+      }
+      Scir scir = MakeScir(kChains, cols, {alpha}, seed);
+      for (int r = 0; r < kChains; ++r) ASSERT_TRUE(scir.SetTheta(r, theta0).ok());
+      scir.Step(SameCountsEveryRow(kChains, row_counts), kH);
+      const std::string label = absl::StrFormat("seed=%d alpha=%g", seed, alpha);
+      for (int j = 0; j < 3; ++j) check(scir, j, alpha, lambdas[j], label);
+      if (alpha == 0.5) check(scir, 3, 0.5 + 2.5, 1.0, label);
+    }
+    // Asymmetric prior: shapes 0.01 (λ = 0.3: the Bernoulli and zero-truncated Poisson
+    // draws), 0.3 with a count of 0.1 (a = 0.4 < 1/2 with a count) and 0.7 (normal plus
+    // rng::LogGammaSample).
+    Scir scir = MakeScir(kChains, 3, {0.01, 0.3, 0.7}, seed);
+    const std::vector<double> theta0 = {0.3 / rate, 1.0 / rate, 5.0 / rate};
+    for (int r = 0; r < kChains; ++r) ASSERT_TRUE(scir.SetTheta(r, theta0).ok());
+    scir.Step(SameCountsEveryRow(kChains, {0.0, 0.1, 0.0}), kH);
+    const std::string label = absl::StrFormat("seed=%d asymmetric", seed);
+    check(scir, 0, 0.01, 0.3, label);
+    check(scir, 1, 0.4, 1.0, label);
+    check(scir, 2, 0.7, 5.0, label);
   }
 }
 
@@ -122,19 +181,20 @@ TEST(ScirTest, PositiveRealVariantFollowsCorollary42) {
   constexpr int kReplicates = 20000, kSteps = 5;
   constexpr double kH = 0.5, kRate = 4.0, kA = 3.0, kSpread = 2.5, kTheta0 = 0.2;
   for (uint64_t seed : {5u, 6u}) {
-    std::vector<double> linear(kReplicates), log_space(kReplicates);
+    std::vector<double> linear(kReplicates);
     rng::Engine shapes(seed, 1);
     for (int r = 0; r < kReplicates; ++r) {
       rng::Engine a(seed, 1000 + r), b(seed, 1000 + r);
-      double theta = kTheta0, log_theta = std::log(kTheta0);
+      double theta = kTheta0;
       for (int m = 0; m < kSteps; ++m) {
         const double a_hat = kA + ((shapes() >> 63) ? kSpread : -kSpread);
+        // Both step from the same θ: (Z + √(2λ))² cancels when Z ~ −√(2λ), which would
+        // amplify the chains' last-bit differences.
+        const double log_theta = ScirLogGammaStep(b, std::log(theta), a_hat, kRate, kH);
         theta = ScirGammaStep(a, theta, a_hat, kRate, kH);
-        log_theta = ScirLogGammaStep(b, log_theta, a_hat, kRate, kH);
+        ASSERT_NEAR(theta, std::exp(log_theta), 1e-12 * theta) << r << " step " << m;
       }
       linear[r] = kRate * theta;
-      log_space[r] = kRate * std::exp(log_theta);
-      ASSERT_NEAR(linear[r], log_space[r], 1e-12 * linear[r]) << r;
     }
     const ScirMoments expected =
         ScirCorollary42Moments(kRate * kTheta0, kA, kSpread * kSpread, kH, kSteps);
@@ -279,19 +339,59 @@ TEST(ScirDeathTest, BadArgumentsDie) {
   EXPECT_DEATH(LognormalOuStep(engine, 0.0, 0.0, 1.0, -1.0), "h must be finite and > 0");
 }
 
-// Stream stability: the first step of a fixed 1 x 5 problem, pinned to 17 digits, so any change
-// of the sampler's (or its generators') random stream is a deliberate, visible diff.
-TEST(ScirTest, PinnedFirstStep) {
-  Scir sampler = MakeScir(1, 5, {0.1}, 42);
+// Stream stability: the first step of a fixed 1 x 5 problem (counts 30 and 2.5 in columns 1
+// and 3) from θ = exp(log_theta0), pinned to 17 digits, so any change of the sampler's (or its
+// generators') random stream is a deliberate, visible diff. One case per path of the kernel:
+// α = 0.1 from θ = 1 (Poisson draws) and from θ = 0.05 (λ = 0.48: the Bernoulli and
+// zero-truncated Poisson draws), α = 0.01 from θ = 1e-20 (λ negligible: the fixed-shape
+// table), α = 0.5 (vectorised normal decomposition), α = 0.7 (the same plus the α − 1/2 table).
+std::vector<double> FirstStep(double alpha, double log_theta0) {
+  Scir sampler = MakeScir(1, 5, {alpha}, 42);
+  EXPECT_TRUE(sampler.SetLogTheta(0, std::vector<double>(5, log_theta0)).ok());
   SimplexCounts counts(1, 5);
   counts.Append(0, 1, 30.0);
   counts.Append(0, 3, 2.5);
   sampler.Step(counts, 0.1);
-  const std::vector<double> pinned = {0.19358550870716495, 1.3545274306503132, 0.32958830220488888,
-                                      -0.58240247790821975, -0.24581671586212828};
-  for (int j = 0; j < 5; ++j) {
-    EXPECT_EQ(sampler.log_theta(0)[j], pinned[j])
-        << absl::StrFormat("%.17g", sampler.log_theta(0)[j]);
+  const absl::Span<const double> lt = sampler.log_theta(0);
+  return std::vector<double>(lt.begin(), lt.end());
+}
+
+TEST(ScirTest, PinnedFirstStep) {
+  struct Case {
+    double alpha;
+    double log_theta0;
+    std::vector<double> pinned;
+  };
+  const std::vector<Case> cases = {
+      {0.1,
+       0,
+       {0.19358550870716495, 1.4481918496894051, 0.32958830220488888, 0.088619474852121627,
+        -0.24581671586212828}},
+      {0.1,
+       std::log(0.05),
+       {-17.257281918893788, 0.53414963775381974, -6.6554665524767733, -2.5764809786307779,
+        -8.5517106528240987}},
+      {0.01,
+       std::log(1e-20),
+       {-9.8972240493317045, 0.94478580543753798, -44.562024606815086, -1.1731600656897374,
+        -203.38716909024888}},
+      {0.5,
+       0,
+       {-0.74577850750908103, 1.2222713447310221, -1.7707587415299484, 0.17155555508297038,
+        0.29673884741761203}},
+      {0.7,
+       0,
+       {-0.74575075863094131, 1.2949411427996766, -1.770440241874486, 0.067618272431981374,
+        0.2994906016701071}},
+  };
+
+
+  for (const Case& c : cases) {
+    const std::vector<double> step = FirstStep(c.alpha, c.log_theta0);
+    for (int j = 0; j < 5; ++j) {
+      EXPECT_EQ(step[j], c.pinned[j]) << "alpha=" << c.alpha << " j=" << j << ": "
+                                      << absl::StrFormat("%.17g", step[j]);
+    }
   }
 }
 

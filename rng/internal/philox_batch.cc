@@ -82,6 +82,11 @@ __attribute__((target("avx2"))) void PhiloxBatchAvx2(uint64_t seed, uint64_t str
     }
     k0 = _mm256_add_epi32(k0, weyl0);
     k1 = _mm256_add_epi32(k1, weyl1);
+    // Keeps the key bump a single vpaddd: otherwise GCC moves the round keys to scalar
+    // registers and re-broadcasts them every round (3 ops per key instead of 1; measured
+    // 24.7 -> 22.5 ns per batch, median of 7 runs).
+    asm("" : "+x"(k0));
+    asm("" : "+x"(k1));
   }
   for (int h = 0; h < kHalves; ++h) {
     // Word 2b is x0 | x1 << 32 and word 2b + 1 is x2 | x3 << 32 of block b (the blends take
