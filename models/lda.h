@@ -12,8 +12,8 @@
 // LdaCountModel is step 2 as a samplers::CountModel, so either sampler consumes it unchanged;
 // Lda drives the three steps, owns the sampler and checkpoints the run.
 //
-// Threads: the documents of a minibatch are split over the pool's threads (balanced by
-// length); document slot j of iteration m draws from rng::Engine(key_m, j), key_m one word
+// Threads: the pool's threads take the documents of a minibatch one at a time, longest
+// first; document slot j of iteration m draws from rng::Engine(key_m, j), key_m one word
 // of the driver's engine, and the averaged counts are integer sums until the final scaling,
 // so the counts — and the topic update, split over row ranges with the samplers' per-(step,
 // row) streams — are bit-identical for any number of threads (tested).
@@ -21,9 +21,14 @@
 // The topic update is eager: every one of the K x V entries moves every iteration (the
 // samplers' zero-count fast path). Entries absent from the minibatch are not deferred.
 //
-// Cost per iteration: O(K U) to build the minibatch's word tables (U distinct words),
-// O(S N_t nnz) for the sweeps (N_t tokens, nnz topics per document), O(K V) for the topic
-// update; see //models:lda_benchmark.
+// Cost per iteration: O(K U) to build the minibatch's word tables (U distinct words; π
+// gathered a few hundred words at a time, exponentiated by the vectorised
+// models_internal::ExpArray and transposed in cache), O(S N_t nnz) for the sweeps (N_t
+// tokens, nnz topics per document), O(K V) for the topic update. Measured
+// (//models:lda_benchmark, BM_LdaScaledCounts, K = 100, 20 sweeps, 50 documents of 150
+// tokens, ~5 topics each, one core): ~7.4 ms per ScaledCounts, ~21 M token updates/s with
+// the table build (~2 ms of it) included; on real KOS documents with SCIR-trained topics
+// (~15-20 topics per document, BM_LdaScaledCountsKos) about half that rate.
 //
 // Example:
 //   parallel::ThreadPool pool(2);
@@ -35,6 +40,7 @@
 #ifndef SGMCMC_MODELS_LDA_H_
 #define SGMCMC_MODELS_LDA_H_
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -88,13 +94,19 @@ struct LdaOptions {
 };
 
 // Settings: the papers' (Baker et al. 2018, Table 2, shared with Patterson & Teh 2013 for
-// SGRLD) and the sweeps tuned for time-to-perplexity on one core (see tools/configs).
+// SGRLD; tuned there on Wikipedia) and ours, tuned with equal effort for both samplers by a
+// grid search over held-out perplexity on KOS at K = 50 (α, β, h, τ, κ; bench/README.md,
+// "Tuning"), with the sweeps tuned for time-to-perplexity on one core.
 enum class LdaPreset {
   kScirPaper,   // SCIR h = 0.5, τ = 10, κ = 0.33, α = 0.1, β = 0.5, K = 100, n = 50, S = 200
   kSgrldPaper,  // SGRLD h = 0.01, τ = 1000, κ = 0.6, α = 0.01, β = 1e-4, K = 100, n = 50, S = 200
-  kScirFast,    // kScirPaper with S = kFastGibbsSweeps
-  kSgrldFast,   // kSgrldPaper with S = kFastGibbsSweeps
+  kScirFast,    // SCIR h = 0.5, τ = 10, κ = 0.33, α = 0.1, β = 0.1, K = 100, n = 50,
+                // S = kFastGibbsSweeps
+  kSgrldFast,   // SGRLD h = 0.1, τ = 100, κ = 0.6, α = 0.1, β = 0.01, K = 100, n = 50,
+                // S = kFastGibbsSweeps
 };
+// Gibbs sweeps per document of the tuned presets: on KOS (K = 50, one core) 20 sweeps reach a
+// given perplexity sooner than 5, 10 or 50 (bench/README.md).
 inline constexpr int kFastGibbsSweeps = 20;
 
 LdaOptions LdaPresetOptions(LdaPreset preset);
@@ -142,8 +154,7 @@ class LdaCountModel final : public samplers::CountModel {
     int distinct_words = 0;      // U
     double mean_topics_per_document = 0;  // nnz of n_dk after the last sweep, mean over docs
     double alpha_bucket_fraction = 0;     // token updates drawn from the α π_kw bucket
-    int alias_tables_built = 0;           // of the distinct_words tables (built on first use)
-    double table_seconds = 0;    // gathering π columns and building the alias tables
+    double table_seconds = 0;    // collecting the words, gathering π columns, per-word tables
     double gibbs_seconds = 0;    // initialisation and sweeps
     double counts_seconds = 0;   // merging and scaling the counts
   };
@@ -153,13 +164,13 @@ class LdaCountModel final : public samplers::CountModel {
   LdaCountModel(const data::Corpus* corpus, int num_topics, double alpha, double beta,
                 int gibbs_sweeps, parallel::ThreadPool* pool);
 
-  // π_{k, words[u]} into columns (K x U, row-major) for rows [row_begin, row_end).
-  void GatherColumns(const samplers::SimplexParameters& parameters, int row_begin, int row_end,
-                     std::vector<double>& row_scratch) const;
-  // Gibbs on batch documents [begin, end) on thread `thread`, adding every kept sweep's
-  // assignments to that thread's accumulator.
-  void SampleDocuments(absl::Span<const int64_t> batch, uint64_t key, int64_t begin,
-                       int64_t end, int thread) const;
+  // Builds table_ for the words_ of the current minibatch from π = `parameters`.
+  void FillTable(const samplers::SimplexParameters& parameters) const;
+  // Gibbs on the batch documents order[next++] until order is exhausted, on thread
+  // `thread`, adding every kept sweep's assignments to that thread's accumulator.
+  void SampleDocuments(absl::Span<const int64_t> batch, uint64_t key,
+                       absl::Span<const int64_t> order, std::atomic<int64_t>& next,
+                       int thread) const;
   int num_threads() const { return pool_ == nullptr ? 1 : pool_->num_threads(); }
 
   const data::Corpus* corpus_;
@@ -172,9 +183,17 @@ class LdaCountModel final : public samplers::CountModel {
   // Scratch of ScaledCounts, reused across calls.
   mutable std::vector<int32_t> local_of_word_;  // V, -1 outside the current minibatch
   mutable std::vector<int32_t> words_;          // U distinct word ids, ascending
-  mutable std::vector<double> columns_;         // K x U
+  mutable std::vector<double> columns_;             // K x U (generic SimplexParameters only)
+  mutable std::vector<std::vector<double>> slices_;  // per thread, K x (a few hundred words)
   mutable MinibatchTopicTable table_;
   mutable std::vector<std::vector<int32_t>> accumulators_;  // per thread, K x U
+  mutable std::vector<int64_t> order_;  // batch slots, longest document first
+  struct NonzeroCount {
+    int32_t topic;
+    int32_t word;  // local id
+    int32_t count;
+  };
+  mutable std::vector<std::vector<NonzeroCount>> nonzero_entries_;  // per thread
   mutable std::vector<int64_t> nonzero_sums_;               // per thread
   mutable std::vector<int64_t> alpha_draw_sums_;            // per thread
   mutable Stats stats_;

@@ -1,17 +1,23 @@
 // LDA iteration costs, 1 and 2 threads (the second argument):
 //  - BM_LdaScaledCounts/K/threads: the Gibbs half of an iteration (table build, 20 sweeps of
 //    50 documents of 150 tokens, count assembly) with the generating topics of a synthetic
-//    corpus (the trained-model regime); items = token updates (tokens x 21).
+//    corpus (the trained-model regime); items = token updates (tokens x 21);
+//  - BM_LdaScaledCountsKos/K/threads: the same on minibatches of the real KOS corpus with
+//    topics trained by SCIR (see RunScaledCounts for the counters).
 //  - BM_LdaTopicUpdateScir/V/threads, BM_LdaTopicUpdateSgrld/V/threads: one topic update of
 //    all K = 100 x V entries with the scaled counts of a 50-document minibatch (7,500 tokens,
 //    ~99.99% zero counts at V = 100,000), rows split over the threads as Lda::Step does;
 //    items = entries, so ns per entry = 1e9 / items_per_second.
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
+#include "base/check.h"
 #include "benchmark/benchmark.h"
+#include "data/embedded_corpus.h"
 #include "models/lda.h"
 #include "models/lda_testing.h"
 #include "parallel/thread_pool.h"
@@ -23,9 +29,52 @@
 namespace sgmcmc::models {
 namespace {
 
+// Runs ScaledCounts on minibatches of 50 documents of `corpus` with the topics `topics` and
+// reports, per iteration (all wall time, so with 2 threads the real speed-up):
+//  - items_per_second: token updates (tokens x (S + 1): S = 20 sweeps plus the sequential
+//    initialisation, the LdaCountModel::Stats definition) per second of the whole
+//    ScaledCounts call: word collection, table build, Gibbs, count assembly;
+//  - sweep_updates_per_s: tokens x S per second of the whole call (the strictest rate: the
+//    initialisation pass counted as overhead);
+//  - gibbs_updates_per_s: token updates per second of the Gibbs phase alone;
+//  - table_ms, counts_ms: the per-minibatch table build and the count assembly (both
+//    included in the first two rates).
+void RunScaledCounts(benchmark::State& state, const data::Corpus& corpus,
+                     const samplers::SimplexParameters& topics, int threads) {
+  constexpr int kSweeps = 20;
+  parallel::ThreadPool pool(threads);
+  auto model = LdaCountModel::Create(&corpus, topics.rows(), 0.1, 0.5, kSweeps, &pool);
+  samplers::Minibatch minibatch = *samplers::Minibatch::Create(corpus.num_documents(), 50);
+  rng::Engine engine(8);
+  samplers::SimplexCounts counts;
+  int64_t updates = 0, sweep_updates = 0;
+  double gibbs_seconds = 0, table_seconds = 0, counts_seconds = 0, alpha_fraction = 0,
+         topics_per_document = 0;
+  for (auto _ : state) {
+    (*model)->ScaledCounts(engine, minibatch.Draw(engine), topics, counts);
+    const LdaCountModel::Stats& stats = (*model)->last_stats();
+    updates += stats.token_updates;
+    sweep_updates += stats.tokens * kSweeps;
+    gibbs_seconds += stats.gibbs_seconds;
+    table_seconds += stats.table_seconds;
+    counts_seconds += stats.counts_seconds;
+    alpha_fraction += stats.alpha_bucket_fraction;
+    topics_per_document += stats.mean_topics_per_document;
+  }
+  state.SetItemsProcessed(updates);
+  state.counters["sweep_updates_per_s"] =
+      benchmark::Counter(static_cast<double>(sweep_updates), benchmark::Counter::kIsRate);
+  state.counters["gibbs_updates_per_s"] = updates / gibbs_seconds;
+  state.counters["table_ms"] = 1e3 * table_seconds / state.iterations();
+  state.counters["counts_ms"] = 1e3 * counts_seconds / state.iterations();
+  state.counters["alpha_fraction"] = alpha_fraction / state.iterations();
+  state.counters["topics_per_doc"] = topics_per_document / state.iterations();
+}
+
+// Synthetic corpus (1000 documents of 150 tokens, V = 6906, each document mixing 4 topics)
+// with its generating topics: the trained-model regime.
 void BM_LdaScaledCounts(benchmark::State& state) {
   const int num_topics = static_cast<int>(state.range(0));
-  const int threads = static_cast<int>(state.range(1));
   SyntheticLdaOptions options;
   options.num_topics = num_topics;
   options.num_documents = 1000;
@@ -42,29 +91,42 @@ void BM_LdaScaledCounts(benchmark::State& state) {
     }
     if (!scir.SetLogTheta(k, log_row).ok()) state.SkipWithError("SetLogTheta failed");
   }
-  parallel::ThreadPool pool(threads);
-  auto model = LdaCountModel::Create(&lda.corpus, num_topics, 0.1, 0.5, 20, &pool);
-  samplers::Minibatch minibatch = *samplers::Minibatch::Create(options.num_documents, 50);
-  rng::Engine engine(8);
-  samplers::SimplexCounts counts;
-  int64_t updates = 0;
-  double gibbs_seconds = 0, table_seconds = 0, alpha_fraction = 0, tables_built = 0;
-  for (auto _ : state) {
-    (*model)->ScaledCounts(engine, minibatch.Draw(engine), scir, counts);
-    const LdaCountModel::Stats& stats = (*model)->last_stats();
-    updates += stats.token_updates;
-    gibbs_seconds += stats.gibbs_seconds;
-    table_seconds += stats.table_seconds;
-    alpha_fraction += stats.alpha_bucket_fraction;
-    tables_built += static_cast<double>(stats.alias_tables_built) / stats.distinct_words;
-  }
-  state.SetItemsProcessed(updates);
-  state.counters["gibbs_updates_per_s"] = updates / gibbs_seconds;
-  state.counters["table_ms"] = 1e3 * table_seconds / state.iterations();
-  state.counters["alpha_fraction"] = alpha_fraction / state.iterations();
-  state.counters["tables_built"] = tables_built / state.iterations();
+  RunScaledCounts(state, lda.corpus, scir, static_cast<int>(state.range(1)));
 }
 BENCHMARK(BM_LdaScaledCounts)
+    ->Args({100, 1})
+    ->Args({100, 2})
+    ->Args({50, 1})
+    ->Args({50, 2})
+    ->UseRealTime();
+
+// The embedded KOS corpus (3430 blog posts, V = 6906, 136 tokens per document on average)
+// with the topics of a SCIR run (kScirFast preset at K, 200 iterations, ~3 passes): real
+// documents, with lengths from 1 to ~900 tokens, in the trained regime. The training runs
+// once per K (a few seconds of setup, not timed).
+const samplers::Scir& KosTopics(const data::Corpus& kos, int num_topics) {
+  static auto* trained = new std::map<int, std::unique_ptr<Lda>>();
+  std::unique_ptr<Lda>& lda = (*trained)[num_topics];
+  if (lda == nullptr) {
+    LdaOptions options = LdaPresetOptions(LdaPreset::kScirFast);
+    options.num_topics = num_topics;
+    static auto* pool = new parallel::ThreadPool(2);  // outlives the Lda, which keeps it
+    lda = std::make_unique<Lda>(*Lda::Create(kos, options, pool));
+    for (int m = 0; m < 200; ++m) lda->Step();
+  }
+  return static_cast<const samplers::Scir&>(lda->sampler());
+}
+
+void BM_LdaScaledCountsKos(benchmark::State& state) {
+  static const data::Corpus* kos = [] {
+    absl::StatusOr<data::Corpus> corpus = data::LoadEmbeddedKos();
+    SGMCMC_CHECK(corpus.ok()) << corpus.status();
+    return new data::Corpus(*std::move(corpus));
+  }();
+  const int num_topics = static_cast<int>(state.range(0));
+  RunScaledCounts(state, *kos, KosTopics(*kos, num_topics), static_cast<int>(state.range(1)));
+}
+BENCHMARK(BM_LdaScaledCountsKos)
     ->Args({100, 1})
     ->Args({100, 2})
     ->Args({50, 1})

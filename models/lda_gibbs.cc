@@ -1,6 +1,8 @@
 #include "models/lda_gibbs.h"
 
-#include <utility>
+#include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "rng/uniform.h"
 
@@ -10,10 +12,10 @@ namespace {
 constexpr int kPrefetchAhead = 2;
 
 // Draws the topic of one token from p(k) ∝ (α + n_dk) π_kw, where `counts` already excludes
-// the token. Two buckets, see the header. `next_column` (the column of a token kPrefetchAhead
-// positions later, or null) is prefetched at the document's topics while the sparse masses
-// are summed: the columns of a minibatch do not fit in L2, and later tokens mostly need the
-// same topics.
+// the token. Two buckets, see the header. `next_column` (the column of the token
+// kPrefetchAhead positions later, or any valid column near the end) is prefetched at the
+// document's topics while the sparse masses are summed: the columns of a minibatch do not
+// fit in L2, and later tokens mostly need the same topics.
 inline int DrawTopic(const MinibatchTopicTable& table, int u, const double* next_column,
                      const SparseTopicCounts& counts, double* cumulative, rng::Engine& engine,
                      int64_t& alpha_draws) {
@@ -56,13 +58,12 @@ void MinibatchTopicTable::Reset(int num_topics, int num_words, double alpha) {
       << "MinibatchTopicTable::Allocate: need num_topics > 0 and num_words >= 0, got "
       << num_topics << " and " << num_words;
   num_topics_ = num_topics;
+  num_blocks_ = (num_topics + kAlphaBlock - 1) / kAlphaBlock;
   alpha_ = alpha;
-  // FillColumns overwrites every column and mass, so the old values may stay.
+  // Filling overwrites every column, mass and block sum, so the old values may stay.
   columns_.resize(static_cast<size_t>(num_words) * num_topics);
   alpha_mass_.resize(num_words);
-  for (auto& table : alias_tables_) table.reset();
-  alias_tables_.resize(num_words);
-  alias_once_ = std::make_unique<std::once_flag[]>(num_words);
+  block_cumulative_.resize(static_cast<size_t>(num_words) * num_blocks_);
 }
 
 void MinibatchTopicTable::FillColumns(const TopicColumnsView& topics, int column_begin,
@@ -75,34 +76,99 @@ void MinibatchTopicTable::FillColumns(const TopicColumnsView& topics, int column
   SGMCMC_CHECK(0 <= column_begin && column_begin <= column_end && column_end <= num_words())
       << "MinibatchTopicTable::FillColumns: column range [" << column_begin << ", "
       << column_end << ") is not inside [0, " << num_words() << "]";
+  CopyColumns(topics.values.data() + column_begin, topics.num_words, column_begin,
+              column_end - column_begin);
+}
+
+void MinibatchTopicTable::SetColumns(int first_column, const TopicColumnsView& block) {
+  SGMCMC_CHECK(block.num_topics == num_topics_ && block.num_words >= 0 &&
+               block.values.size() == static_cast<size_t>(num_topics_) * block.num_words)
+      << "MinibatchTopicTable::SetColumns: block must be " << num_topics_ << " x W, got "
+      << block.num_topics << " x " << block.num_words << " with " << block.values.size()
+      << " values";
+  SGMCMC_CHECK(0 <= first_column && first_column + block.num_words <= num_words())
+      << "MinibatchTopicTable::SetColumns: columns [" << first_column << ", "
+      << first_column + block.num_words << ") are not inside [0, " << num_words() << "]";
+  CopyColumns(block.values.data(), block.num_words, first_column, block.num_words);
+}
+
+void MinibatchTopicTable::CopyColumns(const double* rows, size_t row_stride, int first_column,
+                                      int width) {
+  // Cache-blocked transpose: a tile of kTileWords columns reads one cache line of each row
+  // and writes its kTileWords columns (kTileWords x K doubles, in L1) one topic at a time;
+  // the columns are then finished while still in cache.
+  constexpr int kTileWords = 8;
   const int num_topics = num_topics_;
-  for (int u = column_begin; u < column_end; ++u) {
-    double* column = columns_.data() + static_cast<size_t>(u) * num_topics;
-    double mass = 0;
+  for (int tile = 0; tile < width; tile += kTileWords) {
+    const int tile_width = std::min(kTileWords, width - tile);
+    double* first = columns_.data() + static_cast<size_t>(first_column + tile) * num_topics;
     for (int k = 0; k < num_topics; ++k) {
-      column[k] = topics.at(k, u);
-      mass += column[k];
+      const double* row = rows + k * row_stride + tile;
+      double* out = first + k;
+      for (int j = 0; j < tile_width; ++j) out[j * num_topics] = row[j];
     }
-    if (!(mass > 0)) {
-      for (int k = 0; k < num_topics; ++k) column[k] = 1;
-      mass = num_topics;
-    }
-    alpha_mass_[u] = alpha_ * mass;
+    for (int j = 0; j < tile_width; ++j) FinishColumn(first_column + tile + j);
   }
 }
 
-void MinibatchTopicTable::BuildAliasTable(int u) const {
-  absl::StatusOr<rng::AliasTable> alias = rng::AliasTable::Create(
-      absl::MakeConstSpan(columns_.data() + static_cast<size_t>(u) * num_topics_, num_topics_));
-  SGMCMC_CHECK(alias.ok()) << "MinibatchTopicTable: column " << u
-                           << " is not a valid weight vector: " << alias.status();
-  alias_tables_[u] = *std::move(alias);
+void MinibatchTopicTable::FinishColumn(int u) {
+  const int num_topics = num_topics_;
+  const int num_blocks = num_blocks_;
+  double* column = columns_.data() + static_cast<size_t>(u) * num_topics;
+  double* blocks = block_cumulative_.data() + static_cast<size_t>(u) * num_blocks;
+  // Each block's sum (in topic order, as SampleAlphaBucket repeats it) is its own dependency
+  // chain, so the blocks overlap in the CPU; then the running sum over the blocks.
+  double cumulative = 0, minimum = 0;
+  for (int b = 0; b < num_blocks; ++b) {
+    const int end = std::min((b + 1) * kAlphaBlock, num_topics);
+    double block_sum = 0;
+    for (int k = b * kAlphaBlock; k < end; ++k) {
+      block_sum += column[k];
+      minimum = column[k] < minimum ? column[k] : minimum;
+    }
+    cumulative += block_sum;
+    blocks[b] = cumulative;
+  }
+  // A negative entry shows in the minimum, a NaN or infinite one in the sum.
+  SGMCMC_CHECK(minimum >= 0 && cumulative <= std::numeric_limits<double>::max())
+      << "MinibatchTopicTable: column " << u
+      << " has a negative, NaN or infinite entry, or an infinite sum";
+  if (cumulative > 0) {
+    alpha_mass_[u] = alpha_ * cumulative;
+    return;
+  }
+  for (int k = 0; k < num_topics; ++k) column[k] = 1;
+  for (int b = 0; b < num_blocks; ++b) blocks[b] = std::min((b + 1) * kAlphaBlock, num_topics);
+  alpha_mass_[u] = alpha_ * num_topics;
 }
 
-int MinibatchTopicTable::num_alias_tables_built() const {
-  int built = 0;
-  for (const auto& table : alias_tables_) built += table.has_value();
-  return built;
+int MinibatchTopicTable::SampleAlphaBucket(int u, rng::Engine& engine) const {
+  const double* blocks = block_cumulative_.data() + static_cast<size_t>(u) * num_blocks_;
+  const double total = blocks[num_blocks_ - 1];
+  double y = rng::UniformDouble(engine) * total;
+  // U < 1, but U * total may round up to total; the largest double below it keeps y in
+  // [0, total), an event of probability ~2^-53 that moves no visible mass.
+  if (!(y < total)) y = std::nextafter(total, 0.0);
+  // The first block whose cumulative sum exceeds y (exists: the last one is total > y); its
+  // sum is then > 0.
+  int b = 0;
+  while (!(y < blocks[b])) ++b;
+  // Inside it, inversion of the rest y - (sum of the earlier blocks), uniform on the block's
+  // mass; if rounding leaves the rest at or above the block's summed mass, the block's last
+  // topic of positive probability (an event of probability O(2^-53), so still no topic with
+  // π_kw = 0 can be drawn).
+  const double rest = y - (b == 0 ? 0.0 : blocks[b - 1]);
+  const int first = b * kAlphaBlock;
+  const int end = std::min(first + kAlphaBlock, num_topics_);
+  const double* pi = column(u);
+  double sum = 0;
+  int last_positive = first;
+  for (int k = first; k < end; ++k) {
+    sum += pi[k];
+    if (rest < sum) return k;
+    if (pi[k] > 0) last_positive = k;
+  }
+  return last_positive;
 }
 
 MinibatchTopicTable MinibatchTopicTable::Build(const TopicColumnsView& topics, double alpha) {
@@ -153,7 +219,7 @@ void InitializeAssignments(const MinibatchTopicTable& table, rng::Engine& engine
   const int n = doc.size();
   const int32_t* words = doc.local_words_.data();
   for (int i = 0; i < n; ++i) {
-    const double* next = i + kPrefetchAhead < n ? table.column(words[i + kPrefetchAhead]) : nullptr;
+    const double* next = table.column(i + kPrefetchAhead < n ? words[i + kPrefetchAhead] : 0);
     const int k = DrawTopic(table, words[i], next, doc.counts_, doc.cumulative_.data(), engine,
                             doc.alpha_draws_);
     doc.assignments_[i] = k;

@@ -2,7 +2,9 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "eval/distribution_testing.h"
@@ -348,8 +350,8 @@ TEST(GibbsSweepTest, PinnedAssignments) {
   GibbsSweep(table, engine, doc);
   GibbsSweep(table, engine, doc);
   EXPECT_EQ(std::vector<int32_t>(doc.assignments().begin(), doc.assignments().end()),
-            (std::vector<int32_t>{4, 4, 0, 1, 3, 0, 0, 2, 0, 2, 0, 2}));
-  EXPECT_EQ(engine.position(), 54u);  // 36 bucket choices + 18 alias draws
+            (std::vector<int32_t>{3, 2, 0, 1, 2, 0, 0, 0, 0, 2, 3, 2}));
+  EXPECT_EQ(engine.position(), 53u);  // 36 bucket choices + 17 α-bucket draws
 }
 
 TEST(MinibatchTopicTableTest, ColumnsAndAlphaMasses) {
@@ -362,23 +364,96 @@ TEST(MinibatchTopicTableTest, ColumnsAndAlphaMasses) {
   for (int u = 0; u < 3; ++u) {
     double sum = 0;
     for (int k = 0; k < 4; ++k) {
-      EXPECT_EQ(table.column(u)[k], topics.at(k, words[u]));
+      EXPECT_EQ(table.at(k, u), topics.at(k, words[u]));
       sum += topics.at(k, words[u]);
     }
     EXPECT_NEAR(table.alpha_mass(u), 0.25 * sum, 1e-15);
   }
 }
 
-TEST(MinibatchTopicTableTest, AliasTablesAreBuiltOnFirstUseOnly) {
-  const std::vector<double> values = RandomTopics(5, 4, 0.0, 53);
-  const MinibatchTopicTable table = MinibatchTopicTable::Build(TopicColumnsView{values, 5, 4}, 0.2);
-  EXPECT_EQ(table.num_alias_tables_built(), 0);
-  rng::Engine engine(3);
-  table.SampleAlphaBucket(2, engine);
-  table.SampleAlphaBucket(2, engine);
-  EXPECT_EQ(table.num_alias_tables_built(), 1);
-  table.SampleAlphaBucket(0, engine);
-  EXPECT_EQ(table.num_alias_tables_built(), 2);
+// The α bucket draws k ∝ π_kw: K below, at and across multiples of kAlphaBlock (one block,
+// a partial last block, several blocks), exact zeros (whole blocks of them at zero_fraction
+// 0.9), an all-zero column (then uniform), several seeds. Each chi-squared test fails with
+// probability 1e-6 under the stated law (see the top of the file).
+TEST(MinibatchTopicTableTest, AlphaBucketDrawsFollowTheColumn) {
+  struct Case {
+    int num_topics;
+    double zero_fraction;
+    uint64_t seed;
+  };
+  const std::vector<Case> cases = {{1, 0.0, 1},   {5, 0.0, 2},    {16, 0.3, 3}, {17, 0.0, 4},
+                                   {33, 0.5, 5},  {100, 0.0, 6},  {100, 0.9, 7}, {100, 0.0, 8},
+                                   {250, 0.7, 9}, {48, 0.95, 10}};
+  constexpr int kVocabulary = 3;
+  constexpr int kDraws = 200000;
+  for (const Case& c : cases) {
+    std::vector<double> values = RandomTopics(c.num_topics, kVocabulary, c.zero_fraction, c.seed);
+    // Word 2 gets an all-zero column (documented: then equally likely under every topic).
+    for (int k = 0; k < c.num_topics; ++k) values[k * kVocabulary + 2] = 0;
+    const TopicMatrixView topics{values, c.num_topics, kVocabulary};
+    const MinibatchTopicTable table = TableFor(topics, 0.5, {0, 1, 2});
+    for (int u = 0; u < kVocabulary; ++u) {
+      double sum = 0;
+      for (int k = 0; k < c.num_topics; ++k) sum += topics.at(k, u);
+      rng::Engine engine(c.seed, 100 + u);
+      std::vector<int64_t> draws(kDraws);
+      for (int64_t& d : draws) d = table.SampleAlphaBucket(u, engine);
+      // One engine word per draw.
+      EXPECT_EQ(engine.position(), static_cast<uint64_t>(kDraws));
+      const auto result = eval::DiscreteChiSquaredTest(
+          draws,
+          [&](int64_t k) { return sum > 0 ? topics.at(k, u) / sum : 1.0 / c.num_topics; }, 0,
+          c.num_topics - 1);
+      EXPECT_TRUE(result.Passed()) << "K=" << c.num_topics << " zeros=" << c.zero_fraction
+                                   << " word " << u << " " << result;
+      // A topic with π_kw = 0 is never drawn.
+      if (sum > 0) {
+        for (int64_t k : draws) ASSERT_GT(topics.at(k, u), 0.0) << "K=" << c.num_topics;
+      }
+    }
+  }
+}
+
+// The α mass of an all-zero column is α K and of any other column α Σ_k π_kw.
+TEST(MinibatchTopicTableTest, AllZeroColumnHasUniformAlphaMass) {
+  std::vector<double> values = RandomTopics(37, 2, 0.0, 57);
+  for (int k = 0; k < 37; ++k) values[k * 2 + 1] = 0;
+  const MinibatchTopicTable table = MinibatchTopicTable::Build(TopicColumnsView{values, 37, 2}, 0.5);
+  EXPECT_EQ(table.alpha_mass(1), 0.5 * 37);
+  for (int k = 0; k < 37; ++k) EXPECT_EQ(table.at(k, 1), 1.0);
+}
+
+// Same size, columns, α masses, and α-bucket draws from equal engines.
+void ExpectSameTables(const MinibatchTopicTable& a, const MinibatchTopicTable& b) {
+  ASSERT_EQ(a.num_words(), b.num_words());
+  ASSERT_EQ(a.num_topics(), b.num_topics());
+  for (int u = 0; u < a.num_words(); ++u) {
+    EXPECT_EQ(a.alpha_mass(u), b.alpha_mass(u));
+    for (int k = 0; k < a.num_topics(); ++k) EXPECT_EQ(a.at(k, u), b.at(k, u));
+    rng::Engine engine_a(3, u), engine_b(3, u);
+    for (int i = 0; i < 50; ++i) {
+      EXPECT_EQ(a.SampleAlphaBucket(u, engine_a), b.SampleAlphaBucket(u, engine_b));
+    }
+  }
+}
+
+TEST(MinibatchTopicTableTest, SlicesSetSeparatelyEqualOneBuild) {
+  const std::vector<double> values = RandomTopics(21, 9, 0.4, 56);
+  const TopicColumnsView topics{values, 21, 9};
+  const MinibatchTopicTable reference = MinibatchTopicTable::Build(topics, 0.2);
+  MinibatchTopicTable table = MinibatchTopicTable::Allocate(21, 9, 0.2);
+  // Columns [4, 9) and then [0, 4), each as its own 21 x W slice.
+  for (const auto& [first, width] : std::vector<std::pair<int, int>>{{4, 5}, {0, 4}}) {
+    std::vector<double> slice(21 * width);
+    for (int k = 0; k < 21; ++k) {
+      for (int j = 0; j < width; ++j) slice[k * width + j] = topics.at(k, first + j);
+    }
+    table.SetColumns(first, TopicColumnsView{slice, 21, width});
+  }
+  ExpectSameTables(table, reference);
+  for (int u = 0; u < 9; ++u) {
+    for (int k = 0; k < 21; ++k) EXPECT_EQ(table.at(k, u), topics.at(k, u));
+  }
 }
 
 TEST(MinibatchTopicTableTest, ColumnRangesFilledSeparatelyEqualOneBuild) {
@@ -388,14 +463,7 @@ TEST(MinibatchTopicTableTest, ColumnRangesFilledSeparatelyEqualOneBuild) {
   MinibatchTopicTable parts = MinibatchTopicTable::Allocate(6, 40, 0.3);
   parts.FillColumns(topics, 25, 40);
   parts.FillColumns(topics, 0, 25);
-  for (int u = 0; u < 40; ++u) {
-    EXPECT_EQ(whole.alpha_mass(u), parts.alpha_mass(u));
-    for (int k = 0; k < 6; ++k) EXPECT_EQ(whole.column(u)[k], parts.column(u)[k]);
-    rng::Engine a(1, u), b(1, u);
-    for (int i = 0; i < 20; ++i) {
-      EXPECT_EQ(whole.SampleAlphaBucket(u, a), parts.SampleAlphaBucket(u, b));
-    }
-  }
+  ExpectSameTables(whole, parts);
 }
 
 TEST(MinibatchTopicTableTest, ResetTableEqualsFreshTable) {
@@ -405,16 +473,10 @@ TEST(MinibatchTopicTableTest, ResetTableEqualsFreshTable) {
   rng::Engine engine(1);
   for (int u = 0; u < 30; ++u) reused.SampleAlphaBucket(u, engine);
   reused.Reset(4, 12, 0.7);
-  EXPECT_EQ(reused.num_alias_tables_built(), 0);
   reused.FillColumns(TopicColumnsView{second, 4, 12}, 0, 12);
   const MinibatchTopicTable fresh = MinibatchTopicTable::Build(TopicColumnsView{second, 4, 12}, 0.7);
   ASSERT_EQ(reused.num_words(), 12);
-  for (int u = 0; u < 12; ++u) {
-    EXPECT_EQ(reused.alpha_mass(u), fresh.alpha_mass(u));
-    for (int k = 0; k < 4; ++k) EXPECT_EQ(reused.column(u)[k], fresh.column(u)[k]);
-    rng::Engine a(2, u), b(2, u);
-    for (int i = 0; i < 10; ++i) EXPECT_EQ(reused.SampleAlphaBucket(u, a), fresh.SampleAlphaBucket(u, b));
-  }
+  ExpectSameTables(reused, fresh);
 }
 
 TEST(MinibatchTopicTableDeathTest, BadArgumentsDie) {
@@ -426,6 +488,20 @@ TEST(MinibatchTopicTableDeathTest, BadArgumentsDie) {
   EXPECT_DEATH(MinibatchTopicTable::Build(wrong_shape, 0.1), "topics must be 3 x 3, got 3 x 3 with 6");
   MinibatchTopicTable table = MinibatchTopicTable::Allocate(2, 3, 0.1);
   EXPECT_DEATH(table.FillColumns(topics, 2, 4), "column range \\[2, 4\\) is not inside");
+  EXPECT_DEATH(table.SetColumns(2, TopicColumnsView{values, 2, 3}),
+               "SetColumns: columns \\[2, 5\\) are not inside \\[0, 3\\]");
+  EXPECT_DEATH(table.SetColumns(0, TopicColumnsView{values, 3, 2}),
+               "SetColumns: block must be 2 x W, got 3 x 2");
+  std::vector<double> bad = values;
+  bad[1] = -0.5;
+  EXPECT_DEATH(MinibatchTopicTable::Build(TopicColumnsView{bad, 2, 3}, 0.1),
+               "column 1 has a negative, NaN or infinite entry");
+  bad[1] = std::nan("");
+  EXPECT_DEATH(MinibatchTopicTable::Build(TopicColumnsView{bad, 2, 3}, 0.1),
+               "column 1 has a negative, NaN or infinite entry");
+  bad[1] = std::numeric_limits<double>::infinity();
+  EXPECT_DEATH(MinibatchTopicTable::Build(TopicColumnsView{bad, 2, 3}, 0.1),
+               "column 1 has a negative, NaN or infinite entry");
 }
 
 TEST(DocumentGibbsStateDeathTest, BadAssignmentsDie) {

@@ -74,7 +74,7 @@ TEST(LdaOptionsTest, ValidateNamesTheField) {
   EXPECT_NE(message(o).find("LdaOptions.gibbs_sweeps"), std::string::npos);
 }
 
-TEST(LdaPresetTest, PaperSettingsOfBakerEtAlTable2) {
+TEST(LdaPresetTest, PaperSettingsOfBakerEtAlTable2AndTunedSettings) {
   const LdaOptions scir = LdaPresetOptions(LdaPreset::kScirPaper);
   EXPECT_EQ(scir.sampler, LdaSampler::kScir);
   EXPECT_EQ(scir.step_size.schedule, samplers::StepSizeOptions::Schedule::kPolynomialDecay);
@@ -94,8 +94,28 @@ TEST(LdaPresetTest, PaperSettingsOfBakerEtAlTable2) {
   EXPECT_EQ(sgrld.alpha, 0.01);
   EXPECT_EQ(sgrld.beta, 1e-4);
   EXPECT_EQ(sgrld.gibbs_sweeps, 200);
-  EXPECT_EQ(LdaPresetOptions(LdaPreset::kScirFast).gibbs_sweeps, kFastGibbsSweeps);
-  EXPECT_EQ(LdaPresetOptions(LdaPreset::kSgrldFast).gibbs_sweeps, kFastGibbsSweeps);
+  // The tuned presets (grid search on KOS, bench/README.md).
+  const LdaOptions scir_fast = LdaPresetOptions(LdaPreset::kScirFast);
+  EXPECT_EQ(scir_fast.sampler, LdaSampler::kScir);
+  EXPECT_EQ(scir_fast.step_size.h, 0.5);
+  EXPECT_EQ(scir_fast.step_size.tau, 10);
+  EXPECT_EQ(scir_fast.step_size.kappa, 0.33);
+  EXPECT_EQ(scir_fast.alpha, 0.1);
+  EXPECT_EQ(scir_fast.beta, 0.1);
+  EXPECT_EQ(scir_fast.num_topics, 100);
+  EXPECT_EQ(scir_fast.minibatch_size, 50);
+  EXPECT_EQ(scir_fast.gibbs_sweeps, kFastGibbsSweeps);
+  const LdaOptions sgrld_fast = LdaPresetOptions(LdaPreset::kSgrldFast);
+  EXPECT_EQ(sgrld_fast.sampler, LdaSampler::kSgrld);
+  EXPECT_EQ(sgrld_fast.step_size.h, 0.1);
+  EXPECT_EQ(sgrld_fast.step_size.tau, 100);
+  EXPECT_EQ(sgrld_fast.step_size.kappa, 0.6);
+  EXPECT_EQ(sgrld_fast.alpha, 0.1);
+  EXPECT_EQ(sgrld_fast.beta, 0.01);
+  EXPECT_EQ(sgrld_fast.num_topics, 100);
+  EXPECT_EQ(sgrld_fast.minibatch_size, 50);
+  EXPECT_EQ(sgrld_fast.gibbs_sweeps, kFastGibbsSweeps);
+  EXPECT_EQ(kFastGibbsSweeps, 20);
   for (LdaPreset p : {LdaPreset::kScirPaper, LdaPreset::kSgrldPaper, LdaPreset::kScirFast,
                       LdaPreset::kSgrldFast}) {
     EXPECT_EQ(*ParseLdaPreset(LdaPresetName(p)), p);
@@ -225,7 +245,8 @@ TEST(LdaCountModelTest, SameCountsForAnyThreadCountAndParameterPath) {
 
     const std::vector<int64_t> batch = {5, 59, 12, 30, 31, 0, 44};
     std::vector<double> reference;
-    for (int threads : {0, 1, 2, 3}) {
+    // 5 threads > K = 4 rows: a thread with no rows of the count assembly.
+    for (int threads : {0, 1, 2, 3, 5}) {
       std::unique_ptr<parallel::ThreadPool> pool;
       if (threads > 0) pool = std::make_unique<parallel::ThreadPool>(threads);
       auto model = LdaCountModel::Create(&corpus, 4, 0.1, 0.5, 7, pool.get());
