@@ -178,9 +178,10 @@ struct RowState {
 // the row's kernel:
 //  - CacheBlock (rows with every α_j >= 1/2), per block of kBlock: θ = exp(log θ) by one
 //    vectorised exp (flushed to 0 below DBL_MIN); returns the block's Σθ.
-//  - CacheRowSequential (the other rows): θ = exp(log θ) only for the entries that can
-//    matter to Σθ: those below max − 60 log 2 − log(cols) sum to < 2^-60 of the largest term
-//    (below the sum's own rounding) and are cached as 0, like those below DBL_MIN;
+//  - CacheRowSequential (the other rows): θ = exp(log θ) (Eigen's vectorised exp, within an
+//    ulp or so of std::exp) only for the entries that can matter to Σθ: those below
+//    max − 60 log 2 − log(cols) sum to < 2^-60 of the largest term (below the sum's own
+//    rounding) and are cached as 0, like those below DBL_MIN;
 //    PoissonMean recomputes their λ from log θ when it is not negligible. With α = 0.01 this
 //    skips ~60% of the exps. Returns Σθ.
 double CacheBlock(const double* log_theta, int n, double* theta) {
@@ -192,46 +193,97 @@ double CacheRowSequential(RowState row) {
   const double max = Eigen::Map<const Eigen::ArrayXd>(row.log_theta, row.cols).maxCoeff();
   const double floor =
       std::max(max - (60 * kLog2 + std::log(static_cast<double>(row.cols))), kMinNormalLog);
+  // Branch-free: the entries at or above the floor are listed (their column indices, in
+  // order) and gathered, exp'd by one vectorised pass (Eigen; the floor is >= kMinNormalLog,
+  // so no result is below DBL_MIN) and scattered back over a zeroed row. The sum adds them in
+  // column order (the zeros in between add nothing).
+  alignas(64) double gathered[kBlock];
+  alignas(64) double exps[kBlock];
+  int listed_cols[kBlock];
   double sum = 0;
-  for (int j = 0; j < row.cols; ++j) {
-    const double t = row.log_theta[j] >= floor ? std::exp(row.log_theta[j]) : 0.0;
-    row.theta[j] = t;
-    sum += t;
+  for (int begin = 0; begin < row.cols; begin += kBlock) {
+    const int n = std::min(kBlock, row.cols - begin);
+    const double* lt = row.log_theta + begin;
+    double* theta = row.theta + begin;
+    std::fill(theta, theta + n, 0.0);
+    int listed = 0;
+    for (int i = 0; i < n; ++i) {
+      listed_cols[listed] = i;
+      gathered[listed] = lt[i];
+      listed += lt[i] >= floor;
+    }
+    Eigen::Map<Eigen::ArrayXd>(exps, listed) =
+        Eigen::Map<const Eigen::ArrayXd>(gathered, listed).exp();
+    for (int k = 0; k < listed; ++k) {
+      theta[listed_cols[k]] = exps[k];
+      sum += exps[k];
+    }
   }
   return sum;
 }
 
 // One SCIR step of a row, entry by entry (LogCirTransition); kSymmetric reads alpha[0] for
-// every column. Used when some α_j < 1/2. Per block, the entries whose draw is
-// log Gamma(table shape) (zero count and P = 0: nearly every entry of a sparse row) are only
-// listed in column order during the entry pass, then drawn together by
-// rng::LogGammaTable::Fill; the new θ of the block are exp'd in one vector pass.
+// every column. Used when some α_j < 1/2. Per block, three passes that draw exactly what one
+// column-order pass would, in the same order:
+//  1. branch-free classification: a zero-count entry with α_j < 1/2 whose Poisson mean is
+//     negligible (no draw, P = 0: ~70% of a sparse row at α = 0.01) will take a
+//     log Gamma(table shape) draw; every other entry is listed;
+//  2. the listed entries in column order: the Poisson draw (P = 0: a table draw too) or
+//     LogCirTransition;
+//  3. the table entries, gathered in column order, drawn together by
+//     rng::LogGammaTable::Fill.
+// The new θ of the row are cached last (CacheRowSequential).
 template <bool kSymmetric>
 double ScirRowStepSequential(rng::Engine& engine, RowState row, absl::Span<const double> alpha,
                              RowCounts counts, const rng::LogGammaTable* zero_count_table,
                              const CirConstants& cir) {
   alignas(64) double table_draws[kBlock];
+  alignas(64) double block_counts[kBlock];
   int table_entries[kBlock];
+  int other_entries[kBlock];
+  bool from_table[kBlock];
+  const bool has_table = zero_count_table != nullptr;
   for (int begin = 0; begin < row.cols; begin += kBlock) {
     const int n = std::min(kBlock, row.cols - begin);
     double* lt = row.log_theta + begin;
-    double* theta = row.theta + begin;
-    int listed = 0;
+    const double* theta = row.theta + begin;
+    int others = 0;
     for (int i = 0; i < n; ++i) {
-      const int j = begin + i;
-      const double a = kSymmetric ? alpha[0] : alpha[j];
-      const double count = counts.Next(j);
+      const double a = kSymmetric ? alpha[0] : alpha[begin + i];
+      const double count = counts.Next(begin + i);
+      block_counts[i] = count;
+      // λ < 2^-54 as PoissonMean computes it: from the cached θ when that is not below
+      // kLinearFloor, else from log θ (entries at the boundary fall to pass 2, which decides
+      // exactly as before).
+      const double lambda = cir.rate * theta[i];
+      const bool negligible =
+          (lambda < kNegligiblePoissonMean) &
+          ((lambda >= kLinearFloor) | (lt[i] + cir.log_rate < kLogNegligiblePoissonMean));
+      const bool table = has_table & (count == 0) & (a < 0.5) & negligible;
+      from_table[i] = table;
+      other_entries[others] = i;
+      others += !table;
+    }
+    for (int k = 0; k < others; ++k) {
+      const int i = other_entries[k];
+      const double a = kSymmetric ? alpha[0] : alpha[begin + i];
+      const double count = block_counts[i];
       const PoissonMean mean(theta[i], lt[i], cir);
-      if (zero_count_table != nullptr && count == 0 && a < 0.5) {
+      if (has_table && count == 0 && a < 0.5) {
         const int64_t p = CirPoissonSample(engine, mean.lambda);
         if (p == 0) {
-          table_entries[listed++] = i;
+          from_table[i] = true;
         } else {
           lt[i] = cir.log_scale + rng::LogGammaSample(engine, a + static_cast<double>(p));
         }
       } else {
         lt[i] = LogCirTransition(engine, mean, a, count, cir, zero_count_table);
       }
+    }
+    int listed = 0;
+    for (int i = 0; i < n; ++i) {
+      table_entries[listed] = i;
+      listed += from_table[i];
     }
     if (listed > 0) zero_count_table->Fill(engine, absl::MakeSpan(table_draws, listed));
     for (int k = 0; k < listed; ++k) lt[table_entries[k]] = cir.log_scale + table_draws[k];

@@ -39,9 +39,12 @@
 // Inner loops, per block of 256 coordinates: every α_j >= 1/2 (LDA's β = 0.5): √(2λ) by one
 // vectorised sqrt, the block's normals by rng::FillNormal, w = (Z + √(2λ))²/2 and
 // log θ' = log(1 − e^{-h}) + log w by one vectorised log, then the few gamma draws (count
-// entries, or every entry for α > 1/2). Otherwise: one pass decides each entry's draw in
-// column order (zero counts with P = 0 only listed), then the listed table draws come from
-// one rng::LogGammaTable::Fill, and finally exp(log θ) for the cache and the sum.
+// entries, or every entry for α > 1/2). Otherwise: a branch-free pass marks the zero-count
+// entries whose Poisson mean is negligible (P = 0 without a draw), a second pass draws the
+// others in column order (Poisson, then gamma; P = 0 adds them to the table entries), then
+// the table entries' draws come from one rng::LogGammaTable::Fill (same stream as a single
+// column-order pass); last the cache: exp(log θ) of the entries that matter to Σθ, gathered
+// and exp'd by one vectorised pass.
 //
 // Positive-real SCIR: ScirGammaStep / ScirLogGammaStep move a scalar θ towards Gamma(â, rate)
 // exactly (for a fixed â): the CIR transition above applied to rate·θ. Lognormal:
@@ -52,21 +55,26 @@
 // Cost: O(W) per row, per coordinate (zero count, symmetric prior): α >= 1/2: one normal,
 // a sqrt, a log and an exp (the θ cache; plus a table draw and an exp for α > 1/2);
 // α < 1/2: one table draw (two engine words), a compare with the Poisson threshold (a uniform
-// for ~30% of entries at α = 0.01) and an exp for the ~40% of entries that matter to Σθ.
+// for ~30% of entries at α = 0.01) and a vectorised exp for the ~40% of entries that matter
+// to Σθ.
 // Memory: two doubles per entry (log θ and the θ cache). Measured with --config=bench, one
 // core pinned, CPU time, on the 2-core VM under load (load average 3-4 from other jobs;
 // repeated runs vary by ~±15%), old and new binaries run back to back:
 //   //samplers:scir_benchmark (100 x 10,000, 99% zero counts, h = 0.5):
-//     α = 0.01: 33-42 ns per coordinate (before: 58-62 ns);
+//     α = 0.01: 25-35 ns per coordinate, median 31-32 over two sets of 5 runs (load 2.3-3;
+//               the previous version, one branchy entry pass and a scalar exp per cached θ,
+//               33-46 ns, median 39-40, interleaved with them; originally 58-62 ns);
 //     α = 0.5:  23-29 ns per coordinate (before: 92-105 ns);
 //   //models:lda_benchmark BM_LdaTopicUpdateScir/100000/1 (K = 100, V = 1e5, β = 0.5):
 //     23-27 ns per entry, 230-275 ms per iteration (before: ~94 ns, 950 ms); the /2 case
 //     splits the rows over two threads (half the main thread's CPU time; the wall time did
 //     not drop on the loaded VM). SGRLD beside it: 7-8 ns per entry.
 // So β = 0.5 (SCIR's LDA preset) is around the 25 ns target and α = 0.01 is not yet
-// (~35 ns): the rest is the transcendental functions (Eigen's SSE2 exp/log ~5 ns each here,
-// glibc's scalar exp ~10 ns), the normal and table draws. The θ cache is exp(log θ) (not the
-// linear draw) so that a chain restored from log θ continues bit-identically. Requires
+// (~31 ns; perf profile): ~15 ns the entry passes with the table draws (~11 ns of it),
+// ~4 ns the θ cache (Eigen's SSE2 exp), ~5 ns the Poisson events and count entries
+// (rng::PoissonSample, rng::LogGammaSample, glibc log/expm1), ~3 ns the engine words. The
+// θ cache is exp(log θ) (Eigen's vectorised exp, not the linear draw) so that a chain
+// restored from log θ continues bit-identically. Requires
 // θ e^{-h}/(1 − e^{-h}) <= rng::kMaxPoissonMean (2^62) per coordinate.
 //
 // Example:
