@@ -151,12 +151,18 @@ def main():
                         help="our evaluation period in iterations (0: 40 per run)")
     parser.add_argument("--out", default=os.path.join(REPO, "bench_out"))
     parser.add_argument("--skip_build", action="store_true")
+    parser.add_argument("--bin_dir", default="",
+                        help="directory with prebuilt lda and lda_evaluate (and their "
+                        ".runfiles), e.g. copies of bazel-bin/tools; skips the build")
     args = parser.parse_args()
 
     out = os.path.abspath(os.path.join(args.out, args.corpus))
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(os.path.join(out, "snapshots"))
-    if args.skip_build:
+    if args.bin_dir:
+        lda, evaluate = (os.path.join(os.path.abspath(args.bin_dir), t)
+                         for t in ("lda", "lda_evaluate"))
+    elif args.skip_build:
         bin_dir = subprocess.run(["./bazelw", "info", "-c", "opt", "bazel-bin"], check=True,
                                  cwd=REPO, capture_output=True, text=True).stdout.strip()
         lda, evaluate = (os.path.join(bin_dir, "tools", t) for t in ("lda", "lda_evaluate"))
