@@ -9,7 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/check.h"
-#include "models/internal/exp_kernel.h"
+#include "linalg/vector_math.h"
 
 namespace sgmcmc::models {
 namespace {
@@ -220,7 +220,7 @@ void LdaCountModel::FillTable(const samplers::SimplexParameters& parameters) con
           for (int j = 0; j < width; ++j) out[j] = theta[words[j]] * inverse_sum;
         }
       }
-      if (scir != nullptr) models_internal::ExpArray(slice.data(), slice.data(), slice.size());
+      if (scir != nullptr) linalg::ExpArray(slice.data(), slice.data(), slice.size());
       table_.SetColumns(static_cast<int>(first), TopicColumnsView{slice, num_topics, width});
     }
   });

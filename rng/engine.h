@@ -23,6 +23,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "absl/types/span.h"
+
 namespace sgmcmc::rng {
 
 class Engine {
@@ -47,6 +49,11 @@ class Engine {
     if (__builtin_expect(index_ == kWordsPerBatch, 0)) Refill();
     return buffer_[index_++];
   }
+
+  // Fills `out` with the next out.size() words: the same words, and the same position()
+  // afterwards, as out.size() calls of operator(). Whole batches are generated straight into
+  // `out`, so a long fill costs the Philox kernel alone.
+  void Fill(absl::Span<uint64_t> out);
 
   uint64_t seed() const { return seed_; }
   uint64_t stream() const { return stream_; }

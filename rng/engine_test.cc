@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "Random123/philox.h"
+#include "absl/types/span.h"
 #include "gtest/gtest.h"
 
 namespace sgmcmc::rng {
@@ -76,6 +77,24 @@ TEST(EngineTest, SeekAndPositionRoundTrip) {
   Engine skipper(5, 1);
   skipper.Discard(37);
   EXPECT_EQ(skipper(), reference[37]);
+}
+
+// Fill from every offset within a batch and for sizes around the batch length: the same words
+// and the same position as repeated operator() calls, and the sequence continues seamlessly.
+TEST(EngineTest, FillEqualsRepeatedCalls) {
+  constexpr int kBatch = Engine::kWordsPerBatch;
+  for (int offset = 0; offset <= kBatch; ++offset) {
+    for (int size : {0, 1, kBatch - offset, kBatch, kBatch + 1, 3 * kBatch - 1, 5 * kBatch}) {
+      Engine filler(8, 2), caller(8, 2);
+      filler.Discard(offset);
+      caller.Discard(offset);
+      std::vector<uint64_t> filled(size);
+      filler.Fill(absl::MakeSpan(filled));
+      for (uint64_t word : filled) ASSERT_EQ(word, caller()) << offset << " " << size;
+      ASSERT_EQ(filler.position(), caller.position()) << offset << " " << size;
+      ASSERT_EQ(filler(), caller()) << offset << " " << size;
+    }
+  }
 }
 
 // A two-thread run with one stream per task equals the sequential run.

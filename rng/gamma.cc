@@ -24,8 +24,18 @@ constexpr double kSmallShape = 0.25;
 // Marsaglia & Tsang's sampler for shape a >= 1 with d = a - 1/3: returns v such that d * v is
 // a Gamma(a, 1) draw (x ~ N(0, 1), v = (1 + c x)^3 with c = 1 / sqrt(9 d), accepted with
 // probability exp(x^2 / 2 + d - d v + d log v), tried first by the squeeze 1 - 0.0331 x^4).
+//
+// c's square root and division are a third of a draw's cost, so the last d and its c are
+// kept per thread: calls with the same shape (the common case) reuse c, bit for bit the
+// value they would compute, and the draws do not depend on the call history.
 [[gnu::always_inline]] inline double MarsagliaTsangFactor(Engine& engine, double d) {
-  const double c = 1 / std::sqrt(9 * d);
+  struct CachedC {
+    double d = 0;  // never a valid d (d >= 2/3)
+    double c = 0;
+  };
+  thread_local CachedC cache;
+  if (__builtin_expect(cache.d != d, 0)) cache = {d, 1 / std::sqrt(9 * d)};
+  const double c = cache.c;
   for (;;) {
     double x, v;
     do {

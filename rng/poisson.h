@@ -7,10 +7,10 @@
 //    table-driven exp, rng/internal/bounded_exp.h):
 //     - mean < 3: sequential search from k = 0, four terms per step, about mean + 1
 //       multiply-adds using a table of reciprocals 1/k (no divisions);
-//     - 3 <= mean < 10: branch-free: S_0 .. S_19 by two-wide vector arithmetic and
+//     - 3 <= mean < 10: branch-free: S_0 .. S_{n-1} by two-wide vector arithmetic and
 //       K = #{k : S_k < u e^mean}, with no data-dependent branch (the sequential search's
-//       exit mispredicts at these means); K >= 20 (probability < 0.0035) continues the
-//       sequential search from k = 20.
+//       exit mispredicts at these means), n = 12 terms for mean < 5.5 and 16 above; K >= n
+//       (probability < 0.011, resp. < 0.049) continues the sequential search from k = n.
 //    Both are the same monotone map u -> K, so the stream of draws for a given seed does not
 //    depend on which path a mean takes (and is unchanged from the sequential-only version).
 //  - mean >= 10: Hoermann's PTRS, transformed rejection with squeeze (W. Hoermann 1993,
@@ -22,9 +22,9 @@
 // to a few ulps for all means (no cancellation for mean = 1e12).
 //
 // Cost (//rng:poisson_benchmark --config=bench, CPU time, one core of the shared 2-core VM at
-// load ~4, median of 7 runs; one engine word is ~2.5 ns): ~17 ns per draw for mean <= 1,
-// 20-27 ns for mean 2-10 (2.9: 25 ns, 3: 27, 5: 28, 9.9: 29; means varying over [0, 10):
-// 27 ns; the sequential search alone was 35 ns at 5 and 43 ns at 9.9); PTRS 40-75 ns
+// load ~3.3, median of 3 runs; one engine word is ~2.5 ns): ~15-18 ns per draw for mean <= 1,
+// 20-28 ns for mean 2-10 (2.9: 25 ns, 3: 22, 5: 20, 9.9: 28; means varying over [0, 10):
+// 24 ns; the sequential search alone was 35 ns at 5 and 43 ns at 9.9); PTRS 40-75 ns
 // (mean 30: 72 ns; 1e3-1e6: 43-49 ns).
 //
 // Example:

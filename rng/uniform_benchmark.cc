@@ -1,3 +1,6 @@
+#include <vector>
+
+#include "absl/types/span.h"
 #include "benchmark/benchmark.h"
 #include "rng/uniform.h"
 
@@ -12,6 +15,19 @@ void BM_UniformDouble(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_UniformDouble);
+
+// ns per draw = 1e9 / items_per_second.
+void BM_UniformDoubleFill(benchmark::State& state) {
+  Engine engine(1);
+  std::vector<double> out(state.range(0));
+  for (auto _ : state) {
+    FillUniformDouble(engine, absl::MakeSpan(out));
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(state.iterations() * out.size());
+}
+BENCHMARK(BM_UniformDoubleFill)->Arg(64)->Arg(1024);
 
 void BM_UniformInt(benchmark::State& state) {
   Engine engine(1);

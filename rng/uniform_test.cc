@@ -4,6 +4,7 @@
 #include <memory>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
 
@@ -21,6 +22,21 @@ TEST(UniformDoubleTest, MatchesUniformDistribution) {
   EXPECT_TRUE(chi2.Passed()) << chi2;
   const auto mean = eval::MeanZTest(draws, 0.5, 1.0 / 12);
   EXPECT_TRUE(mean.Passed()) << mean;
+}
+
+// Across refill boundaries and from an odd starting position: the same values and the same
+// final position as repeated UniformDouble calls; an empty span draws nothing.
+TEST(FillUniformDoubleTest, EqualsRepeatedUniformDouble) {
+  Engine a(9, 1), b(9, 1);
+  EXPECT_EQ(UniformDouble(a), UniformDouble(b));
+  for (size_t size : {size_t{1}, size_t{15}, size_t{16}, size_t{17}, size_t{1000}}) {
+    std::vector<double> filled(size);
+    FillUniformDouble(a, absl::MakeSpan(filled));
+    for (double u : filled) ASSERT_EQ(u, UniformDouble(b)) << size;
+    EXPECT_EQ(a.position(), b.position());
+  }
+  FillUniformDouble(a, absl::Span<double>());
+  EXPECT_EQ(a.position(), b.position());
 }
 
 // (k + 1/2) / 2^52 for k = bits >> 12, as the textbook conversion computes it.

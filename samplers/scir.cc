@@ -9,6 +9,7 @@
 #include "Eigen/Core"
 #include "absl/strings/str_cat.h"
 #include "base/check.h"
+#include "linalg/vector_math.h"
 #include "rng/gamma.h"
 #include "rng/log_gamma_table.h"
 #include "rng/normal.h"
@@ -121,16 +122,17 @@ inline double LogCirTransition(rng::Engine& engine, const PoissonMean& mean, dou
 // Coordinates per block of the row loops (buffers on the stack, vectorised passes).
 constexpr int kBlock = 256;
 
-// out_j = exp(scale x_j + shift), vectorised (Eigen), flushing results below DBL_MIN
-// (~2.2e-308) to exactly 0: Eigen's exp clamps its argument at −709.78, so it cannot produce
-// subnormals and would return ~1e-308 for anything smaller. (Eigen does not vectorise exp
-// inside a select, so the flush is a second, plain loop.)
-void ShiftedExp(const double* x, int n, double scale, double shift, double* out) {
-  const Eigen::Map<const Eigen::ArrayXd> in(x, n);
-  Eigen::Map<Eigen::ArrayXd>(out, n) = (in * scale + shift).exp();
+// out_j = exp(scale x_j + shift) by linalg::ExpArray (vectorised, the same bits on every
+// CPU), flushing results below DBL_MIN (~2.2e-308) to exactly 0; returns Σ_j out_j.
+double ShiftedExp(const double* x, int n, double scale, double shift, double* out) {
+  for (int i = 0; i < n; ++i) out[i] = x[i] * scale + shift;
+  linalg::ExpArray(out, out, n);
+  double sum = 0;
   for (int i = 0; i < n; ++i) {
     if (x[i] * scale + shift < kMinNormalLog) out[i] = 0;
+    sum += out[i];
   }
+  return sum;
 }
 
 // The row's counts, read in column order: dense (every column) or sparse (only the entries;
@@ -177,16 +179,15 @@ struct RowState {
 // SetLogTheta, so that a chain restored from log θ continues bit-identically. Two rules, by
 // the row's kernel:
 //  - CacheBlock (rows with every α_j >= 1/2), per block of kBlock: θ = exp(log θ) by one
-//    vectorised exp (flushed to 0 below DBL_MIN); returns the block's Σθ.
-//  - CacheRowSequential (the other rows): θ = exp(log θ) (Eigen's vectorised exp, within an
-//    ulp or so of std::exp) only for the entries that can matter to Σθ: those below
+//    vectorised exp (linalg::ExpArray, flushed to 0 below DBL_MIN); returns the block's Σθ.
+//  - CacheRowSequential (the other rows): θ = exp(log θ) (linalg::ExpArray, within an
+//    ulp of std::exp) only for the entries that can matter to Σθ: those below
 //    max − 60 log 2 − log(cols) sum to < 2^-60 of the largest term (below the sum's own
 //    rounding) and are cached as 0, like those below DBL_MIN;
 //    PoissonMean recomputes their λ from log θ when it is not negligible. With α = 0.01 this
 //    skips ~60% of the exps. Returns Σθ.
 double CacheBlock(const double* log_theta, int n, double* theta) {
-  ShiftedExp(log_theta, n, 1, 0, theta);
-  return Eigen::Map<const Eigen::ArrayXd>(theta, n).sum();
+  return ShiftedExp(log_theta, n, 1, 0, theta);
 }
 
 double CacheRowSequential(RowState row) {
@@ -194,9 +195,9 @@ double CacheRowSequential(RowState row) {
   const double floor =
       std::max(max - (60 * kLog2 + std::log(static_cast<double>(row.cols))), kMinNormalLog);
   // Branch-free: the entries at or above the floor are listed (their column indices, in
-  // order) and gathered, exp'd by one vectorised pass (Eigen; the floor is >= kMinNormalLog,
-  // so no result is below DBL_MIN) and scattered back over a zeroed row. The sum adds them in
-  // column order (the zeros in between add nothing).
+  // order) and gathered, exp'd by one vectorised pass (linalg::ExpArray; the floor is
+  // >= kMinNormalLog, so no result is below DBL_MIN) and scattered back over a zeroed row.
+  // The sum adds them in column order (the zeros in between add nothing).
   alignas(64) double gathered[kBlock];
   alignas(64) double exps[kBlock];
   int listed_cols[kBlock];
@@ -212,8 +213,7 @@ double CacheRowSequential(RowState row) {
       gathered[listed] = lt[i];
       listed += lt[i] >= floor;
     }
-    Eigen::Map<Eigen::ArrayXd>(exps, listed) =
-        Eigen::Map<const Eigen::ArrayXd>(gathered, listed).exp();
+    linalg::ExpArray(gathered, exps, listed);
     for (int k = 0; k < listed; ++k) {
       theta[listed_cols[k]] = exps[k];
       sum += exps[k];
@@ -295,13 +295,13 @@ double ScirRowStepSequential(rng::Engine& engine, RowState row, absl::Span<const
 // underflow, and the gamma term's exp could be lost).
 constexpr double kTinyHalfSquare = 1e-280;
 
-// One SCIR step of a row with every α_j >= 1/2 (so every a_j >= 1/2), vectorised by block:
-// √(2λ_j) = √(2 c θ_j) from the cached θ (one vectorised sqrt), the block's normals Z_j
-// (rng::FillNormal), w_j = (Z_j + √(2λ_j))²/2 and log θ'_j = log(1 − e^{-h}) + log w_j (one
-// vectorised log); then, in column order, the Gamma(a_j − 1/2) draws of the entries that
-// need one (a_j > 1/2: the count entries when α = 1/2, SCIR's LDA β; every entry otherwise),
-// added to w_j; entries with a tiny w_j or a huge gamma draw are redone in log space; last
-// the block's cache (CacheBlock). Same law as LogCirTransition, different stream order.
+// One SCIR step of a row with every α_j >= 1/2 (so every a_j >= 1/2), vectorised by block: √(2λ_j)
+// = √(2 c θ_j) from the cached θ (one vectorised sqrt), the block's normals Z_j (rng::FillNormal),
+// w_j = (Z_j + √(2λ_j))²/2 and log θ'_j = log(1 − e^{-h}) + log w_j (one vectorised log,
+// linalg::LogArray); then, in column order, the Gamma(a_j − 1/2) draws of the entries that need one
+// (a_j > 1/2: the count entries when α = 1/2, SCIR's LDA β; every entry otherwise), added to w_j;
+// entries with a tiny w_j or a huge gamma draw are redone in log space; last the block's cache
+// (CacheBlock). Same law as LogCirTransition, different stream order.
 template <bool kSymmetric>
 double ScirRowStepNormal(rng::Engine& engine, RowState row, absl::Span<const double> alpha,
                          RowCounts counts, const rng::LogGammaTable* zero_count_table,
@@ -323,7 +323,8 @@ double ScirRowStepNormal(rng::Engine& engine, RowState row, absl::Span<const dou
     }
     rng::FillNormal(engine, absl::MakeSpan(z, n));
     w_block = 0.5 * (Eigen::Map<const Eigen::ArrayXd>(z, n) + root_block).square();
-    Eigen::Map<Eigen::ArrayXd>(lt, n) = w_block.log() + cir.log_scale;
+    linalg::LogArray(w, lt, n);
+    Eigen::Map<Eigen::ArrayXd>(lt, n) += cir.log_scale;
     for (int i = 0; i < n; ++i) {
       if (__builtin_expect(!(w[i] >= kTinyHalfSquare), 0)) {
         lt[i] = std::max(cir.log_scale + LogHalfSquare(z[i] + root[i]), kLowest);

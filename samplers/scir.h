@@ -38,13 +38,14 @@
 //
 // Inner loops, per block of 256 coordinates: every α_j >= 1/2 (LDA's β = 0.5): √(2λ) by one
 // vectorised sqrt, the block's normals by rng::FillNormal, w = (Z + √(2λ))²/2 and
-// log θ' = log(1 − e^{-h}) + log w by one vectorised log, then the few gamma draws (count
-// entries, or every entry for α > 1/2). Otherwise: a branch-free pass marks the zero-count
-// entries whose Poisson mean is negligible (P = 0 without a draw), a second pass draws the
-// others in column order (Poisson, then gamma; P = 0 adds them to the table entries), then
-// the table entries' draws come from one rng::LogGammaTable::Fill (same stream as a single
-// column-order pass); last the cache: exp(log θ) of the entries that matter to Σθ, gathered
-// and exp'd by one vectorised pass.
+// log θ' = log(1 − e^{-h}) + log w by one vectorised log (linalg::LogArray), then the few gamma
+// draws (count entries, or every entry for α > 1/2). Otherwise: a branch-free pass marks the
+// zero-count entries whose Poisson mean is negligible (P = 0 without a draw), a second pass draws
+// the others in column order (Poisson, then gamma; P = 0 adds them to the table entries), then the
+// table entries' draws come from one rng::LogGammaTable::Fill (same stream as a single column-order
+// pass); last the cache: exp(log θ) of the entries that matter to Σθ, gathered and exp'd by one
+// vectorised pass. The vectorised log and exp (//linalg:vector_math) use AVX2 + FMA when the CPU
+// has them and give the same bits on every x86-64 CPU, so a seed gives the same chain everywhere.
 //
 // Positive-real SCIR: ScirGammaStep / ScirLogGammaStep move a scalar θ towards Gamma(â, rate)
 // exactly (for a fixed â): the CIR transition above applied to rate·θ. Lognormal:
@@ -58,23 +59,23 @@
 // for ~30% of entries at α = 0.01) and a vectorised exp for the ~40% of entries that matter
 // to Σθ.
 // Memory: two doubles per entry (log θ and the θ cache). Measured with --config=bench, one
-// core pinned, CPU time, on the 2-core VM under load (load average 3-4 from other jobs;
-// repeated runs vary by ~±15%), old and new binaries run back to back:
+// core pinned, CPU time, on the 2-core VM under load (load average 2.7-4 from other jobs;
+// repeated runs vary by ~±15%), old and new binaries interleaved:
 //   //samplers:scir_benchmark (100 x 10,000, 99% zero counts, h = 0.5):
-//     α = 0.01: 25-35 ns per coordinate, median 31-32 over two sets of 5 runs (load 2.3-3;
-//               the previous version, one branchy entry pass and a scalar exp per cached θ,
-//               33-46 ns, median 39-40, interleaved with them; originally 58-62 ns);
-//     α = 0.5:  23-29 ns per coordinate (before: 92-105 ns);
+//     α = 0.01: 21-31 ns per coordinate, median 27 over 19 runs (before, with Eigen's SSE2
+//               exp for the θ cache: 22-33, median 30; originally 58-62 ns);
+//     α = 0.5:  15-18 ns per coordinate, median 16.5 over 14 runs (before, with Eigen's SSE2
+//               log and exp: 23-31, median 26.6; originally 92-105 ns);
 //   //models:lda_benchmark BM_LdaTopicUpdateScir/100000/1 (K = 100, V = 1e5, β = 0.5):
-//     23-27 ns per entry, 230-275 ms per iteration (before: ~94 ns, 950 ms); the /2 case
-//     splits the rows over two threads (half the main thread's CPU time; the wall time did
-//     not drop on the loaded VM). SGRLD beside it: 7-8 ns per entry.
-// So β = 0.5 (SCIR's LDA preset) is around the 25 ns target and α = 0.01 is not yet
-// (~31 ns; perf profile): ~15 ns the entry passes with the table draws (~11 ns of it),
-// ~4 ns the θ cache (Eigen's SSE2 exp), ~5 ns the Poisson events and count entries
-// (rng::PoissonSample, rng::LogGammaSample, glibc log/expm1), ~3 ns the engine words. The
-// θ cache is exp(log θ) (Eigen's vectorised exp, not the linear draw) so that a chain
-// restored from log θ continues bit-identically. Requires
+//     15 ns per entry, 138-172 ms per iteration, median 150 over 9 runs (before: 229-272 ms,
+//     median 253; originally ~94 ns, 950 ms); the /2 case splits the rows over two threads.
+//     SGRLD beside it: 7-8 ns per entry.
+// So β = 0.5 (SCIR's LDA preset) meets the 25 ns target with room; α = 0.01 meets it only on a
+// quieter core (median 27 ns over 19 runs at load 2.7-4; the quietest set of 5 runs, load ~3,
+// median 22.8): there the entry passes with the table draws take ~11 ns, then the Poisson events
+// and count entries (rng::PoissonSample, rng::LogGammaSample, glibc log/expm1), the engine words,
+// and the θ cache (linalg::ExpArray, ~2 ns per exp'd entry). The θ cache is exp(log θ) (not the
+// linear draw) so that a chain restored from log θ continues bit-identically. Requires
 // θ e^{-h}/(1 − e^{-h}) <= rng::kMaxPoissonMean (2^62) per coordinate.
 //
 // Example:

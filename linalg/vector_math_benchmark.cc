@@ -1,0 +1,61 @@
+// exp over an array of 4096 doubles in [-30, 0] (the range of log π_kw) and log over 4096
+// doubles in (0, 10] (SCIR's w = (Z + √(2λ))²/2): ExpArray / LogArray (AVX2 + FMA when
+// available), their portable paths, and glibc's std::exp / std::log; items = elements.
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "benchmark/benchmark.h"
+#include "linalg/vector_math.h"
+#include "rng/engine.h"
+#include "rng/uniform.h"
+
+namespace sgmcmc::linalg {
+namespace {
+
+using ArrayFunction = void (*)(const double* in, double* out, int64_t n);
+
+void StdExpArray(const double* in, double* out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = std::exp(in[i]);
+}
+
+void StdLogArray(const double* in, double* out, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) out[i] = std::log(in[i]);
+}
+
+// Times `function` over 4096 inputs uniform on [lo, hi] (fixed seed).
+void RunArrayFunction(benchmark::State& state, ArrayFunction function, double lo, double hi) {
+  rng::Engine engine(3);
+  std::vector<double> x(4096), y(x.size());
+  for (double& v : x) v = rng::UniformDouble(engine, lo, hi);
+  for (auto _ : state) {
+    function(x.data(), y.data(), static_cast<int64_t>(x.size()));
+    benchmark::DoNotOptimize(y.data());
+  }
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(x.size()));
+}
+
+void BM_ExpArray(benchmark::State& state) { RunArrayFunction(state, ExpArray, -30, 0); }
+BENCHMARK(BM_ExpArray);
+
+void BM_ExpArrayPortable(benchmark::State& state) {
+  RunArrayFunction(state, ExpArrayPortable, -30, 0);
+}
+BENCHMARK(BM_ExpArrayPortable);
+
+void BM_ExpArrayStdExp(benchmark::State& state) { RunArrayFunction(state, StdExpArray, -30, 0); }
+BENCHMARK(BM_ExpArrayStdExp);
+
+void BM_LogArray(benchmark::State& state) { RunArrayFunction(state, LogArray, 0, 10); }
+BENCHMARK(BM_LogArray);
+
+void BM_LogArrayPortable(benchmark::State& state) {
+  RunArrayFunction(state, LogArrayPortable, 0, 10);
+}
+BENCHMARK(BM_LogArrayPortable);
+
+void BM_LogArrayStdLog(benchmark::State& state) { RunArrayFunction(state, StdLogArray, 0, 10); }
+BENCHMARK(BM_LogArrayStdLog);
+
+}  // namespace
+}  // namespace sgmcmc::linalg
