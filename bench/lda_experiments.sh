@@ -2,7 +2,7 @@
 # The LDA acceptance experiments of issue 6: on KOS, AP and 20 Newsgroups with K = 50, the
 # final document-completion perplexity of SCIR and SGRLD (//tools:lda with
 # tools/configs/<corpus>_compare.textpb: the tuned presets scir_fast and sgrld_fast, 5000
-# iterations, 2000 on 20 Newsgroups) and of collapsed Gibbs run to convergence
+# iterations, 8000 on 20 Newsgroups) and of collapsed Gibbs run to convergence
 # (//tools:collapsed_gibbs_lda with SCIR's alpha = 0.1, beta = 0.1; 1000 sweeps, 300 on
 # 20 Newsgroups), all on the same held-out split (seed 1) and with the same perplexity code;
 # prints the table. See bench/README.md for the tuning grid behind the presets.
