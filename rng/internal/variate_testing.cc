@@ -1,5 +1,11 @@
 #include "rng/internal/variate_testing.h"
 
+#include <cmath>
+
+#include "boost/math/special_functions/digamma.hpp"
+#include "boost/math/special_functions/gamma.hpp"
+#include "boost/math/special_functions/polygamma.hpp"
+#include "boost/math/special_functions/trigamma.hpp"
 #include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
 
@@ -19,6 +25,19 @@ void ExpectMoments(absl::Span<const double> draws, double mean, double variance,
   EXPECT_TRUE(m.Passed()) << label << ": " << m;
   const eval::TestResult v = eval::VarianceZTest(draws, variance, fourth_central_moment);
   EXPECT_TRUE(v.Passed()) << label << ": " << v;
+}
+
+double LogGammaCdf(double shape, double t) {
+  if (t > -700) return boost::math::gamma_p(shape, std::exp(t));
+  return std::exp(shape * t - boost::math::lgamma(shape + 1));
+}
+
+void ExpectLogGammaLaw(absl::Span<const double> draws, double shape, const std::string& label) {
+  ExpectFitsCdf(
+      draws, [&](double t) { return LogGammaCdf(shape, t); }, label);
+  const double variance = boost::math::trigamma(shape);
+  ExpectMoments(draws, boost::math::digamma(shape), variance,
+                boost::math::polygamma(3, shape) + 3 * variance * variance, label);
 }
 
 }  // namespace sgmcmc::rng_internal

@@ -41,6 +41,15 @@ void ExpectFitsCdf(absl::Span<const double> draws, absl::FunctionRef<double(doub
 void ExpectMoments(absl::Span<const double> draws, double mean, double variance,
                    double fourth_central_moment, const std::string& label);
 
+// P(log G <= t) for G ~ Gamma(shape, 1) (Boost's regularised P). Below t = -700, x = e^t is
+// tiny and P(a, x) = x^a / Gamma(a + 1) (1 + O(x)) with O(x) < 1e-304, computed in log space.
+double LogGammaCdf(double shape, double t);
+
+// `draws` of log G, G ~ Gamma(shape, 1): KS + chi-squared against LogGammaCdf and z-tests of
+// mean and variance (the cumulants of log G: mean psi(a), variance psi'(a), fourth central
+// moment psi'''(a) + 3 psi'(a)^2): 4 checks.
+void ExpectLogGammaLaw(absl::Span<const double> draws, double shape, const std::string& label);
+
 }  // namespace sgmcmc::rng_internal
 
 #endif  // SGMCMC_RNG_INTERNAL_VARIATE_TESTING_H_
