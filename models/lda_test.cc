@@ -74,47 +74,37 @@ TEST(LdaOptionsTest, ValidateNamesTheField) {
   EXPECT_NE(message(o).find("LdaOptions.gibbs_sweeps"), std::string::npos);
 }
 
+// Every setting a preset fixes, in one comparison per field.
+struct PresetSettings {
+  LdaSampler sampler;
+  double h, tau, kappa, alpha, beta;
+  int num_topics, minibatch_size, gibbs_sweeps;
+};
+
+void ExpectPreset(LdaPreset preset, const PresetSettings& want) {
+  const LdaOptions o = LdaPresetOptions(preset);
+  const std::string name(LdaPresetName(preset));
+  EXPECT_EQ(o.sampler, want.sampler) << name;
+  EXPECT_EQ(o.step_size.schedule, samplers::StepSizeOptions::Schedule::kPolynomialDecay) << name;
+  EXPECT_EQ(o.step_size.h, want.h) << name;
+  EXPECT_EQ(o.step_size.tau, want.tau) << name;
+  EXPECT_EQ(o.step_size.kappa, want.kappa) << name;
+  EXPECT_EQ(o.alpha, want.alpha) << name;
+  EXPECT_EQ(o.beta, want.beta) << name;
+  EXPECT_EQ(o.num_topics, want.num_topics) << name;
+  EXPECT_EQ(o.minibatch_size, want.minibatch_size) << name;
+  EXPECT_EQ(o.gibbs_sweeps, want.gibbs_sweeps) << name;
+}
+
 TEST(LdaPresetTest, PaperSettingsOfBakerEtAlTable2AndTunedSettings) {
-  const LdaOptions scir = LdaPresetOptions(LdaPreset::kScirPaper);
-  EXPECT_EQ(scir.sampler, LdaSampler::kScir);
-  EXPECT_EQ(scir.step_size.schedule, samplers::StepSizeOptions::Schedule::kPolynomialDecay);
-  EXPECT_EQ(scir.step_size.h, 0.5);
-  EXPECT_EQ(scir.step_size.tau, 10);
-  EXPECT_EQ(scir.step_size.kappa, 0.33);
-  EXPECT_EQ(scir.alpha, 0.1);
-  EXPECT_EQ(scir.beta, 0.5);
-  EXPECT_EQ(scir.num_topics, 100);
-  EXPECT_EQ(scir.minibatch_size, 50);
-  EXPECT_EQ(scir.gibbs_sweeps, 200);
-  const LdaOptions sgrld = LdaPresetOptions(LdaPreset::kSgrldPaper);
-  EXPECT_EQ(sgrld.sampler, LdaSampler::kSgrld);
-  EXPECT_EQ(sgrld.step_size.h, 0.01);
-  EXPECT_EQ(sgrld.step_size.tau, 1000);
-  EXPECT_EQ(sgrld.step_size.kappa, 0.6);
-  EXPECT_EQ(sgrld.alpha, 0.01);
-  EXPECT_EQ(sgrld.beta, 1e-4);
-  EXPECT_EQ(sgrld.gibbs_sweeps, 200);
+  ExpectPreset(LdaPreset::kScirPaper, {LdaSampler::kScir, 0.5, 10, 0.33, 0.1, 0.5, 100, 50, 200});
+  ExpectPreset(LdaPreset::kSgrldPaper,
+               {LdaSampler::kSgrld, 0.01, 1000, 0.6, 0.01, 1e-4, 100, 50, 200});
   // The tuned presets (grid search on KOS, bench/README.md).
-  const LdaOptions scir_fast = LdaPresetOptions(LdaPreset::kScirFast);
-  EXPECT_EQ(scir_fast.sampler, LdaSampler::kScir);
-  EXPECT_EQ(scir_fast.step_size.h, 0.5);
-  EXPECT_EQ(scir_fast.step_size.tau, 10);
-  EXPECT_EQ(scir_fast.step_size.kappa, 0.33);
-  EXPECT_EQ(scir_fast.alpha, 0.1);
-  EXPECT_EQ(scir_fast.beta, 0.1);
-  EXPECT_EQ(scir_fast.num_topics, 100);
-  EXPECT_EQ(scir_fast.minibatch_size, 50);
-  EXPECT_EQ(scir_fast.gibbs_sweeps, kFastGibbsSweeps);
-  const LdaOptions sgrld_fast = LdaPresetOptions(LdaPreset::kSgrldFast);
-  EXPECT_EQ(sgrld_fast.sampler, LdaSampler::kSgrld);
-  EXPECT_EQ(sgrld_fast.step_size.h, 0.1);
-  EXPECT_EQ(sgrld_fast.step_size.tau, 100);
-  EXPECT_EQ(sgrld_fast.step_size.kappa, 0.6);
-  EXPECT_EQ(sgrld_fast.alpha, 0.1);
-  EXPECT_EQ(sgrld_fast.beta, 0.01);
-  EXPECT_EQ(sgrld_fast.num_topics, 100);
-  EXPECT_EQ(sgrld_fast.minibatch_size, 50);
-  EXPECT_EQ(sgrld_fast.gibbs_sweeps, kFastGibbsSweeps);
+  ExpectPreset(LdaPreset::kScirFast,
+               {LdaSampler::kScir, 0.5, 10, 0.33, 0.1, 0.1, 100, 50, kFastGibbsSweeps});
+  ExpectPreset(LdaPreset::kSgrldFast,
+               {LdaSampler::kSgrld, 0.1, 100, 0.6, 0.1, 0.01, 100, 50, kFastGibbsSweeps});
   EXPECT_EQ(kFastGibbsSweeps, 20);
   for (LdaPreset p : {LdaPreset::kScirPaper, LdaPreset::kSgrldPaper, LdaPreset::kScirFast,
                       LdaPreset::kSgrldFast}) {
