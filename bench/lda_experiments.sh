@@ -2,12 +2,12 @@
 # The LDA acceptance experiments of issue 6: on KOS, AP and 20 Newsgroups with K = 50, the
 # final document-completion perplexity of SCIR and SGRLD (//tools:lda with
 # tools/configs/<corpus>_compare.textpb: the tuned presets scir_fast and sgrld_fast, 5000
-# iterations, 8000 on 20 Newsgroups) and of collapsed Gibbs run to convergence
+# iterations of 50 documents; 3000 of 200 on 20 Newsgroups) and of collapsed Gibbs run to convergence
 # (//tools:collapsed_gibbs_lda with SCIR's alpha = 0.1, beta = 0.1; 1000 sweeps, 300 on
 # 20 Newsgroups), all on the same held-out split (seed 1) and with the same perplexity code;
 # prints the table. See bench/README.md for the tuning grid behind the presets.
 #
-# Usage (from the repository root; takes about 45 minutes on one core, half of it 20 Newsgroups):
+# Usage (from the repository root; takes about an hour on one core, half of it 20 Newsgroups):
 #   bench/lda_experiments.sh [corpus ...]      # default: kos ap 20news
 # Outputs: lda_output/<corpus>_compare/ (traces, topics, perplexity.png) and
 # lda_output/<corpus>_cgs/ (collapsed Gibbs trace), lda_output/perplexity_table.txt.

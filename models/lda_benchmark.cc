@@ -7,7 +7,9 @@
 //  - BM_LdaTopicUpdateScir/V/threads, BM_LdaTopicUpdateSgrld/V/threads: one topic update of
 //    all K = 100 x V entries with the scaled counts of a 50-document minibatch (7,500 tokens,
 //    ~99.99% zero counts at V = 100,000), rows split over the threads as Lda::Step does;
-//    items = entries, so ns per entry = 1e9 / items_per_second.
+//    items = entries, so ns per entry = 1e9 / items_per_second;
+//  - BM_LdaTopicUpdateScirKos/K/threads: the same for the kScirFast preset's β = 0.1 on
+//    trained KOS topics (the lda tool's regime).
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -23,6 +25,7 @@
 #include "parallel/thread_pool.h"
 #include "rng/uniform.h"
 #include "samplers/count_model.h"
+#include "samplers/minibatch.h"
 #include "samplers/scir.h"
 #include "samplers/sgrld.h"
 
@@ -177,6 +180,37 @@ BENCHMARK(BM_LdaTopicUpdateScir)
     ->Args({6906, 1})
     ->Args({6906, 2})
     ->UseRealTime();
+
+// The SCIR topic update in the lda tool's own regime: the kScirFast preset (β = 0.1 < 1/2, so
+// the Poisson-gamma kernel; Baker et al.'s Table 2 β = 0.5 above takes the normal kernel) on
+// KOS at K topics, from the topics after 200 iterations (KosTopics), with the scaled counts of
+// a real 50-document minibatch and the preset's h at iteration 200 (0.5 (1 + 200/10)^-0.33):
+// trained rows, whose large θ (frequent words) need Poisson and gamma draws. Items = entries.
+void BM_LdaTopicUpdateScirKos(benchmark::State& state) {
+  static const data::Corpus* kos = [] {
+    absl::StatusOr<data::Corpus> corpus = data::LoadEmbeddedKos();
+    SGMCMC_CHECK(corpus.ok()) << corpus.status();
+    return new data::Corpus(*std::move(corpus));
+  }();
+  const int num_topics = static_cast<int>(state.range(0));
+  const int threads = static_cast<int>(state.range(1));
+  samplers::Scir scir = KosTopics(*kos, num_topics);  // a copy, stepped below
+  parallel::ThreadPool pool(threads);
+  auto model = LdaCountModel::Create(kos, num_topics, 0.1, 0.1, 20, &pool);
+  SGMCMC_CHECK(model.ok()) << model.status();
+  samplers::Minibatch minibatch = *samplers::Minibatch::Create(kos->num_documents(), 50);
+  rng::Engine engine(10);
+  samplers::SimplexCounts counts;
+  (*model)->ScaledCounts(engine, minibatch.Draw(engine), scir, counts);
+  const double h = 0.5 * std::pow(1 + 200 / 10.0, -0.33);
+  for (auto _ : state) {
+    pool.ParallelForChunks(0, num_topics, [&](int64_t begin, int64_t end, int) {
+      scir.StepRows(counts, h, static_cast<int>(begin), static_cast<int>(end));
+    });
+  }
+  state.SetItemsProcessed(state.iterations() * int64_t{num_topics} * kos->vocabulary_size());
+}
+BENCHMARK(BM_LdaTopicUpdateScirKos)->Args({100, 1})->Args({100, 2})->Args({50, 1})->UseRealTime();
 
 void BM_LdaTopicUpdateSgrld(benchmark::State& state) {
   RunTopicUpdate<samplers::Sgrld>(state, 0.01);

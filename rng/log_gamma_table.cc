@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <utility>
 #include <vector>
@@ -9,126 +10,184 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "rng/exponential.h"
+#include "rng/uniform.h"
 
 namespace sgmcmc::rng {
 namespace {
 
-// Added to every hat (and subtracted from every squeeze) in log space, so that rounding in the
-// breakpoints and in φ can never put the density above its hat (~1e-16 relative errors).
-constexpr double kLogMargin = 1e-12;
+// Fast-accept bounds are multiplied by this, so that the rounding of t = u x width (and of the
+// bisections) never fast-accepts a point above the density.
+constexpr double kBoundShrink = 1 - 1e-12;
 
-// d with φ(d) = −level on one side of the mode, by bisection of the bracket
-// [inside, outside] (φ(inside) > −level >= φ(outside)) until it cannot shrink further. Any
-// point of the bracket would do: the hats are computed at the breakpoints actually used.
-template <typename PhiFn>
-double SolveLevel(const PhiFn& phi, double level, double inside, double outside) {
-  for (int iteration = 0; iteration < 4096; ++iteration) {
-    const double mid = 0.5 * (inside + outside);
-    if (mid == inside || mid == outside) break;
-    if (phi(mid) > -level) {
-      inside = mid;
-    } else {
-      outside = mid;
-    }
+// One side of the mode: g(x) = f(y_m + sign x)/f(y_m) for x >= 0, decreasing from 1.
+struct Side {
+  double a;
+  double sign;  // +1: right (y > y_m), −1: left
+
+  double LogG(double x) const {
+    const double d = sign * x;
+    return -a * (std::expm1(d) - d);
   }
-  return outside;
+  double G(double x) const { return std::exp(LogG(x)); }
+  // |d log g/dx| = a |e^{±x} − 1|.
+  double Slope(double x) const { return a * std::abs(std::expm1(sign * x)); }
+  // Area of the base layer with corner r: the rectangle r g(r) plus the tangent tail
+  // g(r)/|φ'|; decreasing in r for a log-concave g (from +inf at 0 to 0).
+  double BaseArea(double r) const { return G(r) * (r + 1 / Slope(r)); }
+
+  // The bracket [inside, outside] of the x with log g(x) = log_level < 0, bisected until it
+  // cannot shrink: log g(inside) > log_level >= log g(outside). Brackets: right side,
+  // φ(d) <= −a d²/2, so x <= sqrt(2c/a); left side, φ(−x) < a − a x, so x <= c/a + 1.
+  std::pair<double, double> Inverse(double log_level) const {
+    const double c = -log_level;
+    double inside = 0;
+    double outside = sign > 0 ? std::sqrt(2 * c / a) : c / a + 1;
+    while (!(LogG(outside) <= log_level)) outside *= 2;
+    for (int iteration = 0; iteration < 4096; ++iteration) {
+      const double mid = 0.5 * (inside + outside);
+      if (mid == inside || mid == outside) break;
+      (LogG(mid) > log_level ? inside : outside) = mid;
+    }
+    return {inside, outside};
+  }
+
+  // The r with BaseArea(r) = v (any point of the final bracket).
+  double BaseCorner(double v) const {
+    double inside = 0, outside = 1;
+    while (BaseArea(outside) > v) outside *= 2;
+    for (int iteration = 0; iteration < 4096; ++iteration) {
+      const double mid = 0.5 * (inside + outside);
+      if (mid == inside || mid == outside) break;
+      (BaseArea(mid) > v ? inside : outside) = mid;
+    }
+    return outside;
+  }
+};
+
+// One layer of a side before it becomes a slot.
+struct Layer {
+  double width;       // x_i, or v/g(r) for the base layer (x scale)
+  double fast_bound;  // |t| below this is accepted at once
+  bool base;
+  double g_low, g_high;  // layers: the rectangle's vertical range
+  double corner;         // base: r
+};
+
+// The layers of one side for the common area v, base first; stops early (returning more
+// than max_layers entries) when the side needs more than max_layers.
+std::vector<Layer> BuildSide(const Side& side, double v, int max_layers) {
+  std::vector<Layer> layers;
+  const double r = side.BaseCorner(v);
+  double x = r;
+  double g_low = side.G(r);
+  layers.push_back({v / g_low, r * kBoundShrink, true, 0, g_low, r});
+  while (static_cast<int>(layers.size()) <= max_layers) {
+    const double top = g_low + v / x;
+    if (!(top < 1)) {  // the top layer: above the mode, nothing is accepted at once
+      layers.push_back({x, 0, false, g_low, top, 0});
+      break;
+    }
+    // Points with |t| < inside lie under g at every height up to top; the next layer spans
+    // [0, outside] (g(outside) <= top) from height top, so the layers leave no gap.
+    const auto [inside, outside] = side.Inverse(std::log(top));
+    layers.push_back({x, inside * kBoundShrink, false, g_low, top, 0});
+    x = outside;
+    g_low = top;
+  }
+  return layers;
 }
 
 }  // namespace
 
-absl::StatusOr<LogGammaTable> LogGammaTable::Create(double shape, int levels,
-                                                    double level_step) {
+absl::StatusOr<LogGammaTable> LogGammaTable::Create(double shape, int slot_bits) {
   if (!(shape >= kMinShape && shape <= kMaxShape)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "LogGammaTable::Create: shape must be in [1e-300, 1e6], got ", shape));
   }
-  if (levels < 1 || levels > 4096) {
+  if (slot_bits < 2 || slot_bits > 11) {
     return absl::InvalidArgumentError(
-        absl::StrCat("LogGammaTable::Create: levels must be in [1, 4096], got ", levels));
+        absl::StrCat("LogGammaTable::Create: slot_bits must be in [2, 11], got ", slot_bits));
   }
-  if (!(level_step > 0 && level_step <= 1)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "LogGammaTable::Create: level_step must be in (0, 1], got ", level_step));
-  }
-  const double a = shape;
-  const double log_mode = std::log(a);
-  const auto phi = [a](double d) { return -a * (std::expm1(d) - d); };
-
-  // Breakpoints d (relative to the mode), increasing: the left side's levels from the
-  // outermost inwards, the mode, then the right side's levels outwards. Brackets: for d <= 0,
-  // a d < φ(d) < a d + a, so φ = −c has d in (−c/a − 1, −c/a); for d >= 0,
-  // φ(d) <= −a d²/2, so d <= sqrt(2c/a).
-  std::vector<double> breakpoints;
-  breakpoints.reserve(2 * levels + 1);
-  for (int k = levels; k >= 1; --k) {
-    const double c = k * level_step;
-    breakpoints.push_back(SolveLevel(phi, c, -c / a, -c / a - 1));
-  }
-  breakpoints.push_back(0);
-  for (int k = 1; k <= levels; ++k) {
-    const double c = k * level_step;
-    breakpoints.push_back(SolveLevel(phi, c, 0, std::sqrt(2 * c / a)));
+  const int num_slots = 1 << slot_bits;
+  const Side right{shape, 1}, left{shape, -1};
+  const auto layers_needed = [&](double v) {
+    return BuildSide(right, v, num_slots).size() + BuildSide(left, v, num_slots).size();
+  };
+  // Nearly the smallest v whose layers fit the slots (layers_needed does not increase with
+  // v), by bisection on log v from brackets around the area under g, Γ(a) e^a a^{−a}, per slot
+  // (the hat exceeds it by a few %). Any v that fits gives an exact sampler; 20 steps leave
+  // < 0.2% of v unused.
+  double fits = std::exp(std::lgamma(shape) + shape - shape * std::log(shape)) / num_slots;
+  while (layers_needed(fits) > static_cast<size_t>(num_slots)) fits *= 2;
+  double too_small = fits;
+  while (layers_needed(too_small) <= static_cast<size_t>(num_slots)) too_small /= 2;
+  for (int iteration = 0; iteration < 20; ++iteration) {
+    const double mid = std::sqrt(fits) * std::sqrt(too_small);  // no overflow near 1e308
+    (layers_needed(mid) <= static_cast<size_t>(num_slots) ? fits : too_small) = mid;
   }
 
-  std::vector<Interval> intervals;
-  std::vector<double> areas;
-  intervals.reserve(breakpoints.size() - 1);
-  areas.reserve(breakpoints.size() + 1);
-  for (size_t i = 0; i + 1 < breakpoints.size(); ++i) {
-    // The interval in y, and φ at its ends as the sampler will evaluate it (y − log_mode).
-    const double lo = log_mode + breakpoints[i];
-    const double hi = log_mode + breakpoints[i + 1];
-    const double phi_lo = phi(lo - log_mode);
-    const double phi_hi = phi(hi - log_mode);
-    // f is monotone on the interval (the mode is a breakpoint): its extremes are at the ends.
-    const double log_hat = std::max(phi_lo, phi_hi) + kLogMargin;
-    intervals.push_back(
-        {lo, hi - lo, log_hat, phi_lo - log_hat - kLogMargin, phi_hi - phi_lo});
-    areas.push_back(std::exp(log_hat) * (hi - lo));
-  }
-  std::array<Tail, 2> tails;
-  for (int side = 0; side < 2; ++side) {
-    const double d = side == 0 ? breakpoints.front() : breakpoints.back();
-    const double slope = -a * std::expm1(d);  // φ'(d)
-    tails[side] = {log_mode + d, slope, a * std::exp(d)};
-    areas.push_back(std::exp(phi(d)) / std::abs(slope));
-  }
-  absl::StatusOr<AliasTable> pieces = AliasTable::Create(areas);
-  if (!pieces.ok()) {
-    return absl::InternalError(absl::StrCat("LogGammaTable::Create: shape ", shape,
-                                            ": alias table failed: ", pieces.status().message()));
-  }
-  return LogGammaTable(shape, *std::move(pieces), std::move(intervals), tails);
-}
-
-double LogGammaTable::SampleSlow(Engine& engine, int piece, uint64_t bits) const {
-  for (;;) {
-    if (piece < body_intervals_) {
-      const Interval& interval = intervals_[piece];
-      const Candidate candidate = BodyCandidate(interval, bits);
-      if (candidate.cell + 1 <= candidate.squeeze * kSqueezeCells) return candidate.y;
-      const double v = (candidate.cell + UniformDouble(engine)) * (1.0 / kSqueezeCells);
-      if (v <= candidate.squeeze ||
-          std::log(v) <= Phi(candidate.y - log_mode_) - interval.log_hat) {
-        return candidate.y;
+  const double log_mode = std::log(shape);
+  std::vector<Slot> slots;
+  std::vector<SlotTest> tests;
+  for (const Side& side : {right, left}) {
+    for (const Layer& layer : BuildSide(side, fits, num_slots)) {
+      slots.push_back({side.sign * layer.width, layer.fast_bound});
+      if (layer.base) {
+        // The tangent of log f at y = y_m ± r: slope φ'(±r) = −a expm1(±r); e^{y} = a e^{±r}.
+        const double d = side.sign * layer.corner;
+        tests.push_back({Kind::kBase, 0, 0, layer.corner, log_mode + d,
+                         -shape * std::expm1(d), shape * std::exp(d)});
+      } else {
+        tests.push_back({Kind::kLayer, layer.g_low, layer.g_high, 0, 0, 0, 0});
       }
-    } else {
-      double y;
-      if (TailSample(engine, piece - body_intervals_, y)) return y;
     }
-    piece = pieces_.Sample(engine);
-    if (piece < body_intervals_) bits = engine();
   }
+  while (static_cast<int>(slots.size()) < num_slots) {
+    slots.push_back({0, 0});
+    tests.push_back({Kind::kEmpty, 0, 0, 0, 0, 0, 0});
+  }
+  return LogGammaTable(shape, slot_bits, std::move(slots), std::move(tests));
 }
 
-bool LogGammaTable::TailSample(Engine& engine, int side, double& y) const {
-  const Tail& tail = tails_[side];
-  // y − origin ~ −Exp(1)/slope: outwards from the origin on either side.
-  const double t = -ExponentialSample(engine) / tail.slope;
-  y = std::max(tail.origin + t, std::numeric_limits<double>::lowest());
-  // Density over the tangent hat: exp(−e^{origin} (expm1(t) − t)); accept when an Exp(1)
-  // draw (−log of a uniform) exceeds the exponent's magnitude.
-  return ExponentialSample(engine) >= tail.scale * (std::expm1(t) - t);
+LogGammaTable::LogGammaTable(double shape, int slot_bits, std::vector<Slot> slots,
+                             std::vector<SlotTest> tests)
+    : shape_(shape),
+      log_mode_(std::log(shape)),
+      slot_shift_(64 - slot_bits),
+      slots_(std::move(slots)),
+      tests_(std::move(tests)) {}
+
+double LogGammaTable::SampleSlow(Engine& engine, int slot, double t) const {
+  for (;;) {
+    const SlotTest& test = tests_[slot];
+    const double x = std::abs(t);
+    switch (test.kind) {
+      case Kind::kLayer: {
+        // A uniform height in the rectangle against g(x) (in logs: g may be tiny).
+        const double height = test.g_low + UniformDouble(engine) * (test.g_high - test.g_low);
+        if (std::log(height) <= Phi(t)) return log_mode_ + t;
+        break;
+      }
+      case Kind::kBase: {
+        // Under the rectangle [0, r] x [0, g(r)]: under g. Beyond r: the tangent hat's part
+        // of the layer, where a point under the hat is drawn afresh (the hat is exponential,
+        // so its abscissa is an exponential draw) and accepted when under f: density over
+        // hat = exp(−e^{origin} (expm1(s) − s)), s = y − origin.
+        if (x < test.corner) return log_mode_ + t;
+        const double s = -ExponentialSample(engine) / test.tail_slope;
+        const double y = std::max(test.tail_origin + s, std::numeric_limits<double>::lowest());
+        if (ExponentialSample(engine) >= test.tail_scale * (std::expm1(s) - s)) return y;
+        break;
+      }
+      case Kind::kEmpty:
+        break;
+    }
+    const uint64_t word = engine();
+    slot = static_cast<int>(word >> slot_shift_);
+    const Slot& s = slots_[slot];
+    t = Position(word) * s.signed_width;
+    if (std::abs(t) < s.fast_bound) return log_mode_ + t;
+  }
 }
 
 }  // namespace sgmcmc::rng

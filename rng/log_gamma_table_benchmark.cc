@@ -30,6 +30,14 @@ void BM_LogGammaTableFill(benchmark::State& state) {
 }
 BENCHMARK(BM_LogGammaTableFill)->Arg(100)->Arg(4900);
 
+// Building a table (once per sampler): items = tables.
+void BM_LogGammaTableCreate(benchmark::State& state) {
+  const double shape = state.range(0) / 1e4;
+  for (auto _ : state) benchmark::DoNotOptimize(LogGammaTable::Create(shape));
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_LogGammaTableCreate)->Arg(100)->Arg(4900)->Unit(benchmark::kMillisecond);
+
 void BM_LogGammaTableLogGammaSampleBaseline(benchmark::State& state) {
   const double shape = state.range(0) / 1e4;
   Engine engine(1);

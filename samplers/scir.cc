@@ -14,6 +14,7 @@
 #include "rng/log_gamma_table.h"
 #include "rng/normal.h"
 #include "rng/poisson.h"
+#include "rng/uniform.h"
 
 namespace sgmcmc::samplers {
 namespace {
@@ -79,15 +80,19 @@ struct PoissonMean {
 // drawn by proposing K = 1 + Poisson(λ) (pmf ∝ λ^{K−1}/(K−1)!) and accepting with
 // probability 1/K (target ∝ λ^K/K! = proposal · λ/K; acceptance (1 − e^{−λ})/λ >= 0.63).
 // λ >= 1: rng::PoissonSample.
-inline int64_t CirPoissonSample(rng::Engine& engine, double lambda) {
-  if (lambda < kNegligiblePoissonMean) return 0;
-  if (lambda >= 1) return rng::PoissonSample(engine, lambda);
-  const double u = rng::UniformDouble(engine);
+// The λ < 1 case given its uniform u (drawn by the caller, possibly in bulk).
+inline int64_t CirPoissonSampleSmall(rng::Engine& engine, double lambda, double u) {
   if (u >= lambda || u >= -std::expm1(-lambda)) return 0;
   for (;;) {
     const int64_t k = 1 + rng::PoissonSample(engine, lambda);
     if (rng::UniformDouble(engine) * static_cast<double>(k) < 1) return k;
   }
+}
+
+inline int64_t CirPoissonSample(rng::Engine& engine, double lambda) {
+  if (lambda < kNegligiblePoissonMean) return 0;
+  if (lambda >= 1) return rng::PoissonSample(engine, lambda);
+  return CirPoissonSampleSmall(engine, lambda, rng::UniformDouble(engine));
 }
 
 // log θ' of the exact CIR transition towards Gamma(a, 1), a = alpha + count, from Poisson
@@ -223,14 +228,19 @@ double CacheRowSequential(RowState row) {
 }
 
 // One SCIR step of a row, entry by entry (LogCirTransition); kSymmetric reads alpha[0] for
-// every column. Used when some α_j < 1/2. Per block, three passes that draw exactly what one
-// column-order pass would, in the same order:
-//  1. branch-free classification: a zero-count entry with α_j < 1/2 whose Poisson mean is
-//     negligible (no draw, P = 0: ~70% of a sparse row at α = 0.01) will take a
-//     log Gamma(table shape) draw; every other entry is listed;
-//  2. the listed entries in column order: the Poisson draw (P = 0: a table draw too) or
-//     LogCirTransition;
-//  3. the table entries, gathered in column order, drawn together by
+// every column. Used when some α_j < 1/2. Per block, passes that draw what one column-order
+// pass would, in a fixed order of their own (same law, entry by entry):
+//  1. branch-free classification of the entries: (a) zero count, α_j < 1/2 and a negligible
+//     Poisson mean (no draw, P = 0: ~70% of a sparse row at α = 0.01): a log Gamma(table
+//     shape) draw; (b) zero count, α_j < 1/2, λ_j not negligible (most of a row at α = 0.1):
+//     listed for pass 2; (c) every other entry: listed for pass 4;
+//  2. for the (b) entries, one uniform each, drawn in bulk (rng::FillUniformDouble), and
+//     without branches the common outcome P = 0 (λ < 1 and u >= λ: then a table draw);
+//  3. the (b) entries pass 2 did not settle, in column order: CirPoissonSample's λ < 1
+//     case with the same uniform, or (λ >= 1) a Poisson draw; P = 0: a table draw, else
+//     Gamma(α + P), whose logs are then taken by one linalg::LogArray;
+//  4. the (c) entries in column order: LogCirTransition;
+//  5. the table entries, gathered in column order, drawn together by
 //     rng::LogGammaTable::Fill.
 // The new θ of the row are cached last (CacheRowSequential).
 template <bool kSymmetric>
@@ -239,46 +249,79 @@ double ScirRowStepSequential(rng::Engine& engine, RowState row, absl::Span<const
                              const CirConstants& cir) {
   alignas(64) double table_draws[kBlock];
   alignas(64) double block_counts[kBlock];
+  alignas(64) double uniforms[kBlock];
+  alignas(64) double lambdas[kBlock];
+  alignas(64) double gamma_draws[kBlock];
+  int gamma_entries[kBlock];
   int table_entries[kBlock];
-  int other_entries[kBlock];
+  int poisson_entries[kBlock];  // (b): entry indices; pass 3 reuses the front for the unsettled
+  int other_entries[kBlock];    // (c)
   bool from_table[kBlock];
   const bool has_table = zero_count_table != nullptr;
   for (int begin = 0; begin < row.cols; begin += kBlock) {
     const int n = std::min(kBlock, row.cols - begin);
     double* lt = row.log_theta + begin;
     const double* theta = row.theta + begin;
-    int others = 0;
+    int poissons = 0, others = 0;
     for (int i = 0; i < n; ++i) {
       const double a = kSymmetric ? alpha[0] : alpha[begin + i];
       const double count = counts.Next(begin + i);
       block_counts[i] = count;
       // λ < 2^-54 as PoissonMean computes it: from the cached θ when that is not below
-      // kLinearFloor, else from log θ (entries at the boundary fall to pass 2, which decides
-      // exactly as before).
+      // kLinearFloor, else from log θ.
       const double lambda = cir.rate * theta[i];
       const bool negligible =
           (lambda < kNegligiblePoissonMean) &
           ((lambda >= kLinearFloor) | (lt[i] + cir.log_rate < kLogNegligiblePoissonMean));
-      const bool table = has_table & (count == 0) & (a < 0.5) & negligible;
-      from_table[i] = table;
+      const bool zero = has_table & (count == 0) & (a < 0.5);
+      from_table[i] = zero & negligible;
+      poisson_entries[poissons] = i;
+      poissons += zero & !negligible;
       other_entries[others] = i;
-      others += !table;
+      others += !zero;
     }
+    rng::FillUniformDouble(engine, absl::MakeSpan(uniforms, poissons));
+    int unsettled = 0;
+    for (int k = 0; k < poissons; ++k) {
+      const int i = poisson_entries[k];
+      // λ exactly as PoissonMean computes it (from log θ when the cached θ is below the
+      // linear floor: an entry cached as 0 in a row with a huge maximum).
+      const double linear = cir.rate * theta[i];
+      const double lambda =
+          linear >= kLinearFloor ? linear : PoissonMean(theta[i], lt[i], cir).lambda;
+      const bool p_zero = (lambda < 1) & (uniforms[k] >= lambda);
+      from_table[i] = p_zero;
+      lambdas[k] = lambda;
+      // Compacts (entry, uniform, λ) of the unsettled ones to the front (k >= unsettled).
+      poisson_entries[unsettled] = i;
+      uniforms[unsettled] = uniforms[k];
+      lambdas[unsettled] = lambda;
+      unsettled += !p_zero;
+    }
+    int gammas = 0;
+    for (int k = 0; k < unsettled; ++k) {
+      const int i = poisson_entries[k];
+      const double a = kSymmetric ? alpha[0] : alpha[begin + i];
+      const double lambda = lambdas[k];
+      const int64_t p = lambda >= 1 ? rng::PoissonSample(engine, lambda)
+                                    : CirPoissonSampleSmall(engine, lambda, uniforms[k]);
+      if (p == 0) {
+        from_table[i] = true;
+      } else {
+        // a + P > 1: rng::GammaSample draws what rng::LogGammaSample would (Marsaglia-Tsang,
+        // finite and > 0); the logs are taken below in one vectorised pass.
+        gamma_draws[gammas] = rng::GammaSample(engine, a + static_cast<double>(p));
+        gamma_entries[gammas] = i;
+        ++gammas;
+      }
+    }
+    linalg::LogArray(gamma_draws, gamma_draws, gammas);
+    for (int k = 0; k < gammas; ++k) lt[gamma_entries[k]] = cir.log_scale + gamma_draws[k];
     for (int k = 0; k < others; ++k) {
       const int i = other_entries[k];
       const double a = kSymmetric ? alpha[0] : alpha[begin + i];
-      const double count = block_counts[i];
-      const PoissonMean mean(theta[i], lt[i], cir);
-      if (has_table && count == 0 && a < 0.5) {
-        const int64_t p = CirPoissonSample(engine, mean.lambda);
-        if (p == 0) {
-          from_table[i] = true;
-        } else {
-          lt[i] = cir.log_scale + rng::LogGammaSample(engine, a + static_cast<double>(p));
-        }
-      } else {
-        lt[i] = LogCirTransition(engine, mean, a, count, cir, zero_count_table);
-      }
+      lt[i] = LogCirTransition(engine, PoissonMean(theta[i], lt[i], cir), a, block_counts[i],
+                               cir, zero_count_table);
     }
     int listed = 0;
     for (int i = 0; i < n; ++i) {

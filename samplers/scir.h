@@ -40,10 +40,12 @@
 // vectorised sqrt, the block's normals by rng::FillNormal, w = (Z + √(2λ))²/2 and
 // log θ' = log(1 − e^{-h}) + log w by one vectorised log (linalg::LogArray), then the few gamma
 // draws (count entries, or every entry for α > 1/2). Otherwise: a branch-free pass marks the
-// zero-count entries whose Poisson mean is negligible (P = 0 without a draw), a second pass draws
-// the others in column order (Poisson, then gamma; P = 0 adds them to the table entries), then the
-// table entries' draws come from one rng::LogGammaTable::Fill (same stream as a single column-order
-// pass); last the cache: exp(log θ) of the entries that matter to Σθ, gathered and exp'd by one
+// zero-count entries whose Poisson mean is negligible (P = 0 without a draw) and lists the other
+// zero-count entries and the rest; the listed zero-count entries get one uniform each, drawn in
+// bulk, which settles P = 0 without a branch when λ < 1 and u >= λ; the unsettled ones (λ >= 1,
+// or u < λ) and then the rest are drawn in column order (Poisson, then gamma); every P = 0 entry
+// takes its log Gamma(α) from one rng::LogGammaTable::Fill (a ziggurat: one engine word per
+// draw); last the cache: exp(log θ) of the entries that matter to Σθ, gathered and exp'd by one
 // vectorised pass. The vectorised log and exp (//linalg:vector_math) use AVX2 + FMA when the CPU
 // has them and give the same bits on every x86-64 CPU, so a seed gives the same chain everywhere.
 //

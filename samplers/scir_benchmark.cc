@@ -25,6 +25,7 @@ void BM_ScirStepSparse(benchmark::State& state) {
 }
 BENCHMARK(BM_ScirStepSparse)
     ->Args({100, 10000, 10})
+    ->Args({100, 10000, 100})
     ->Args({100, 10000, 500})
     ->Unit(benchmark::kMillisecond);
 

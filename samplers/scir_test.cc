@@ -77,8 +77,10 @@ TEST(ScirTest, OneStepMatchesTheNoncentralChiSquaredLawOnEveryPath) {
   constexpr double kH = 0.5;
   const double scale = -std::expm1(-kH);
   const double rate = std::exp(-kH) / scale;
-  // θ giving λ = 1e-30, 1, 100.
-  const std::vector<double> lambdas = {1e-30, 1.0, 100.0};
+  // θ giving λ = 1e-30 (negligible: no Poisson draw), 0.3 (a uniform settles P = 0, else the
+  // zero-truncated Poisson), 1 and 100 (rng::PoissonSample).
+  const std::vector<double> lambdas = {1e-30, 0.3, 1.0, 100.0};
+  const int num_lambdas = static_cast<int>(lambdas.size());
   const auto check = [&](const Scir& scir, int col, double a, double lambda,
                          const std::string& label) {
     std::vector<double> w(kChains);
@@ -89,20 +91,20 @@ TEST(ScirTest, OneStepMatchesTheNoncentralChiSquaredLawOnEveryPath) {
   };
   for (uint64_t seed : {21u, 22u}) {
     for (double alpha : {0.01, 0.3, 0.5, 3.0, 50.0}) {
-      const int cols = alpha == 0.5 ? 4 : 3;
+      const int cols = alpha == 0.5 ? num_lambdas + 1 : num_lambdas;
       std::vector<double> theta0;
       for (double lambda : lambdas) theta0.push_back(lambda / rate);
       std::vector<double> row_counts(cols, 0.0);
       if (alpha == 0.5) {
         theta0.push_back(1.0 / rate);
-        row_counts[3] = 2.5;
+        row_counts[num_lambdas] = 2.5;
       }
       Scir scir = MakeScir(kChains, cols, {alpha}, seed);
       for (int r = 0; r < kChains; ++r) ASSERT_TRUE(scir.SetTheta(r, theta0).ok());
       scir.Step(SameCountsEveryRow(kChains, row_counts), kH);
       const std::string label = absl::StrFormat("seed=%d alpha=%g", seed, alpha);
-      for (int j = 0; j < 3; ++j) check(scir, j, alpha, lambdas[j], label);
-      if (alpha == 0.5) check(scir, 3, 0.5 + 2.5, 1.0, label);
+      for (int j = 0; j < num_lambdas; ++j) check(scir, j, alpha, lambdas[j], label);
+      if (alpha == 0.5) check(scir, num_lambdas, 0.5 + 2.5, 1.0, label);
     }
     // Asymmetric prior: shapes 0.01 (λ = 0.3: the Bernoulli and zero-truncated Poisson
     // draws), 0.3 with a count of 0.1 (a = 0.4 < 1/2 with a count) and 0.7 (normal plus
@@ -397,31 +399,32 @@ TEST(ScirTest, PinnedFirstStep) {
   const std::vector<Case> cases = {
       {0.1,
        0,
-       {0.19358550870716495, 1.4481918496894051, 0.32958830220488888, 0.088619474852121627,
-        -0.24581671586212828}},
+       {-0.38147040010127364, 1.349959447292667, 0.32958830220488888, 0.13492838739222712,
+        -1.0149832143551998}},
       {0.1,
        std::log(0.05),
-       {-17.257281918893788, 0.53414963775381974, -6.6554665524767733, -2.5764809786307779,
-        -8.5517106528240987}},
+       {-7.9445491020473611, 1.2649632059309952, -2.8971402694529287, -2.5056466471293217,
+        -18.711094852282667}},
       {0.01,
        std::log(1e-20),
-       {-9.8972240493317045, 0.94478580543753798, -44.562024606815086, -1.1731600656897374,
-        -203.38716909024888}},
+       {-54.48748872395899, 0.94478580543753798, -71.953648482965761, -1.1731600656897374,
+        -88.40996358735525}},
       {0.5,
        0,
        {-0.74577850750908103, 1.2222713447310221, -1.7707587415299484, 0.17155555508297038,
         0.29673884741761203}},
       {0.7,
        0,
-       {-0.74575075863094131, 1.2949411427996766, -1.770440241874486, 0.067618272431981374,
-        0.2994906016701071}},
+       {-0.74577176563901415, 1.0636589802523271, -1.7700687800300445, 0.1938783020912247,
+        0.29713307661461519}},
   };
 
 
   for (const Case& c : cases) {
     const std::vector<double> step = FirstStep(c.alpha, c.log_theta0);
     for (int j = 0; j < 5; ++j) {
-      EXPECT_EQ(step[j], c.pinned[j]) << "alpha=" << c.alpha << " j=" << j << ": "
+      EXPECT_EQ(step[j], c.pinned[j]) << "alpha=" << c.alpha << " log_theta0=" << c.log_theta0
+                                      << " j=" << j << ": "
                                       << absl::StrFormat("%.17g", step[j]);
     }
   }
