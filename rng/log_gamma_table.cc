@@ -19,6 +19,18 @@ namespace {
 // bisections) never fast-accepts a point above the density.
 constexpr double kBoundShrink = 1 - 1e-12;
 
+// Bisects [inside, outside] (where `is_inside` holds at inside and not at outside, and
+// changes once between) until it cannot shrink; returns the final bracket.
+template <typename Predicate>
+std::pair<double, double> Bisect(const Predicate& is_inside, double inside, double outside) {
+  for (int iteration = 0; iteration < 4096; ++iteration) {
+    const double mid = 0.5 * (inside + outside);
+    if (mid == inside || mid == outside) break;
+    (is_inside(mid) ? inside : outside) = mid;
+  }
+  return {inside, outside};
+}
+
 // One side of the mode: g(x) = f(y_m + sign x)/f(y_m) for x >= 0, decreasing from 1.
 struct Side {
   double a;
@@ -40,27 +52,16 @@ struct Side {
   // φ(d) <= −a d²/2, so x <= sqrt(2c/a); left side, φ(−x) < a − a x, so x <= c/a + 1.
   std::pair<double, double> Inverse(double log_level) const {
     const double c = -log_level;
-    double inside = 0;
     double outside = sign > 0 ? std::sqrt(2 * c / a) : c / a + 1;
     while (!(LogG(outside) <= log_level)) outside *= 2;
-    for (int iteration = 0; iteration < 4096; ++iteration) {
-      const double mid = 0.5 * (inside + outside);
-      if (mid == inside || mid == outside) break;
-      (LogG(mid) > log_level ? inside : outside) = mid;
-    }
-    return {inside, outside};
+    return Bisect([&](double x) { return LogG(x) > log_level; }, 0, outside);
   }
 
   // The r with BaseArea(r) = v (any point of the final bracket).
   double BaseCorner(double v) const {
-    double inside = 0, outside = 1;
+    double outside = 1;
     while (BaseArea(outside) > v) outside *= 2;
-    for (int iteration = 0; iteration < 4096; ++iteration) {
-      const double mid = 0.5 * (inside + outside);
-      if (mid == inside || mid == outside) break;
-      (BaseArea(mid) > v ? inside : outside) = mid;
-    }
-    return outside;
+    return Bisect([&](double r) { return BaseArea(r) > v; }, 0, outside).second;
   }
 };
 

@@ -17,7 +17,8 @@
 // rejected), so the union of the slots is a hat of 2^kSlotBits equal areas over f. One
 // engine word gives the slot (top kSlotBits bits) and a 53-bit uniform u (low bits), so
 // t = u x width of the slot (signed: the side); |t| below the next layer's x_{i+1} (or r)
-// is under f and accepted at once (~98% of draws at the default). Otherwise the exact test:
+// is under f and accepted at once (~97% of draws at the default: 1.04-1.05 engine words per
+// draw on average for shapes 1e-4 to 3). Otherwise the exact test:
 // a vertical coordinate in the layer (one more uniform) against g(|t|), or in the base
 // layer's tail a point under the tangent hat (two Exp(1) draws) against f; a rejected point
 // restarts with a new word. Plain rejection from a dominating hat: the output has exactly
