@@ -4,11 +4,14 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <utility>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "rng/exponential.h"
 #include "rng/uniform.h"
 
@@ -148,6 +151,22 @@ absl::StatusOr<LogGammaTable> LogGammaTable::Create(double shape, int slot_bits)
     tests.push_back({Kind::kEmpty, 0, 0, 0, 0, 0, 0});
   }
   return LogGammaTable(shape, slot_bits, std::move(slots), std::move(tests));
+}
+
+absl::StatusOr<std::shared_ptr<const LogGammaTable>> LogGammaTable::Shared(double shape) {
+  static absl::Mutex mutex(absl::kConstInit);
+  static auto* tables = new absl::flat_hash_map<double, std::shared_ptr<const LogGammaTable>>();
+  absl::MutexLock lock(&mutex);
+  std::shared_ptr<const LogGammaTable>& table = (*tables)[shape];
+  if (table == nullptr) {
+    absl::StatusOr<LogGammaTable> created = Create(shape);
+    if (!created.ok()) {
+      tables->erase(shape);
+      return created.status();
+    }
+    table = std::make_shared<const LogGammaTable>(*std::move(created));
+  }
+  return table;
 }
 
 LogGammaTable::LogGammaTable(double shape, int slot_bits, std::vector<Slot> slots,

@@ -46,6 +46,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -67,6 +68,11 @@ class LogGammaTable {
   // slots give wider layers: still exact, but more draws take the exact test and the tails
   // (tests use that).
   static absl::StatusOr<LogGammaTable> Create(double shape, int slot_bits = kSlotBits);
+
+  // The default table for `shape`, built once per process and shared (tables are immutable,
+  // so one can serve any number of samplers and threads): Create costs milliseconds, and a
+  // run may build thousands of samplers with the same shape. Thread-safe. Errors as Create.
+  static absl::StatusOr<std::shared_ptr<const LogGammaTable>> Shared(double shape);
 
   // log of a Gamma(shape(), 1) draw (finite). The common case (one engine word) is inlined;
   // the rest is out of line.

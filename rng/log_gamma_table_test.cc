@@ -126,6 +126,18 @@ TEST(LogGammaTableTest, SameSeedIsBitIdenticalAndPinned) {
       << absl::StrFormat("%.17g, %.17g, %.17g", pinned[0], pinned[1], pinned[2]);
 }
 
+TEST(LogGammaTableTest, SharedTableIsBuiltOnceAndDrawsAsCreate) {
+  const auto shared = LogGammaTable::Shared(0.1);
+  ASSERT_TRUE(shared.ok()) << shared.status();
+  EXPECT_EQ(shared->get(), LogGammaTable::Shared(0.1)->get());
+  EXPECT_NE(shared->get(), LogGammaTable::Shared(0.2)->get());
+  const LogGammaTable created = *LogGammaTable::Create(0.1);
+  Engine a(9), b(9);
+  for (int i = 0; i < 1000; ++i) ASSERT_EQ((*shared)->Sample(a), created.Sample(b));
+  EXPECT_FALSE(LogGammaTable::Shared(-1).ok());
+  EXPECT_FALSE(LogGammaTable::Shared(-1).ok());  // a failure is not cached as a table
+}
+
 TEST(LogGammaTableTest, RejectsInvalidParameters) {
   for (double shape : {0.0, -1.0, 1e-301, 2e6, std::nan(""), HUGE_VAL}) {
     EXPECT_FALSE(LogGammaTable::Create(shape).ok()) << shape;

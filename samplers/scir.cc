@@ -437,7 +437,7 @@ Scir::Scir(SimplexSamplerOptions options)
     // The gamma shape of every zero-count draw: α − 1/2 (normal decomposition) or α (P = 0).
     const double shape = alpha[0] > 0.5 ? alpha[0] - 0.5 : alpha[0];
     if (shape >= rng::LogGammaTable::kMinShape && shape <= rng::LogGammaTable::kMaxShape) {
-      zero_count_table_ = *rng::LogGammaTable::Create(shape);
+      zero_count_table_ = *rng::LogGammaTable::Shared(shape);
     }
   }
 }
@@ -451,7 +451,7 @@ void Scir::StepRow(int row, const double* dense_counts, const SparseCountsRow* s
                    double h, rng::Engine& engine) {
   const CirConstants cir(h);
   RowCounts counts(dense_counts, sparse_counts);
-  const rng::LogGammaTable* table = zero_count_table_ ? &*zero_count_table_ : nullptr;
+  const rng::LogGammaTable* table = zero_count_table_.get();
   const size_t offset = static_cast<size_t>(row) * cols();
   const RowState state{log_theta_.data() + offset, theta_.data() + offset, cols()};
   const absl::Span<const double> alpha = alpha_vector();

@@ -93,7 +93,7 @@
 #define SGMCMC_SAMPLERS_SCIR_H_
 
 #include <cstdint>
-#include <optional>
+#include <memory>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -144,7 +144,7 @@ class Scir final : public SimplexSampler {
   double min_alpha_;                    // min_j α_j: >= 1/2 selects the vectorised step
   // Under a symmetric prior α != 1/2: the fixed-shape sampler of the zero-count gamma draws,
   // shape α − 1/2 (α > 1/2) or α (α < 1/2); empty otherwise (rng::LogGammaSample is used).
-  std::optional<rng::LogGammaTable> zero_count_table_;
+  std::shared_ptr<const rng::LogGammaTable> zero_count_table_;  // null: no table
 };
 
 // One exact CIR transition for time h > 0 of a positive θ >= 0 towards Gamma(shape, rate)
