@@ -57,28 +57,25 @@
 //
 // Cost: O(W) per row, per coordinate (zero count, symmetric prior): α >= 1/2: one normal,
 // a sqrt, a log and an exp (the θ cache; plus a table draw and an exp for α > 1/2);
-// α < 1/2: one table draw (two engine words), a compare with the Poisson threshold (a uniform
-// for ~30% of entries at α = 0.01) and a vectorised exp for the ~40% of entries that matter
-// to Σθ.
-// Memory: two doubles per entry (log θ and the θ cache). Measured with --config=bench, one
-// core pinned, CPU time, on the 2-core VM under load (load average 2.7-4 from other jobs;
-// repeated runs vary by ~±15%), old and new binaries interleaved:
-//   //samplers:scir_benchmark (100 x 10,000, 99% zero counts, h = 0.5):
-//     α = 0.01: 21-31 ns per coordinate, median 27 over 19 runs (before, with Eigen's SSE2
-//               exp for the θ cache: 22-33, median 30; originally 58-62 ns);
-//     α = 0.5:  15-18 ns per coordinate, median 16.5 over 14 runs (before, with Eigen's SSE2
-//               log and exp: 23-31, median 26.6; originally 92-105 ns);
-//   //models:lda_benchmark BM_LdaTopicUpdateScir/100000/1 (K = 100, V = 1e5, β = 0.5):
-//     15 ns per entry, 138-172 ms per iteration, median 150 over 9 runs (before: 229-272 ms,
-//     median 253; originally ~94 ns, 950 ms); the /2 case splits the rows over two threads.
-//     SGRLD beside it: 7-8 ns per entry.
-// So β = 0.5 (SCIR's LDA preset) meets the 25 ns target with room; α = 0.01 meets it only on a
-// quieter core (median 27 ns over 19 runs at load 2.7-4; the quietest set of 5 runs, load ~3,
-// median 22.8): there the entry passes with the table draws take ~11 ns, then the Poisson events
-// and count entries (rng::PoissonSample, rng::LogGammaSample, glibc log/expm1), the engine words,
-// and the θ cache (linalg::ExpArray, ~2 ns per exp'd entry). The θ cache is exp(log θ) (not the
-// linear draw) so that a chain restored from log θ continues bit-identically. Requires
-// θ e^{-h}/(1 − e^{-h}) <= rng::kMaxPoissonMean (2^62) per coordinate.
+// α < 1/2: one table draw (one engine word, rng::LogGammaTable), a compare with the Poisson
+// threshold (a bulk uniform for the entries whose mean is not negligible: ~30% at α = 0.01,
+// ~98% at α = 0.1), a Poisson and a gamma draw for the P >= 1 events (~9% of entries at
+// α = 0.1), and a vectorised exp for the entries that matter to Σθ.
+// Memory: two doubles per entry (log θ and the θ cache). Measured on an idle machine
+// (2026-11-22 05:29 UTC, load 0.4; --config=bench, one core pinned, median of 5 runs):
+//   //samplers:scir_benchmark (100 x 10,000, 99% zero counts, h = 0.5), ns per coordinate:
+//     α = 0.01: 20.6 (27.1 with the strip table and per-entry uniforms; originally ~60);
+//     α = 0.1:  34.8 (the Poisson events and uniforms above; the sparse Dirichlet tool's α);
+//     α = 0.5:  15.0 (originally ~100); SGRLD beside it (//samplers:sgrld_benchmark): 8.0.
+//   //models:lda_benchmark, K = 100 (median of 3):
+//     BM_LdaTopicUpdateScir/100000 (β = 0.5, V = 1e5): 14.2 ns per entry, 142 ms per
+//       iteration; 84 ms on 2 threads (1.68x). SGRLD: 7.7 ns, 77 ms; 42 ms on 2 threads.
+//     BM_LdaTopicUpdateScirKos (β = 0.1, trained KOS topics, the lda tool's regime): 40.7 ns
+//       per entry, 28.1 ms per iteration; 14.9 ms on 2 threads (1.89x). Trained rows hold many
+//       large θ (frequent words), each a Poisson and a gamma draw (~60 ns together).
+// The θ cache is exp(log θ) (not the linear draw) so that a chain restored from log θ
+// continues bit-identically. Requires θ e^{-h}/(1 − e^{-h}) <= rng::kMaxPoissonMean (2^62)
+// per coordinate.
 //
 // Example:
 //   SimplexSamplerOptions options;
