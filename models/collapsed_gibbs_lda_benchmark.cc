@@ -2,25 +2,16 @@
 // (467,714 tokens per sweep), K = 50 and 100.
 #include "base/check.h"
 #include "benchmark/benchmark.h"
-#include "data/embedded_corpus.h"
 #include "models/collapsed_gibbs_lda.h"
+#include "models/lda_testing.h"
 
 namespace sgmcmc::models {
 namespace {
 
-const data::Corpus& Kos() {
-  static const data::Corpus* kos = [] {
-    absl::StatusOr<data::Corpus> corpus = data::LoadEmbeddedKos();
-    SGMCMC_CHECK(corpus.ok()) << corpus.status();
-    return new data::Corpus(*std::move(corpus));
-  }();
-  return *kos;
-}
-
 void BM_CollapsedGibbsLdaSweepKos(benchmark::State& state) {
   CollapsedGibbsLdaOptions options;
   options.num_topics = static_cast<int>(state.range(0));
-  auto lda = CollapsedGibbsLda::Create(Kos(), options);
+  auto lda = CollapsedGibbsLda::Create(EmbeddedKos(), options);
   SGMCMC_CHECK(lda.ok()) << lda.status();
   lda->Sweep();  // leave the uniform initial state
   for (auto _ : state) lda->Sweep();

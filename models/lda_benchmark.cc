@@ -19,7 +19,6 @@
 
 #include "base/check.h"
 #include "benchmark/benchmark.h"
-#include "data/embedded_corpus.h"
 #include "models/lda.h"
 #include "models/lda_testing.h"
 #include "parallel/thread_pool.h"
@@ -120,19 +119,10 @@ const samplers::Scir& KosTopics(const data::Corpus& kos, int num_topics) {
   return static_cast<const samplers::Scir&>(lda->sampler());
 }
 
-// The embedded KOS corpus, loaded once.
-const data::Corpus& Kos() {
-  static const data::Corpus* kos = [] {
-    absl::StatusOr<data::Corpus> corpus = data::LoadEmbeddedKos();
-    SGMCMC_CHECK(corpus.ok()) << corpus.status();
-    return new data::Corpus(*std::move(corpus));
-  }();
-  return *kos;
-}
-
 void BM_LdaScaledCountsKos(benchmark::State& state) {
   const int num_topics = static_cast<int>(state.range(0));
-  RunScaledCounts(state, Kos(), KosTopics(Kos(), num_topics), static_cast<int>(state.range(1)));
+  RunScaledCounts(state, EmbeddedKos(), KosTopics(EmbeddedKos(), num_topics),
+                  static_cast<int>(state.range(1)));
 }
 BENCHMARK(BM_LdaScaledCountsKos)
     ->Args({100, 1})
@@ -192,7 +182,7 @@ BENCHMARK(BM_LdaTopicUpdateScir)
 // a real 50-document minibatch and the preset's h at iteration 200 (0.5 (1 + 200/10)^-0.33):
 // trained rows, whose large θ (frequent words) need Poisson and gamma draws. Items = entries.
 void BM_LdaTopicUpdateScirKos(benchmark::State& state) {
-  const data::Corpus* kos = &Kos();
+  const data::Corpus* kos = &EmbeddedKos();
   const int num_topics = static_cast<int>(state.range(0));
   const int threads = static_cast<int>(state.range(1));
   samplers::Scir scir = KosTopics(*kos, num_topics);  // a copy, stepped below

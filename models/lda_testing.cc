@@ -1,8 +1,11 @@
 #include "models/lda_testing.h"
 
 #include <string>
+#include <utility>
 
+#include "absl/status/statusor.h"
 #include "base/check.h"
+#include "data/embedded_corpus.h"
 #include "rng/engine.h"
 #include "rng/uniform.h"
 
@@ -60,6 +63,15 @@ SyntheticLda MakeSyntheticLda(const SyntheticLdaOptions& options) {
     out.corpus.AddDocument(doc);
   }
   return out;
+}
+
+const data::Corpus& EmbeddedKos() {
+  static const data::Corpus* kos = [] {
+    absl::StatusOr<data::Corpus> corpus = data::LoadEmbeddedKos();
+    SGMCMC_CHECK(corpus.ok()) << corpus.status();
+    return new data::Corpus(*std::move(corpus));
+  }();
+  return *kos;
 }
 
 }  // namespace sgmcmc::models

@@ -38,6 +38,10 @@ struct SyntheticLda {
 
 SyntheticLda MakeSyntheticLda(const SyntheticLdaOptions& options);
 
+// The embedded KOS corpus (data::LoadEmbeddedKos), loaded once per process and never freed;
+// CHECK-fails if it cannot be read (tests and benchmarks only).
+const data::Corpus& EmbeddedKos();
+
 // Topics alone (as in MakeSyntheticLda), e.g. unrelated topics to sweep a corpus with.
 std::vector<double> MakeSyntheticTopics(int num_topics, int vocabulary_size, int focus,
                                         uint64_t seed);
