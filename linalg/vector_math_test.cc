@@ -2,25 +2,16 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "linalg/ulp_testing.h"
 #include "rng/engine.h"
 #include "rng/uniform.h"
 
 namespace sgmcmc::linalg {
 namespace {
-
-// Distance in units in the last place between two finite non-negative doubles (their bit
-// patterns are ordered like the values).
-int64_t UlpDistance(double a, double b) {
-  int64_t ia, ib;
-  std::memcpy(&ia, &a, sizeof(a));
-  std::memcpy(&ib, &b, sizeof(b));
-  return ia > ib ? ia - ib : ib - ia;
-}
 
 // Bit patterns equal (NaN payloads included).
 bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof(a)) == 0; }

@@ -79,39 +79,35 @@ absl::Status LdaOptions::Validate(int num_documents) const {
 }
 
 LdaOptions LdaPresetOptions(LdaPreset preset) {
-  LdaOptions options;
-  options.num_topics = 100;
-  options.minibatch_size = 50;
-  options.gibbs_sweeps = 200;
+  // Sampler, α, β, the schedule h (1 + m/τ)^-κ as (h, τ, κ), Gibbs sweeps per document.
+  struct Preset {
+    LdaSampler sampler;
+    double alpha, beta, h, tau, kappa;
+    int gibbs_sweeps;
+  };
+  Preset p{LdaSampler::kScir, 0.1, 0.5, 0.5, 10, 0.33, 200};  // kScirPaper
   switch (preset) {
     case LdaPreset::kScirPaper:
-      options.sampler = LdaSampler::kScir;
-      options.alpha = 0.1;
-      options.beta = 0.5;
-      options.step_size = samplers::StepSizeOptions::PolynomialDecay(0.5, 10, 0.33);
       break;
     case LdaPreset::kSgrldPaper:
-      options.sampler = LdaSampler::kSgrld;
-      options.alpha = 0.01;
-      options.beta = 1e-4;
-      options.step_size = samplers::StepSizeOptions::PolynomialDecay(0.01, 1000, 0.6);
+      p = {LdaSampler::kSgrld, 0.01, 1e-4, 0.01, 1000, 0.6, 200};
       break;
     // The grid search of bench/README.md ("Tuning"): held-out perplexity on KOS, K = 50.
     case LdaPreset::kScirFast:
-      options.sampler = LdaSampler::kScir;
-      options.alpha = 0.1;
-      options.beta = 0.1;
-      options.step_size = samplers::StepSizeOptions::PolynomialDecay(0.5, 10, 0.33);
-      options.gibbs_sweeps = kFastGibbsSweeps;
+      p = {LdaSampler::kScir, 0.1, 0.1, 0.5, 10, 0.33, kFastGibbsSweeps};
       break;
     case LdaPreset::kSgrldFast:
-      options.sampler = LdaSampler::kSgrld;
-      options.alpha = 0.1;
-      options.beta = 0.01;
-      options.step_size = samplers::StepSizeOptions::PolynomialDecay(0.1, 100, 0.6);
-      options.gibbs_sweeps = kFastGibbsSweeps;
+      p = {LdaSampler::kSgrld, 0.1, 0.01, 0.1, 100, 0.6, kFastGibbsSweeps};
       break;
   }
+  LdaOptions options;
+  options.num_topics = 100;
+  options.minibatch_size = 50;
+  options.sampler = p.sampler;
+  options.alpha = p.alpha;
+  options.beta = p.beta;
+  options.step_size = samplers::StepSizeOptions::PolynomialDecay(p.h, p.tau, p.kappa);
+  options.gibbs_sweeps = p.gibbs_sweeps;
   return options;
 }
 

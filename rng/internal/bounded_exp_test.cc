@@ -2,20 +2,12 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
 #include "gtest/gtest.h"
+#include "linalg/ulp_testing.h"
 
 namespace sgmcmc::rng_internal {
 namespace {
-
-// Distance in units in the last place between two positive finite doubles.
-int64_t UlpDistance(double a, double b) {
-  int64_t x, y;
-  std::memcpy(&x, &a, sizeof(x));
-  std::memcpy(&y, &b, sizeof(y));
-  return x > y ? x - y : y - x;
-}
 
 // Within 2 ulps of glibc's std::exp (itself within 0.502 ulps of e^x) on a dense grid over
 // [0, 10) that hits every table interval at many offsets, including both ends of each; and
@@ -27,7 +19,7 @@ TEST(BoundedExpTest, WithinTwoUlpsOfStdExp) {
   for (int64_t n = 0; n < 2000000; ++n) {
     const double x = kBoundedExpMax * static_cast<double>(n) / 2000000 + 1.7e-9 * (n % 5);
     if (x >= kBoundedExpMax) continue;
-    const int64_t distance = UlpDistance(BoundedExp(x), std::exp(x));
+    const int64_t distance = linalg::UlpDistance(BoundedExp(x), std::exp(x));
     over_one += distance > 1;
     if (distance > worst) {
       worst = distance;
@@ -43,12 +35,12 @@ TEST(BoundedExpTest, ExactAndExtremePoints) {
   EXPECT_EQ(BoundedExp(0x1p-60), 1.0);
   EXPECT_EQ(BoundedExp(1e-300), 1.0);
   // Table entries and their neighbours against high-precision values (mpmath, 40 digits).
-  EXPECT_LE(UlpDistance(BoundedExp(1), 2.718281828459045235360287471352662497757), 1);
-  EXPECT_LE(UlpDistance(BoundedExp(9.9375), 20691.94969525563783923071119080106703008), 1);
-  EXPECT_LE(UlpDistance(BoundedExp(std::nextafter(kBoundedExpMax, 0)),
+  EXPECT_LE(linalg::UlpDistance(BoundedExp(1), 2.718281828459045235360287471352662497757), 1);
+  EXPECT_LE(linalg::UlpDistance(BoundedExp(9.9375), 20691.94969525563783923071119080106703008), 1);
+  EXPECT_LE(linalg::UlpDistance(BoundedExp(std::nextafter(kBoundedExpMax, 0)),
                         22026.46579480667739009473822473425838813),
             1);
-  EXPECT_LE(UlpDistance(BoundedExp(0.0625), 1.064494458917859429563390594642889673101), 1);
+  EXPECT_LE(linalg::UlpDistance(BoundedExp(0.0625), 1.064494458917859429563390594642889673101), 1);
 }
 
 }  // namespace
