@@ -2,14 +2,18 @@
 //  - BM_LdaScaledCounts/K/threads: the Gibbs half of an iteration (table build, 20 sweeps of
 //    50 documents of 150 tokens, count assembly) with the generating topics of a synthetic
 //    corpus (the trained-model regime); items = token updates (tokens x 21);
-//  - BM_LdaScaledCountsKos/K/threads: the same on minibatches of the real KOS corpus with
-//    topics trained by SCIR (see RunScaledCounts for the counters).
+//  - BM_LdaScaledCountsKos/K/threads/α in thousandths: the same on minibatches of the real
+//    KOS corpus with topics trained by SCIR at that α (see RunScaledCounts for the counters);
+//  - BM_LdaGibbsSweepKos/K/α in thousandths/threads: the per-document sweeps alone on real
+//    KOS documents (the Gibbs sweep target's rate and scaling).
 //  - BM_LdaTopicUpdateScir/V/threads, BM_LdaTopicUpdateSgrld/V/threads: one topic update of
 //    all K = 100 x V entries with the scaled counts of a 50-document minibatch (7,500 tokens,
 //    ~99.99% zero counts at V = 100,000), rows split over the threads as Lda::Step does;
 //    items = entries, so ns per entry = 1e9 / items_per_second;
 //  - BM_LdaTopicUpdateScirKos/K/threads: the same for the kScirFast preset's β = 0.1 on
 //    trained KOS topics (the lda tool's regime).
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -17,9 +21,11 @@
 #include <utility>
 #include <vector>
 
+#include "absl/types/span.h"
 #include "base/check.h"
 #include "benchmark/benchmark.h"
 #include "models/lda.h"
+#include "models/lda_gibbs.h"
 #include "models/lda_testing.h"
 #include "parallel/thread_pool.h"
 #include "rng/uniform.h"
@@ -42,10 +48,10 @@ namespace {
 //  - table_ms, counts_ms: the per-minibatch table build and the count assembly (both
 //    included in the first two rates).
 void RunScaledCounts(benchmark::State& state, const data::Corpus& corpus,
-                     const samplers::SimplexParameters& topics, int threads) {
+                     const samplers::SimplexParameters& topics, int threads, double alpha) {
   constexpr int kSweeps = 20;
   parallel::ThreadPool pool(threads);
-  auto model = LdaCountModel::Create(&corpus, topics.rows(), 0.1, 0.5, kSweeps, &pool);
+  auto model = LdaCountModel::Create(&corpus, topics.rows(), alpha, 0.5, kSweeps, &pool);
   samplers::Minibatch minibatch = *samplers::Minibatch::Create(corpus.num_documents(), 50);
   rng::Engine engine(8);
   samplers::SimplexCounts counts;
@@ -93,7 +99,7 @@ void BM_LdaScaledCounts(benchmark::State& state) {
     }
     if (!scir.SetLogTheta(k, log_row).ok()) state.SkipWithError("SetLogTheta failed");
   }
-  RunScaledCounts(state, lda.corpus, scir, static_cast<int>(state.range(1)));
+  RunScaledCounts(state, lda.corpus, scir, static_cast<int>(state.range(1)), 0.1);
 }
 BENCHMARK(BM_LdaScaledCounts)
     ->Args({100, 1})
@@ -103,15 +109,16 @@ BENCHMARK(BM_LdaScaledCounts)
     ->UseRealTime();
 
 // The embedded KOS corpus (3430 blog posts, V = 6906, 136 tokens per document on average)
-// with the topics of a SCIR run (kScirFast preset at K, 200 iterations, ~3 passes): real
-// documents, with lengths from 1 to ~900 tokens, in the trained regime. The training runs
-// once per K (a few seconds of setup, not timed).
-const samplers::Scir& KosTopics(const data::Corpus& kos, int num_topics) {
-  static auto* trained = new std::map<int, std::unique_ptr<Lda>>();
-  std::unique_ptr<Lda>& lda = (*trained)[num_topics];
+// with the topics of a SCIR run (kScirFast preset at K and document-topic α, 200 iterations,
+// ~3 passes): real documents, with lengths from 1 to ~900 tokens, in the trained regime. The
+// training runs once per (K, α) (a few seconds of setup, not timed).
+const samplers::Scir& KosTopics(const data::Corpus& kos, int num_topics, double alpha) {
+  static auto* trained = new std::map<std::pair<int, double>, std::unique_ptr<Lda>>();
+  std::unique_ptr<Lda>& lda = (*trained)[{num_topics, alpha}];
   if (lda == nullptr) {
     LdaOptions options = LdaPresetOptions(LdaPreset::kScirFast);
     options.num_topics = num_topics;
+    options.alpha = alpha;
     static auto* pool = new parallel::ThreadPool(2);  // outlives the Lda, which keeps it
     lda = std::make_unique<Lda>(*Lda::Create(kos, options, pool));
     for (int m = 0; m < 200; ++m) lda->Step();
@@ -119,16 +126,107 @@ const samplers::Scir& KosTopics(const data::Corpus& kos, int num_topics) {
   return static_cast<const samplers::Scir&>(lda->sampler());
 }
 
+// The document-topic α of a KOS case, given in thousandths: 100 is the kScirFast preset's
+// (and Baker et al.'s) 0.1, 10 is Patterson & Teh's 0.01 (the kSgrldPaper preset's), under
+// which the documents hold about half as many topics.
+double KosAlpha(int64_t thousandths) { return thousandths / 1000.0; }
+
 void BM_LdaScaledCountsKos(benchmark::State& state) {
   const int num_topics = static_cast<int>(state.range(0));
-  RunScaledCounts(state, EmbeddedKos(), KosTopics(EmbeddedKos(), num_topics),
-                  static_cast<int>(state.range(1)));
+  const double alpha = KosAlpha(state.range(2));
+  RunScaledCounts(state, EmbeddedKos(), KosTopics(EmbeddedKos(), num_topics, alpha),
+                  static_cast<int>(state.range(1)), alpha);
 }
 BENCHMARK(BM_LdaScaledCountsKos)
-    ->Args({100, 1})
-    ->Args({100, 2})
-    ->Args({50, 1})
-    ->Args({50, 2})
+    ->ArgsProduct({{100}, {1, 2}, {100, 10}})
+    ->ArgsProduct({{50}, {1, 2}, {100}})
+    ->UseRealTime();
+
+// The per-document Gibbs sweep alone on real documents: eight minibatches of 50 KOS documents
+// (~54,000 tokens), each with its table (built outside the timed loop), with the topics of
+// KosTopics at (K, α); every document gets 20 consecutive sweeps, as in the lda tool, in
+// ascending word order, from its own stream, the threads taking documents longest first.
+// Items = token updates of the sweeps (no initialisation, no count assembly): the rate, and
+// with range(2) = 2 the scaling, the 20 M/s target is about.
+void BM_LdaGibbsSweepKos(benchmark::State& state) {
+  constexpr int kSweeps = 20, kBatches = 8;
+  const data::Corpus& kos = EmbeddedKos();
+  const int num_topics = static_cast<int>(state.range(0));
+  const double alpha = KosAlpha(state.range(1));
+  parallel::ThreadPool pool(static_cast<int>(state.range(2)));
+  const samplers::Scir& scir = KosTopics(kos, num_topics, alpha);
+  const int vocabulary_size = kos.vocabulary_size();
+  std::vector<double> theta(static_cast<size_t>(num_topics) * vocabulary_size);
+  for (int k = 0; k < num_topics; ++k) {
+    scir.Simplex(k, absl::MakeSpan(theta).subspan(static_cast<size_t>(k) * vocabulary_size,
+                                                  vocabulary_size));
+  }
+  std::vector<MinibatchTopicTable> tables(kBatches);
+  struct Document {
+    const MinibatchTopicTable* table;
+    DocumentGibbsState state;
+    rng::Engine engine;
+  };
+  std::vector<Document> docs;
+  samplers::Minibatch minibatch = *samplers::Minibatch::Create(kos.num_documents(), 50);
+  rng::Engine engine(11);
+  std::vector<int32_t> local_of(vocabulary_size, -1);
+  int64_t tokens = 0;
+  for (MinibatchTopicTable& table : tables) {
+    std::vector<int32_t> words;
+    const absl::Span<const int64_t> ids = minibatch.Draw(engine);
+    for (int64_t id : ids) {
+      for (int32_t w : kos.document(static_cast<int>(id))) {
+        if (local_of[w] < 0) {
+          local_of[w] = static_cast<int32_t>(words.size());
+          words.push_back(w);
+        }
+      }
+    }
+    std::vector<double> columns(static_cast<size_t>(num_topics) * words.size());
+    for (int k = 0; k < num_topics; ++k) {
+      for (size_t u = 0; u < words.size(); ++u) {
+        columns[k * words.size() + u] = theta[static_cast<size_t>(k) * vocabulary_size + words[u]];
+      }
+    }
+    table = MinibatchTopicTable::Build(
+        TopicColumnsView{columns, num_topics, static_cast<int>(words.size())}, alpha);
+    for (int64_t id : ids) {
+      std::vector<int32_t> local;
+      for (int32_t w : kos.document(static_cast<int>(id))) local.push_back(local_of[w]);
+      std::sort(local.begin(), local.end());  // as LdaCountModel sweeps them
+      tokens += static_cast<int64_t>(local.size());
+      docs.push_back({&table, DocumentGibbsState(local, num_topics),
+                      rng::Engine(12, static_cast<uint64_t>(id))});
+      InitializeAssignments(table, docs.back().engine, docs.back().state);
+    }
+    for (int32_t w : words) local_of[w] = -1;
+  }
+  std::stable_sort(docs.begin(), docs.end(), [](const Document& a, const Document& b) {
+    return a.state.size() > b.state.size();
+  });
+  for (auto _ : state) {
+    std::atomic<size_t> next{0};
+    pool.RunOnThreads([&](int) {
+      for (size_t d = next++; d < docs.size(); d = next++) {
+        for (int s = 0; s < kSweeps; ++s) GibbsSweep(*docs[d].table, docs[d].engine, docs[d].state);
+      }
+    });
+  }
+  const int64_t updates = state.iterations() * tokens * kSweeps;
+  state.SetItemsProcessed(updates);
+  double nonzero = 0;
+  int64_t alpha_draws = 0;
+  for (const Document& doc : docs) {
+    nonzero += doc.state.counts().num_nonzero();
+    alpha_draws += doc.state.alpha_draws();
+  }
+  state.counters["topics_per_doc"] = nonzero / docs.size();
+  state.counters["alpha_fraction"] = static_cast<double>(alpha_draws) / (updates + tokens);
+}
+BENCHMARK(BM_LdaGibbsSweepKos)
+    ->ArgsProduct({{100}, {100, 10}, {1, 2}})
+    ->Args({50, 100, 1})
     ->UseRealTime();
 
 // Scaled counts of a 50-document minibatch of 150 tokens from a corpus of D = 1000
@@ -185,7 +283,7 @@ void BM_LdaTopicUpdateScirKos(benchmark::State& state) {
   const data::Corpus* kos = &EmbeddedKos();
   const int num_topics = static_cast<int>(state.range(0));
   const int threads = static_cast<int>(state.range(1));
-  samplers::Scir scir = KosTopics(*kos, num_topics);  // a copy, stepped below
+  samplers::Scir scir = KosTopics(*kos, num_topics, 0.1);  // a copy, stepped below
   parallel::ThreadPool pool(threads);
   auto model = LdaCountModel::Create(kos, num_topics, 0.1, 0.1, 20, &pool);
   SGMCMC_CHECK(model.ok()) << model.status();
