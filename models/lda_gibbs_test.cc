@@ -142,6 +142,30 @@ TEST(SparseTopicCountsDeathTest, DecrementOfZeroCountDies) {
 #endif
 }
 
+// Sweeps `kRepetitions` times from the assignments z (each time from a fresh stream) and
+// checks that the first token's new topic follows its exact conditional given the others
+// (chi-squared), never landing on a topic of probability 0.
+void ExpectFirstTokenFollowsExactConditional(const TopicMatrixView& topics, double alpha,
+                                             const std::vector<int32_t>& words,
+                                             const std::vector<int32_t>& z, uint64_t seed) {
+  constexpr int kRepetitions = 30000;
+  const LocalWords local = MakeLocal(words, topics.vocabulary_size);
+  const MinibatchTopicTable table = TableFor(topics, alpha, local.distinct);
+  const std::vector<double> exact = ExactConditional(topics, alpha, words, z, 0);
+  std::vector<int64_t> draws(kRepetitions);
+  DocumentGibbsState doc(local.local, topics.num_topics);
+  for (int r = 0; r < kRepetitions; ++r) {
+    doc.SetAssignments(z);
+    rng::Engine engine(seed, 1000 + r);
+    GibbsSweep(table, engine, doc);
+    draws[r] = doc.assignments()[0];
+    ASSERT_GT(exact[draws[r]], 0) << "drew topic " << draws[r] << " of probability 0";
+  }
+  const auto result = eval::DiscreteChiSquaredTest(
+      draws, [&](int64_t k) { return exact[k]; }, 0, topics.num_topics - 1);
+  EXPECT_TRUE(result.Passed()) << result;
+}
+
 struct SingleTokenCase {
   int num_topics;
   double alpha;
@@ -160,8 +184,9 @@ TEST(GibbsSweepTest, FirstTokenFollowsExactConditional) {
       {100, 0.1, 0.0, 150, 7}, {100, 0.1, 0.6, 150, 8}, {100, 2.0, 0.0, 30, 9},
       {7, 0.001, 0.0, 200, 10}};
   constexpr int kVocabulary = 25;
-  constexpr int kRepetitions = 30000;
   for (const SingleTokenCase& c : cases) {
+    SCOPED_TRACE(testing::Message() << "K=" << c.num_topics << " alpha=" << c.alpha
+                                    << " zeros=" << c.zero_fraction);
     const std::vector<double> values =
         RandomTopics(c.num_topics, kVocabulary, c.zero_fraction, c.seed);
     const TopicMatrixView topics{values, c.num_topics, kVocabulary};
@@ -174,22 +199,44 @@ TEST(GibbsSweepTest, FirstTokenFollowsExactConditional) {
       z[i] = static_cast<int32_t>(rng::UniformInt(setup, std::min(c.num_topics, 4)) *
                                   (c.num_topics > 4 ? c.num_topics / 4 : 1));
     }
-    const LocalWords local = MakeLocal(words, kVocabulary);
-    const MinibatchTopicTable table = TableFor(topics, c.alpha, local.distinct);
-    const std::vector<double> exact = ExactConditional(topics, c.alpha, words, z, 0);
+    ExpectFirstTokenFollowsExactConditional(topics, c.alpha, words, z, c.seed);
+  }
+}
 
-    std::vector<int64_t> draws(kRepetitions);
-    DocumentGibbsState doc(local.local, c.num_topics);
-    for (int r = 0; r < kRepetitions; ++r) {
-      doc.SetAssignments(z);
-      rng::Engine engine(c.seed, 1000 + r);
-      GibbsSweep(table, engine, doc);
-      draws[r] = doc.assignments()[0];
+// The same with many topics present in the document, 8 to 40 (each at least twice, so still
+// present without the first token): from 8 on the cumulative masses are formed in blocks of
+// four, here with remainders of 0 to 3 topics, and with exact zeros among the masses.
+TEST(GibbsSweepTest, FirstTokenFollowsExactConditionalWithManyTopicsPresent) {
+  struct Case {
+    int num_topics;
+    int present;
+    double alpha;
+    double zero_fraction;
+    uint64_t seed;
+  };
+  const std::vector<Case> cases = {{20, 8, 0.01, 0.0, 61},  {20, 9, 0.1, 0.5, 62},
+                                   {50, 13, 0.1, 0.3, 63},  {100, 16, 0.01, 0.6, 64},
+                                   {100, 23, 1.0, 0.0, 65}, {100, 40, 0.1, 0.2, 66},
+                                   {12, 12, 0.5, 0.4, 67},  {100, 7, 0.1, 0.3, 68}};
+  constexpr int kVocabulary = 25;
+  constexpr int kDocLength = 120;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(testing::Message() << "K=" << c.num_topics << " present=" << c.present
+                                    << " alpha=" << c.alpha << " zeros=" << c.zero_fraction);
+    const std::vector<double> values =
+        RandomTopics(c.num_topics, kVocabulary, c.zero_fraction, c.seed);
+    const TopicMatrixView topics{values, c.num_topics, kVocabulary};
+    rng::Engine setup(c.seed, 1);
+    std::vector<int32_t> words(kDocLength), z(kDocLength);
+    for (int i = 0; i < kDocLength; ++i) {
+      words[i] = static_cast<int32_t>(rng::UniformInt(setup, 6));
+      // `present` topics spread over [0, K): each of them at tokens t and t + present, the
+      // rest drawn among them.
+      const int slot = i < 2 * c.present ? i % c.present
+                                         : static_cast<int>(rng::UniformInt(setup, c.present));
+      z[i] = static_cast<int32_t>(slot * c.num_topics / c.present);
     }
-    const auto result = eval::DiscreteChiSquaredTest(
-        draws, [&](int64_t k) { return exact[k]; }, 0, c.num_topics - 1);
-    EXPECT_TRUE(result.Passed()) << "K=" << c.num_topics << " alpha=" << c.alpha
-                                 << " zeros=" << c.zero_fraction << " " << result;
+    ExpectFirstTokenFollowsExactConditional(topics, c.alpha, words, z, c.seed);
   }
 }
 
