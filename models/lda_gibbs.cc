@@ -13,6 +13,8 @@ constexpr int kPrefetchAhead = 2;
 // Documents with at least this many topics have their cumulative sparse masses formed in
 // blocks of four (see DrawTopic); below it the plain running sum is as fast.
 constexpr int kBlockedMinTopics = 8;
+// And from this many the draw's search goes by blocks of four too.
+constexpr int kBlockedSearchMinTopics = 16;
 
 // Draws the topic of one token from p(k) ∝ (α + n_dk) π_kw, where `counts` already excludes
 // the token. Two buckets, see the header. `next_column` (the column of the token
@@ -63,9 +65,18 @@ inline int DrawTopic(const MinibatchTopicTable& table, int u, const double* next
   if (x < sparse_mass) {
     // The first j with cumulative[j] > x is the number of cumulative masses <= x (they do
     // not decrease), counted without branches; cumulative[nnz - 1] == sparse_mass > x, so
-    // it is < nnz.
+    // it is < nnz. With many topics, first the whole blocks of four whose last mass is <= x,
+    // then inside the next block (whose last mass, or sparse_mass, is > x).
     int first = 0;
-    for (int i = 0; i < nnz; ++i) first += cumulative[i] <= x;
+    if (nnz >= kBlockedSearchMinTopics) {
+      int blocks = 0;
+      for (int i = 3; i < nnz; i += 4) blocks += cumulative[i] <= x;
+      first = 4 * blocks;
+      const int end = std::min(first + 4, nnz);
+      for (int i = 4 * blocks; i < end; ++i) first += cumulative[i] <= x;
+    } else {
+      for (int i = 0; i < nnz; ++i) first += cumulative[i] <= x;
+    }
     return entries[first].topic;
   }
   ++alpha_draws;

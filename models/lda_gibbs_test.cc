@@ -203,9 +203,10 @@ TEST(GibbsSweepTest, FirstTokenFollowsExactConditional) {
   }
 }
 
-// The same with many topics present in the document, 8 to 40 (each at least twice, so still
+// The same with many topics present in the document, 7 to 40 (each at least twice, so still
 // present without the first token): from 8 on the cumulative masses are formed in blocks of
-// four, here with remainders of 0 to 3 topics, and with exact zeros among the masses.
+// four, here with remainders of 0 to 3 topics, and from 16 on the search goes by blocks too;
+// with exact zeros among the masses.
 TEST(GibbsSweepTest, FirstTokenFollowsExactConditionalWithManyTopicsPresent) {
   struct Case {
     int num_topics;
