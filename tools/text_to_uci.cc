@@ -11,18 +11,15 @@
 //   Then, for a test set over the same vocabulary:
 //   ... --input=.../20news-bydate-test --vocabulary=/tmp/vocab.20news.txt
 //       --docword=/tmp/docword.20news.test.txt.gz --vocab_out=/tmp/vocab.20news.test.txt
-#include <cstdlib>
 #include <iostream>
 #include <string>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/status/status.h"
-#include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "data/text_reader.h"
 #include "data/uci_writer.h"
+#include "tools/tool_support.h"
 
 ABSL_FLAG(std::string, input, "", "A text file (one document per line) or a directory.");
 ABSL_FLAG(std::string, docword, "", "Output docword file (gzip if it ends in .gz).");
@@ -38,14 +35,7 @@ ABSL_FLAG(int, min_document_tokens, 1, "Drop documents with fewer tokens.");
 namespace sgmcmc::tools {
 namespace {
 
-// Relative paths are taken from where `bazel run` was started.
-std::string FromWorkingDirectory(const std::string& path) {
-  const char* working = std::getenv("BUILD_WORKING_DIRECTORY");
-  if (path.empty() || path[0] == '/' || working == nullptr) return path;
-  return absl::StrCat(working, "/", path);
-}
-
-absl::Status Run() {
+absl::Status Run(const char* /*argv0*/) {
   const std::string input = FromWorkingDirectory(absl::GetFlag(FLAGS_input));
   const std::string docword = FromWorkingDirectory(absl::GetFlag(FLAGS_docword));
   const std::string vocab = FromWorkingDirectory(absl::GetFlag(FLAGS_vocab_out));
@@ -75,13 +65,8 @@ absl::Status Run() {
 }  // namespace sgmcmc::tools
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
-      "Converts raw text to UCI bag-of-words files; see the header of tools/text_to_uci.cc.");
-  absl::ParseCommandLine(argc, argv);
-  const absl::Status status = sgmcmc::tools::Run();
-  if (!status.ok()) {
-    std::cerr << "text_to_uci: " << status << "\n";
-    return 1;
-  }
-  return 0;
+  return sgmcmc::tools::ToolMain(
+      argc, argv,
+      "Converts raw text to UCI bag-of-words files; see the header of tools/text_to_uci.cc.",
+      sgmcmc::tools::Run);
 }

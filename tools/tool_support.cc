@@ -1,0 +1,85 @@
+#include "tools/tool_support.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <system_error>
+
+#include "absl/flags/parse.h"
+#include "absl/flags/usage.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+
+namespace sgmcmc::tools {
+
+std::string FromWorkingDirectory(const std::string& path) {
+  const char* working = std::getenv("BUILD_WORKING_DIRECTORY");
+  if (path.empty() || path[0] == '/' || working == nullptr) return path;
+  return absl::StrCat(working, "/", path);
+}
+
+absl::Status CreateOutputDirectory(const std::string& dir, absl::string_view what) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) {
+    return absl::UnavailableError(
+        absl::StrCat(what, ": cannot create ", dir, ": ", error.message()));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status WriteFile(const std::string& path, absl::string_view contents) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary);
+    out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+    out.close();
+    if (!out) return absl::UnavailableError(absl::StrCat("cannot write ", temporary));
+  }
+  std::error_code error;
+  std::filesystem::rename(temporary, path, error);
+  if (error) {
+    return absl::UnavailableError(absl::StrCat("cannot write ", path, ": ", error.message()));
+  }
+  return absl::OkStatus();
+}
+
+double SecondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string HumanRate(double per_second) {
+  if (per_second >= 1e6) return absl::StrFormat("%.2fM", per_second / 1e6);
+  if (per_second >= 1e3) return absl::StrFormat("%.1fk", per_second / 1e3);
+  return absl::StrFormat("%.0f", per_second);
+}
+
+std::string HumanSeconds(double seconds) {
+  if (seconds >= 3600) return absl::StrFormat("%.1fh", seconds / 3600);
+  if (seconds >= 60) return absl::StrFormat("%.1fmin", seconds / 60);
+  return absl::StrFormat("%.0fs", seconds);
+}
+
+std::string RateAndEta(int64_t done, int64_t total, double elapsed_seconds,
+                       absl::string_view unit) {
+  const double rate = done / std::max(elapsed_seconds, 1e-9);
+  const double eta = rate > 0 ? (total - done) / rate : 0.0;
+  return absl::StrCat(HumanRate(rate), " ", unit, "/s  ETA ", HumanSeconds(eta));
+}
+
+int ReportToolStatus(const char* argv0, const absl::Status& status) {
+  if (status.ok()) return 0;
+  std::cerr << std::filesystem::path(argv0).filename().string() << ": " << status << "\n";
+  return 1;
+}
+
+int ToolMain(int argc, char** argv, const char* usage,
+             absl::FunctionRef<absl::Status(const char* argv0)> body) {
+  absl::SetProgramUsageMessage(usage);
+  absl::ParseCommandLine(argc, argv);
+  return ReportToolStatus(argv[0], body(argv[0]));
+}
+
+}  // namespace sgmcmc::tools

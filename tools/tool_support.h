@@ -1,0 +1,65 @@
+// What every command-line tool in tools/ repeats: paths relative to where `bazel run` was
+// started, creating the output directory, writing an output file with an error that names it,
+// the main() that parses the flags and reports a failed run, and the rates, durations and ETAs
+// of the progress lines.
+//
+// Cost: negligible next to the experiments (one rename per written file).
+//
+// Example:
+//   absl::Status Run(const char* argv0) {
+//     const std::string dir = FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir));
+//     SGMCMC_RETURN_IF_ERROR(CreateOutputDirectory(dir, "--output_dir"));
+//     return WriteFile(dir + "/result.csv", "x\n1\n");
+//   }
+//   int main(int argc, char** argv) { return ToolMain(argc, argv, "Does x.", Run); }
+#ifndef SGMCMC_TOOLS_TOOL_SUPPORT_H_
+#define SGMCMC_TOOLS_TOOL_SUPPORT_H_
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+
+namespace sgmcmc::tools {
+
+// `path` unchanged if absolute, empty or outside `bazel run`; else relative to the directory
+// `bazel run` was started in (BUILD_WORKING_DIRECTORY).
+std::string FromWorkingDirectory(const std::string& path);
+
+// Creates `dir` and its missing parents. Unavailable, naming `what` (the flag or config field
+// that gave the directory) and `dir`, if it cannot: "--output_dir: cannot create /x: ...".
+absl::Status CreateOutputDirectory(const std::string& dir, absl::string_view what);
+
+// Replaces the file `path` by `contents`, atomically (written to `path`.tmp, then renamed),
+// so an interrupted run never leaves a truncated file. Unavailable naming the path on error.
+absl::Status WriteFile(const std::string& path, absl::string_view contents);
+
+// Seconds elapsed since `start` on the steady clock.
+double SecondsSince(std::chrono::steady_clock::time_point start);
+
+// A rate with an SI suffix for progress lines: "950", "12.3k", "2.35M" (per second).
+std::string HumanRate(double per_second);
+
+// A duration for progress lines: "42s", "3.5min", "1.2h".
+std::string HumanSeconds(double seconds);
+
+// "<rate> <unit>/s  ETA <duration>" after `done` of `total` units in `elapsed_seconds`, e.g.
+// RateAndEta(500, 1000, 2, "it") == "250 it/s  ETA 2s" (ETA 0s before any progress).
+std::string RateAndEta(int64_t done, int64_t total, double elapsed_seconds,
+                       absl::string_view unit);
+
+// The exit code of a tool whose run ended with `status`: 0 if OK, else 1 after printing
+// "<program>: <status>" to stderr, <program> being the file name of `argv0`.
+int ReportToolStatus(const char* argv0, const absl::Status& status);
+
+// A tool's whole main(): sets the usage message, parses the flags, runs `body(argv[0])` and
+// returns ReportToolStatus of its result. Call once per process.
+int ToolMain(int argc, char** argv, const char* usage,
+             absl::FunctionRef<absl::Status(const char* argv0)> body);
+
+}  // namespace sgmcmc::tools
+
+#endif  // SGMCMC_TOOLS_TOOL_SUPPORT_H_

@@ -1,0 +1,114 @@
+#include "tools/tool_support.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "absl/status/status.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace sgmcmc::tools {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string TempDir() { return std::getenv("TEST_TMPDIR"); }
+
+std::string ReadAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  return contents.str();
+}
+
+TEST(FromWorkingDirectoryTest, RelativePathsAreTakenFromTheBazelRunDirectory) {
+  ASSERT_EQ(setenv("BUILD_WORKING_DIRECTORY", "/home/me/src", 1), 0);
+  EXPECT_EQ(FromWorkingDirectory("out/x.csv"), "/home/me/src/out/x.csv");
+  EXPECT_EQ(FromWorkingDirectory("/abs/x.csv"), "/abs/x.csv");
+  EXPECT_EQ(FromWorkingDirectory(""), "");
+  ASSERT_EQ(unsetenv("BUILD_WORKING_DIRECTORY"), 0);
+  EXPECT_EQ(FromWorkingDirectory("out/x.csv"), "out/x.csv");
+}
+
+TEST(CreateOutputDirectoryTest, CreatesParentsAndNamesTheFlagOnError) {
+  const std::string dir = TempDir() + "/a/b/c";
+  ASSERT_TRUE(CreateOutputDirectory(dir, "--output_dir").ok());
+  EXPECT_TRUE(std::filesystem::is_directory(dir));
+  EXPECT_TRUE(CreateOutputDirectory(dir, "--output_dir").ok());  // already there
+
+  const std::string file = TempDir() + "/plain_file";
+  ASSERT_TRUE(WriteFile(file, "x").ok());
+  const absl::Status status = CreateOutputDirectory(file + "/sub", "--output_dir");
+  EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(status.message(), HasSubstr("--output_dir: cannot create " + file + "/sub"));
+}
+
+TEST(WriteFileTest, ReplacesTheContentsAndLeavesNoTemporary) {
+  const std::string path = TempDir() + "/w.csv";
+  ASSERT_TRUE(WriteFile(path, "first, longer contents\n").ok());
+  ASSERT_TRUE(WriteFile(path, std::string("a\0b\n", 4)).ok());
+  EXPECT_EQ(ReadAll(path), std::string("a\0b\n", 4));
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+}
+
+TEST(WriteFileTest, ErrorNamesThePath) {
+  const std::string path = TempDir() + "/missing_dir/w.csv";
+  const absl::Status status = WriteFile(path, "x");
+  EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable);
+  EXPECT_THAT(status.message(), HasSubstr(path));
+}
+
+TEST(SecondsSinceTest, IsNonNegativeAndSmallRightAway) {
+  const double seconds = SecondsSince(std::chrono::steady_clock::now());
+  EXPECT_GE(seconds, 0);
+  EXPECT_LT(seconds, 1);
+}
+
+TEST(HumanRateTest, PicksTheSuffix) {
+  EXPECT_EQ(HumanRate(0), "0");
+  EXPECT_EQ(HumanRate(950.4), "950");
+  EXPECT_EQ(HumanRate(12345), "12.3k");
+  EXPECT_EQ(HumanRate(2.345e6), "2.35M");
+}
+
+TEST(HumanSecondsTest, PicksTheUnit) {
+  EXPECT_EQ(HumanSeconds(42.4), "42s");
+  EXPECT_EQ(HumanSeconds(210), "3.5min");
+  EXPECT_EQ(HumanSeconds(4320), "1.2h");
+}
+
+TEST(RateAndEtaTest, ExtrapolatesTheRemainingUnits) {
+  EXPECT_EQ(RateAndEta(500, 1000, 2, "it"), "250 it/s  ETA 2s");
+  EXPECT_EQ(RateAndEta(3000, 1e6, 1, "docs"), "3.0k docs/s  ETA 5.5min");
+  EXPECT_EQ(RateAndEta(0, 10, 0, "chains"), "0 chains/s  ETA 0s");
+}
+
+TEST(ReportToolStatusTest, ZeroIfOkElseOneWithTheProgramAndStatusOnStderr) {
+  EXPECT_EQ(ReportToolStatus("/x/bazel-bin/tools/my_tool", absl::OkStatus()), 0);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(ReportToolStatus("/x/bazel-bin/tools/my_tool",
+                             absl::InvalidArgumentError("--flag must be >= 1")),
+            1);
+  EXPECT_EQ(testing::internal::GetCapturedStderr(),
+            "my_tool: INVALID_ARGUMENT: --flag must be >= 1\n");
+}
+
+TEST(ToolMainTest, ParsesTheFlagsAndRunsTheBodyWithArgv0) {
+  char program[] = "/x/tools/my_tool";
+  char* argv[] = {program, nullptr};
+  std::string seen;
+  testing::internal::CaptureStderr();
+  const int code = ToolMain(1, argv, "usage", [&](const char* argv0) {
+    seen = argv0;
+    return absl::NotFoundError("no input");
+  });
+  EXPECT_EQ(code, 1);
+  EXPECT_EQ(seen, "/x/tools/my_tool");
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "my_tool: NOT_FOUND: no input\n");
+}
+
+}  // namespace
+}  // namespace sgmcmc::tools
