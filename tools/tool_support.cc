@@ -46,6 +46,14 @@ absl::Status WriteFile(const std::string& path, absl::string_view contents) {
   return absl::OkStatus();
 }
 
+absl::Status WriteFiles(const std::string& dir, const OutputFiles& files) {
+  for (const auto& [name, contents] : files) {
+    const absl::Status status = WriteFile(absl::StrCat(dir, "/", name), contents);
+    if (!status.ok()) return status;
+  }
+  return absl::OkStatus();
+}
+
 double SecondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -67,6 +75,11 @@ std::string RateAndEta(int64_t done, int64_t total, double elapsed_seconds,
   const double rate = done / std::max(elapsed_seconds, 1e-9);
   const double eta = rate > 0 ? (total - done) / rate : 0.0;
   return absl::StrCat(HumanRate(rate), " ", unit, "/s  ETA ", HumanSeconds(eta));
+}
+
+absl::Status AsFlagError(const absl::Status& status) {
+  if (status.ok()) return status;
+  return absl::Status(status.code(), absl::StrCat("--", status.message()));
 }
 
 int ReportToolStatus(const char* argv0, const absl::Status& status) {

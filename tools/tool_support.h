@@ -18,6 +18,8 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
@@ -37,6 +39,12 @@ absl::Status CreateOutputDirectory(const std::string& dir, absl::string_view wha
 // so an interrupted run never leaves a truncated file. Unavailable naming the path on error.
 absl::Status WriteFile(const std::string& path, absl::string_view contents);
 
+// Output files of an experiment: (file name, contents), in writing order.
+using OutputFiles = std::vector<std::pair<std::string, std::string>>;
+
+// WriteFile of every file of `files` into the directory `dir`; stops at the first error.
+absl::Status WriteFiles(const std::string& dir, const OutputFiles& files);
+
 // Seconds elapsed since `start` on the steady clock.
 double SecondsSince(std::chrono::steady_clock::time_point start);
 
@@ -48,8 +56,12 @@ std::string HumanSeconds(double seconds);
 
 // "<rate> <unit>/s  ETA <duration>" after `done` of `total` units in `elapsed_seconds`, e.g.
 // RateAndEta(500, 1000, 2, "it") == "250 it/s  ETA 2s" (ETA 0s before any progress).
-std::string RateAndEta(int64_t done, int64_t total, double elapsed_seconds,
-                       absl::string_view unit);
+std::string RateAndEta(int64_t done, int64_t total, double elapsed_seconds, absl::string_view unit);
+
+// `status` with "--" before its message: an options struct's Validate() error, which names
+// the field ("num_seeds must be >= 1"), as the error of the tool's flag of the same name. OK
+// stays OK.
+absl::Status AsFlagError(const absl::Status& status);
 
 // The exit code of a tool whose run ended with `status`: 0 if OK, else 1 after printing
 // "<program>: <status>" to stderr, <program> being the file name of `argv0`.

@@ -61,6 +61,16 @@ TEST(WriteFileTest, ErrorNamesThePath) {
   EXPECT_THAT(status.message(), HasSubstr(path));
 }
 
+TEST(WriteFilesTest, WritesEveryFileIntoTheDirectory) {
+  const std::string dir = TempDir() + "/files";
+  ASSERT_TRUE(CreateOutputDirectory(dir, "dir").ok());
+  ASSERT_TRUE(WriteFiles(dir, {{"a.csv", "a\n"}, {"b.txt", "b\n"}}).ok());
+  EXPECT_EQ(ReadAll(dir + "/a.csv"), "a\n");
+  EXPECT_EQ(ReadAll(dir + "/b.txt"), "b\n");
+  EXPECT_EQ(WriteFiles(dir + "/missing", {{"a.csv", "a\n"}}).code(),
+            absl::StatusCode::kUnavailable);
+}
+
 TEST(SecondsSinceTest, IsNonNegativeAndSmallRightAway) {
   const double seconds = SecondsSince(std::chrono::steady_clock::now());
   EXPECT_GE(seconds, 0);
@@ -84,6 +94,12 @@ TEST(RateAndEtaTest, ExtrapolatesTheRemainingUnits) {
   EXPECT_EQ(RateAndEta(500, 1000, 2, "it"), "250 it/s  ETA 2s");
   EXPECT_EQ(RateAndEta(3000, 1e6, 1, "docs"), "3.0k docs/s  ETA 5.5min");
   EXPECT_EQ(RateAndEta(0, 10, 0, "chains"), "0 chains/s  ETA 0s");
+}
+
+TEST(AsFlagErrorTest, PutsTheFlagDashesBeforeTheFieldName) {
+  const absl::Status status = AsFlagError(absl::InvalidArgumentError("num_seeds must be >= 1"));
+  EXPECT_EQ(status, absl::InvalidArgumentError("--num_seeds must be >= 1"));
+  EXPECT_TRUE(AsFlagError(absl::OkStatus()).ok());
 }
 
 TEST(ReportToolStatusTest, ZeroIfOkElseOneWithTheProgramAndStatusOnStderr) {
