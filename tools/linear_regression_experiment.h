@@ -1,0 +1,191 @@
+// The experiments of //tools:linear_regression (tools/linear_regression.cc is its command
+// line): the synthetic experiments of Simsekli et al. (2016), "Stochastic Quasi-Newton
+// Langevin Monte Carlo", Sec. 4.1, on Bayesian linear regression theta ~ N(0, I),
+// x_n ~ N(a_n' theta, sigma^2) (models/linear_regression.h) with correlated covariates,
+// against the exact Gaussian posterior.
+//
+//  Figure 1: D = 2, sigma^2 = 10, N_Omega = N/100, T = 20000 iterations of SGLD, pSGLD,
+//    SGRLD (dense metric) and HAMCMC (M = 2); the first half is burn-in; the retained samples
+//    are drawn over the contours of the true posterior.
+//  Figure 2: the error ||theta-bar - theta-hat_t||^2 between the posterior mean and the
+//    running estimate theta-hat_t = sum_s eps_s theta_s / sum_s eps_s (the paper's eq. 12)
+//    versus iteration and versus wall-clock time (sampler steps only), for D = 10 and
+//    D = 100, with SGLD, pSGLD, SGRLD and HAMCMC with M = 2 and 3; every method uses the
+//    step eps_t = (a/t)^0.51 with its own a (defaults tuned with `tune`, see below), and
+//    the curves average `replications` chains with different seeds.
+//
+// Each experiment's data comes from stream 1000 + D of `seed`; Figure 1's chains use stream 1,
+// Figure 2's replication r stream 100 + r.
+//
+// `tune` picks a (and HAMCMC's lambda and gamma) per method and experiment on short runs
+// (T/4 iterations, chains with seed + 1000) over the same grids for every method, as the
+// paper did ("tried several values ... with the same rigor"): by the mean error of the
+// sample covariance over 8 chains (Figure 1) or the worst over 3 chains of the mean log
+// error of the running mean over the second half of the run (Figure 2). It reports the
+// chosen values on `progress`; the built-in defaults are its output for the default settings.
+//
+// Outputs: fig1_<method>.csv (retained draws, CmdStan CSV layout with lp__), fig1_contours.csv
+// and fig1_summary.csv (LinearRegressionFigure1Files); fig2_D<d>.csv (iteration, then error
+// and seconds per method) and fig2_summary.csv (LinearRegressionFigure2Files).
+//
+// Cost: dominated by the chains, T steps each (20000 steps of D = 100 dense SGRLD: ~7 s;
+// every other chain at the defaults well under 0.1 s). `tune` adds, per method and
+// experiment, 19 settings (HAMCMC: 475) of 8 (Figure 1) or 3 chains of T/4 iterations.
+//
+// Example:
+//   LinearRegressionOptions options;
+//   options.iterations = 2000;
+//   SGMCMC_ASSIGN_OR_RETURN(const LinearRegressionFigure1 figure1,
+//                           RunLinearRegressionFigure1(options));
+//   SGMCMC_ASSIGN_OR_RETURN(const OutputFiles files,
+//                           LinearRegressionFigure1Files(options, figure1, dir));
+//   SGMCMC_RETURN_IF_ERROR(WriteFiles(dir, files));
+#ifndef SGMCMC_TOOLS_LINEAR_REGRESSION_EXPERIMENT_H_
+#define SGMCMC_TOOLS_LINEAR_REGRESSION_EXPERIMENT_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "models/linear_regression.h"
+#include "tools/tool_support.h"
+
+namespace sgmcmc::tools {
+
+enum class LinearRegressionMethod { kSgld, kPsgld, kSgrld, kHamcmc2, kHamcmc3 };
+
+// The method's name in tables and plots: "SGLD", "pSGLD", "SGRLD", "HAMCMC (M=2)", ...
+const char* LinearRegressionMethodLabel(LinearRegressionMethod method);
+
+// Sampler hyper-parameters of one method in one experiment.
+struct LinearRegressionTuning {
+  double a = 0;       // eps_t = (a / t)^0.51
+  double lambda = 0;  // HAMCMC damping lambda (unused by the others)
+  double gamma = 0;   // HAMCMC initial scale, H^0 = gamma I, in units of sigma^2 / N
+  // HAMCMC's SGLD warm-up step: SGLD's last step (a_SGLD / T)^0.51 in the same experiment,
+  // the smallest of its schedule, hence stable; the warm-up only has to start the pairs.
+  double warmup_step = 0;
+};
+
+struct LinearRegressionOptions {
+  // Seed of the data and of every chain.
+  uint64_t seed = 1;
+  // T, iterations per chain, >= 100 (the paper: 20000).
+  int64_t iterations = 20000;
+  // N, data items, >= 100; the minibatch is N/100 (the paper's N_Omega).
+  int64_t num_items = 1000;
+  // sigma^2 of the observations (the paper: 10); checked by the data model.
+  double noise_variance = 10;
+  // Covariate correlation structure: equicorrelated (one very stiff posterior direction) or
+  // autoregressive (AR(1), a spread of stiff directions).
+  models::CorrelatedDataOptions::Structure structure =
+      models::CorrelatedDataOptions::Structure::kEquicorrelated;
+  // Correlation rho of the covariates (makes the posterior correlated); checked by the data
+  // model.
+  double correlation = 0.9;
+  // Largest over smallest covariate scale (makes the posterior badly scaled); checked by the
+  // data model.
+  double scale_ratio = 1;
+  // D of Figure 2, each in [1, 2000].
+  std::vector<int> dimensions = {10, 100};
+  // Chains (seeds) averaged per Figure 2 curve, >= 1.
+  int replications = 2;
+  // Figure 2 records the error every this many iterations, in [1, iterations].
+  int eval_every = 20;
+  // a of eps_t = (a/t)^0.51 per method, finite and >= 0; 0 = the tuned default. a_hamcmc is
+  // HAMCMC's with M = 2 and 3.
+  double a_sgld = 0;
+  double a_psgld = 0;
+  double a_sgrld = 0;
+  double a_hamcmc = 0;
+  // HAMCMC damping lambda, >= 0; 0 = the tuned default.
+  double hamcmc_lambda = 0;
+  // HAMCMC initial scale gamma (H^0 = gamma I) in units of sigma^2/N, >= 0; 0 = the tuned
+  // default.
+  double hamcmc_gamma = 0;
+  // HAMCMC skips pairs with s'y <= threshold |s| |y|; a value near 1 skips every pair
+  // (H = gamma I: an ablation that leaves SGLD with step gamma eps_t).
+  double hamcmc_curvature_threshold = 1e-10;
+  // pSGLD running-average decay alpha and regulariser lambda; checked by the sampler.
+  double psgld_alpha = 0.99;
+  double psgld_lambda = 1e-5;
+  // Grid-search a (and HAMCMC's lambda and gamma) per method on short runs with another
+  // seed before running; values given above (> 0) are not searched.
+  bool tune = false;
+  // Receives the progress lines ("[fig1 SGLD] 12000/20000 ...") and the tuning results; null:
+  // none.
+  std::ostream* progress = nullptr;
+
+  // N_Omega = max(1, N / 100).
+  int64_t batch_size() const { return std::max<int64_t>(1, num_items / 100); }
+
+  // InvalidArgument naming the field, e.g. "iterations must be >= 100, got 5". The data model
+  // and the samplers check the remaining values when the experiments run.
+  absl::Status Validate() const;
+};
+
+// One Figure 1 chain: its retained draws and their summaries.
+struct LinearRegressionFigure1Row {
+  LinearRegressionMethod method = LinearRegressionMethod::kSgld;
+  LinearRegressionTuning tuning;
+  std::vector<double> draws;      // the T - T/2 retained theta, 2 per draw
+  std::vector<double> log_joint;  // log p(theta, x) per retained draw
+  double mean_error = 0;          // ||theta-bar - mean of retained draws||^2
+  double covariance_error = 0;    // ||Sigma-hat - Sigma||_F / ||Sigma||_F
+  double ess[2] = {0, 0};         // per coordinate (eval/ess.h)
+  double rhat[2] = {0, 0};        // split R-hat per coordinate
+  double warmup_seconds = 0;      // burn-in
+  double seconds = 0;             // the whole chain
+};
+
+struct LinearRegressionFigure1 {
+  models::GaussianPosterior exact;               // D = 2
+  std::vector<LinearRegressionFigure1Row> rows;  // SGLD, pSGLD, SGRLD, HAMCMC (M=2)
+};
+
+// A Figure 2 run: the error of the step-weighted running mean every eval_every iterations,
+// with the cumulative time spent in Step() (the estimator's bookkeeping is not timed).
+struct LinearRegressionTrace {
+  std::vector<int64_t> iterations;
+  std::vector<double> seconds;
+  std::vector<double> errors;
+};
+
+struct LinearRegressionFigure2 {
+  int dimension = 0;
+  std::vector<LinearRegressionMethod> methods;  // all five
+  std::vector<LinearRegressionTuning> tunings;
+  std::vector<LinearRegressionTrace> traces;  // averaged over replications
+};
+
+// Figure 1. InvalidArgument if `options` are not valid (or from the data model or samplers).
+absl::StatusOr<LinearRegressionFigure1> RunLinearRegressionFigure1(
+    const LinearRegressionOptions& options);
+
+// One dimension of Figure 2. Errors as RunLinearRegressionFigure1.
+absl::StatusOr<LinearRegressionFigure2> RunLinearRegressionFigure2(
+    const LinearRegressionOptions& options, int dimension);
+
+// fig1_contours.csv, fig1_<method>.csv and fig1_summary.csv; the draws' CmdStan header
+// records its path in `output_dir`.
+absl::StatusOr<OutputFiles> LinearRegressionFigure1Files(const LinearRegressionOptions& options,
+                                                         const LinearRegressionFigure1& figure1,
+                                                         const std::string& output_dir);
+
+// fig2_D<d>.csv per dimension and fig2_summary.csv.
+OutputFiles LinearRegressionFigure2Files(const LinearRegressionOptions& options,
+                                         const std::vector<LinearRegressionFigure2>& figure2);
+
+// The tables of both figures (either may be empty) with the paper's claim checked: HAMCMC
+// below SGLD and pSGLD in error versus iterations.
+std::string LinearRegressionSummary(const LinearRegressionOptions& options,
+                                    const LinearRegressionFigure1* figure1,
+                                    const std::vector<LinearRegressionFigure2>& figure2);
+
+}  // namespace sgmcmc::tools
+
+#endif  // SGMCMC_TOOLS_LINEAR_REGRESSION_EXPERIMENT_H_
