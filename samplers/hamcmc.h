@@ -14,7 +14,7 @@
 // use the same minibatch Omega_t (data consistency); lambda damps towards
 // (hess U + lambda I)^-1, which keeps H_t positive definite; a pair with
 // s'y <= curvature_threshold |s| |y| is skipped but still takes its slot, so an old pair is
-// never reused (ALGORITHMS.md, HAMCMC pitfalls).
+// never reused (docs/ALGORITHMS.md, "HAMCMC pitfalls").
 //
 // Warm-up: theta_1 ... theta_2M come from plain SGLD steps with their own constant step h_w
 // (options.warmup_step),

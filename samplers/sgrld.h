@@ -1,6 +1,6 @@
 // SGRLD on the probability simplex: stochastic-gradient Riemannian Langevin dynamics in the
 // expanded-mean parameterisation with mirroring and the diagonal metric (Patterson & Teh
-// 2013, §3 and §4.1 eq. 10; ALGORITHMS.md "SGRLD on the simplex").
+// 2013, §3 and §4.1 eq. 10; docs/ALGORITHMS.md "SGRLD on the simplex").
 //
 // Each row k keeps θ_k ∈ (0, ∞)^W with independent Gamma(α_j, 1) priors, ω_k = θ_k / θ_k·,
 // metric G(θ) = diag(θ)^{-1}. Given the scaled counts ĉ_kj = (N/n) Σ_{i∈S} z_ikj (expected
