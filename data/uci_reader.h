@@ -1,7 +1,6 @@
 // Readers for the UCI "Bag of Words" format (docword + vocab files, plain or gzip).
 //
-// Format (https://archive.ics.uci.edu/dataset/164/bag+of+words, also
-// /work/shared/data/README.md):
+// Format (https://archive.ics.uci.edu/dataset/164/bag+of+words, also data/kos/README.md):
 //   docword.NAME.txt[.gz]: line 1 D (documents), line 2 W (vocabulary size), line 3 NNZ
 //                          (entries), then NNZ lines "docID wordID count", 1-based ids,
 //                          sorted by docID (then wordID).

@@ -1,7 +1,7 @@
 // Online LDA by stochastic-gradient MCMC on the topics: SCIR (Baker et al. 2018, §5.1) or
 // SGRLD (Patterson & Teh 2013, §4, eqs. 9-11), with the document-topic proportions collapsed.
 //
-// One iteration m (ALGORITHMS.md, "LDA with SGRLD / SCIR"):
+// One iteration m (docs/ALGORITHMS.md, "LDA with SGRLD / SCIR"):
 //  1. draw a minibatch D_t of n documents uniformly without replacement (samplers::Minibatch);
 //  2. per document, with the topics π fixed: sequential initialisation of the assignments,
 //     then S Gibbs sweeps of p(z_di = k) ∝ (α + n_dk^{\i}) π_{k,w_di} (models/lda_gibbs.h,

@@ -14,7 +14,7 @@
 //  - LogGammaSample returns log G directly (for 0.25 <= shape < 1: log G(a + 1) + log(U) / a),
 //    which stays finite for tiny shapes where G itself underflows (shape 1e-2 already gives
 //    G < 1e-308 with probability 1e-3; SCIR's Gamma(a) draws with a ~ 1e-300 need this; see
-//    Baker et al. 2018, section 3 and docs/ALGORITHMS.md).
+//    Baker et al. 2018, section 3 and docs/ALGORITHMS.md "SCIR").
 //
 // GammaSample(engine, shape) may return 0 (underflow) when shape is small; use
 // LogGammaSample there. Both consume the same engine words for the same shape, so

@@ -7,8 +7,8 @@
 //    extended to real df - 1 >= 0 by the additivity of chi-squared in df: one normal and one
 //    gamma draw, no Poisson.
 //  - df < 1: the Poisson mixture P ~ Poisson(noncentrality / 2), X = 2 Gamma(df / 2 + P, 1).
-// This is the exact CIR transition used by SCIR (Baker et al. 2018, eq. 8, with
-// df = 2 a and noncentrality = 2 theta e^-h / (1 - e^-h); see docs/ALGORITHMS.md), where df
+// This is the exact CIR transition used by SCIR (Baker et al. 2018, eq. 3.3, with
+// df = 2 a and noncentrality = 2 theta e^-h / (1 - e^-h); see docs/ALGORITHMS.md "SCIR"), where df
 // can be tiny (1e-3 and below). Any real df > 0 is supported.
 //
 // For small df the draw can underflow to 0 (when P = 0, as GammaSample does for small
