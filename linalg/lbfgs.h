@@ -35,10 +35,7 @@
 // Cost, with n <= M-1 pairs in use and D = dim: AddPair O(n² D) (it rebuilds the product
 // form); ApplyH 8nD + D flops; ApplySqrtH 4nD + D flops; ApplyB 8nD + D flops; memory
 // 3 (M-1) D + D doubles. No D×D matrix, no allocation after construction (the Apply* methods
-// are const and thread-compatible). Measured with //linalg:lbfgs_benchmark (--config=bench,
-// shared 2-core machine, so ±30%), linear in D: with 4 pairs (M = 5) ApplyH ~6 ns and
-// ApplySqrtH ~4 ns per coordinate for D = 1e3 ... 1e5, 18 and 8 ns at D = 1e6 (memory-bound);
-// AddPair ~20 ns per coordinate (45 ns at D = 1e6).
+// are const and thread-compatible). Measured: linalg/lbfgs_benchmark.cc.
 //
 // Example (HAMCMC, memory M):
 //   LbfgsOptions options;
