@@ -1,5 +1,9 @@
 // Reading speed of the UCI reader on the embedded KOS corpus, gzip and plain (uncompressed
 // bytes per second and tokens per second).
+//
+// Measured (moved from data/uci_reader.h):
+// Cost: one pass, O(NNZ + N) time: ~100 MB/s plain, ~70 MB/s gzip (uncompressed bytes), i.e.
+// KOS (4.1 MB of text, 1.05 MB gzip) loads in ~0.055 s (//data:uci_reader_benchmark).
 #include <cstdio>
 #include <string>
 
