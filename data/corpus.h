@@ -3,8 +3,8 @@
 // Every document is the contiguous run tokens[doc_offsets[d], doc_offsets[d + 1]) of word ids
 // in [0, vocabulary_size()). Bag-of-words inputs (UCI "docID wordID count") are expanded into
 // `count` consecutive copies of the word id, in the order of the input file, so the token
-// positions used by the document-completion split (ALGORITHMS.md, "Evaluation protocol shared
-// by all LDA samplers") are well defined and reproducible.
+// positions used by the document-completion split (docs/ALGORITHMS.md, "Evaluation protocol
+// shared by all LDA samplers") are well defined and reproducible.
 //
 // Cost: 4 bytes per token plus 8 bytes per document; document(d) is O(1).
 //

@@ -6,7 +6,7 @@
 // (Bazel's C++ runfiles library: manifest or <argv0>.runfiles directory). The runfiles path is
 // "sgmcmc/data/kos/...", which is also valid in a workspace that depends on @sgmcmc.
 //
-// Cost: a few stat calls; loading KOS (467,714 tokens) takes ~0.05-0.1 s.
+// Cost: a few stat calls; loading KOS is O(N) (data/uci_reader.h).
 //
 // Example (in main):
 //   SGMCMC_ASSIGN_OR_RETURN(data::Corpus kos, data::LoadEmbeddedKos(argv[0]));

@@ -6,9 +6,8 @@
 // The reader keeps the 1-based number of the last line returned, so parsers can name
 // "file:line" in their errors (see Error()).
 //
-// Cost: one memchr per line over 1 MiB blocks, plus inflate for gzip input; the UCI reader on
-// top of it parses ~100 MB/s of plain and ~70 MB/s (uncompressed) of gzip text
-// (//data:uci_reader_benchmark).
+// Cost: O(bytes): one memchr per line over 1 MiB blocks, plus inflate for gzip input.
+// Measured through the UCI reader on top of it: data/uci_reader_benchmark.cc.
 //
 // Example:
 //   SGMCMC_ASSIGN_OR_RETURN(LineReader reader, LineReader::Open(path));

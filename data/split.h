@@ -1,7 +1,7 @@
 // Held-out splits for LDA evaluation: seeded test documents, and the document-completion
 // split of each test document (Wallach et al. 2009, "Evaluation methods for topic models";
-// Patterson & Teh 2013, §5.1 eqs. 12-15; ALGORITHMS.md, "Evaluation protocol shared by all
-// LDA samplers").
+// Patterson & Teh 2013, §5.1 eqs. 12-15; docs/ALGORITHMS.md, "Evaluation protocol shared by
+// all LDA samplers").
 //
 // Within a test document, token position i (0-based, in corpus order) is a test token when
 // i % holdout_period == 0 (every 10th token by default, as the papers' code does) and is

@@ -1,6 +1,11 @@
 // Raw-text reading speed: ReadTextLines on ~8 MB of synthetic text (KOS words with stop
 // words, punctuation and numbers mixed in), tokenizing, building the vocabulary and the corpus
 // (bytes and kept tokens per second).
+//
+// Measured (moved from data/text_reader.h):
+// Cost: one pass over the text (tokenizing, one hash lookup per token) + O(V log V) + O(N):
+// ~60 MB/s (//data:text_reader_benchmark); the 11,314 files of 20news-bydate-train (~22 MB)
+// take ~2.5 s.
 #include <cstdio>
 #include <string>
 

@@ -1,5 +1,14 @@
 // Reading speed of the UCI reader on the embedded KOS corpus, gzip and plain (uncompressed
 // bytes per second and tokens per second).
+//
+// Measured (moved from data/uci_reader.h):
+// Cost: one pass, O(NNZ + N) time: ~100 MB/s plain, ~70 MB/s gzip (uncompressed bytes), i.e.
+// KOS (4.1 MB of text, 1.05 MB gzip) loads in ~0.055 s (//data:uci_reader_benchmark).
+//
+// Measured (moved from data/line_reader.h):
+// Cost: one memchr per line over 1 MiB blocks, plus inflate for gzip input; the UCI reader on
+// top of it parses ~100 MB/s of plain and ~70 MB/s (uncompressed) of gzip text
+// (//data:uci_reader_benchmark).
 #include <cstdio>
 #include <string>
 

@@ -14,8 +14,8 @@
 // without entries) are emitted like the in-memory reader keeps them.
 //
 // Memory: the buffer's documents plus O(W); independent of D and N.
-// Cost: parsing as ReadUciCorpus plus O(1) per document: a pass over KOS in batches of 50
-// takes ~50 ms, ~70 k documents/s (//data:uci_stream_benchmark).
+// Cost: parsing as ReadUciCorpus plus O(1) per document. Measured:
+// data/uci_stream_benchmark.cc.
 //
 // Example:
 //   UciStreamOptions options;

@@ -1,5 +1,9 @@
 // Streaming speed: one pass over the embedded KOS docword file (gzip) in minibatches of 50
 // through a shuffle buffer of 1000 documents (documents and tokens per second).
+//
+// Measured (moved from data/uci_stream.h):
+// Cost: parsing as ReadUciCorpus plus O(1) per document: a pass over KOS in batches of 50
+// takes ~50 ms, ~70 k documents/s (//data:uci_stream_benchmark).
 #include "base/check.h"
 #include "benchmark/benchmark.h"
 #include "data/embedded_corpus.h"

@@ -7,7 +7,7 @@
 // Implementation: zero-pad to a power of two >= 2n, one forward radix-2 FFT, |.|^2, one
 // inverse FFT. Exact up to rounding (relative error ~ 1e-15 log n).
 //
-// Cost: O(n log n) time, O(n) memory (about 0.1 s for n = 10^6).
+// Cost: O(n log n) time, O(n) memory.
 //
 // Example:
 //   std::vector<double> acov = Autocovariance(chain);   // acov[0] is the variance

@@ -9,7 +9,7 @@
 // iterations were discarded. Numbers are printed with `significant_digits` significant
 // digits (%g), CmdStan's default being 6.
 //
-// Cost: O(D) formatting per draw (~100 ns per value).
+// Cost: O(D) formatting per draw.
 //
 // Example:
 //   std::ofstream file(path);

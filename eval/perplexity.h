@@ -1,6 +1,6 @@
 // Document-completion perplexity of LDA topics, with the running mean over evaluations
 // (Wallach et al. 2009, "Evaluation methods for topic models"; Patterson & Teh 2013, §5.1
-// eqs. 12-15; ALGORITHMS.md, "Evaluation protocol shared by all LDA samplers").
+// eqs. 12-15; docs/ALGORITHMS.md, "Evaluation protocol shared by all LDA samplers").
 //
 // The test documents are split by data::SplitForDocumentCompletion into an observed part and
 // a held-out part. Each evaluation gets topics φ (K x V, rows on the simplex), and for every

@@ -6,7 +6,7 @@
 // H⁰ = γ I, eq. 6 is
 //   H^m = (I - ρ_m s_m y_mᵀ) H^{m-1} (I - ρ_m y_m s_mᵀ) + ρ_m s_m s_mᵀ,  ρ_m = 1 / (s_mᵀ y_m),
 // and H = H^n (the paper writes H_t^1 = γI and H_t = H_t^{M-1}; we index from H⁰ as
-// ALGORITHMS.md does, so M-1 pairs give M-1 updates).
+// docs/ALGORITHMS.md "L-BFGS with a square-root factor" does, so M-1 pairs give M-1 updates).
 //  - ApplyH: H g by the two-loop recursion (Nocedal & Wright 2006, Algorithm 7.4).
 //  - ApplySqrtH: S z by the product form of eq. 11 (Brodlie, Gourlay & Greenstadt 1973):
 //      S^m = (I - p_m q_mᵀ) S^{m-1},  S⁰ = √γ I,  p_m = s_m / (s_mᵀ y_m),
@@ -35,10 +35,7 @@
 // Cost, with n <= M-1 pairs in use and D = dim: AddPair O(n² D) (it rebuilds the product
 // form); ApplyH 8nD + D flops; ApplySqrtH 4nD + D flops; ApplyB 8nD + D flops; memory
 // 3 (M-1) D + D doubles. No D×D matrix, no allocation after construction (the Apply* methods
-// are const and thread-compatible). Measured with //linalg:lbfgs_benchmark (--config=bench,
-// shared 2-core machine, so ±30%), linear in D: with 4 pairs (M = 5) ApplyH ~6 ns and
-// ApplySqrtH ~4 ns per coordinate for D = 1e3 ... 1e5, 18 and 8 ns at D = 1e6 (memory-bound);
-// AddPair ~20 ns per coordinate (45 ns at D = 1e6).
+// are const and thread-compatible). Measured: linalg/lbfgs_benchmark.cc.
 //
 // Example (HAMCMC, memory M):
 //   LbfgsOptions options;

@@ -1,3 +1,8 @@
+// Measured (moved from linalg/lbfgs.h) with //linalg:lbfgs_benchmark (--config=bench,
+// shared 2-core machine, so ±30%), linear in D: with 4 pairs (M = 5) ApplyH ~6 ns and
+// ApplySqrtH ~4 ns per coordinate for D = 1e3 ... 1e5, 18 and 8 ns at D = 1e6 (memory-bound);
+// AddPair ~20 ns per coordinate (45 ns at D = 1e6).
+
 #include <cstdint>
 
 #include "Eigen/Dense"

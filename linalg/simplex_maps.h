@@ -4,7 +4,8 @@
 //    for unnormalised θ ∈ R^K. After a Langevin step a component may become negative; the
 //    mirroring θ_j ← |θ_j| reflects it back, which leaves the target (whose density is even
 //    in each θ_j) invariant.
-//  - Squared map from the sphere (for SAM's θ_d with the geodesic samplers; ALGORITHMS.md):
+//  - Squared map from the sphere (for SAM's θ_d with the geodesic samplers; docs/ALGORITHMS.md
+//    "Sphere and simplex geometry"):
 //    θ = x∘x for x ∈ S^{K-1} is 2^K-to-1 onto the simplex. If θ has density p(θ) with
 //    respect to Lebesgue measure on (θ_1, ..., θ_{K-1}), and the sign pattern of x is uniform,
 //    x has density with respect to the surface measure of S^{K-1}

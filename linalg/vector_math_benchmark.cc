@@ -1,6 +1,12 @@
 // exp over an array of 4096 doubles in [-30, 0] (the range of log π_kw) and log over 4096
 // doubles in (0, 10] (SCIR's w = (Z + √(2λ))²/2): ExpArray / LogArray (AVX2 + FMA when
 // available), their portable paths, and glibc's std::exp / std::log; items = elements.
+//
+// Measured (moved from linalg/vector_math.h):
+// Cost (//linalg:vector_math_benchmark, 4096 elements, one core pinned, CPU time, load ~2.8
+// on the 2-core VM): ExpArray 1.9 ns and LogArray 2.1 ns per element with AVX2 + FMA,
+// against 6.5 ns for glibc's scalar exp and 5.5 ns for its log; the portable paths take 62
+// and 25 ns (std::fma is a library call on CPUs without hardware FMA).
 #include <cmath>
 #include <cstdint>
 #include <vector>

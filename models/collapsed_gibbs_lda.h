@@ -15,10 +15,9 @@
 // chains are independent); AD-LDA-style parallel sweeps would approximate the chain and are
 // not implemented.
 //
-// Cost: O(K) per token update (a dense scan; counts stored word-major so n_·w is contiguous):
-// ~7 M token updates/s at K = 50 and ~3.9 M at K = 100 on one core, i.e. ~67 ms per sweep of
-// KOS at K = 50 (//models:collapsed_gibbs_lda_benchmark); memory O(N + (D + V) K) 32-bit
-// counts.
+// Cost: O(K) per token update (a dense scan; counts stored word-major so n_·w is contiguous),
+// O(N K) per sweep; memory O(N + (D + V) K) 32-bit counts. Measured:
+// models/collapsed_gibbs_lda_benchmark.cc.
 //
 // Example:
 //   CollapsedGibbsLdaOptions options;

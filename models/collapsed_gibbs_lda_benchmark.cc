@@ -1,5 +1,11 @@
 // Token updates per second of the exact collapsed Gibbs sampler on the embedded KOS corpus
 // (467,714 tokens per sweep), K = 50 and 100.
+//
+// Measured (moved from models/collapsed_gibbs_lda.h):
+// Cost: O(K) per token update (a dense scan; counts stored word-major so n_·w is contiguous):
+// ~7 M token updates/s at K = 50 and ~3.9 M at K = 100 on one core, i.e. ~67 ms per sweep of
+// KOS at K = 50 (//models:collapsed_gibbs_lda_benchmark); memory O(N + (D + V) K) 32-bit
+// counts.
 #include "base/check.h"
 #include "benchmark/benchmark.h"
 #include "models/collapsed_gibbs_lda.h"

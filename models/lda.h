@@ -1,7 +1,7 @@
 // Online LDA by stochastic-gradient MCMC on the topics: SCIR (Baker et al. 2018, §5.1) or
 // SGRLD (Patterson & Teh 2013, §4, eqs. 9-11), with the document-topic proportions collapsed.
 //
-// One iteration m (ALGORITHMS.md, "LDA with SGRLD / SCIR"):
+// One iteration m (docs/ALGORITHMS.md, "LDA with SGRLD / SCIR"):
 //  1. draw a minibatch D_t of n documents uniformly without replacement (samplers::Minibatch);
 //  2. per document, with the topics π fixed: sequential initialisation of the assignments,
 //     then S Gibbs sweeps of p(z_di = k) ∝ (α + n_dk^{\i}) π_{k,w_di} (models/lda_gibbs.h,
@@ -24,12 +24,8 @@
 // Cost per iteration: O(K U) to build the minibatch's word tables (U distinct words; π
 // gathered a few hundred words at a time, exponentiated by the vectorised
 // linalg::ExpArray and transposed in cache), O(S N_t nnz) for the sweeps (N_t
-// tokens, nnz topics per document), O(K V) for the topic update. Measured
-// (//models:lda_benchmark, BM_LdaScaledCounts, K = 100, 20 sweeps, 50 documents of 150
-// tokens, ~5 topics each, one core): ~7.4 ms per ScaledCounts, ~21 M token updates/s with
-// the table build (~2 ms of it) included; on real KOS documents with SCIR-trained topics
-// (BM_LdaScaledCountsKos: ~21 topics per document at α = 0.1, ~12 at α = 0.01) about half
-// and two thirds of that rate.
+// tokens, nnz topics per document), O(K V) for the topic update. Measured:
+// models/lda_benchmark.cc.
 //
 // Example:
 //   parallel::ThreadPool pool(2);

@@ -21,16 +21,8 @@
 //
 // Cost: O(nnz_d) per token update, nnz_d = number of distinct topics in the document (after
 // the first sweeps usually far below K), plus O(K / kAlphaBlock + kAlphaBlock) with
-// probability mass_alpha / (mass_alpha + mass_sparse). Measured at K = 100, one core:
-//  - synthetic documents (//models:lda_gibbs_benchmark, BM_LdaGibbsSweepTopicsPerDocument):
-//    35-38 M token updates/s with ~3 topics per document, 32-34 M/s with ~5, 22 M/s with
-//    13.5, 18 M/s with 21, 15 M/s with 30: ~1.6 ns per topic present above ~23 ns per token
-//    from 8 topics on (where the cumulative masses are formed in blocks of four, see
-//    lda_gibbs.cc), ~2.5 ns per topic below; 11 M/s with ~48 (BM_LdaGibbsSweepUnstructured);
-//  - real KOS documents with SCIR-trained topics (//models:lda_benchmark,
-//    BM_LdaGibbsSweepKos): 22-23 M/s at α = 0.01 (11 topics per document), 15-16 M/s at
-//    α = 0.1 (21 topics per document), the same curve; ~1.9x on two threads.
-// The table costs O(K) per distinct word (~0.1-0.2 µs at K = 100, BM_LdaGibbsTableBuild).
+// probability mass_alpha / (mass_alpha + mass_sparse). The table costs O(K) per distinct
+// word. Measured: models/lda_gibbs_benchmark.cc.
 //
 // Example:
 //   // topics: K x U, column u = π_{·w} of the minibatch's u-th distinct word.

@@ -12,8 +12,8 @@
 // Calls are blocking and serialised (one loop at a time per pool); calling the pool from
 // inside one of its own tasks is a programming error (checked), as it would deadlock.
 //
-// Cost: one wake-up of the workers per call, ~7 µs with 2 threads (condition variables; see
-// //parallel:thread_pool_benchmark); keep per-call work well above that.
+// Cost: one wake-up of the workers per call (condition variables), O(T); keep per-call work
+// well above it. Measured: parallel/thread_pool_benchmark.cc.
 //
 // Example:
 //   parallel::ThreadPool pool(/*num_threads=*/2);

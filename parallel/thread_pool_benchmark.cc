@@ -1,5 +1,9 @@
 // Cost of a ThreadPool call: an empty ParallelFor (wake-up and join), and a loop of
 // independent work items (throughput and scaling with threads).
+//
+// Measured (moved from parallel/thread_pool.h):
+// Cost: one wake-up of the workers per call, ~7 µs with 2 threads (condition variables; see
+// //parallel:thread_pool_benchmark); keep per-call work well above that.
 #include <cmath>
 #include <vector>
 

@@ -1,3 +1,7 @@
+// Measured (moved from rng/beta.h):
+// Cost: two gamma draws, ~45 ns for a, b >= 1 and ~120 ns in log space (see
+// //rng:beta_benchmark).
+
 #include "benchmark/benchmark.h"
 #include "rng/beta.h"
 

@@ -12,9 +12,9 @@
 // BinomialLogPmf(k, n, p) = log(C(n, k) p^k (1 - p)^(n - k)) by Loader (2000), accurate to a
 // few ulps also for n = 1e12.
 //
-// Cost (//rng:binomial_benchmark, CPU time on the shared 2-core dev VM): 60-70 ns per draw
-// for inversion (a log1p and an exp dominate), 70-160 ns for BTRS (slowest just above the
-// switch, n p' ~ 10-50, where ~40% of trials need the exact log-pmf test).
+// Cost: O(n p' + 1) for inversion (a log1p and an exp dominate), O(1) expected for BTRS
+// (slowest just above the switch, n p' ~ 10-50, where ~40% of trials need the exact log-pmf
+// test). Measured: rng/binomial_benchmark.cc.
 //
 // Example:
 //   sgmcmc::rng::Engine engine(7);

@@ -7,8 +7,8 @@
 // G_i underflow. DirichletSample takes that log-space path whenever some alpha_i < 1 and
 // exponentiates; components may then be exactly 0 (too small for a double) but still sum to 1.
 //
-// Cost: K gamma draws, ~28 ns per component for alpha >= 1 and ~70-90 ns per component in
-// log space (see //rng:dirichlet_benchmark).
+// Cost: O(K): K gamma draws (in log space when some alpha_i < 1). Measured:
+// rng/dirichlet_benchmark.cc.
 //
 // Example:
 //   sgmcmc::rng::Engine engine(/*seed=*/1);

@@ -1,3 +1,7 @@
+// Measured (moved from rng/dirichlet.h):
+// Cost: K gamma draws, ~28 ns per component for alpha >= 1 and ~70-90 ns per component in
+// log space (see //rng:dirichlet_benchmark).
+
 #include <vector>
 
 #include "benchmark/benchmark.h"

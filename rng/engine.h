@@ -11,7 +11,8 @@
 // kBlocksPerBatch at a time into a buffer, so one output costs a load and a compare; the
 // position (number of 64-bit words consumed) can be saved and restored for checkpoints.
 //
-// Cost: about 1-2 ns per 64-bit word on one core (see //rng:engine_benchmark).
+// Cost: O(1) per 64-bit word (a load and a compare; one batched Philox refill every
+// kBlocksPerBatch blocks). Measured: rng/engine_benchmark.cc.
 //
 // Example:
 //   sgmcmc::rng::Engine engine(/*seed=*/42, /*stream=*/document_id);

@@ -1,3 +1,10 @@
+// Measured (moved from rng/engine.h):
+// Cost: about 1-2 ns per 64-bit word on one core (see //rng:engine_benchmark).
+//
+// Measured (moved from rng/internal/philox_batch.h):
+// Cost (one core, 8 blocks = 16 words): AVX2 ~21-22 ns (1.4 ns per word; ~210 vector ops,
+// bound by the 4 vector pipes of the test VM's Zen 3), portable ~85 ns.
+
 #include "benchmark/benchmark.h"
 #include "rng/engine.h"
 

@@ -1,3 +1,6 @@
+// Measured (moved from rng/exponential.h):
+// Cost: ~4-6 ns per draw on one core including the engine (see //rng:exponential_benchmark).
+
 #include "benchmark/benchmark.h"
 #include "rng/exponential.h"
 

@@ -9,20 +9,19 @@
 //    z = -a log G from a two-piece exponential envelope (one uniform and one Exp(1) per trial,
 //    acceptance 0.99 at a = 0.01, 0.91 at 0.1, 0.81 at 0.25), in log space; GammaSample
 //    returns exp of that draw. The switch at 0.25 is where it stops beating the boost
-//    (//rng:gamma_benchmark LogGammaSample: ~18 ns at 0.01, ~26 ns at 0.1, ~48 ns at 0.3,
-//    versus ~50 ns for the boost at any shape < 1).
+//    (measured in rng/gamma_benchmark.cc).
 //  - LogGammaSample returns log G directly (for 0.25 <= shape < 1: log G(a + 1) + log(U) / a),
 //    which stays finite for tiny shapes where G itself underflows (shape 1e-2 already gives
 //    G < 1e-308 with probability 1e-3; SCIR's Gamma(a) draws with a ~ 1e-300 need this; see
-//    Baker et al. 2018, section 3 and docs/ALGORITHMS.md).
+//    Baker et al. 2018, section 3 and docs/ALGORITHMS.md "SCIR").
 //
 // GammaSample(engine, shape) may return 0 (underflow) when shape is small; use
 // LogGammaSample there. Both consume the same engine words for the same shape, so
 // log(GammaSample) and LogGammaSample agree draw for draw wherever G is representable.
 //
-// Cost (one core, noisy shared VM, see //rng:gamma_benchmark): ~20-25 ns per draw for
-// shape >= 1; ~50 ns for 0.25 <= shape < 1 (a second uniform, a log and an exp);
-// LogGammaSample adds a log there (~30 ns, ~50 ns); ~15-25 ns below shape 0.25 (both).
+// Cost: O(1) expected per draw for every shape (acceptance >= 0.81); 0.25 <= shape < 1 adds a
+// second uniform, a log and an exp, and LogGammaSample a log there. Measured:
+// rng/gamma_benchmark.cc.
 //
 // Example:
 //   sgmcmc::rng::Engine engine(/*seed=*/1);

@@ -7,7 +7,7 @@
 // Weibull(shape p, scale a), p = 2 and a = sqrt(2) is the chi distribution with d degrees of
 // freedom.
 //
-// Cost: a LogGammaSample plus an exp, ~50 ns (see //rng:generalized_gamma_benchmark).
+// Cost: O(1), a LogGammaSample plus an exp. Measured: rng/generalized_gamma_benchmark.cc.
 //
 // Example:
 //   sgmcmc::rng::Engine engine(/*seed=*/1);

@@ -1,3 +1,8 @@
+// Measured (moved from rng/multinomial.h):
+// Cost: O(K) plus one BinomialSample per category until the count is exhausted (60-160 ns
+// each, independent of n; //rng:multinomial_benchmark: K = 10, n = 100: ~1.1 us); no
+// allocation for K <= 63.
+
 #include <cstdint>
 #include <vector>
 

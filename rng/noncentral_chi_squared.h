@@ -7,8 +7,8 @@
 //    extended to real df - 1 >= 0 by the additivity of chi-squared in df: one normal and one
 //    gamma draw, no Poisson.
 //  - df < 1: the Poisson mixture P ~ Poisson(noncentrality / 2), X = 2 Gamma(df / 2 + P, 1).
-// This is the exact CIR transition used by SCIR (Baker et al. 2018, eq. 8, with
-// df = 2 a and noncentrality = 2 theta e^-h / (1 - e^-h); see docs/ALGORITHMS.md), where df
+// This is the exact CIR transition used by SCIR (Baker et al. 2018, eq. 3.3, with
+// df = 2 a and noncentrality = 2 theta e^-h / (1 - e^-h); see docs/ALGORITHMS.md "SCIR"), where df
 // can be tiny (1e-3 and below). Any real df > 0 is supported.
 //
 // For small df the draw can underflow to 0 (when P = 0, as GammaSample does for small
@@ -19,11 +19,8 @@
 // consumes the same engine words as NoncentralChiSquaredSample, so the two agree draw for
 // draw wherever X is representable.
 //
-// Cost (//rng:noncentral_chi_squared_benchmark --config=bench, CPU time, one core of the
-// shared 2-core VM at load ~4, median of 7 runs): df >= 1: a normal and a gamma draw, ~10 ns
-// at df = 1 (no gamma) and ~33 ns at df = 5, lambda = 1e6 (log space: ~20 ns at df = 1);
-// df < 1: one Poisson and one gamma draw, ~62 ns for the SCIR-like df = 0.002, lambda = 5
-// (log space ~68 ns). The Poisson mixture used for every df took 67-91 ns.
+// Cost: O(1): df >= 1: a normal and a gamma draw (no gamma at df = 1); df < 1: one Poisson
+// and one gamma draw. Measured: rng/noncentral_chi_squared_benchmark.cc.
 //
 // Example:
 //   double w = sgmcmc::rng::NoncentralChiSquaredSample(engine, 2 * a, 2 * theta * c);

@@ -1,3 +1,6 @@
+// Measured (moved from rng/normal.h):
+// Cost: ~4-6 ns per draw on one core including the engine (see //rng:normal_benchmark).
+
 #include <vector>
 
 #include "benchmark/benchmark.h"

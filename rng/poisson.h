@@ -21,11 +21,9 @@
 // PoissonLogPmf(k, mean) = log(mean^k e^-mean / k!), via Loader (2000) for k >= 1, accurate
 // to a few ulps for all means (no cancellation for mean = 1e12).
 //
-// Cost (//rng:poisson_benchmark --config=bench, CPU time, one core of the shared 2-core VM at
-// load ~3.3, median of 3 runs; one engine word is ~2.5 ns): ~15-18 ns per draw for mean <= 1,
-// 20-28 ns for mean 2-10 (2.9: 25 ns, 3: 22, 5: 20, 9.9: 28; means varying over [0, 10):
-// 24 ns; the sequential search alone was 35 ns at 5 and 43 ns at 9.9); PTRS 40-75 ns
-// (mean 30: 72 ns; 1e3-1e6: 43-49 ns).
+// Cost: O(mean + 1) for the sequential search (mean < 3), O(1) for the branch-free inversion
+// (3 <= mean < 10) and for PTRS (expected, acceptance about 0.9 or more). Measured:
+// rng/poisson_benchmark.cc.
 //
 // Example:
 //   sgmcmc::rng::Engine engine(7);

@@ -23,8 +23,8 @@
 // Heavy tails: for alpha < 2 the variance is infinite and for alpha <= 1 so is the mean; for
 // small alpha a draw can overflow to +-inf.
 //
-// Cost: two engine words and a few transcendental functions: ~60 ns for alpha = 1, ~120-140 ns
-// otherwise (see //rng:stable_benchmark).
+// Cost: O(1): two engine words and a few transcendental functions. Measured:
+// rng/stable_benchmark.cc.
 //
 // Example:
 //   sgmcmc::rng::Engine engine(/*seed=*/1);

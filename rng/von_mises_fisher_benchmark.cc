@@ -1,3 +1,9 @@
+// Measured (moved from rng/von_mises_fisher.h):
+// Cost: one Beta and one uniform per trial (1 to ~1.5 trials per draw on average over
+// d = 2..10000, kappa = 0..1e5; most at large kappa, small d), plus d - 1 normals and two
+// O(d) passes. CPU time on the shared 2-core dev VM (//rng:von_mises_fisher_benchmark):
+// ~0.2 us at d = 3, ~1.2 us at d = 100, ~110 us at d = 10000.
+
 #include <cmath>
 #include <vector>
 

@@ -12,8 +12,8 @@
 //
 // Cost per iteration: one stochastic gradient, one Fisher evaluation, two D x D Cholesky
 // factorisations and a triangular inverse (~D^3 flops), and two D x D matrix-vector
-// products; O(D^2) memory, allocated once. ~0.4 ms at D = 100, ~9 ms at D = 300
-// (//samplers:dense_sgrld_benchmark).
+// products: O(D^3) time; O(D^2) memory, allocated once. Measured:
+// samplers/dense_sgrld_benchmark.cc.
 //
 // Example:
 //   DenseSgrldOptions options;

@@ -1,3 +1,7 @@
+// Measured (moved from samplers/dense_sgrld.h): an iteration takes
+// ~0.4 ms at D = 100, ~9 ms at D = 300
+// (//samplers:dense_sgrld_benchmark).
+
 #include <vector>
 
 #include "benchmark/benchmark.h"

@@ -14,7 +14,7 @@
 // use the same minibatch Omega_t (data consistency); lambda damps towards
 // (hess U + lambda I)^-1, which keeps H_t positive definite; a pair with
 // s'y <= curvature_threshold |s| |y| is skipped but still takes its slot, so an old pair is
-// never reused (ALGORITHMS.md, HAMCMC pitfalls).
+// never reused (docs/ALGORITHMS.md, "HAMCMC pitfalls").
 //
 // Warm-up: theta_1 ... theta_2M come from plain SGLD steps with their own constant step h_w
 // (options.warmup_step),
@@ -28,9 +28,8 @@
 //
 // Cost per iteration: two stochastic gradients (three during warm-up steps t >= M + 2), plus
 // O(M^2 D) for the L-BFGS products and the pair update, D normal draws and ~10 flops per
-// coordinate; memory (3M - 2) D + 5 D doubles besides the L-BFGS store. At D = 10^5 an
-// iteration takes ~1.7 ms with M = 2 (~2.5x SGLD's 0.7 ms, gradients excluded), ~2.6 ms with
-// M = 3 and ~5.4 ms with M = 5, most of it in the L-BFGS products (//samplers:hamcmc_benchmark).
+// coordinate; memory (3M - 2) D + 5 D doubles besides the L-BFGS store. Measured:
+// samplers/hamcmc_benchmark.cc.
 //
 // Example:
 //   HamcmcOptions options;

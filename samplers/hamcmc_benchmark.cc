@@ -1,3 +1,7 @@
+// Measured (moved from samplers/hamcmc.h): at D = 10^5 an
+// iteration takes ~1.7 ms with M = 2 (~2.5x SGLD's 0.7 ms, gradients excluded), ~2.6 ms with
+// M = 3 and ~5.4 ms with M = 5, most of it in the L-BFGS products (//samplers:hamcmc_benchmark).
+
 #include <vector>
 
 #include "benchmark/benchmark.h"

@@ -13,9 +13,8 @@
 // that does not vanish with more iterations at a fixed step (Li et al. 2016, Sec. 4); it is
 // small when alpha is close to 1 (G then varies slowly).
 //
-// Cost per iteration: one stochastic gradient plus, per coordinate, one normal draw, two
-// square roots and ~10 flops: ~15 ns per coordinate, 1.5 ms at D = 10^5
-// (//samplers:psgld_benchmark).
+// Cost per iteration: one stochastic gradient plus O(D): per coordinate one normal draw, two
+// square roots and ~10 flops. Measured: samplers/psgld_benchmark.cc.
 //
 // Example:
 //   PsgldOptions options;

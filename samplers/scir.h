@@ -1,7 +1,7 @@
 // SCIR: the stochastic Cox-Ingersoll-Ross sampler on the probability simplex (Baker, Fearnhead,
 // Fox & Nemeth 2018, §3 Algorithm 1, eq. 3.3), and its two extensions of §3.3: a positive
 // parameter with a gamma posterior, and a lognormal target via an exact Ornstein-Uhlenbeck
-// transition in log space. ALGORITHMS.md "SCIR" has the update and the pitfalls.
+// transition in log space. docs/ALGORITHMS.md "SCIR" has the update and the pitfalls.
 //
 // Simplex (class Scir): each row k keeps θ_k with θ_kj targeting Gamma(a_kj, 1),
 // a_kj = α_j + Σ_i z_ikj, and ω_k = θ_k / θ_k· ~ Dir(a_k). One step of size h > 0 replaces
@@ -10,44 +10,15 @@
 //   P ~ Poisson(θ e^{-h} / (1 − e^{-h})),   θ' = (1 − e^{-h}) · Gamma(â + P, 1),
 // the Poisson mixture form of θ' = (1 − e^{-h})/2 · χ'²(2â, 2θ e^{-h}/(1 − e^{-h})). There is
 // no discretisation error: with â = a (full batch) the chain is exact for every h, and with
-// minibatches E[θ_M] and Var[θ_M] follow Corollary 4.2 (tested in scir_test.cc).
+// minibatches E[θ_M] and Var[θ_M] follow Corollary 4.2 (tested in scir_test.cc). Every way
+// the transition is drawn (normal decomposition for â >= 1/2, Poisson mixture below, a
+// fixed-shape rng::LogGammaTable for the zero-count entries) is exact; scir.cc describes them.
 //
-// How the transition is drawn (all exact; scir_test.cc KS-tests every path against χ'²):
-//  - a = â >= 1/2: a noncentral χ² with df = 2a >= 1 is (Z + √nc)² + χ²(2a − 1), so
-//      θ'/(1 − e^{-h}) = (Z + √(2λ))²/2 + Gamma(a − 1/2),   λ = θ e^{-h}/(1 − e^{-h}),
-//    one normal and, for a > 1/2, one gamma draw (none for a = 1/2: SCIR's LDA β = 0.5 with
-//    a zero count is a single normal), with no Poisson draw;
-//  - a < 1/2: P ~ Poisson(λ) (no draw when λ < 2^-54, where P(P >= 1) is below double
-//    resolution; for λ < 1 a Bernoulli(1 − e^{−λ}) then a zero-truncated Poisson), then
-//    Gamma(a + P).
-// The zero-count gamma draws of a symmetric prior α all have ONE shape (α − 1/2 or α), drawn
-// by rng::LogGammaTable (exact table-hat rejection, built once in Create) instead of
-// rng::LogGammaSample.
-//
-// Log space: with β = 0.01 and zero counts, Gamma(â + P) draws underflow to 0 in double, and
-// log ω = −∞ breaks LDA's likelihood. So SCIR's state is log θ: the gamma factor is drawn in
-// log space (rng::LogGammaTable / rng::LogGammaSample, finite for every shape > 0) and
-//   log θ' = log(1 − e^{-h}) + log Gamma(â + P)   (a < 1/2), or
-//   log θ' = log(1 − e^{-h}) + log((Z + √(2λ))²/2 + Gamma(a − 1/2))   (a >= 1/2, log-add-exp
-//   when a term is tiny or huge).
-// log ω = log θ − log θ· is finite for every component, always; ω itself (Simplex) is flushed
-// to 0 below DBL_MIN (~2.2e-308). The row log-normaliser log θ· is refreshed by every step.
-// A cache θ = exp(log θ) per entry (0 below DBL_MIN, and after an a < 1/2 step where below
-// 2^-60 max θ / cols, i.e. negligible in Σθ) gives λ = c θ and Σθ without exps; entries
-// cached as 0 use log θ.
-//
-// Inner loops, per block of 256 coordinates: every α_j >= 1/2 (LDA's β = 0.5): √(2λ) by one
-// vectorised sqrt, the block's normals by rng::FillNormal, w = (Z + √(2λ))²/2 and
-// log θ' = log(1 − e^{-h}) + log w by one vectorised log (linalg::LogArray), then the few gamma
-// draws (count entries, or every entry for α > 1/2). Otherwise: a branch-free pass marks the
-// zero-count entries whose Poisson mean is negligible (P = 0 without a draw) and lists the other
-// zero-count entries and the rest; the listed zero-count entries get one uniform each, drawn in
-// bulk, which settles P = 0 without a branch when λ < 1 and u >= λ; the unsettled ones (λ >= 1,
-// or u < λ) and then the rest are drawn in column order (Poisson, then gamma); every P = 0 entry
-// takes its log Gamma(α) from one rng::LogGammaTable::Fill (a ziggurat: one engine word per
-// draw); last the cache: exp(log θ) of the entries that matter to Σθ, gathered and exp'd by one
-// vectorised pass. The vectorised log and exp (//linalg:vector_math) use AVX2 + FMA when the CPU
-// has them and give the same bits on every x86-64 CPU, so a seed gives the same chain everywhere.
+// Log space: SCIR's state is log θ, and the gamma factor is drawn in log space, so
+// LogSimplex's log ω = log θ − log θ· is finite for every component and every α > 0 (with
+// β = 0.01 and zero counts, linear Gamma(â + P) draws underflow to 0). Simplex's ω is flushed
+// to 0 below DBL_MIN. A chain restored from log θ (SetLogTheta, SetSteps) continues
+// bit-identically, and a seed gives the same chain on every x86-64 CPU.
 //
 // Positive-real SCIR: ScirGammaStep / ScirLogGammaStep move a scalar θ towards Gamma(â, rate)
 // exactly (for a fixed â): the CIR transition above applied to rate·θ. Lognormal:
@@ -55,27 +26,11 @@
 // x' = μ + (x − μ) e^{-h} + σ √(1 − e^{-2h}) ξ; a minibatch estimate μ̂ gives E[x_M] =
 // x_0 e^{-Mh} + E[μ̂](1 − e^{-Mh}), unbiased like SCIR.
 //
-// Cost: O(W) per row, per coordinate (zero count, symmetric prior): α >= 1/2: one normal,
-// a sqrt, a log and an exp (the θ cache; plus a table draw and an exp for α > 1/2);
-// α < 1/2: one table draw (one engine word, rng::LogGammaTable), a compare with the Poisson
-// threshold (a bulk uniform for the entries whose mean is not negligible: ~30% at α = 0.01,
-// ~98% at α = 0.1), a Poisson and a gamma draw for the P >= 1 events (~9% of entries at
-// α = 0.1), and a vectorised exp for the entries that matter to Σθ.
-// Memory: two doubles per entry (log θ and the θ cache). Measured on an idle machine
-// (2026-11-22 05:29 UTC, load 0.4; --config=bench, one core pinned, median of 5 runs):
-//   //samplers:scir_benchmark (100 x 10,000, 99% zero counts, h = 0.5), ns per coordinate:
-//     α = 0.01: 20.6 (27.1 with the strip table and per-entry uniforms; originally ~60);
-//     α = 0.1:  34.8 (the Poisson events and uniforms above; the sparse Dirichlet tool's α);
-//     α = 0.5:  15.0 (originally ~100); SGRLD beside it (//samplers:sgrld_benchmark): 8.0.
-//   //models:lda_benchmark, K = 100 (median of 3):
-//     BM_LdaTopicUpdateScir/100000 (β = 0.5, V = 1e5): 14.2 ns per entry, 142 ms per
-//       iteration; 84 ms on 2 threads (1.68x). SGRLD: 7.7 ns, 77 ms; 42 ms on 2 threads.
-//     BM_LdaTopicUpdateScirKos (β = 0.1, trained KOS topics, the lda tool's regime): 40.7 ns
-//       per entry, 28.1 ms per iteration; 14.9 ms on 2 threads (1.89x). Trained rows hold many
-//       large θ (frequent words), each a Poisson and a gamma draw (~60 ns together).
-// The θ cache is exp(log θ) (not the linear draw) so that a chain restored from log θ
-// continues bit-identically. Requires θ e^{-h}/(1 − e^{-h}) <= rng::kMaxPoissonMean (2^62)
-// per coordinate.
+// Cost: O(W) per row per step, O(1) draws per coordinate (a zero count under a symmetric
+// prior: one normal, or one table draw plus a Poisson-threshold compare; a Poisson and a gamma
+// draw only for the P >= 1 events), plus O(rows) engine set-ups; memory two doubles per entry
+// (log θ and a θ cache). Requires θ e^{-h}/(1 − e^{-h}) <= rng::kMaxPoissonMean (2^62) per
+// coordinate. Measured timings: samplers/scir_benchmark.cc.
 //
 // Example:
 //   SimplexSamplerOptions options;

@@ -7,8 +7,8 @@
 // the chain's engine at creation. The stationary distribution of the continuous dynamics is
 // p(theta | x) x N(p; 0, I); the discretisation adds an O(h) bias.
 //
-// Cost per iteration: one stochastic gradient plus one normal draw and ~6 flops per
-// coordinate: ~7-8 ns per coordinate, 0.8 ms at D = 10^5 (//samplers:sghmc_benchmark).
+// Cost per iteration: one stochastic gradient plus O(D): one normal draw and ~6 flops per
+// coordinate. Measured: samplers/sghmc_benchmark.cc.
 //
 // Example:
 //   SghmcOptions options;

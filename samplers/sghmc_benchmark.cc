@@ -1,3 +1,7 @@
+// Measured (moved from samplers/sghmc.h):
+// Cost per iteration: one stochastic gradient plus one normal draw and ~6 flops per
+// coordinate: ~7-8 ns per coordinate, 0.8 ms at D = 10^5 (//samplers:sghmc_benchmark).
+
 #include <vector>
 
 #include "benchmark/benchmark.h"

@@ -4,9 +4,8 @@
 // with grad U~ the minibatch estimate of samplers/gradient_model.h and h from the schedule.
 // (This is the HAMCMC paper's convention: drift h, noise variance 2h.)
 //
-// Cost per iteration: one stochastic gradient plus D normal draws and 2 flops per
-// coordinate: ~6-7 ns per coordinate on one core, 0.6-0.7 ms at D = 10^5
-// (//samplers:sgld_benchmark).
+// Cost per iteration: one stochastic gradient plus O(D): D normal draws and 2 flops per
+// coordinate. Measured: samplers/sgld_benchmark.cc.
 //
 // Example:
 //   SgldOptions options;

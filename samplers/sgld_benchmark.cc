@@ -1,3 +1,8 @@
+// Measured (moved from samplers/sgld.h):
+// Cost per iteration: one stochastic gradient plus D normal draws and 2 flops per
+// coordinate: ~6-7 ns per coordinate on one core, 0.6-0.7 ms at D = 10^5
+// (//samplers:sgld_benchmark).
+
 #include <vector>
 
 #include "benchmark/benchmark.h"

@@ -9,8 +9,8 @@
 // momentum starts at p ~ N(0, I) (drawn from the chain's engine at creation), zeta at
 // `initial_thermostat` (Ding et al. start it at A).
 //
-// Cost per iteration: one stochastic gradient plus one normal draw and ~8 flops per
-// coordinate: ~8 ns per coordinate, 0.8 ms at D = 10^5 (//samplers:sgnht_benchmark).
+// Cost per iteration: one stochastic gradient plus O(D): one normal draw and ~8 flops per
+// coordinate. Measured: samplers/sgnht_benchmark.cc.
 //
 // Example:
 //   SgnhtOptions options;

@@ -1,3 +1,7 @@
+// Measured (moved from samplers/sgnht.h):
+// Cost per iteration: one stochastic gradient plus one normal draw and ~8 flops per
+// coordinate: ~8 ns per coordinate, 0.8 ms at D = 10^5 (//samplers:sgnht_benchmark).
+
 #include <vector>
 
 #include "benchmark/benchmark.h"

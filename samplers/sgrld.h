@@ -1,6 +1,6 @@
 // SGRLD on the probability simplex: stochastic-gradient Riemannian Langevin dynamics in the
 // expanded-mean parameterisation with mirroring and the diagonal metric (Patterson & Teh
-// 2013, §3 and §4.1 eq. 10; ALGORITHMS.md "SGRLD on the simplex").
+// 2013, §3 and §4.1 eq. 10; docs/ALGORITHMS.md "SGRLD on the simplex").
 //
 // Each row k keeps θ_k ∈ (0, ∞)^W with independent Gamma(α_j, 1) priors, ω_k = θ_k / θ_k·,
 // metric G(θ) = diag(θ)^{-1}. Given the scaled counts ĉ_kj = (N/n) Σ_{i∈S} z_ikj (expected
@@ -18,10 +18,8 @@
 // the block; the non-zero counts of a SimplexCounts row are added in a sparse pass before the
 // mirroring, so a zero count costs nothing extra. θ_k· is kept per row (updated by each step).
 //
-// Cost: O(W) per row per step: one normal (rng::FillNormal, ~4-6 ns) plus ~3 ns of vectorised
-// arithmetic per coordinate. Measured by //samplers:sgrld_benchmark (100 x 10,000 matrix, 99%
-// zero counts, --config=bench, one core of a loaded 2-core VM): 8.2-8.8 ns CPU per coordinate
-// (target <= 10 ns).
+// Cost: O(W) per row per step: one normal (rng::FillNormal) plus a few vectorised flops per
+// coordinate. Measured: samplers/sgrld_benchmark.cc.
 //
 // Example:
 //   SimplexSamplerOptions options;

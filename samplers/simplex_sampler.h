@@ -17,7 +17,7 @@
 // Other users of the same seed (minibatch selection, Gibbs sweeps) must use streams whose top
 // byte is not 0x5C (e.g. small stream ids).
 //
-// Cost: per step O(rows x cols) plus O(rows) engine set-ups (~0.1 µs each); see the samplers.
+// Cost: per step O(rows x cols) plus O(rows) engine set-ups; see the samplers.
 //
 // Example (several threads, one step):
 //   SGMCMC_ASSIGN_OR_RETURN(Scir scir, Scir::Create(options));

@@ -1,3 +1,6 @@
+// Measured (moved from samplers/step_size.h):
+// Cost: one pow() per call (~20 ns) for the decaying schedules, nothing for kConstant.
+
 #include "benchmark/benchmark.h"
 #include "samplers/step_size.h"
 
