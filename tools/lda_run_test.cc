@@ -209,7 +209,7 @@ TEST(RunLdaTest, WritesOutputsAndResumesBitIdentically) {
     EXPECT_TRUE(std::equal(a.parameters().begin(), a.parameters().end(),
                            b.parameters().begin(), b.parameters().end()))
         << run;
-    EXPECT_EQ(a.perplexity().SerializeAsString(), b.perplexity().SerializeAsString()) << run;
+    EXPECT_EQ(a.evaluation().SerializeAsString(), b.evaluation().SerializeAsString()) << run;
     ASSERT_EQ(a.trace_size(), b.trace_size());
     ASSERT_EQ(a.trace_size(), 4);  // iterations 3, 6, 9, 12
     for (int i = 0; i < a.trace_size(); ++i) {
