@@ -9,7 +9,8 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/check.h"
-#include "linalg/vector_math.h"
+#include "samplers/scir.h"
+#include "samplers/sgrld.h"
 
 namespace sgmcmc::models {
 namespace {
@@ -28,9 +29,8 @@ void ForChunks(parallel::ThreadPool* pool, int64_t n,
   pool->ParallelForChunks(0, n, fn);
 }
 
-using TopicSampler = std::variant<samplers::Scir, samplers::Sgrld>;
-
-absl::StatusOr<TopicSampler> MakeSampler(const LdaOptions& options, int vocabulary_size) {
+absl::StatusOr<std::unique_ptr<samplers::SimplexSampler>> MakeSampler(
+    const LdaOptions& options, int vocabulary_size) {
   samplers::SimplexSamplerOptions sampler_options;
   sampler_options.rows = options.num_topics;
   sampler_options.cols = vocabulary_size;
@@ -39,11 +39,11 @@ absl::StatusOr<TopicSampler> MakeSampler(const LdaOptions& options, int vocabula
   if (options.sampler == LdaSampler::kScir) {
     auto scir = samplers::Scir::Create(sampler_options);
     if (!scir.ok()) return scir.status();
-    return TopicSampler(*std::move(scir));
+    return std::make_unique<samplers::Scir>(*std::move(scir));
   }
   auto sgrld = samplers::Sgrld::Create(sampler_options);
   if (!sgrld.ok()) return sgrld.status();
-  return TopicSampler(*std::move(sgrld));
+  return std::make_unique<samplers::Sgrld>(*std::move(sgrld));
 }
 
 }  // namespace
@@ -171,53 +171,20 @@ LdaCountModel::LdaCountModel(const data::Corpus* corpus, int num_topics, double 
       local_of_word_(corpus->vocabulary_size(), -1) {}
 
 void LdaCountModel::FillTable(const samplers::SimplexParameters& parameters) const {
-  const int num_words = static_cast<int>(words_.size());
-  const int num_topics = num_topics_;
-  const auto* scir = dynamic_cast<const samplers::Scir*>(&parameters);
-  const auto* sgrld = scir == nullptr ? dynamic_cast<const samplers::Sgrld*>(&parameters) : nullptr;
-  if (scir == nullptr && sgrld == nullptr) {
-    // Any other SimplexParameters: through Simplex (O(V) per row), rows over the pool.
-    columns_.resize(static_cast<size_t>(num_topics) * num_words);
-    ForChunks(pool_, num_topics, [&](int64_t begin, int64_t end, int) {
-      std::vector<double> row(parameters.cols());
-      for (int64_t k = begin; k < end; ++k) {
-        parameters.Simplex(static_cast<int>(k), absl::MakeSpan(row));
-        double* out = columns_.data() + k * num_words;
-        for (int u = 0; u < num_words; ++u) out[u] = row[words_[u]];
-      }
-    });
-    const TopicColumnsView view{columns_, num_topics, num_words};
-    ForChunks(pool_, num_words, [&](int64_t begin, int64_t end, int) {
-      table_.FillColumns(view, static_cast<int>(begin), static_cast<int>(end));
-    });
-    return;
-  }
-  // π_kw = exp(log θ_kw - log Σ_w θ_kw) (SCIR) or θ_kw / Σ_w θ_kw (SGRLD), a slice of
-  // kSliceWords words at a time: for each row, the slice's words ascend, so the row is read
-  // as one short forward stream (which the hardware prefetcher follows); the K x kSliceWords
-  // slice (200 KB at K = 100) stays in L2 while it is exponentiated in bulk and transposed
-  // into the word-major table.
+  // π of the minibatch's words, a slice of kSliceWords words at a time: for each row, the
+  // slice's words ascend, so a sampler's SimplexColumns reads the row as one short forward
+  // stream (which the hardware prefetcher follows); the K x kSliceWords slice (200 KB at
+  // K = 100) stays in L2 while it is transposed into the word-major table.
   constexpr int kSliceWords = 256;
+  const int num_words = static_cast<int>(words_.size());
   ForChunks(pool_, num_words, [&](int64_t begin, int64_t end, int thread) {
     std::vector<double>& slice = slices_[thread];
     for (int64_t first = begin; first < end; first += kSliceWords) {
       const int width = static_cast<int>(std::min<int64_t>(kSliceWords, end - first));
-      slice.resize(static_cast<size_t>(num_topics) * width);
-      const int32_t* words = words_.data() + first;
-      for (int k = 0; k < num_topics; ++k) {
-        double* out = slice.data() + static_cast<size_t>(k) * width;
-        if (scir != nullptr) {
-          const double* log_theta = scir->log_theta(k).data();
-          const double log_norm = scir->log_normalizer(k);
-          for (int j = 0; j < width; ++j) out[j] = log_theta[words[j]] - log_norm;
-        } else {
-          const double* theta = sgrld->theta(k).data();
-          const double inverse_sum = 1.0 / sgrld->row_sum(k);
-          for (int j = 0; j < width; ++j) out[j] = theta[words[j]] * inverse_sum;
-        }
-      }
-      if (scir != nullptr) linalg::ExpArray(slice.data(), slice.data(), slice.size());
-      table_.SetColumns(static_cast<int>(first), TopicColumnsView{slice, num_topics, width});
+      slice.resize(static_cast<size_t>(num_topics_) * width);
+      parameters.SimplexColumns(absl::MakeConstSpan(words_.data() + first, width),
+                                absl::MakeSpan(slice));
+      table_.SetColumns(static_cast<int>(first), TopicColumnsView{slice, num_topics_, width});
     }
   });
 }
@@ -410,7 +377,7 @@ absl::StatusOr<Lda> Lda::Create(const data::Corpus& train, const LdaOptions& opt
 
 Lda::Lda(const data::Corpus& train, const LdaOptions& options, parallel::ThreadPool* pool,
          std::unique_ptr<LdaCountModel> count_model, samplers::Minibatch minibatch,
-         samplers::StepSize step_size, std::variant<samplers::Scir, samplers::Sgrld> sampler)
+         samplers::StepSize step_size, std::unique_ptr<samplers::SimplexSampler> sampler)
     : options_(options),
       pool_(pool),
       count_model_(std::move(count_model)),
@@ -419,21 +386,12 @@ Lda::Lda(const data::Corpus& train, const LdaOptions& options, parallel::ThreadP
       sampler_(std::move(sampler)),
       driver_(options.seed, kLdaDriverStream) {}
 
-const samplers::SimplexSampler& Lda::sampler() const {
-  return std::visit([](const auto& s) -> const samplers::SimplexSampler& { return s; },
-                    sampler_);
-}
-
-samplers::SimplexSampler& Lda::mutable_sampler() {
-  return std::visit([](auto& s) -> samplers::SimplexSampler& { return s; }, sampler_);
-}
-
 void Lda::Step() {
   const absl::Span<const int64_t> batch = minibatch_.Draw(driver_);
   count_model_->ScaledCounts(driver_, batch, sampler(), counts_);
   const auto start = std::chrono::steady_clock::now();
   const double h = step_size_(iteration_);
-  samplers::SimplexSampler& sampler = mutable_sampler();
+  samplers::SimplexSampler& sampler = *sampler_;
   ForChunks(pool_, num_topics(), [&](int64_t begin, int64_t end, int) {
     sampler.StepRows(counts_, h, static_cast<int>(begin), static_cast<int>(end));
   });
@@ -455,46 +413,22 @@ void Lda::Topics(absl::Span<double> out) const {
 
 LdaState Lda::State() const {
   LdaState state;
-  state.iteration = iteration_;
-  state.driver_position = driver_.position();
-  const int rows = num_topics();
-  const size_t cols = static_cast<size_t>(vocabulary_size());
-  state.parameters.resize(rows * cols);
-  state.row_steps.resize(rows);
-  for (int k = 0; k < rows; ++k) {
-    const absl::Span<const double> row =
-        std::holds_alternative<samplers::Scir>(sampler_)
-            ? std::get<samplers::Scir>(sampler_).log_theta(k)
-            : std::get<samplers::Sgrld>(sampler_).theta(k);
-    std::copy(row.begin(), row.end(), state.parameters.begin() + k * cols);
-    state.row_steps[k] = sampler().steps(k);
-  }
+  state.set_iteration(iteration_);
+  state.set_driver_position(driver_.position());
+  *state.mutable_topics() = sampler_->SaveState();
   return state;
 }
 
 absl::Status Lda::Restore(const LdaState& state) {
-  const int rows = num_topics();
-  const size_t cols = static_cast<size_t>(vocabulary_size());
-  if (state.parameters.size() != rows * cols || state.row_steps.size() != static_cast<size_t>(rows)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Lda::Restore: state has ", state.parameters.size(), " parameters and ",
-        state.row_steps.size(), " row step counts, expected ", rows, " x ", cols, " and ", rows));
-  }
-  if (state.iteration < 0) {
+  if (state.iteration() < 0) {
     return absl::InvalidArgumentError(
-        absl::StrCat("Lda::Restore: iteration must be >= 0, got ", state.iteration));
+        absl::StrCat("Lda::Restore: iteration must be >= 0, got ", state.iteration()));
   }
-  samplers::SimplexSampler& sampler = mutable_sampler();
-  const bool scir = std::holds_alternative<samplers::Scir>(sampler_);
-  for (int k = 0; k < rows; ++k) {
-    const absl::Span<const double> row =
-        absl::MakeConstSpan(state.parameters.data() + k * cols, cols);
-    absl::Status s = scir ? sampler.SetLogTheta(k, row) : sampler.SetTheta(k, row);
-    if (!s.ok()) return s;
+  if (absl::Status s = sampler_->RestoreState(state.topics()); !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat("Lda::Restore: ", s.message()));
   }
-  if (absl::Status s = sampler.SetSteps(state.row_steps); !s.ok()) return s;
-  iteration_ = state.iteration;
-  driver_.Seek(state.driver_position);
+  iteration_ = state.iteration();
+  driver_.Seek(state.driver_position());
   return absl::OkStatus();
 }
 

@@ -45,7 +45,6 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include <variant>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -57,9 +56,9 @@
 #include "parallel/thread_pool.h"
 #include "rng/engine.h"
 #include "samplers/count_model.h"
+#include "models/lda_state.pb.h"
 #include "samplers/minibatch.h"
-#include "samplers/scir.h"
-#include "samplers/sgrld.h"
+#include "samplers/simplex_sampler.h"
 #include "samplers/step_size.h"
 
 namespace sgmcmc::models {
@@ -141,8 +140,7 @@ class LdaCountModel final : public samplers::CountModel {
 
   // Gibbs sweeps on the documents `batch` with π = `parameters` and the scaled expected
   // counts (D/n) Σ_d E[n_dkw] into `counts`. Reads only the columns of π of the batch's
-  // words: from log θ for a samplers::Scir, θ for a samplers::Sgrld, and through
-  // parameters.Simplex (O(K V)) for any other SimplexParameters.
+  // words, through parameters.SimplexColumns (a gather for the simplex samplers).
   void ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> batch,
                     const samplers::SimplexParameters& parameters,
                     samplers::SimplexCounts& counts) const override;
@@ -184,7 +182,6 @@ class LdaCountModel final : public samplers::CountModel {
   // Scratch of ScaledCounts, reused across calls.
   mutable std::vector<int32_t> local_of_word_;  // V, -1 outside the current minibatch
   mutable std::vector<int32_t> words_;          // U distinct word ids, ascending
-  mutable std::vector<double> columns_;             // K x U (generic SimplexParameters only)
   mutable std::vector<std::vector<double>> slices_;  // per thread, K x (a few hundred words)
   mutable MinibatchTopicTable table_;
   mutable std::vector<std::vector<int32_t>> accumulators_;  // per thread, K x U
@@ -198,16 +195,6 @@ class LdaCountModel final : public samplers::CountModel {
   mutable std::vector<int64_t> nonzero_sums_;               // per thread
   mutable std::vector<int64_t> alpha_draw_sums_;            // per thread
   mutable Stats stats_;
-};
-
-// A checkpoint of an Lda run: everything Step() reads, so a restored run continues
-// bit-identically (the options and corpus are not stored; restore with the same ones).
-struct LdaState {
-  int64_t iteration = 0;
-  uint64_t driver_position = 0;  // rng::Engine position of the driver stream
-  // Per topic row: log θ (SCIR) or θ (SGRLD), K x V row-major, and the row's step count.
-  std::vector<double> parameters;
-  std::vector<int64_t> row_steps;
 };
 
 class Lda {
@@ -232,27 +219,28 @@ class Lda {
   const LdaCountModel::Stats& last_stats() const { return count_model_->last_stats(); }
   // Seconds of the last topic update.
   double last_update_seconds() const { return update_seconds_; }
-  const samplers::SimplexSampler& sampler() const;
+  const samplers::SimplexSampler& sampler() const { return *sampler_; }
 
   // π, K x V row-major (each row on the simplex), computed over the pool.
   void Topics(absl::Span<double> out) const;
 
+  // A checkpoint (models/lda_state.proto): everything Step() reads, so a restored run
+  // continues bit-identically (the options and corpus are not stored; restore with the same).
   LdaState State() const;
-  // InvalidArgument (naming what) if the state's sizes do not match the options.
+  // InvalidArgument (naming what) if the state does not fit the options.
   absl::Status Restore(const LdaState& state);
 
  private:
   Lda(const data::Corpus& train, const LdaOptions& options, parallel::ThreadPool* pool,
       std::unique_ptr<LdaCountModel> count_model, samplers::Minibatch minibatch,
-      samplers::StepSize step_size, std::variant<samplers::Scir, samplers::Sgrld> sampler);
-  samplers::SimplexSampler& mutable_sampler();
+      samplers::StepSize step_size, std::unique_ptr<samplers::SimplexSampler> sampler);
 
   LdaOptions options_;
   parallel::ThreadPool* pool_;
   std::unique_ptr<LdaCountModel> count_model_;
   samplers::Minibatch minibatch_;
   samplers::StepSize step_size_;
-  std::variant<samplers::Scir, samplers::Sgrld> sampler_;
+  std::unique_ptr<samplers::SimplexSampler> sampler_;
   rng::Engine driver_;
   samplers::SimplexCounts counts_;
   int64_t iteration_ = 0;

@@ -10,6 +10,9 @@
 #include "parallel/thread_pool.h"
 #include "rng/uniform.h"
 #include "samplers/count_model.h"
+#include "samplers/scir.h"
+#include "samplers/sgrld.h"
+#include "samplers/simplex_sampler.h"
 
 namespace sgmcmc::models {
 namespace {
@@ -295,6 +298,11 @@ TEST(LdaTest, BitIdenticalForAnyThreadCount) {
   }
 }
 
+template <typename T>
+std::vector<T> Vec(const google::protobuf::RepeatedField<T>& values) {
+  return {values.begin(), values.end()};
+}
+
 TEST(LdaTest, RestoredRunContinuesBitIdentically) {
   // V = 600 > Sgrld::kNoiseBlock, so SGRLD's row sums are accumulated over several blocks.
   const data::Corpus corpus = BlockCorpus(4, 150, 80, 30, 5);
@@ -308,7 +316,7 @@ TEST(LdaTest, RestoredRunContinuesBitIdentically) {
     ASSERT_TRUE(first.ok());
     for (int m = 0; m < 3; ++m) first->Step();
     const LdaState state = first->State();
-    EXPECT_EQ(state.iteration, 3);
+    EXPECT_EQ(state.iteration(), 3);
 
     auto resumed = Lda::Create(corpus, SmallOptions(which), nullptr);
     ASSERT_TRUE(resumed.ok());
@@ -320,9 +328,9 @@ TEST(LdaTest, RestoredRunContinuesBitIdentically) {
     for (int m = 3; m < 8; ++m) resumed->Step();
     EXPECT_EQ(TopicsOf(*resumed), TopicsOf(*uninterrupted)) << LdaSamplerName(which);
     const LdaState a = resumed->State(), b = uninterrupted->State();
-    EXPECT_EQ(a.parameters, b.parameters);
-    EXPECT_EQ(a.row_steps, b.row_steps);
-    EXPECT_EQ(a.driver_position, b.driver_position);
+    EXPECT_EQ(Vec(a.topics().parameters()), Vec(b.topics().parameters()));
+    EXPECT_EQ(Vec(a.topics().row_steps()), Vec(b.topics().row_steps()));
+    EXPECT_EQ(a.driver_position(), b.driver_position());
   }
 }
 
@@ -331,10 +339,10 @@ TEST(LdaTest, RestoreRejectsMismatchedState) {
   auto lda = Lda::Create(corpus, SmallOptions(LdaSampler::kScir), nullptr);
   ASSERT_TRUE(lda.ok());
   LdaState state = lda->State();
-  state.row_steps.pop_back();
+  state.mutable_topics()->mutable_row_steps()->RemoveLast();
   EXPECT_NE(lda->Restore(state).message().find("Lda::Restore"), std::string::npos);
   state = lda->State();
-  state.parameters[3] = std::nan("");
+  state.mutable_topics()->set_parameters(3, std::nan(""));
   EXPECT_FALSE(lda->Restore(state).ok());
 }
 

@@ -134,27 +134,15 @@ std::string TopicMatrixTsv(absl::Span<const double> topics, int num_topics,
 
 void SaveState(const models::Lda& lda, const eval::EvaluationSchedule& schedule,
                LdaCheckpoint& checkpoint) {
-  const models::LdaState state = lda.State();
-  checkpoint.set_iteration(state.iteration);
-  checkpoint.set_driver_position(state.driver_position);
-  *checkpoint.mutable_parameters() = {state.parameters.begin(), state.parameters.end()};
-  *checkpoint.mutable_row_steps() = {state.row_steps.begin(), state.row_steps.end()};
+  *checkpoint.mutable_lda() = lda.State();
   *checkpoint.mutable_evaluation() = schedule.GetState();
 }
 
 absl::Status RestoreState(const LdaCheckpoint& checkpoint, const std::string& path,
                           models::Lda& lda, eval::EvaluationSchedule& schedule) {
-  models::LdaState state;
-  state.iteration = checkpoint.iteration();
-  state.driver_position = checkpoint.driver_position();
-  state.parameters.assign(checkpoint.parameters().begin(), checkpoint.parameters().end());
-  state.row_steps.assign(checkpoint.row_steps().begin(), checkpoint.row_steps().end());
-  if (absl::Status s = lda.Restore(state); !s.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": ", s.message()));
-  }
-  if (absl::Status s = schedule.RestoreState(checkpoint.evaluation()); !s.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": ", s.message()));
-  }
+  absl::Status s = lda.Restore(checkpoint.lda());
+  if (s.ok()) s = schedule.RestoreState(checkpoint.evaluation());
+  if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", s.message()));
   return absl::OkStatus();
 }
 
