@@ -14,8 +14,7 @@ namespace {
 // `corpus`, or its error with "field: " before the message (the code kept).
 absl::StatusOr<Corpus> NamingField(const char* field, absl::StatusOr<Corpus> corpus) {
   if (corpus.ok()) return corpus;
-  return absl::Status(corpus.status().code(),
-                      absl::StrCat(field, ": ", corpus.status().message()));
+  return absl::Status(corpus.status().code(), absl::StrCat(field, ": ", corpus.status().message()));
 }
 
 // The corpus of config.source and one line (or more) for the log.
@@ -67,8 +66,8 @@ absl::StatusOr<Corpus> ReadSource(const CorpusConfig& config, const std::string&
 }  // namespace
 
 absl::StatusOr<CorpusAndSplit> LoadCorpusAndSplit(const CorpusConfig& config,
-                                                  const HeldOutOptions& held_out,
-                                                  uint64_t seed, const std::string& argv0) {
+                                                  const HeldOutOptions& held_out, uint64_t seed,
+                                                  const std::string& argv0) {
   std::string log;
   absl::StatusOr<Corpus> corpus = ReadSource(config, argv0, log);
   if (!corpus.ok()) return corpus.status();
@@ -80,8 +79,8 @@ absl::StatusOr<CorpusAndSplit> LoadCorpusAndSplit(const CorpusConfig& config,
           "corpus.test_uci.docword and corpus.test_uci.vocab are both required");
     }
     UciReadSummary summary;
-    absl::StatusOr<Corpus> test_corpus = NamingField(
-        "corpus.test_uci", ReadUciCorpus(test.docword(), test.vocab(), &summary));
+    absl::StatusOr<Corpus> test_corpus =
+        NamingField("corpus.test_uci", ReadUciCorpus(test.docword(), test.vocab(), &summary));
     if (!test_corpus.ok()) return test_corpus.status();
     if (test_corpus->vocabulary != corpus->vocabulary) {
       return absl::InvalidArgumentError(
@@ -99,8 +98,8 @@ absl::StatusOr<CorpusAndSplit> LoadCorpusAndSplit(const CorpusConfig& config,
   if (!split.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("test_documents: ", split.status().message()));
   }
-  result.description = absl::StrCat(log, "\n", split->test_ids.size(),
-                                    " held-out test documents (seed ", seed, ")");
+  result.description =
+      absl::StrCat(log, "\n", split->test_ids.size(), " held-out test documents (seed ", seed, ")");
   result.train = std::move(split->train);
   result.test = std::move(split->test);
   return result;

@@ -34,8 +34,8 @@ struct CorpusAndSplit {
 // used as given. Errors name the field, e.g. "corpus.uci.docword and corpus.uci.vocab are both
 // required", "corpus: <reader error>" (the reader's code kept) or "test_documents: ...".
 absl::StatusOr<CorpusAndSplit> LoadCorpusAndSplit(const CorpusConfig& config,
-                                                  const HeldOutOptions& held_out,
-                                                  uint64_t seed, const std::string& argv0);
+                                                  const HeldOutOptions& held_out, uint64_t seed,
+                                                  const std::string& argv0);
 
 }  // namespace sgmcmc::data
 

@@ -52,8 +52,8 @@ absl::StatusOr<EvaluationSchedule> EvaluationSchedule::Create(
       options.burn_in >= 0 ? options.burn_in : DefaultBurnIn(options.iterations));
 }
 
-EvaluationSchedule::EvaluationSchedule(DocumentCompletionPerplexity perplexity,
-                                       int64_t iterations, int64_t eval_every, int64_t burn_in)
+EvaluationSchedule::EvaluationSchedule(DocumentCompletionPerplexity perplexity, int64_t iterations,
+                                       int64_t eval_every, int64_t burn_in)
     : perplexity_(std::move(perplexity)),
       iterations_(iterations),
       eval_every_(eval_every),
@@ -78,9 +78,9 @@ EvaluationScheduleState EvaluationSchedule::GetState() const {
 
 absl::Status EvaluationSchedule::RestoreState(const EvaluationScheduleState& state) {
   if (state.last_iteration() < -1) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "EvaluationSchedule::RestoreState: last_iteration must be >= -1, got ",
-        state.last_iteration()));
+    return absl::InvalidArgumentError(
+        absl::StrCat("EvaluationSchedule::RestoreState: last_iteration must be >= -1, got ",
+                     state.last_iteration()));
   }
   if (absl::Status s = perplexity_.RestoreState(state.perplexity()); !s.ok()) return s;
   last_iteration_ = state.last_iteration();

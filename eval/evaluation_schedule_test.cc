@@ -111,8 +111,7 @@ TEST(EvaluationScheduleTest, RestoredStateContinuesBitIdentically) {
   }
   EXPECT_EQ(resumed->perplexity().perplexity(), uninterrupted->perplexity().perplexity());
   EXPECT_EQ(resumed->perplexity().num_evaluations(), 2);
-  EXPECT_EQ(resumed->GetState().SerializeAsString(),
-            uninterrupted->GetState().SerializeAsString());
+  EXPECT_EQ(resumed->GetState().SerializeAsString(), uninterrupted->GetState().SerializeAsString());
 
   EvaluationScheduleState bad = first->GetState();
   bad.set_last_iteration(-2);

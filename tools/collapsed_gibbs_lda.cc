@@ -5,8 +5,9 @@
 // the `lda` tool, so its numbers are the "collapsed Gibbs run to convergence" reference of the
 // SG-MCMC samplers.
 //
-// Data: --docword/--vocab (default: the embedded KOS corpus). Held-out documents are drawn
-// with rng::Engine(--seed, data::kSplitStream) (--test_documents of them, default 10%), or
+// Data (data/corpus_loader.h, as the `lda` tool): --docword/--vocab (default: the embedded
+// KOS corpus). Held-out documents are drawn with rng::Engine(--seed, data::kSplitStream)
+// (--test_documents of them, default 10%), or
 // taken from --test_docword (same vocabulary, e.g. the 20 Newsgroups test file); every 10th
 // token of a test document is held out, the rest observed.
 //
@@ -59,7 +60,6 @@
 #include "eval/perplexity.h"
 #include "models/collapsed_gibbs_lda.h"
 #include "parallel/thread_pool.h"
-#include "rng/engine.h"
 
 ABSL_FLAG(std::string, docword, "",
           "Training corpus: UCI docword file (plain or .gz). Empty: the embedded KOS corpus.");

@@ -23,7 +23,6 @@
 #include "google/protobuf/text_format.h"
 #include "models/lda_topics.h"
 #include "parallel/thread_pool.h"
-#include "rng/engine.h"
 #include "tools/gnuplot.h"
 #include "tools/lda_checkpoint.pb.h"
 
