@@ -56,6 +56,24 @@ absl::Status PerplexityOptions::Validate() const {
   return absl::OkStatus();
 }
 
+absl::StatusOr<DocumentCompletionPerplexity> DocumentCompletionPerplexity::Create(
+    const data::DocumentCompletionSplit& test, const PerplexityOptions& options) {
+  if (absl::Status valid = options.Validate(); !valid.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("DocumentCompletionPerplexity: ", valid.message()));
+  }
+  if (test.observed.num_documents() != test.held_out.num_documents()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "DocumentCompletionPerplexity: observed and held-out parts have ",
+        test.observed.num_documents(), " and ", test.held_out.num_documents(), " documents"));
+  }
+  if (test.observed.vocabulary_size() != test.held_out.vocabulary_size()) {
+    return absl::InvalidArgumentError(
+        "DocumentCompletionPerplexity: observed and held-out vocabularies differ in size");
+  }
+  return DocumentCompletionPerplexity(test, options);
+}
+
 DocumentCompletionPerplexity::DocumentCompletionPerplexity(
     const data::DocumentCompletionSplit& test, const PerplexityOptions& options)
     : options_(options),
@@ -63,13 +81,6 @@ DocumentCompletionPerplexity::DocumentCompletionPerplexity(
       held_out_(test.held_out),
       perplexity_(std::numeric_limits<double>::quiet_NaN()),
       last_perplexity_(std::numeric_limits<double>::quiet_NaN()) {
-  const absl::Status valid = options.Validate();
-  SGMCMC_CHECK(valid.ok()) << "DocumentCompletionPerplexity: " << valid;
-  SGMCMC_CHECK(observed_.num_documents() == held_out_.num_documents())
-      << "DocumentCompletionPerplexity: observed and held-out parts have "
-      << observed_.num_documents() << " and " << held_out_.num_documents() << " documents";
-  SGMCMC_CHECK(observed_.vocabulary_size() == held_out_.vocabulary_size())
-      << "DocumentCompletionPerplexity: observed and held-out vocabularies differ in size";
   const int num_docs = observed_.num_documents();
   const int k = options_.num_topics;
   assignments_.assign(observed_.num_tokens(), -1);
@@ -207,49 +218,49 @@ double DocumentCompletionPerplexity::Accumulate(absl::Span<const double> topics,
   return perplexity_;
 }
 
-DocumentCompletionPerplexity::State DocumentCompletionPerplexity::GetState() const {
-  State state;
-  state.assignments = assignments_;
-  state.engine_positions.reserve(engines_.size());
-  for (const rng::Engine& engine : engines_) state.engine_positions.push_back(engine.position());
-  state.probability_sum = probability_sum_;
-  state.doc_topics = doc_topics_;
-  state.num_evaluations = num_evaluations_;
-  state.perplexity = perplexity_;
-  state.last_perplexity = last_perplexity_;
+PerplexityState DocumentCompletionPerplexity::GetState() const {
+  PerplexityState state;
+  *state.mutable_assignments() = {assignments_.begin(), assignments_.end()};
+  for (const rng::Engine& engine : engines_) state.add_engine_positions(engine.position());
+  *state.mutable_probability_sum() = {probability_sum_.begin(), probability_sum_.end()};
+  *state.mutable_doc_topics() = {doc_topics_.begin(), doc_topics_.end()};
+  state.set_num_evaluations(num_evaluations_);
+  state.set_perplexity(perplexity_);
+  state.set_last_perplexity(last_perplexity_);
   return state;
 }
 
-absl::Status DocumentCompletionPerplexity::RestoreState(const State& state) {
+absl::Status DocumentCompletionPerplexity::RestoreState(const PerplexityState& state) {
   auto size_error = [](const char* field, size_t got, size_t expected) {
     return absl::InvalidArgumentError(
         absl::StrCat("DocumentCompletionPerplexity::RestoreState: ", field, " has ", got,
                      " entries, expected ", expected));
   };
-  if (state.assignments.size() != assignments_.size()) {
-    return size_error("assignments", state.assignments.size(), assignments_.size());
+  if (static_cast<size_t>(state.assignments_size()) != assignments_.size()) {
+    return size_error("assignments", state.assignments_size(), assignments_.size());
   }
-  if (state.engine_positions.size() != engines_.size()) {
-    return size_error("engine_positions", state.engine_positions.size(), engines_.size());
+  if (static_cast<size_t>(state.engine_positions_size()) != engines_.size()) {
+    return size_error("engine_positions", state.engine_positions_size(), engines_.size());
   }
-  if (state.probability_sum.size() != probability_sum_.size()) {
-    return size_error("probability_sum", state.probability_sum.size(), probability_sum_.size());
+  if (static_cast<size_t>(state.probability_sum_size()) != probability_sum_.size()) {
+    return size_error("probability_sum", state.probability_sum_size(), probability_sum_.size());
   }
-  if (state.doc_topics.size() != doc_topics_.size()) {
-    return size_error("doc_topics", state.doc_topics.size(), doc_topics_.size());
+  if (static_cast<size_t>(state.doc_topics_size()) != doc_topics_.size()) {
+    return size_error("doc_topics", state.doc_topics_size(), doc_topics_.size());
   }
-  if (state.num_evaluations < 0) {
+  if (state.num_evaluations() < 0) {
     return absl::InvalidArgumentError(absl::StrCat(
         "DocumentCompletionPerplexity::RestoreState: num_evaluations must be >= 0, got ",
-        state.num_evaluations));
+        state.num_evaluations()));
   }
   const int num_topics = options_.num_topics;
   std::vector<int32_t> counts(counts_.size(), 0);
   for (int j = 0; j < observed_.num_documents(); ++j) {
     const int64_t begin = observed_.doc_offsets[j], end = observed_.doc_offsets[j + 1];
     for (int64_t i = begin; i < end; ++i) {
-      const int32_t z = state.assignments[i];
-      if (z < -1 || z >= num_topics || (z < 0) != (state.assignments[begin] < 0)) {
+      const int32_t z = state.assignments(static_cast<int>(i));
+      const bool initialised = state.assignments(static_cast<int>(begin)) >= 0;
+      if (z < -1 || z >= num_topics || (z >= 0) != initialised) {
         return absl::InvalidArgumentError(absl::StrCat(
             "DocumentCompletionPerplexity::RestoreState: assignments[", i, "] = ", z,
             " must be in [0, ", num_topics, ") (or -1 for the whole of an uninitialised "
@@ -258,14 +269,16 @@ absl::Status DocumentCompletionPerplexity::RestoreState(const State& state) {
       if (z >= 0) ++counts[static_cast<size_t>(j) * num_topics + z];
     }
   }
-  assignments_ = state.assignments;
+  assignments_.assign(state.assignments().begin(), state.assignments().end());
   counts_ = std::move(counts);
-  for (size_t j = 0; j < engines_.size(); ++j) engines_[j].Seek(state.engine_positions[j]);
-  probability_sum_ = state.probability_sum;
-  doc_topics_ = state.doc_topics;
-  num_evaluations_ = state.num_evaluations;
-  perplexity_ = state.perplexity;
-  last_perplexity_ = state.last_perplexity;
+  for (size_t j = 0; j < engines_.size(); ++j) {
+    engines_[j].Seek(state.engine_positions(static_cast<int>(j)));
+  }
+  probability_sum_.assign(state.probability_sum().begin(), state.probability_sum().end());
+  doc_topics_.assign(state.doc_topics().begin(), state.doc_topics().end());
+  num_evaluations_ = state.num_evaluations();
+  perplexity_ = state.perplexity();
+  last_perplexity_ = state.last_perplexity();
   return absl::OkStatus();
 }
 

@@ -27,7 +27,8 @@
 // O(N_test + D_test K).
 //
 // Example:
-//   DocumentCompletionPerplexity perplexity(split.test, {.alpha = 0.1});
+//   SGMCMC_ASSIGN_OR_RETURN(DocumentCompletionPerplexity perplexity,
+//                           DocumentCompletionPerplexity::Create(split.test, {.alpha = 0.1}));
 //   for (...) {
 //     ... train; fill topics (K x V) ...
 //     const double running = perplexity.Evaluate(topics, &pool);
@@ -39,9 +40,11 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "data/corpus.h"
 #include "data/split.h"
+#include "eval/perplexity_state.pb.h"
 #include "parallel/thread_pool.h"
 #include "rng/engine.h"
 
@@ -65,10 +68,10 @@ struct PerplexityOptions {
 
 class DocumentCompletionPerplexity {
  public:
-  // Keeps copies of both parts of `test`; options must be valid (checked: SGMCMC_CHECK on
-  // Validate()), and the two parts must have the same documents and vocabulary (checked).
-  DocumentCompletionPerplexity(const data::DocumentCompletionSplit& test,
-                               const PerplexityOptions& options);
+  // Keeps copies of both parts of `test`. InvalidArgument if options.Validate() fails or the
+  // two parts differ in their number of documents or vocabulary size.
+  static absl::StatusOr<DocumentCompletionPerplexity> Create(
+      const data::DocumentCompletionSplit& test, const PerplexityOptions& options);
 
   // One evaluation with topics φ, row-major K x V (entries >= 0; rows normally sum to 1),
   // V = the split's vocabulary size (checked). Adds the evaluation to the running mean and
@@ -91,23 +94,18 @@ class DocumentCompletionPerplexity {
   // Forgets all evaluations (e.g. at the end of a burn-in); assignments are kept.
   void ResetRunningMean();
 
-  // Everything later evaluations depend on, for checkpoints: an evaluator built from the
-  // same split and options continues bit-identically after RestoreState(GetState()).
-  struct State {
-    std::vector<int32_t> assignments;        // per observed token; -1 before initialisation
-    std::vector<uint64_t> engine_positions;  // per test document, rng::Engine::position()
-    std::vector<double> probability_sum;     // per held-out token: Σ_e p^e_dw
-    std::vector<double> doc_topics;          // D_test x K, η̂ of the last evaluation
-    int num_evaluations = 0;
-    double perplexity = 0;
-    double last_perplexity = 0;
-  };
-  State GetState() const;
+  // Everything later evaluations depend on, for checkpoints (eval/perplexity_state.proto): an
+  // evaluator made from the same split and options continues bit-identically after
+  // RestoreState(GetState()).
+  PerplexityState GetState() const;
   // InvalidArgument naming the field if a size does not match this split and options or an
   // assignment is outside [-1, K) (a document is either initialised or not, as a whole).
-  absl::Status RestoreState(const State& state);
+  absl::Status RestoreState(const PerplexityState& state);
 
  private:
+  DocumentCompletionPerplexity(const data::DocumentCompletionSplit& test,
+                               const PerplexityOptions& options);
+
   // Gibbs sweeps on the observed part of test document j; writes η̂_j into doc_topics_.
   void EstimateDocument(int j, absl::Span<const double> topics_by_word,
                         std::vector<double>& scratch);

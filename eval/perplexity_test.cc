@@ -3,6 +3,7 @@
 #include <cmath>
 #include <vector>
 
+#include "base/check.h"
 #include "eval/distribution_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -34,14 +35,28 @@ PerplexityOptions Options(int num_topics, double alpha, int sweeps, int burn_in)
   return options;
 }
 
+// An evaluator of valid arguments.
+DocumentCompletionPerplexity Make(const data::DocumentCompletionSplit& split,
+                                  const PerplexityOptions& options) {
+  absl::StatusOr<DocumentCompletionPerplexity> perplexity =
+      DocumentCompletionPerplexity::Create(split, options);
+  SGMCMC_CHECK(perplexity.ok()) << perplexity.status();
+  return *std::move(perplexity);
+}
+
+template <typename T>
+std::vector<T> Vec(const google::protobuf::RepeatedField<T>& values) {
+  return {values.begin(), values.end()};
+}
+
 // φ for K = 2, V = 3.
 const std::vector<double> kTopics = {0.5, 0.5, 0.0,   //
                                      0.0, 0.2, 0.8};
 
 TEST(PerplexityTest, HandComputedRunningMeanOfEstimates) {
   // Two test documents; held out: doc 0 = {word 0, word 1}, doc 1 = {word 2}.
-  DocumentCompletionPerplexity perplexity(MakeSplit(3, {{}, {}}, {{0, 1}, {2}}),
-                                          Options(2, 0.5, 2, 1));
+  DocumentCompletionPerplexity perplexity =
+      Make(MakeSplit(3, {{}, {}}, {{0, 1}, {2}}), Options(2, 0.5, 2, 1));
   EXPECT_TRUE(std::isnan(perplexity.perplexity()));
   // Evaluation 1: η̂_0 = (0.6, 0.4), η̂_1 = (0.1, 0.9).
   //   p(doc0, w0) = 0.6*0.5 = 0.3; p(doc0, w1) = 0.6*0.5 + 0.4*0.2 = 0.38;
@@ -67,16 +82,16 @@ TEST(PerplexityTest, HandComputedRunningMeanOfEstimates) {
 
 TEST(PerplexityTest, DocumentsWithoutObservedTokensUseUniformProportions) {
   // η̂ = (1/2, 1/2): p(w0) = 0.25, p(w2) = 0.4, perplexity = (0.25 * 0.4)^(-1/2).
-  DocumentCompletionPerplexity perplexity(MakeSplit(3, {{}, {}}, {{0}, {2}}),
-                                          Options(2, 0.1, 4, 2));
+  DocumentCompletionPerplexity perplexity =
+      Make(MakeSplit(3, {{}, {}}, {{0}, {2}}), Options(2, 0.1, 4, 2));
   EXPECT_NEAR(perplexity.Evaluate(kTopics), 1 / std::sqrt(0.1), 1e-12);
 }
 
 TEST(PerplexityTest, OneTopicIsTheUnigramPerplexity) {
   // With K = 1, η̂ = 1 whatever the Gibbs sampler does: perplexity = exp(-mean log φ_w).
   const std::vector<double> unigram = {0.2, 0.3, 0.5};
-  DocumentCompletionPerplexity perplexity(MakeSplit(3, {{0, 1, 1}, {2}}, {{0, 2}, {1}}),
-                                          Options(1, 0.1, 3, 1));
+  DocumentCompletionPerplexity perplexity =
+      Make(MakeSplit(3, {{0, 1, 1}, {2}}, {{0, 2}, {1}}), Options(1, 0.1, 3, 1));
   const double expected = std::exp(-(std::log(0.2) + std::log(0.5) + std::log(0.3)) / 3);
   EXPECT_NEAR(perplexity.Evaluate(unigram), expected, 1e-12 * expected);
   EXPECT_NEAR(perplexity.Evaluate(unigram), expected, 1e-12 * expected);
@@ -93,10 +108,10 @@ TEST(PerplexityTest, GibbsEstimateFollowsTheExactConditional) {
     for (uint64_t seed : {1, 2}) {
       PerplexityOptions options = Options(2, alpha, kSweeps, 0);
       options.seed = seed;
-      DocumentCompletionPerplexity perplexity(
-          MakeSplit(3, std::vector<std::vector<int32_t>>(kDocs, {1}),
-                    std::vector<std::vector<int32_t>>(kDocs, {2})),
-          options);
+      DocumentCompletionPerplexity perplexity =
+          Make(MakeSplit(3, std::vector<std::vector<int32_t>>(kDocs, {1}),
+                         std::vector<std::vector<int32_t>>(kDocs, {2})),
+               options);
       perplexity.Evaluate(kTopics);
       std::vector<int64_t> m(kDocs);
       for (int d = 0; d < kDocs; ++d) {
@@ -138,7 +153,7 @@ TEST(PerplexityTest, SameResultForAnyThreadCount) {
   }
   const data::DocumentCompletionSplit split = MakeSplit(kVocabulary, observed, held_out);
   auto run = [&](int threads) {
-    DocumentCompletionPerplexity perplexity(split, Options(kTopicsK, 0.3, 6, 3));
+    DocumentCompletionPerplexity perplexity = Make(split, Options(kTopicsK, 0.3, 6, 3));
     parallel::ThreadPool pool(threads);
     std::vector<double> trace;
     for (int e = 0; e < 3; ++e) trace.push_back(perplexity.Evaluate(topics, &pool));
@@ -146,7 +161,7 @@ TEST(PerplexityTest, SameResultForAnyThreadCount) {
     return trace;
   };
   const std::vector<double> serial = [&] {
-    DocumentCompletionPerplexity perplexity(split, Options(kTopicsK, 0.3, 6, 3));
+    DocumentCompletionPerplexity perplexity = Make(split, Options(kTopicsK, 0.3, 6, 3));
     std::vector<double> trace;
     for (int e = 0; e < 3; ++e) trace.push_back(perplexity.Evaluate(topics));
     trace.insert(trace.end(), perplexity.doc_topics().begin(), perplexity.doc_topics().end());
@@ -161,7 +176,7 @@ TEST(PerplexityTest, SameResultForAnyThreadCount) {
 }
 
 TEST(PerplexityTest, ZeroProbabilityGivesInfinitePerplexity) {
-  DocumentCompletionPerplexity perplexity(MakeSplit(3, {{2}}, {{2}}), Options(2, 0.1, 2, 1));
+  DocumentCompletionPerplexity perplexity = Make(MakeSplit(3, {{2}}, {{2}}), Options(2, 0.1, 2, 1));
   EXPECT_TRUE(std::isinf(perplexity.Evaluate({0.5, 0.5, 0.0, 0.5, 0.5, 0.0})));
 }
 
@@ -180,10 +195,10 @@ TEST(PerplexityTest, OptionsValidate) {
 TEST(PerplexityTest, RestoredStateContinuesBitIdentically) {
   const auto split = MakeSplit(3, {{0, 1, 2, 2, 1}, {2, 2}, {}}, {{1, 0}, {2}, {0}});
   const std::vector<double> other = {0.2, 0.3, 0.5, 0.6, 0.3, 0.1};
-  DocumentCompletionPerplexity uninterrupted(split, Options(2, 0.3, 4, 2));
-  DocumentCompletionPerplexity first(split, Options(2, 0.3, 4, 2));
+  DocumentCompletionPerplexity uninterrupted = Make(split, Options(2, 0.3, 4, 2));
+  DocumentCompletionPerplexity first = Make(split, Options(2, 0.3, 4, 2));
   for (auto* p : {&uninterrupted, &first}) p->Evaluate(kTopics);
-  DocumentCompletionPerplexity resumed(split, Options(2, 0.3, 4, 2));
+  DocumentCompletionPerplexity resumed = Make(split, Options(2, 0.3, 4, 2));
   ASSERT_TRUE(resumed.RestoreState(first.GetState()).ok());
   EXPECT_EQ(resumed.num_evaluations(), 1);
   for (auto* p : {&uninterrupted, &resumed}) {
@@ -192,29 +207,36 @@ TEST(PerplexityTest, RestoredStateContinuesBitIdentically) {
   }
   EXPECT_EQ(resumed.perplexity(), uninterrupted.perplexity());
   EXPECT_EQ(resumed.last_perplexity(), uninterrupted.last_perplexity());
-  const auto a = resumed.GetState(), b = uninterrupted.GetState();
-  EXPECT_EQ(a.assignments, b.assignments);
-  EXPECT_EQ(a.engine_positions, b.engine_positions);
-  EXPECT_EQ(a.probability_sum, b.probability_sum);
-  EXPECT_EQ(a.doc_topics, b.doc_topics);
+  const PerplexityState a = resumed.GetState(), b = uninterrupted.GetState();
+  EXPECT_EQ(Vec(a.assignments()), Vec(b.assignments()));
+  EXPECT_EQ(Vec(a.engine_positions()), Vec(b.engine_positions()));
+  EXPECT_EQ(Vec(a.probability_sum()), Vec(b.probability_sum()));
+  EXPECT_EQ(Vec(a.doc_topics()), Vec(b.doc_topics()));
 
-  auto state = first.GetState();
-  state.probability_sum.pop_back();
+  PerplexityState state = first.GetState();
+  state.mutable_probability_sum()->RemoveLast();
   EXPECT_THAT(std::string(resumed.RestoreState(state).message()),
               HasSubstr("probability_sum has 3 entries, expected 4"));
   state = first.GetState();
-  state.assignments[1] = 2;
+  state.set_assignments(1, 2);
   EXPECT_THAT(std::string(resumed.RestoreState(state).message()),
               HasSubstr("assignments[1] = 2 must be in [0, 2)"));
 }
 
+TEST(PerplexityTest, CreateRejectsBadArguments) {
+  auto bad =
+      DocumentCompletionPerplexity::Create(MakeSplit(3, {{}}, {{0}}), Options(2, 0.1, 2, 2));
+  EXPECT_EQ(bad.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(bad.status().message()),
+              ::testing::ContainsRegex("DocumentCompletionPerplexity: .*burn_in"));
+  bad = DocumentCompletionPerplexity::Create(MakeSplit(3, {{}}, {{0}, {1}}),
+                                             Options(2, 0.1, 2, 1));
+  EXPECT_THAT(std::string(bad.status().message()),
+              HasSubstr("observed and held-out parts have 1 and 2 documents"));
+}
+
 TEST(PerplexityDeathTest, BadArguments) {
-  EXPECT_DEATH(DocumentCompletionPerplexity(MakeSplit(3, {{}}, {{0}}), Options(2, 0.1, 2, 2)),
-               "DocumentCompletionPerplexity: .*burn_in");
-  EXPECT_DEATH(DocumentCompletionPerplexity(MakeSplit(3, {{}}, {{0}, {1}}),
-                                            Options(2, 0.1, 2, 1)),
-               "observed and held-out parts have 1 and 2 documents");
-  DocumentCompletionPerplexity perplexity(MakeSplit(3, {{}}, {{0}}), Options(2, 0.1, 2, 1));
+  DocumentCompletionPerplexity perplexity = Make(MakeSplit(3, {{}}, {{0}}), Options(2, 0.1, 2, 1));
   EXPECT_DEATH(perplexity.Evaluate({0.5, 0.5}),
                "topics must have K \\* V = 2 \\* 3 entries, got 2");
   EXPECT_DEATH(perplexity.AddEstimate({1.0}, kTopics), "doc_topics must have D_test \\* K = 2");

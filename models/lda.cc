@@ -1,15 +1,14 @@
 #include "models/lda.h"
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <numeric>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "base/check.h"
-#include "linalg/vector_math.h"
+#include "samplers/scir.h"
+#include "samplers/sgrld.h"
 
 namespace sgmcmc::models {
 namespace {
@@ -28,9 +27,8 @@ void ForChunks(parallel::ThreadPool* pool, int64_t n,
   pool->ParallelForChunks(0, n, fn);
 }
 
-using TopicSampler = std::variant<samplers::Scir, samplers::Sgrld>;
-
-absl::StatusOr<TopicSampler> MakeSampler(const LdaOptions& options, int vocabulary_size) {
+absl::StatusOr<std::unique_ptr<samplers::SimplexSampler>> MakeSampler(
+    const LdaOptions& options, int vocabulary_size) {
   samplers::SimplexSamplerOptions sampler_options;
   sampler_options.rows = options.num_topics;
   sampler_options.cols = vocabulary_size;
@@ -39,11 +37,11 @@ absl::StatusOr<TopicSampler> MakeSampler(const LdaOptions& options, int vocabula
   if (options.sampler == LdaSampler::kScir) {
     auto scir = samplers::Scir::Create(sampler_options);
     if (!scir.ok()) return scir.status();
-    return TopicSampler(*std::move(scir));
+    return std::make_unique<samplers::Scir>(*std::move(scir));
   }
   auto sgrld = samplers::Sgrld::Create(sampler_options);
   if (!sgrld.ok()) return sgrld.status();
-  return TopicSampler(*std::move(sgrld));
+  return std::make_unique<samplers::Sgrld>(*std::move(sgrld));
 }
 
 }  // namespace
@@ -134,264 +132,6 @@ absl::StatusOr<LdaPreset> ParseLdaPreset(absl::string_view name) {
       "unknown LDA preset \"", name, "\"; valid: scir_paper, sgrld_paper, scir_fast, sgrld_fast"));
 }
 
-// ---------------------------------------------------------------------------------------------
-// LdaCountModel
-
-absl::StatusOr<std::unique_ptr<LdaCountModel>> LdaCountModel::Create(
-    const data::Corpus* corpus, int num_topics, double alpha, double beta, int gibbs_sweeps,
-    parallel::ThreadPool* pool) {
-  if (corpus == nullptr || corpus->num_documents() < 1 || corpus->vocabulary_size() < 2) {
-    return absl::InvalidArgumentError(
-        "LdaCountModel: corpus must have at least 1 document and 2 words");
-  }
-  if (num_topics < 1 || num_topics >= (1 << 24)) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("LdaCountModel: num_topics must be in [1, 2^24), got ", num_topics));
-  }
-  if (!(alpha > 0) || !std::isfinite(alpha) || !(beta > 0) || !std::isfinite(beta)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "LdaCountModel: alpha and beta must be finite and > 0, got ", alpha, " and ", beta));
-  }
-  if (gibbs_sweeps < 1) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("LdaCountModel: gibbs_sweeps must be >= 1, got ", gibbs_sweeps));
-  }
-  return std::unique_ptr<LdaCountModel>(
-      new LdaCountModel(corpus, num_topics, alpha, beta, gibbs_sweeps, pool));
-}
-
-LdaCountModel::LdaCountModel(const data::Corpus* corpus, int num_topics, double alpha,
-                             double beta, int gibbs_sweeps, parallel::ThreadPool* pool)
-    : corpus_(corpus),
-      num_topics_(num_topics),
-      alpha_(alpha),
-      beta_(beta),
-      gibbs_sweeps_(gibbs_sweeps),
-      pool_(pool),
-      local_of_word_(corpus->vocabulary_size(), -1) {}
-
-void LdaCountModel::FillTable(const samplers::SimplexParameters& parameters) const {
-  const int num_words = static_cast<int>(words_.size());
-  const int num_topics = num_topics_;
-  const auto* scir = dynamic_cast<const samplers::Scir*>(&parameters);
-  const auto* sgrld = scir == nullptr ? dynamic_cast<const samplers::Sgrld*>(&parameters) : nullptr;
-  if (scir == nullptr && sgrld == nullptr) {
-    // Any other SimplexParameters: through Simplex (O(V) per row), rows over the pool.
-    columns_.resize(static_cast<size_t>(num_topics) * num_words);
-    ForChunks(pool_, num_topics, [&](int64_t begin, int64_t end, int) {
-      std::vector<double> row(parameters.cols());
-      for (int64_t k = begin; k < end; ++k) {
-        parameters.Simplex(static_cast<int>(k), absl::MakeSpan(row));
-        double* out = columns_.data() + k * num_words;
-        for (int u = 0; u < num_words; ++u) out[u] = row[words_[u]];
-      }
-    });
-    const TopicColumnsView view{columns_, num_topics, num_words};
-    ForChunks(pool_, num_words, [&](int64_t begin, int64_t end, int) {
-      table_.FillColumns(view, static_cast<int>(begin), static_cast<int>(end));
-    });
-    return;
-  }
-  // π_kw = exp(log θ_kw - log Σ_w θ_kw) (SCIR) or θ_kw / Σ_w θ_kw (SGRLD), a slice of
-  // kSliceWords words at a time: for each row, the slice's words ascend, so the row is read
-  // as one short forward stream (which the hardware prefetcher follows); the K x kSliceWords
-  // slice (200 KB at K = 100) stays in L2 while it is exponentiated in bulk and transposed
-  // into the word-major table.
-  constexpr int kSliceWords = 256;
-  ForChunks(pool_, num_words, [&](int64_t begin, int64_t end, int thread) {
-    std::vector<double>& slice = slices_[thread];
-    for (int64_t first = begin; first < end; first += kSliceWords) {
-      const int width = static_cast<int>(std::min<int64_t>(kSliceWords, end - first));
-      slice.resize(static_cast<size_t>(num_topics) * width);
-      const int32_t* words = words_.data() + first;
-      for (int k = 0; k < num_topics; ++k) {
-        double* out = slice.data() + static_cast<size_t>(k) * width;
-        if (scir != nullptr) {
-          const double* log_theta = scir->log_theta(k).data();
-          const double log_norm = scir->log_normalizer(k);
-          for (int j = 0; j < width; ++j) out[j] = log_theta[words[j]] - log_norm;
-        } else {
-          const double* theta = sgrld->theta(k).data();
-          const double inverse_sum = 1.0 / sgrld->row_sum(k);
-          for (int j = 0; j < width; ++j) out[j] = theta[words[j]] * inverse_sum;
-        }
-      }
-      if (scir != nullptr) linalg::ExpArray(slice.data(), slice.data(), slice.size());
-      table_.SetColumns(static_cast<int>(first), TopicColumnsView{slice, num_topics, width});
-    }
-  });
-}
-
-void LdaCountModel::SampleDocuments(absl::Span<const int64_t> batch, uint64_t key,
-                                    absl::Span<const int64_t> order,
-                                    std::atomic<int64_t>& next, int thread) const {
-  const int burn_in = gibbs_sweeps_ / 2;
-  const size_t num_words = words_.size();
-  accumulators_[thread].assign(static_cast<size_t>(num_topics_) * num_words, 0);
-  int32_t* accumulator = accumulators_[thread].data();
-  std::vector<int32_t> local, run_topic, run_length;
-  int64_t nonzero = 0, alpha_draws = 0;
-  for (int64_t position = next.fetch_add(1, std::memory_order_relaxed);
-       position < static_cast<int64_t>(order.size());
-       position = next.fetch_add(1, std::memory_order_relaxed)) {
-    const int64_t slot = order[position];
-    const absl::Span<const int32_t> doc = corpus_->document(static_cast<int>(batch[slot]));
-    const int n = static_cast<int>(doc.size());
-    local.resize(n);
-    for (int i = 0; i < n; ++i) local[i] = local_of_word_[doc[i]];
-    // A document is a bag of words: sweeping its tokens in ascending word order (the UCI
-    // order already) walks each topic's row of the table forwards, so consecutive tokens
-    // share cache lines; any fixed scan order leaves the conditional posterior invariant.
-    std::sort(local.begin(), local.end());
-    DocumentGibbsState state(local, num_topics_);
-    rng::Engine engine(key, static_cast<uint64_t>(slot));
-    InitializeAssignments(table_, engine, state);
-    // Kept sweeps: each token's topic is mostly the same as in the previous sweep, so the
-    // counts are added per run of equal topics (one scattered write per run, not per sweep).
-    run_topic.assign(n, -1);
-    run_length.assign(n, 0);
-    for (int sweep = 0; sweep < gibbs_sweeps_; ++sweep) {
-      GibbsSweep(table_, engine, state);
-      if (sweep < burn_in) continue;
-      const int32_t* z = state.assignments().data();
-      for (int i = 0; i < n; ++i) {
-        if (z[i] == run_topic[i]) {
-          ++run_length[i];
-          continue;
-        }
-        if (run_length[i] > 0) accumulator[run_topic[i] * num_words + local[i]] += run_length[i];
-        run_topic[i] = z[i];
-        run_length[i] = 1;
-      }
-    }
-    for (int i = 0; i < n; ++i) {
-      if (run_length[i] > 0) accumulator[run_topic[i] * num_words + local[i]] += run_length[i];
-    }
-    nonzero += state.counts().num_nonzero();
-    alpha_draws += state.alpha_draws();
-  }
-  nonzero_sums_[thread] += nonzero;
-  alpha_draw_sums_[thread] += alpha_draws;
-}
-
-void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> batch,
-                                 const samplers::SimplexParameters& parameters,
-                                 samplers::SimplexCounts& counts) const {
-  SGMCMC_CHECK(!batch.empty()) << "LdaCountModel::ScaledCounts: empty batch";
-  SGMCMC_CHECK(parameters.rows() == num_topics_ && parameters.cols() == dimension())
-      << "LdaCountModel::ScaledCounts: parameters are " << parameters.rows() << " x "
-      << parameters.cols() << ", model is " << num_topics_ << " x " << dimension();
-  const uint64_t key = engine();
-  const auto start = std::chrono::steady_clock::now();
-  stats_ = Stats();
-  stats_.documents = static_cast<int64_t>(batch.size());
-
-  // The minibatch's distinct words, ascending (so the counts come out in column order).
-  words_.clear();
-  std::vector<int64_t> doc_cost(batch.size());
-  for (size_t slot = 0; slot < batch.size(); ++slot) {
-    SGMCMC_CHECK(batch[slot] >= 0 && batch[slot] < num_items())
-        << "LdaCountModel::ScaledCounts: document id " << batch[slot] << " outside [0, "
-        << num_items() << ")";
-    const absl::Span<const int32_t> doc = corpus_->document(static_cast<int>(batch[slot]));
-    doc_cost[slot] = static_cast<int64_t>(doc.size()) + 1;
-    stats_.tokens += static_cast<int64_t>(doc.size());
-    for (int32_t w : doc) {
-      if (local_of_word_[w] < 0) {
-        local_of_word_[w] = 0;
-        words_.push_back(w);
-      }
-    }
-  }
-  // Ascending: by a scan of the marks when the words are a sizeable part of the vocabulary
-  // (O(V), no comparisons), else by sorting (O(U log U)); the same order either way.
-  if (words_.size() * 16 > local_of_word_.size()) {
-    words_.clear();
-    for (size_t w = 0; w < local_of_word_.size(); ++w) {
-      if (local_of_word_[w] == 0) words_.push_back(static_cast<int32_t>(w));
-    }
-  } else {
-    std::sort(words_.begin(), words_.end());
-  }
-  for (size_t u = 0; u < words_.size(); ++u) local_of_word_[words_[u]] = static_cast<int32_t>(u);
-  const int num_words = static_cast<int>(words_.size());
-  stats_.distinct_words = num_words;
-
-  // Columns of π for those words and the per-word tables.
-  table_.Reset(num_topics_, num_words, alpha_);
-  slices_.resize(num_threads());
-  FillTable(parameters);
-  stats_.table_seconds = SecondsSince(start);
-
-  // Gibbs sweeps: the threads take documents one at a time, longest first, so they finish
-  // together. Which thread samples a document does not matter: its stream is its slot's, and
-  // the per-thread counts are integers summed in any order.
-  const auto gibbs_start = std::chrono::steady_clock::now();
-  const int threads = num_threads();
-  accumulators_.resize(threads);  // each thread zeroes its own
-  nonzero_sums_.assign(threads, 0);
-  alpha_draw_sums_.assign(threads, 0);
-  order_.resize(batch.size());
-  std::iota(order_.begin(), order_.end(), 0);
-  std::stable_sort(order_.begin(), order_.end(),
-                   [&](int64_t a, int64_t b) { return doc_cost[a] > doc_cost[b]; });
-  std::atomic<int64_t> next{0};
-  auto run = [&](int t) { SampleDocuments(batch, key, order_, next, t); };
-  if (pool_ == nullptr) {
-    run(0);
-  } else {
-    pool_->RunOnThreads(run);
-  }
-  stats_.gibbs_seconds = SecondsSince(gibbs_start);
-  const int kept_sweeps = gibbs_sweeps_ - gibbs_sweeps_ / 2;
-  stats_.token_updates = stats_.tokens * (gibbs_sweeps_ + 1);
-  int64_t nonzero = 0;
-  for (int64_t n : nonzero_sums_) nonzero += n;
-  stats_.mean_topics_per_document = static_cast<double>(nonzero) / batch.size();
-  int64_t alpha_draws = 0;
-  for (int64_t n : alpha_draw_sums_) alpha_draws += n;
-  stats_.alpha_bucket_fraction = static_cast<double>(alpha_draws) / stats_.token_updates;
-
-  // Integer sums over the threads (order-free), then (D/n) / kept_sweeps. Each thread sums a
-  // range of topic rows and lists their non-zero entries (mostly zero: whole groups of
-  // kGroup words are skipped by one vectorised test); the lists, in row order, are appended.
-  const auto counts_start = std::chrono::steady_clock::now();
-  const double scale = static_cast<double>(num_items()) / batch.size() / kept_sweeps;
-  nonzero_entries_.resize(threads);
-  for (std::vector<NonzeroCount>& entries : nonzero_entries_) entries.clear();  // empty chunks
-  ForChunks(pool_, num_topics_, [&](int64_t begin, int64_t end, int thread) {
-    constexpr int kGroup = 8;
-    std::vector<NonzeroCount>& out = nonzero_entries_[thread];
-    int32_t* total = accumulators_[thread].data();
-    for (int64_t k = begin; k < end; ++k) {
-      int32_t* row = total + k * num_words;
-      for (int t = 0; t < threads; ++t) {
-        if (t == thread) continue;
-        const int32_t* other = accumulators_[t].data() + k * num_words;
-        for (int u = 0; u < num_words; ++u) row[u] += other[u];
-      }
-      for (int group = 0; group < num_words; group += kGroup) {
-        const int group_end = std::min(group + kGroup, num_words);
-        int32_t any = 0;
-        for (int u = group; u < group_end; ++u) any |= row[u];
-        if (any == 0) continue;
-        for (int u = group; u < group_end; ++u) {
-          if (row[u] != 0) out.push_back({static_cast<int32_t>(k), u, row[u]});
-        }
-      }
-    }
-  });
-  counts.Reset(num_topics_, dimension());
-  for (const std::vector<NonzeroCount>& entries : nonzero_entries_) {
-    for (const NonzeroCount& e : entries) counts.Append(e.topic, words_[e.word], e.count * scale);
-  }
-  for (int32_t w : words_) local_of_word_[w] = -1;
-  stats_.counts_seconds = SecondsSince(counts_start);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Lda
-
 absl::StatusOr<Lda> Lda::Create(const data::Corpus& train, const LdaOptions& options,
                                 parallel::ThreadPool* pool) {
   if (absl::Status s = options.Validate(train.num_documents()); !s.ok()) return s;
@@ -410,7 +150,7 @@ absl::StatusOr<Lda> Lda::Create(const data::Corpus& train, const LdaOptions& opt
 
 Lda::Lda(const data::Corpus& train, const LdaOptions& options, parallel::ThreadPool* pool,
          std::unique_ptr<LdaCountModel> count_model, samplers::Minibatch minibatch,
-         samplers::StepSize step_size, std::variant<samplers::Scir, samplers::Sgrld> sampler)
+         samplers::StepSize step_size, std::unique_ptr<samplers::SimplexSampler> sampler)
     : options_(options),
       pool_(pool),
       count_model_(std::move(count_model)),
@@ -419,21 +159,12 @@ Lda::Lda(const data::Corpus& train, const LdaOptions& options, parallel::ThreadP
       sampler_(std::move(sampler)),
       driver_(options.seed, kLdaDriverStream) {}
 
-const samplers::SimplexSampler& Lda::sampler() const {
-  return std::visit([](const auto& s) -> const samplers::SimplexSampler& { return s; },
-                    sampler_);
-}
-
-samplers::SimplexSampler& Lda::mutable_sampler() {
-  return std::visit([](auto& s) -> samplers::SimplexSampler& { return s; }, sampler_);
-}
-
 void Lda::Step() {
   const absl::Span<const int64_t> batch = minibatch_.Draw(driver_);
   count_model_->ScaledCounts(driver_, batch, sampler(), counts_);
   const auto start = std::chrono::steady_clock::now();
   const double h = step_size_(iteration_);
-  samplers::SimplexSampler& sampler = mutable_sampler();
+  samplers::SimplexSampler& sampler = *sampler_;
   ForChunks(pool_, num_topics(), [&](int64_t begin, int64_t end, int) {
     sampler.StepRows(counts_, h, static_cast<int>(begin), static_cast<int>(end));
   });
@@ -455,46 +186,22 @@ void Lda::Topics(absl::Span<double> out) const {
 
 LdaState Lda::State() const {
   LdaState state;
-  state.iteration = iteration_;
-  state.driver_position = driver_.position();
-  const int rows = num_topics();
-  const size_t cols = static_cast<size_t>(vocabulary_size());
-  state.parameters.resize(rows * cols);
-  state.row_steps.resize(rows);
-  for (int k = 0; k < rows; ++k) {
-    const absl::Span<const double> row =
-        std::holds_alternative<samplers::Scir>(sampler_)
-            ? std::get<samplers::Scir>(sampler_).log_theta(k)
-            : std::get<samplers::Sgrld>(sampler_).theta(k);
-    std::copy(row.begin(), row.end(), state.parameters.begin() + k * cols);
-    state.row_steps[k] = sampler().steps(k);
-  }
+  state.set_iteration(iteration_);
+  state.set_driver_position(driver_.position());
+  *state.mutable_topics() = sampler_->SaveState();
   return state;
 }
 
 absl::Status Lda::Restore(const LdaState& state) {
-  const int rows = num_topics();
-  const size_t cols = static_cast<size_t>(vocabulary_size());
-  if (state.parameters.size() != rows * cols || state.row_steps.size() != static_cast<size_t>(rows)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "Lda::Restore: state has ", state.parameters.size(), " parameters and ",
-        state.row_steps.size(), " row step counts, expected ", rows, " x ", cols, " and ", rows));
-  }
-  if (state.iteration < 0) {
+  if (state.iteration() < 0) {
     return absl::InvalidArgumentError(
-        absl::StrCat("Lda::Restore: iteration must be >= 0, got ", state.iteration));
+        absl::StrCat("Lda::Restore: iteration must be >= 0, got ", state.iteration()));
   }
-  samplers::SimplexSampler& sampler = mutable_sampler();
-  const bool scir = std::holds_alternative<samplers::Scir>(sampler_);
-  for (int k = 0; k < rows; ++k) {
-    const absl::Span<const double> row =
-        absl::MakeConstSpan(state.parameters.data() + k * cols, cols);
-    absl::Status s = scir ? sampler.SetLogTheta(k, row) : sampler.SetTheta(k, row);
-    if (!s.ok()) return s;
+  if (absl::Status s = sampler_->RestoreState(state.topics()); !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat("Lda::Restore: ", s.message()));
   }
-  if (absl::Status s = sampler.SetSteps(state.row_steps); !s.ok()) return s;
-  iteration_ = state.iteration;
-  driver_.Seek(state.driver_position);
+  iteration_ = state.iteration();
+  driver_.Seek(state.driver_position());
   return absl::OkStatus();
 }
 

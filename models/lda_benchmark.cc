@@ -33,6 +33,7 @@
 #include "base/check.h"
 #include "benchmark/benchmark.h"
 #include "models/lda.h"
+#include "models/lda_count_model.h"
 #include "models/lda_gibbs.h"
 #include "models/lda_testing.h"
 #include "parallel/thread_pool.h"

@@ -74,4 +74,20 @@ const data::Corpus& EmbeddedKos() {
   return *kos;
 }
 
+data::Corpus BlockCorpus(int num_topics, int block, int num_documents, int length,
+                         uint64_t seed, double mixing) {
+  data::Corpus corpus;
+  for (int w = 0; w < num_topics * block; ++w) corpus.vocabulary.push_back("w" + std::to_string(w));
+  rng::Engine engine(seed, 3);
+  std::vector<int32_t> doc(length);
+  for (int d = 0; d < num_documents; ++d) {
+    for (int i = 0; i < length; ++i) {
+      const int k = (d + (rng::UniformDouble(engine) < mixing ? 1 : 0)) % num_topics;
+      doc[i] = static_cast<int32_t>(k * block + rng::UniformInt(engine, block));
+    }
+    corpus.AddDocument(doc);
+  }
+  return corpus;
+}
+
 }  // namespace sgmcmc::models

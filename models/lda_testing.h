@@ -42,6 +42,12 @@ SyntheticLda MakeSyntheticLda(const SyntheticLdaOptions& options);
 // CHECK-fails if it cannot be read (tests and benchmarks only).
 const data::Corpus& EmbeddedKos();
 
+// A corpus from LDA with `num_topics` topics on disjoint blocks of `block` words (uniform
+// within the block); document d draws each token from topic d % K with probability
+// 1 - `mixing`, else from topic (d + 1) % K. Word w is named "w<w>".
+data::Corpus BlockCorpus(int num_topics, int block, int num_documents, int length,
+                         uint64_t seed, double mixing = 0.2);
+
 // Topics alone (as in MakeSyntheticLda), e.g. unrelated topics to sweep a corpus with.
 std::vector<double> MakeSyntheticTopics(int num_topics, int vocabulary_size, int focus,
                                         uint64_t seed);

@@ -22,6 +22,19 @@ absl::Status ValidateShape(const char* function, int rows, int cols) {
 
 }  // namespace
 
+void SimplexParameters::SimplexColumns(absl::Span<const int32_t> columns,
+                                       absl::Span<double> out) const {
+  SGMCMC_CHECK(out.size() == static_cast<size_t>(rows()) * columns.size())
+      << "SimplexParameters::SimplexColumns: out has size " << out.size() << ", expected "
+      << rows() << " x " << columns.size();
+  std::vector<double> row(cols());
+  for (int k = 0; k < rows(); ++k) {
+    Simplex(k, absl::MakeSpan(row));
+    double* out_row = out.data() + static_cast<size_t>(k) * columns.size();
+    for (size_t j = 0; j < columns.size(); ++j) out_row[j] = row[columns[j]];
+  }
+}
+
 void SimplexCounts::Reset(int rows, int cols) {
   SGMCMC_CHECK(rows >= 1 && cols >= 1)
       << "SimplexCounts::Reset: rows and cols must be >= 1, got " << rows << " x " << cols;

@@ -142,6 +142,11 @@ class SimplexParameters {
   virtual void Simplex(int row, absl::Span<double> out) const = 0;
   // log ω_row into `out` (size cols): always finite for SCIR, see the sampler's header.
   virtual void LogSimplex(int row, absl::Span<double> out) const = 0;
+  // ω at the columns `columns` (each in [0, cols())) of every row into `out`, row-major
+  // rows x columns.size(): out[k * columns.size() + j] = ω_{k, columns[j]}, the same values
+  // as Simplex. The default goes through Simplex, O(rows x cols) per call; the simplex
+  // samplers gather, O(rows x columns.size()).
+  virtual void SimplexColumns(absl::Span<const int32_t> columns, absl::Span<double> out) const;
 };
 
 // A model whose simplex parameters have a Dirichlet prior and whose likelihood enters through

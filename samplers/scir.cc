@@ -541,6 +541,21 @@ void Scir::LogSimplex(int row, absl::Span<double> out) const {
   for (int j = 0; j < cols(); ++j) out[j] = lt[j] - log_norm;
 }
 
+// exp(log θ_kw − log θ_k·) for the block, exponentiated in one vectorised pass.
+void Scir::SimplexColumns(absl::Span<const int32_t> columns, absl::Span<double> out) const {
+  const size_t width = columns.size();
+  SGMCMC_CHECK(out.size() == static_cast<size_t>(rows()) * width)
+      << "Scir::SimplexColumns: out has size " << out.size() << ", expected " << rows()
+      << " x " << width;
+  for (int k = 0; k < rows(); ++k) {
+    const double* lt = log_theta(k).data();
+    const double log_norm = log_normalizer_[k];
+    double* out_row = out.data() + static_cast<size_t>(k) * width;
+    for (size_t j = 0; j < width; ++j) out_row[j] = lt[columns[j]] - log_norm;
+  }
+  linalg::ExpArray(out.data(), out.data(), out.size());
+}
+
 absl::Status Scir::SetTheta(int row, absl::Span<const double> theta) {
   if (absl::Status s = ValidateRowInput("Scir::SetTheta", row, theta); !s.ok()) return s;
   std::vector<double> log_theta(cols());

@@ -114,6 +114,19 @@ void Sgrld::LogSimplex(int row, absl::Span<double> out) const {
       ConstArrayMap(theta(row).data(), cols()).log() - std::log(row_sum_[row]);
 }
 
+void Sgrld::SimplexColumns(absl::Span<const int32_t> columns, absl::Span<double> out) const {
+  const size_t width = columns.size();
+  SGMCMC_CHECK(out.size() == static_cast<size_t>(rows()) * width)
+      << "Sgrld::SimplexColumns: out has size " << out.size() << ", expected " << rows()
+      << " x " << width;
+  for (int k = 0; k < rows(); ++k) {
+    const double* t = theta(k).data();
+    const double inverse_sum = 1.0 / row_sum_[k];
+    double* out_row = out.data() + static_cast<size_t>(k) * width;
+    for (size_t j = 0; j < width; ++j) out_row[j] = t[columns[j]] * inverse_sum;
+  }
+}
+
 absl::Status Sgrld::SetTheta(int row, absl::Span<const double> theta) {
   if (absl::Status s = ValidateRowInput("Sgrld::SetTheta", row, theta); !s.ok()) return s;
   for (int j = 0; j < cols(); ++j) {

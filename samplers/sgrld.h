@@ -59,12 +59,19 @@ class Sgrld final : public SimplexSampler {
   // ω_row = θ_row / θ_row·, and log ω_row = log θ_row − log θ_row·.
   void Simplex(int row, absl::Span<double> out) const override;
   void LogSimplex(int row, absl::Span<double> out) const override;
+  void SimplexColumns(absl::Span<const int32_t> columns, absl::Span<double> out) const override;
 
   absl::Status SetTheta(int row, absl::Span<const double> theta) override;
   absl::Status SetLogTheta(int row, absl::Span<const double> log_theta) override;
 
  private:
   explicit Sgrld(SimplexSamplerOptions options);
+
+  const char* stored_parameterization() const override { return "theta"; }
+  absl::Span<const double> StoredRow(int row) const override { return theta(row); }
+  absl::Status SetStoredRow(int row, absl::Span<const double> values) override {
+    return SetTheta(row, values);
+  }
 
   void StepRowSparse(int row, const SparseCountsRow& counts, double h,
                      rng::Engine& engine) override;

@@ -120,6 +120,52 @@ absl::Status SimplexSampler::SetSteps(absl::Span<const int64_t> steps) {
   return absl::OkStatus();
 }
 
+SimplexSamplerState SimplexSampler::SaveState() const {
+  SimplexSamplerState state;
+  state.set_parameterization(stored_parameterization());
+  state.set_rows(rows());
+  state.set_cols(cols());
+  state.mutable_parameters()->Reserve(rows() * cols());
+  for (int row = 0; row < rows(); ++row) {
+    for (double value : StoredRow(row)) state.add_parameters(value);
+  }
+  *state.mutable_row_steps() = {steps_.begin(), steps_.end()};
+  return state;
+}
+
+absl::Status SimplexSampler::RestoreState(const SimplexSamplerState& state) {
+  auto error = [](auto&&... parts) {
+    return absl::InvalidArgumentError(absl::StrCat("SimplexSamplerState.", parts...));
+  };
+  if (state.parameterization() != stored_parameterization()) {
+    return error("parameterization is \"", state.parameterization(), "\", expected \"",
+                 stored_parameterization(), "\"");
+  }
+  if (state.rows() != rows() || state.cols() != cols()) {
+    return error("shape is ", state.rows(), " x ", state.cols(), ", expected ", rows(), " x ",
+                 cols());
+  }
+  const size_t size = static_cast<size_t>(rows()) * cols();
+  if (static_cast<size_t>(state.parameters_size()) != size) {
+    return error("parameters has ", state.parameters_size(), " entries, expected ", size);
+  }
+  if (state.row_steps_size() != rows()) {
+    return error("row_steps has ", state.row_steps_size(), " entries, expected ", rows());
+  }
+  const absl::Span<const int64_t> steps(state.row_steps().data(), state.row_steps_size());
+  for (int row = 0; row < rows(); ++row) {
+    if (steps[row] < 0 || steps[row] >= (int64_t{1} << kSimplexStreamStepBits)) {
+      return error("row_steps[", row, "] = ", steps[row], " is outside [0, 2^32)");
+    }
+  }
+  for (int row = 0; row < rows(); ++row) {
+    const absl::Span<const double> values(
+        state.parameters().data() + static_cast<size_t>(row) * cols(), cols());
+    if (absl::Status s = SetStoredRow(row, values); !s.ok()) return s;
+  }
+  return SetSteps(steps);
+}
+
 absl::Status SimplexSampler::ValidateRowInput(const char* what, int row,
                                               absl::Span<const double> values) const {
   if (row < 0 || row >= rows()) {

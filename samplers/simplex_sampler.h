@@ -33,6 +33,7 @@
 #include "absl/types/span.h"
 #include "rng/engine.h"
 #include "samplers/count_model.h"
+#include "samplers/simplex_sampler_state.pb.h"
 
 namespace sgmcmc::samplers {
 
@@ -91,12 +92,29 @@ class SimplexSampler : public SimplexParameters {
   // ω of rows [row_begin, row_end) into `out`, row-major, size (row_end - row_begin) * cols.
   void SimplexRows(int row_begin, int row_end, absl::Span<double> out) const;
 
+  // ω at `columns` of every row (see SimplexParameters), gathered from the stored rows:
+  // O(rows x columns.size()), one call per block of columns (no virtual call per entry).
+  void SimplexColumns(absl::Span<const int32_t> columns,
+                      absl::Span<double> out) const override = 0;
+
   // Replaces row `row`'s unnormalised parameter: θ (each finite and > 0) or log θ (each
   // finite). InvalidArgument names the row and entry. Rows start at θ = 1 (uniform ω).
   virtual absl::Status SetTheta(int row, absl::Span<const double> theta) = 0;
   virtual absl::Status SetLogTheta(int row, absl::Span<const double> log_theta) = 0;
 
+  // Checkpoint (samplers/simplex_sampler_state.proto): the stored rows and the step counts.
+  SimplexSamplerState SaveState() const;
+  // InvalidArgument naming the field if the state was written by another kind of sampler, has
+  // another shape, or holds a row the setter rejects (rows before it are then restored).
+  absl::Status RestoreState(const SimplexSamplerState& state);
+
  protected:
+  // The parameterisation the sampler stores and steps ("log_theta" or "theta"), row `row` of
+  // it, and its setter (SetLogTheta or SetTheta); restoring it restores the row bit for bit.
+  virtual const char* stored_parameterization() const = 0;
+  virtual absl::Span<const double> StoredRow(int row) const = 0;
+  virtual absl::Status SetStoredRow(int row, absl::Span<const double> values) = 0;
+
   // `options` must be valid (callers Validate first).
   explicit SimplexSampler(SimplexSamplerOptions options);
 

@@ -172,6 +172,79 @@ TYPED_TEST(SimplexSamplerTypedTest, SetThetaValidatesAndIsObserved) {
               HasSubstr("log_theta[2]"));
 }
 
+TYPED_TEST(SimplexSamplerTypedTest, SimplexColumnsGathersSimplex) {
+  constexpr int kRows = 5, kCols = 40;
+  TypeParam sampler = this->Make(kRows, kCols, {0.3}, 8);
+  for (int m = 0; m < 3; ++m) sampler.Step(MakeCounts(kRows, kCols), 0.1);
+  const std::vector<int32_t> columns = {0, 3, 4, 17, 39};
+  std::vector<double> gathered(kRows * columns.size());
+  sampler.SimplexColumns(columns, absl::MakeSpan(gathered));
+  // The generic path of SimplexParameters, through Simplex.
+  std::vector<double> generic(gathered.size());
+  sampler.SimplexParameters::SimplexColumns(columns, absl::MakeSpan(generic));
+  std::vector<double> row(kCols);
+  for (int k = 0; k < kRows; ++k) {
+    sampler.Simplex(k, absl::MakeSpan(row));
+    for (size_t j = 0; j < columns.size(); ++j) {
+      const double expected = row[columns[j]];
+      EXPECT_EQ(generic[k * columns.size() + j], expected);
+      EXPECT_NEAR(gathered[k * columns.size() + j], expected, 4e-16 * expected)
+          << "row " << k << " column " << columns[j];
+    }
+  }
+  std::vector<double> wrong(3);
+  EXPECT_DEATH(sampler.SimplexColumns(columns, absl::MakeSpan(wrong)),
+               "out has size 3, expected 5 x 5");
+}
+
+TYPED_TEST(SimplexSamplerTypedTest, RestoredStateContinuesBitIdentically) {
+  constexpr int kRows = 4, kCols = 300;
+  TypeParam uninterrupted = this->Make(kRows, kCols, {0.2}, 5);
+  TypeParam first = this->Make(kRows, kCols, {0.2}, 5);
+  for (int m = 0; m < 3; ++m) {
+    uninterrupted.Step(MakeCounts(kRows, kCols), 0.1);
+    first.Step(MakeCounts(kRows, kCols), 0.1);
+  }
+  const SimplexSamplerState state = first.SaveState();
+  EXPECT_EQ(state.rows(), kRows);
+  EXPECT_EQ(state.parameters_size(), kRows * kCols);
+  EXPECT_EQ(state.row_steps(0), 3);
+  TypeParam resumed = this->Make(kRows, kCols, {0.2}, 5);
+  ASSERT_TRUE(resumed.RestoreState(state).ok());
+  EXPECT_EQ(this->AllLogSimplex(resumed), this->AllLogSimplex(first));
+  for (int m = 0; m < 2; ++m) {
+    uninterrupted.Step(MakeCounts(kRows, kCols), 0.1);
+    resumed.Step(MakeCounts(kRows, kCols), 0.1);
+  }
+  EXPECT_EQ(resumed.SaveState().SerializeAsString(), uninterrupted.SaveState().SerializeAsString());
+
+  SimplexSamplerState bad = state;
+  bad.mutable_row_steps()->RemoveLast();
+  EXPECT_THAT(std::string(resumed.RestoreState(bad).message()),
+              HasSubstr("SimplexSamplerState.row_steps has 3 entries, expected 4"));
+  bad = state;
+  bad.set_cols(kCols + 1);
+  EXPECT_THAT(std::string(resumed.RestoreState(bad).message()),
+              HasSubstr("shape is 4 x 301, expected 4 x 300"));
+  bad = state;
+  bad.set_parameterization("other");
+  EXPECT_THAT(std::string(resumed.RestoreState(bad).message()),
+              HasSubstr("parameterization is \"other\""));
+  bad = state;
+  bad.set_parameters(7, std::nan(""));
+  EXPECT_EQ(resumed.RestoreState(bad).code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(SimplexSamplerStateTest, SamplersStoreTheirOwnParameterization) {
+  EXPECT_EQ(MakeSimplexSampler<Scir>(2, 3, {0.5}, 1).SaveState().parameterization(),
+            "log_theta");
+  const SimplexSamplerState sgrld = MakeSimplexSampler<Sgrld>(2, 3, {0.5}, 1).SaveState();
+  EXPECT_EQ(sgrld.parameterization(), "theta");
+  Scir scir = MakeSimplexSampler<Scir>(2, 3, {0.5}, 1);
+  EXPECT_THAT(std::string(scir.RestoreState(sgrld).message()),
+              HasSubstr("parameterization is \"theta\", expected \"log_theta\""));
+}
+
 TYPED_TEST(SimplexSamplerTypedTest, BadStepArgumentsDie) {
   TypeParam sampler = this->Make(2, 3, {1.0}, 1);
   const SimplexCounts wrong_shape(2, 4);

@@ -5,8 +5,9 @@
 // the `lda` tool, so its numbers are the "collapsed Gibbs run to convergence" reference of the
 // SG-MCMC samplers.
 //
-// Data: --docword/--vocab (default: the embedded KOS corpus). Held-out documents are drawn
-// with rng::Engine(--seed, data::kSplitStream) (--test_documents of them, default 10%), or
+// Data (data/corpus_loader.h, as the `lda` tool): --docword/--vocab (default: the embedded
+// KOS corpus). Held-out documents are drawn with rng::Engine(--seed, data::kSplitStream)
+// (--test_documents of them, default 10%), or
 // taken from --test_docword (same vocabulary, e.g. the 20 Newsgroups test file); every 10th
 // token of a test document is held out, the rest observed.
 //
@@ -15,7 +16,7 @@
 // discarded) estimate η̂, and p_dw = Σ_k η̂_dk φ_kw scores the held-out tokens. Printed and
 // written: the perplexity of that evaluation alone ("perplexity") and of the running mean of
 // p_dw over the evaluations after --burn_in sweeps ("running", the estimate of eq. 14 of
-// Patterson & Teh 2013). --threads parallelises the evaluation; the sampler itself is the
+// Patterson & Teh 2013), by the protocol of eval/evaluation_schedule.h shared with `lda`. --threads parallelises the evaluation; the sampler itself is the
 // exact sequential chain, so every output is identical for any --threads.
 //
 // Outputs (with --output_dir): trace.csv (sweep, seconds, tokens_per_second, log_joint,
@@ -52,13 +53,13 @@
 #include "absl/time/time.h"
 #include "base/status_macros.h"
 #include "data/corpus.h"
-#include "data/embedded_corpus.h"
+#include "data/corpus_config.pb.h"
+#include "data/corpus_loader.h"
 #include "data/split.h"
-#include "data/uci_reader.h"
+#include "eval/evaluation_schedule.h"
 #include "eval/perplexity.h"
 #include "models/collapsed_gibbs_lda.h"
 #include "parallel/thread_pool.h"
-#include "rng/engine.h"
 
 ABSL_FLAG(std::string, docword, "",
           "Training corpus: UCI docword file (plain or .gz). Empty: the embedded KOS corpus.");
@@ -74,9 +75,10 @@ ABSL_FLAG(double, beta, 0.5,
           "Topic-word Dirichlet parameter β (> 0); default: the SCIR paper's LDA setting.");
 ABSL_FLAG(int, sweeps, 1000, "Gibbs sweeps over the training corpus.");
 ABSL_FLAG(int, burn_in, 100,
-          "Sweeps before evaluations enter the running-mean perplexity (>= 0).");
+          "Evaluations after fewer sweeps than this do not enter the running-mean perplexity "
+          "(>= 0).");
 ABSL_FLAG(int, eval_every, 10, "Evaluate the perplexity every this many sweeps (>= 1).");
-ABSL_FLAG(int, eval_sweeps, 20,
+ABSL_FLAG(int, eval_sweeps, sgmcmc::eval::kDefaultEvalSweeps,
           "Gibbs sweeps per test document per evaluation, the first half discarded (>= 2).");
 ABSL_FLAG(int, threads, 1, "Threads for the perplexity evaluation (>= 1).");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the split, the sampler and the evaluation.");
@@ -88,13 +90,7 @@ ABSL_FLAG(int, top_words, 10, "Words per topic in topics.txt.");
 namespace sgmcmc::tools {
 namespace {
 
-struct Data {
-  data::Corpus train;
-  data::DocumentCompletionSplit test;
-  std::string description;
-};
-
-absl::StatusOr<Data> LoadData(const char* argv0) {
+absl::StatusOr<data::CorpusAndSplit> LoadData(const char* argv0) {
   const std::string docword = absl::GetFlag(FLAGS_docword);
   const std::string vocab = absl::GetFlag(FLAGS_vocab);
   const std::string test_docword = absl::GetFlag(FLAGS_test_docword);
@@ -104,32 +100,22 @@ absl::StatusOr<Data> LoadData(const char* argv0) {
   if (!test_docword.empty() && docword.empty()) {
     return absl::InvalidArgumentError("--test_docword needs --docword and --vocab");
   }
-  data::UciReadSummary summary;
-  absl::StatusOr<data::Corpus> corpus = docword.empty()
-                                            ? data::LoadEmbeddedKos(argv0, &summary)
-                                            : data::ReadUciCorpus(docword, vocab, &summary);
-  SGMCMC_RETURN_IF_ERROR(corpus.status());
-  std::cerr << summary.BriefReport() << "\n";
-  Data result;
-  if (!test_docword.empty()) {
-    SGMCMC_ASSIGN_OR_RETURN(const data::Corpus test,
-                            data::ReadUciCorpus(test_docword, vocab, &summary));
-    std::cerr << summary.BriefReport() << "\n";
-    result.train = *std::move(corpus);
-    result.test = data::SplitForDocumentCompletion(test);
-    result.description = absl::StrCat("test corpus ", test_docword);
-  } else {
-    data::HeldOutOptions options;
-    options.num_test_documents = absl::GetFlag(FLAGS_test_documents);
-    rng::Engine engine(absl::GetFlag(FLAGS_seed), data::kSplitStream);
-    SGMCMC_ASSIGN_OR_RETURN(data::HeldOutSplit split,
-                            data::SplitCorpus(*corpus, options, engine));
-    result.description = absl::StrCat(split.test_ids.size(), " held-out documents (seed ",
-                                      absl::GetFlag(FLAGS_seed), ")");
-    result.train = std::move(split.train);
-    result.test = std::move(split.test);
+  data::CorpusConfig config;
+  if (!docword.empty()) {
+    config.mutable_uci()->set_docword(docword);
+    config.mutable_uci()->set_vocab(vocab);
   }
-  return result;
+  if (!test_docword.empty()) {
+    config.mutable_test_uci()->set_docword(test_docword);
+    config.mutable_test_uci()->set_vocab(vocab);
+  }
+  data::HeldOutOptions held_out;
+  held_out.num_test_documents = absl::GetFlag(FLAGS_test_documents);
+  SGMCMC_ASSIGN_OR_RETURN(
+      data::CorpusAndSplit loaded,
+      data::LoadCorpusAndSplit(config, held_out, absl::GetFlag(FLAGS_seed), argv0));
+  std::cerr << loaded.description << "\n";
+  return loaded;
 }
 
 std::string OutputDirectory() {
@@ -172,7 +158,7 @@ absl::Status Run(const char* argv0) {
     return absl::InvalidArgumentError("--eval_sweeps must be >= 2");
   }
 
-  SGMCMC_ASSIGN_OR_RETURN(Data data, LoadData(argv0));
+  SGMCMC_ASSIGN_OR_RETURN(data::CorpusAndSplit data, LoadData(argv0));
   models::CollapsedGibbsLdaOptions options;
   options.num_topics = absl::GetFlag(FLAGS_num_topics);
   options.alpha = absl::GetFlag(FLAGS_alpha);
@@ -181,21 +167,24 @@ absl::Status Run(const char* argv0) {
   SGMCMC_ASSIGN_OR_RETURN(models::CollapsedGibbsLda lda,
                           models::CollapsedGibbsLda::Create(data.train, options));
 
-  eval::PerplexityOptions eval_options;
+  eval::EvaluationScheduleOptions eval_options;
+  eval_options.iterations = sweeps;
+  eval_options.eval_every = eval_every;
+  eval_options.burn_in = burn_in;
+  eval_options.eval_sweeps = absl::GetFlag(FLAGS_eval_sweeps);
   eval_options.num_topics = options.num_topics;
   eval_options.alpha = options.alpha;
-  eval_options.num_sweeps = absl::GetFlag(FLAGS_eval_sweeps);
-  eval_options.burn_in = eval_options.num_sweeps / 2;
   eval_options.seed = options.seed;
-  SGMCMC_RETURN_IF_ERROR(eval_options.Validate());
-  eval::DocumentCompletionPerplexity perplexity(data.test, eval_options);
+  SGMCMC_ASSIGN_OR_RETURN(eval::EvaluationSchedule schedule,
+                          eval::EvaluationSchedule::Create(data.test, eval_options));
+  const eval::DocumentCompletionPerplexity& perplexity = schedule.perplexity();
   parallel::ThreadPool pool(threads);
 
   std::cerr << absl::StrFormat(
-      "collapsed Gibbs LDA: %d training documents, %d tokens, V = %d; %s, %d held-out "
-      "tokens; K = %d, alpha = %g, beta = %g, seed = %d, %d sweeps, %d threads\n",
+      "collapsed Gibbs LDA: %d training documents, %d tokens, V = %d; %d test documents, %d "
+      "held-out tokens; K = %d, alpha = %g, beta = %g, seed = %d, %d sweeps, %d threads\n",
       data.train.num_documents(), data.train.num_tokens(), data.train.vocabulary_size(),
-      data.description, perplexity.num_held_out_tokens(), options.num_topics, options.alpha,
+      data.test.observed.num_documents(), perplexity.num_held_out_tokens(), options.num_topics, options.alpha,
       options.beta, options.seed, sweeps, threads);
 
   const std::string output_dir = OutputDirectory();
@@ -215,10 +204,9 @@ absl::Status Run(const char* argv0) {
     const absl::Time start = absl::Now();
     lda.Sweep();
     sampling += absl::Now() - start;
-    if (sweep % eval_every != 0 && sweep != sweeps) continue;
+    if (!schedule.IsDue(sweep)) continue;
     lda.TopicWordDistributions(absl::MakeSpan(phi));
-    if (sweep <= burn_in) perplexity.ResetRunningMean();
-    perplexity.Evaluate(phi, &pool);
+    schedule.Evaluate(sweep, phi, &pool);
     last = perplexity.last_perplexity();
     running = perplexity.perplexity();
     const double seconds = absl::ToDoubleSeconds(sampling);

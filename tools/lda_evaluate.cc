@@ -34,6 +34,7 @@
 #include "absl/strings/str_split.h"
 #include "base/status_macros.h"
 #include "data/uci_writer.h"
+#include "eval/evaluation_schedule.h"
 #include "eval/perplexity.h"
 #include "parallel/thread_pool.h"
 #include "tools/lda_run.h"
@@ -144,14 +145,15 @@ absl::Status Main(const char* argv0) {
                             ReadTopics(path, vocabulary_size, &num_topics));
     if (perplexity == nullptr) {
       first_num_topics = num_topics;
-      eval::PerplexityOptions options;
-      options.num_topics = num_topics;
-      options.alpha = alpha;
-      options.num_sweeps = config.has_eval_sweeps() ? config.eval_sweeps() : 20;
-      options.burn_in = options.num_sweeps / 2;
-      options.seed = config.has_seed() ? config.seed() : 1;
-      SGMCMC_RETURN_IF_ERROR(options.Validate());
-      perplexity = std::make_unique<eval::DocumentCompletionPerplexity>(data.test, options);
+      SGMCMC_ASSIGN_OR_RETURN(
+          eval::DocumentCompletionPerplexity created,
+          eval::DocumentCompletionPerplexity::Create(
+              data.test, eval::ProtocolPerplexityOptions(
+                             num_topics, alpha,
+                             config.has_eval_sweeps() ? config.eval_sweeps()
+                                                      : eval::kDefaultEvalSweeps,
+                             config.has_seed() ? config.seed() : 1)));
+      perplexity = std::make_unique<eval::DocumentCompletionPerplexity>(std::move(created));
     } else if (num_topics != first_num_topics) {
       return absl::InvalidArgumentError(absl::StrCat(path, ": has ", num_topics,
                                                      " topics, the first matrix had ",

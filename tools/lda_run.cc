@@ -16,15 +16,13 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "base/status_macros.h"
-#include "data/embedded_corpus.h"
-#include "data/text_reader.h"
-#include "data/uci_reader.h"
+#include "data/corpus_loader.h"
+#include "eval/evaluation_schedule.h"
 #include "eval/perplexity.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
 #include "models/lda_topics.h"
 #include "parallel/thread_pool.h"
-#include "rng/engine.h"
 #include "tools/gnuplot.h"
 #include "tools/lda_checkpoint.pb.h"
 
@@ -32,8 +30,6 @@ namespace sgmcmc::tools {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-constexpr int kDefaultEvalSweeps = 20;
 
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
@@ -83,7 +79,7 @@ std::string Settings(const LdaConfig& config, const ResolvedLdaRun& run, const L
                       data.train.num_documents(), " V=", data.train.vocabulary_size(),
                       " N=", data.train.num_tokens(), " test=", data.test.observed.num_documents(),
                       "/", data.test.held_out.num_tokens(), " eval_sweeps=",
-                      config.has_eval_sweeps() ? config.eval_sweeps() : kDefaultEvalSweeps);
+                      config.has_eval_sweeps() ? config.eval_sweeps() : eval::kDefaultEvalSweeps);
 }
 
 absl::Status WriteFile(const std::string& path, const std::string& contents) {
@@ -135,46 +131,17 @@ std::string TopicMatrixTsv(absl::Span<const double> topics, int num_topics,
   return out;
 }
 
-void SaveState(const models::Lda& lda, const eval::DocumentCompletionPerplexity& perplexity,
+void SaveState(const models::Lda& lda, const eval::EvaluationSchedule& schedule,
                LdaCheckpoint& checkpoint) {
-  const models::LdaState state = lda.State();
-  checkpoint.set_iteration(state.iteration);
-  checkpoint.set_driver_position(state.driver_position);
-  *checkpoint.mutable_parameters() = {state.parameters.begin(), state.parameters.end()};
-  *checkpoint.mutable_row_steps() = {state.row_steps.begin(), state.row_steps.end()};
-  const eval::DocumentCompletionPerplexity::State p = perplexity.GetState();
-  PerplexityState& out = *checkpoint.mutable_perplexity();
-  *out.mutable_assignments() = {p.assignments.begin(), p.assignments.end()};
-  *out.mutable_engine_positions() = {p.engine_positions.begin(), p.engine_positions.end()};
-  *out.mutable_probability_sum() = {p.probability_sum.begin(), p.probability_sum.end()};
-  *out.mutable_doc_topics() = {p.doc_topics.begin(), p.doc_topics.end()};
-  out.set_num_evaluations(p.num_evaluations);
-  out.set_perplexity(p.perplexity);
-  out.set_last_perplexity(p.last_perplexity);
+  *checkpoint.mutable_lda() = lda.State();
+  *checkpoint.mutable_evaluation() = schedule.GetState();
 }
 
 absl::Status RestoreState(const LdaCheckpoint& checkpoint, const std::string& path,
-                          models::Lda& lda, eval::DocumentCompletionPerplexity& perplexity) {
-  models::LdaState state;
-  state.iteration = checkpoint.iteration();
-  state.driver_position = checkpoint.driver_position();
-  state.parameters.assign(checkpoint.parameters().begin(), checkpoint.parameters().end());
-  state.row_steps.assign(checkpoint.row_steps().begin(), checkpoint.row_steps().end());
-  if (absl::Status s = lda.Restore(state); !s.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": ", s.message()));
-  }
-  const PerplexityState& in = checkpoint.perplexity();
-  eval::DocumentCompletionPerplexity::State p;
-  p.assignments.assign(in.assignments().begin(), in.assignments().end());
-  p.engine_positions.assign(in.engine_positions().begin(), in.engine_positions().end());
-  p.probability_sum.assign(in.probability_sum().begin(), in.probability_sum().end());
-  p.doc_topics.assign(in.doc_topics().begin(), in.doc_topics().end());
-  p.num_evaluations = in.num_evaluations();
-  p.perplexity = in.perplexity();
-  p.last_perplexity = in.last_perplexity();
-  if (absl::Status s = perplexity.RestoreState(p); !s.ok()) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": ", s.message()));
-  }
+                          models::Lda& lda, eval::EvaluationSchedule& schedule) {
+  absl::Status s = lda.Restore(checkpoint.lda());
+  if (s.ok()) s = schedule.RestoreState(checkpoint.evaluation());
+  if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", s.message()));
   return absl::OkStatus();
 }
 
@@ -204,13 +171,17 @@ class RunTrainer {
 
   absl::Status Train(const LdaRunOptions& options, LdaCheckpoint& checkpoint) {
     SGMCMC_ASSIGN_OR_RETURN(models::Lda lda, CreateLda(options.source));
-    eval::PerplexityOptions eval_options;
+    eval::EvaluationScheduleOptions eval_options;
+    eval_options.iterations = run_.iterations;
+    eval_options.eval_every = config_.eval_every();  // 0 when unset: the default
+    eval_options.burn_in = run_.burn_in;
+    eval_options.eval_sweeps =
+        config_.has_eval_sweeps() ? config_.eval_sweeps() : eval::kDefaultEvalSweeps;
     eval_options.num_topics = run_.options.num_topics;
     eval_options.alpha = run_.options.alpha;
-    eval_options.num_sweeps = config_.has_eval_sweeps() ? config_.eval_sweeps() : kDefaultEvalSweeps;
-    eval_options.burn_in = eval_options.num_sweeps / 2;
     eval_options.seed = run_.options.seed;
-    eval::DocumentCompletionPerplexity perplexity(data_.test, eval_options);
+    SGMCMC_ASSIGN_OR_RETURN(eval::EvaluationSchedule schedule,
+                            eval::EvaluationSchedule::Create(data_.test, eval_options));
 
     const std::string path = File("checkpoint_", ".pb");
     checkpoint.Clear();
@@ -226,14 +197,11 @@ class RunTrainer {
             path, ": written with different settings; checkpoint: ", checkpoint.settings(),
             "; config: ", Settings(config_, run_, data_)));
       }
-      SGMCMC_RETURN_IF_ERROR(RestoreState(checkpoint, path, lda, perplexity));
+      SGMCMC_RETURN_IF_ERROR(RestoreState(checkpoint, path, lda, schedule));
       progress_ << absl::StrFormat("[%s] resumed from %s at iteration %d\n", run_.name, path,
                                    lda.iteration());
     }
 
-    const int64_t eval_every =
-        config_.has_eval_every() ? config_.eval_every()
-                                 : std::max<int64_t>(1, run_.iterations / 20);
     const int64_t start_iteration = lda.iteration();
     const auto start = Clock::now();
     auto last_print = Clock::now();
@@ -249,8 +217,8 @@ class RunTrainer {
       const int64_t m = lda.iteration();
       const bool last = m == run_.iterations ||
                         (run_.max_seconds > 0 && checkpoint.train_seconds() >= run_.max_seconds);
-      if (m % eval_every == 0 || last) {
-        Evaluate(lda, perplexity, checkpoint);
+      if (schedule.IsDue(m) || last) {
+        Evaluate(lda, schedule, checkpoint);
         Print(lda, checkpoint, start_iteration, start);
         last_print = Clock::now();
       } else if (SecondsSince(last_print) >= 2) {
@@ -258,15 +226,14 @@ class RunTrainer {
         last_print = Clock::now();
       }
       if (config_.checkpoint_every() > 0 && m % config_.checkpoint_every() == 0 && !last) {
-        SaveState(lda, perplexity, checkpoint);
+        SaveState(lda, schedule, checkpoint);
         SGMCMC_RETURN_IF_ERROR(WriteFile(path, checkpoint.SerializeAsString()));
       }
     }
-    if (checkpoint.trace().empty() ||
-        checkpoint.trace(checkpoint.trace_size() - 1).iteration() != lda.iteration()) {
-      Evaluate(lda, perplexity, checkpoint);  // e.g. resumed at the end
+    if (schedule.last_iteration() != lda.iteration()) {
+      Evaluate(lda, schedule, checkpoint);  // e.g. resumed at the end
     }
-    SaveState(lda, perplexity, checkpoint);
+    SaveState(lda, schedule, checkpoint);
     SGMCMC_RETURN_IF_ERROR(WriteFile(path, checkpoint.SerializeAsString()));
     return WriteOutputs(lda, checkpoint);
   }
@@ -286,17 +253,12 @@ class RunTrainer {
     return lda;
   }
 
-  void Evaluate(const models::Lda& lda, eval::DocumentCompletionPerplexity& perplexity,
+  void Evaluate(const models::Lda& lda, eval::EvaluationSchedule& schedule,
                 LdaCheckpoint& checkpoint) {
     topics_.resize(static_cast<size_t>(lda.num_topics()) * lda.vocabulary_size());
     lda.Topics(absl::MakeSpan(topics_));
-    // Evaluations before burn-in are not averaged: drop them once an evaluation after
-    // burn-in arrives, and keep only the latest one before.
-    const bool previous_in_burn_in =
-        checkpoint.trace().empty() ||
-        checkpoint.trace(checkpoint.trace_size() - 1).iteration() < run_.burn_in;
-    if (previous_in_burn_in) perplexity.ResetRunningMean();
-    perplexity.Evaluate(topics_, pool_);
+    schedule.Evaluate(lda.iteration(), topics_, pool_);
+    const eval::DocumentCompletionPerplexity& perplexity = schedule.perplexity();
     LdaTracePoint& point = *checkpoint.add_trace();
     point.set_iteration(lda.iteration());
     point.set_train_seconds(checkpoint.train_seconds());
@@ -410,7 +372,7 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
       return ConfigError(source,
                          absl::StrCat(field, ".iterations must be >= 1, got ", r.iterations));
     }
-    r.burn_in = run.has_burn_in() ? run.burn_in() : r.iterations / 2;
+    r.burn_in = run.has_burn_in() ? run.burn_in() : eval::DefaultBurnIn(r.iterations);
     if (r.burn_in < 0) {
       return ConfigError(source, absl::StrCat(field, ".burn_in must be >= 0, got ", r.burn_in));
     }
@@ -456,97 +418,36 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
 
 absl::StatusOr<LdaData> LoadLdaData(const LdaConfig& config, const std::string& source,
                                     const std::string& argv0) {
-  const CorpusConfig& corpus_config = config.corpus();
-  absl::StatusOr<data::Corpus> corpus;
-  std::string log;
-  switch (corpus_config.source_case()) {
-    case CorpusConfig::kUci: {
-      const UciCorpusConfig& uci = corpus_config.uci();
-      if (uci.docword().empty() || uci.vocab().empty()) {
-        return ConfigError(source, "corpus.uci.docword and corpus.uci.vocab are both required");
-      }
-      data::UciReadSummary summary;
-      corpus = data::ReadUciCorpus(FromWorkingDirectory(uci.docword()), FromWorkingDirectory(uci.vocab()), &summary);
-      log = summary.BriefReport();
-      break;
+  data::HeldOutOptions held_out;
+  if (config.has_test_documents() && !config.corpus().has_test_uci()) {
+    if (config.test_documents() < 1) {
+      return ConfigError(source, absl::StrCat("test_documents must be >= 1, got ",
+                                              config.test_documents()));
     }
-    case CorpusConfig::kText: {
-      const TextCorpusConfig& text = corpus_config.text();
-      if (text.path().empty()) return ConfigError(source, "corpus.text.path is required");
-      data::TextCorpusOptions options;
-      options.tokenizer.stop_words_path = FromWorkingDirectory(text.stop_words());
-      options.tokenizer.remove_stop_words = !text.keep_stop_words();
-      if (text.has_min_token_length()) options.tokenizer.min_token_length = text.min_token_length();
-      if (text.has_max_token_length()) options.tokenizer.max_token_length = text.max_token_length();
-      if (text.has_min_document_frequency()) {
-        options.min_document_frequency = text.min_document_frequency();
-      }
-      options.max_vocabulary_size = text.max_vocabulary_size();
-      options.vocabulary_path = FromWorkingDirectory(text.vocabulary());
-      if (text.has_min_document_tokens()) options.min_document_tokens = text.min_document_tokens();
-      if (absl::Status s = options.Validate(); !s.ok()) {
-        return ConfigError(source, absl::StrCat("corpus.text: ", s.message()));
-      }
-      data::TextReadSummary summary;
-      corpus = data::ReadTextCorpus(FromWorkingDirectory(text.path()), options, &summary);
-      log = summary.BriefReport();
-      break;
-    }
-    case CorpusConfig::SOURCE_NOT_SET: {
-      data::UciReadSummary summary;
-      corpus = data::LoadEmbeddedKos(argv0, &summary);
-      log = absl::StrCat("embedded KOS corpus (UCI, CC BY 4.0): ", summary.BriefReport());
-      break;
-    }
+    held_out.num_test_documents = config.test_documents();
   }
-  if (!corpus.ok()) {
-    return absl::Status(corpus.status().code(),
-                        absl::StrCat(source, ": corpus: ", corpus.status().message()));
+  data::CorpusConfig corpus = config.corpus();
+  auto resolve = [](std::string* path) { *path = FromWorkingDirectory(*path); };
+  for (data::UciCorpusConfig* uci : {corpus.has_uci() ? corpus.mutable_uci() : nullptr,
+                                     corpus.has_test_uci() ? corpus.mutable_test_uci() : nullptr}) {
+    if (uci == nullptr) continue;
+    resolve(uci->mutable_docword());
+    resolve(uci->mutable_vocab());
   }
-  LdaData result;
+  if (corpus.has_text()) {
+    resolve(corpus.mutable_text()->mutable_path());
+    resolve(corpus.mutable_text()->mutable_stop_words());
+    resolve(corpus.mutable_text()->mutable_vocabulary());
+  }
   const uint64_t seed = config.has_seed() ? config.seed() : 1;
-  if (corpus_config.has_test_uci()) {
-    const UciCorpusConfig& test = corpus_config.test_uci();
-    if (test.docword().empty() || test.vocab().empty()) {
-      return ConfigError(source,
-                         "corpus.test_uci.docword and corpus.test_uci.vocab are both required");
-    }
-    data::UciReadSummary summary;
-    absl::StatusOr<data::Corpus> test_corpus =
-        data::ReadUciCorpus(FromWorkingDirectory(test.docword()), FromWorkingDirectory(test.vocab()), &summary);
-    if (!test_corpus.ok()) {
-      return absl::Status(test_corpus.status().code(),
-                          absl::StrCat(source, ": corpus.test_uci: ",
-                                       test_corpus.status().message()));
-    }
-    if (test_corpus->vocabulary != corpus->vocabulary) {
-      return ConfigError(source, "corpus.test_uci: its vocabulary differs from the training "
-                                 "corpus's (use the same vocabulary file)");
-    }
-    absl::StrAppend(&log, "\n", summary.BriefReport());
-    result.train = *std::move(corpus);
-    result.test = data::SplitForDocumentCompletion(*test_corpus);
-    result.description = absl::StrCat(log, "\ntest corpus ", test.docword());
-  } else {
-    data::HeldOutOptions options;
-    if (config.has_test_documents()) {
-      if (config.test_documents() < 1) {
-        return ConfigError(source, absl::StrCat("test_documents must be >= 1, got ",
-                                                config.test_documents()));
-      }
-      options.num_test_documents = config.test_documents();
-    }
-    rng::Engine engine(seed, data::kSplitStream);
-    absl::StatusOr<data::HeldOutSplit> split = data::SplitCorpus(*corpus, options, engine);
-    if (!split.ok()) {
-      return ConfigError(source, absl::StrCat("test_documents: ", split.status().message()));
-    }
-    result.description = absl::StrCat(log, "\n", split->test_ids.size(),
-                                      " held-out test documents (seed ", seed, ")");
-    result.train = std::move(split->train);
-    result.test = std::move(split->test);
+  absl::StatusOr<data::CorpusAndSplit> loaded =
+      data::LoadCorpusAndSplit(corpus, held_out, seed, argv0);
+  if (!loaded.ok()) {
+    return absl::Status(loaded.status().code(),
+                        absl::StrCat(source, ": ", loaded.status().message()));
   }
-  return result;
+  return LdaData{std::move(loaded->train), std::move(loaded->test),
+                 std::move(loaded->description)};
 }
 
 std::string FromWorkingDirectory(const std::string& path) {

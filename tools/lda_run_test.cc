@@ -203,13 +203,15 @@ TEST(RunLdaTest, WritesOutputsAndResumesBitIdentically) {
   for (const std::string run : {"scir_fast", "sgrld_fast"}) {
     const LdaCheckpoint a = ReadCheckpoint(whole + "/checkpoint_" + run + ".pb");
     const LdaCheckpoint b = ReadCheckpoint(parts + "/checkpoint_" + run + ".pb");
-    EXPECT_EQ(a.iteration(), 12);
-    EXPECT_EQ(b.iteration(), 12);
-    EXPECT_EQ(a.driver_position(), b.driver_position());
-    EXPECT_TRUE(std::equal(a.parameters().begin(), a.parameters().end(),
-                           b.parameters().begin(), b.parameters().end()))
+    EXPECT_EQ(a.lda().iteration(), 12);
+    EXPECT_EQ(b.lda().iteration(), 12);
+    EXPECT_EQ(a.lda().driver_position(), b.lda().driver_position());
+    EXPECT_TRUE(std::equal(a.lda().topics().parameters().begin(),
+                           a.lda().topics().parameters().end(),
+                           b.lda().topics().parameters().begin(),
+                           b.lda().topics().parameters().end()))
         << run;
-    EXPECT_EQ(a.perplexity().SerializeAsString(), b.perplexity().SerializeAsString()) << run;
+    EXPECT_EQ(a.evaluation().SerializeAsString(), b.evaluation().SerializeAsString()) << run;
     ASSERT_EQ(a.trace_size(), b.trace_size());
     ASSERT_EQ(a.trace_size(), 4);  // iterations 3, 6, 9, 12
     for (int i = 0; i < a.trace_size(); ++i) {

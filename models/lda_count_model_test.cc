@@ -1,0 +1,182 @@
+#include "models/lda_count_model.h"
+
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "data/corpus.h"
+#include "eval/distribution_testing.h"
+#include "gtest/gtest.h"
+#include "models/lda_testing.h"
+#include "parallel/thread_pool.h"
+#include "rng/engine.h"
+#include "samplers/count_model.h"
+#include "samplers/scir.h"
+#include "samplers/sgrld.h"
+#include "samplers/simplex_sampler.h"
+
+namespace sgmcmc::models {
+namespace {
+
+// Totals of the scaled expected counts are exact: every kept sweep counts every token once,
+// so column w sums to (D/n) x (occurrences of w in the batch) and nothing else is non-zero.
+TEST(LdaCountModelTest, CountsConserveTokens) {
+  const data::Corpus corpus = BlockCorpus(3, 5, 40, 25, 1);
+  auto model = LdaCountModel::Create(&corpus, 3, 0.1, 0.5, 5, nullptr);
+  ASSERT_TRUE(model.ok()) << model.status();
+  samplers::SimplexSamplerOptions so;
+  so.rows = 3;
+  so.cols = corpus.vocabulary_size();
+  so.alpha = {0.5};
+  samplers::Scir scir = *samplers::Scir::Create(so);
+  const std::vector<int64_t> batch = {3, 17, 0, 39};
+  samplers::SimplexCounts counts;
+  rng::Engine engine(5);
+  (*model)->ScaledCounts(engine, batch, scir, counts);
+  std::vector<double> dense(3 * corpus.vocabulary_size());
+  counts.ToDense(absl::MakeSpan(dense));
+  std::vector<double> expected(corpus.vocabulary_size(), 0.0);
+  for (int64_t d : batch) {
+    for (int32_t w : corpus.document(static_cast<int>(d))) expected[w] += 40.0 / 4;
+  }
+  for (int w = 0; w < corpus.vocabulary_size(); ++w) {
+    double column = 0;
+    for (int k = 0; k < 3; ++k) column += dense[k * corpus.vocabulary_size() + w];
+    EXPECT_NEAR(column, expected[w], 1e-9) << "word " << w;
+  }
+  const auto& stats = (*model)->last_stats();
+  EXPECT_EQ(stats.documents, 4);
+  EXPECT_EQ(stats.tokens, 100);
+  EXPECT_EQ(stats.token_updates, 600);
+  EXPECT_GE(stats.mean_topics_per_document, 1.0);
+  EXPECT_LE(stats.mean_topics_per_document, 3.0);
+}
+
+// A one-token document has E[count_k] = (D/n) π_kw / Σ_k' π_k'w. z-test of the mean of the
+// averaged counts over many calls (each a fresh engine word as key).
+TEST(LdaCountModelTest, OneTokenDocumentCountsHaveExactMean) {
+  data::Corpus corpus;
+  corpus.vocabulary = {"a", "b", "c"};
+  corpus.AddDocument(std::vector<int32_t>{1});
+  corpus.AddDocument(std::vector<int32_t>{0, 2});
+  auto model = LdaCountModel::Create(&corpus, 3, 0.3, 0.5, 4, nullptr);
+  ASSERT_TRUE(model.ok());
+  samplers::SimplexSamplerOptions so;
+  so.rows = 3;
+  so.cols = 3;
+  so.alpha = {0.5};
+  samplers::Scir scir = *samplers::Scir::Create(so);
+  const std::vector<std::vector<double>> theta = {{1, 2, 3}, {4, 1, 1}, {1, 1, 0.5}};
+  std::vector<double> pi(3);
+  double pi_sum = 0;
+  for (int k = 0; k < 3; ++k) {
+    ASSERT_TRUE(scir.SetTheta(k, theta[k]).ok());
+    pi[k] = theta[k][1] / (theta[k][0] + theta[k][1] + theta[k][2]);
+    pi_sum += pi[k];
+  }
+  // With S = 4 sweeps the last 2 are kept, and D/n = 2, so the count of topic k for the token
+  // is (2 / 2) (I_1 + I_2): a lone token's draws ignore each other, so the I_s are i.i.d.
+  // Bernoulli(p_k), p_k = pi[k] / pi_sum. Mean 2 p_k, variance 2 p_k (1 - p_k).
+  constexpr int kCalls = 20000;
+  std::vector<std::vector<double>> draws(3, std::vector<double>(kCalls));
+  samplers::SimplexCounts counts;
+  rng::Engine engine(17);
+  const std::vector<int64_t> batch = {0};
+  for (int r = 0; r < kCalls; ++r) {
+    (*model)->ScaledCounts(engine, batch, scir, counts);
+    std::vector<double> dense(9);
+    counts.ToDense(absl::MakeSpan(dense));
+    for (int k = 0; k < 3; ++k) draws[k][r] = dense[k * 3 + 1];
+  }
+  for (int k = 0; k < 3; ++k) {
+    const double p = pi[k] / pi_sum;
+    const auto result = eval::MeanZTest(draws[k], 2 * p, 2 * p * (1 - p));
+    EXPECT_TRUE(result.Passed()) << "topic " << k << " " << result;
+  }
+}
+
+// Wraps a sampler so LdaCountModel must take its generic SimplexParameters path.
+class OpaqueParameters final : public samplers::SimplexParameters {
+ public:
+  explicit OpaqueParameters(const samplers::SimplexParameters& inner) : inner_(inner) {}
+  int rows() const override { return inner_.rows(); }
+  int cols() const override { return inner_.cols(); }
+  void Simplex(int row, absl::Span<double> out) const override { inner_.Simplex(row, out); }
+  void LogSimplex(int row, absl::Span<double> out) const override {
+    inner_.LogSimplex(row, out);
+  }
+
+ private:
+  const samplers::SimplexParameters& inner_;
+};
+
+std::vector<double> DenseCounts(const samplers::SimplexCounts& counts) {
+  std::vector<double> dense(static_cast<size_t>(counts.rows()) * counts.cols());
+  counts.ToDense(absl::MakeSpan(dense));
+  return dense;
+}
+
+TEST(LdaCountModelTest, SameCountsForAnyThreadCountAndParameterPath) {
+  const data::Corpus corpus = BlockCorpus(4, 6, 60, 40, 2);
+  samplers::SimplexSamplerOptions so;
+  so.rows = 4;
+  so.cols = corpus.vocabulary_size();
+  so.alpha = {0.5};
+  so.seed = 4;
+  for (bool scir : {true, false}) {
+    // Non-uniform topics: a few steps of the sampler with arbitrary counts.
+    std::vector<double> fake(4 * corpus.vocabulary_size());
+    for (size_t i = 0; i < fake.size(); ++i) fake[i] = (i * 7919) % 13;
+    const samplers::DenseCountsView view{4, corpus.vocabulary_size(), fake};
+    std::unique_ptr<samplers::SimplexSampler> sampler;
+    if (scir) {
+      sampler = std::make_unique<samplers::Scir>(*samplers::Scir::Create(so));
+    } else {
+      sampler = std::make_unique<samplers::Sgrld>(*samplers::Sgrld::Create(so));
+    }
+    for (int m = 0; m < 3; ++m) sampler->Step(view, 0.05);
+
+    const std::vector<int64_t> batch = {5, 59, 12, 30, 31, 0, 44};
+    std::vector<double> reference;
+    // 5 threads > K = 4 rows: a thread with no rows of the count assembly.
+    for (int threads : {0, 1, 2, 3, 5}) {
+      std::unique_ptr<parallel::ThreadPool> pool;
+      if (threads > 0) pool = std::make_unique<parallel::ThreadPool>(threads);
+      auto model = LdaCountModel::Create(&corpus, 4, 0.1, 0.5, 7, pool.get());
+      ASSERT_TRUE(model.ok());
+      for (bool opaque : {false, true}) {
+        rng::Engine engine(123);
+        samplers::SimplexCounts counts;
+        if (opaque) {
+          (*model)->ScaledCounts(engine, batch, OpaqueParameters(*sampler), counts);
+        } else {
+          (*model)->ScaledCounts(engine, batch, *sampler, counts);
+        }
+        const std::vector<double> dense = DenseCounts(counts);
+        if (reference.empty()) {
+          reference = dense;
+        } else {
+          EXPECT_EQ(dense, reference) << "threads=" << threads << " opaque=" << opaque
+                                      << " sampler=" << (scir ? "scir" : "sgrld");
+        }
+      }
+    }
+  }
+}
+
+TEST(LdaCountModelTest, CreateRejectsBadArguments) {
+  const data::Corpus corpus = BlockCorpus(2, 3, 5, 4, 3);
+  EXPECT_FALSE(LdaCountModel::Create(nullptr, 2, 0.1, 0.1, 2, nullptr).ok());
+  EXPECT_NE(LdaCountModel::Create(&corpus, 0, 0.1, 0.1, 2, nullptr).status().message().find(
+                "num_topics"),
+            std::string::npos);
+  EXPECT_FALSE(LdaCountModel::Create(&corpus, 2, 0.0, 0.1, 2, nullptr).ok());
+  EXPECT_FALSE(LdaCountModel::Create(&corpus, 2, 0.1, -1, 2, nullptr).ok());
+  EXPECT_NE(LdaCountModel::Create(&corpus, 2, 0.1, 0.1, 0, nullptr).status().message().find(
+                "gibbs_sweeps"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace sgmcmc::models
