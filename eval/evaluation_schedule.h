@@ -1,4 +1,4 @@
-// EvaluationSchedule: the evaluation protocol of an LDA training run (ALGORITHMS.md,
+// EvaluationSchedule: the evaluation protocol of an LDA training run (docs/ALGORITHMS.md,
 // "Evaluation protocol shared by all LDA samplers"; Patterson & Teh 2013, §5.1): the
 // document-completion perplexity (eval/perplexity.h) after every `eval_every` iterations and
 // after the last, each evaluation discarding the first half of its Gibbs sweeps, and the

@@ -1,5 +1,5 @@
 // LdaCountModel: the expected topic-word counts of a minibatch of LDA documents given the
-// topics π, as a samplers::CountModel (step 2 of an online LDA iteration, ALGORITHMS.md, "LDA
+// topics π, as a samplers::CountModel (step 2 of an online LDA iteration, docs/ALGORITHMS.md, "LDA
 // with SGRLD / SCIR"; Patterson & Teh 2013, §4, eq. 11; Baker et al. 2018, §5.1), so any
 // simplex sampler consumes it unchanged (models/lda.h drives it).
 //
@@ -15,12 +15,8 @@
 //
 // Cost per call: O(K U) to build the minibatch's word tables (U distinct words; π gathered a
 // few hundred words at a time by SimplexParameters::SimplexColumns and transposed in cache),
-// O(S N_t nnz) for the sweeps (N_t tokens, nnz topics per document). Measured
-// (//models:lda_benchmark, BM_LdaScaledCounts, K = 100, 20 sweeps, 50 documents of 150
-// tokens, ~5 topics each, one core): ~7.4 ms per ScaledCounts, ~21 M token updates/s with
-// the table build (~2 ms of it) included; on real KOS documents with SCIR-trained topics
-// (BM_LdaScaledCountsKos: ~21 topics per document at α = 0.1, ~12 at α = 0.01) about half
-// and two thirds of that rate.
+// O(S N_t nnz) for the sweeps (N_t tokens, nnz topics per document). Measured:
+// models/lda_benchmark.cc (BM_LdaScaledCounts, BM_LdaScaledCountsKos).
 //
 // Example:
 //   SGMCMC_ASSIGN_OR_RETURN(std::unique_ptr<LdaCountModel> model,

@@ -1,7 +1,7 @@
 // collapsed_gibbs_lda: the exact LDA baseline. Trains collapsed Gibbs (Griffiths & Steyvers
 // 2004; models/collapsed_gibbs_lda.h) on a UCI bag-of-words corpus and tracks the
-// document-completion perplexity of ALGORITHMS.md ("Evaluation protocol shared by all LDA
-// samplers"; eval/perplexity.h) on held-out documents, the same split and perplexity code as
+// document-completion perplexity of docs/ALGORITHMS.md ("Evaluation protocol shared by all
+// LDA samplers"; eval/perplexity.h) on held-out documents, the same split and perplexity code as
 // the `lda` tool, so its numbers are the "collapsed Gibbs run to convergence" reference of the
 // SG-MCMC samplers.
 //
