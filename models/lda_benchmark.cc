@@ -15,9 +15,9 @@
 //
 // Measured (moved from models/lda.h and models/lda_count_model.h): BM_LdaScaledCounts at
 // K = 100, 20 sweeps, 50 documents of 150 tokens, ~5 topics each, one core: ~7.4 ms per
-// ScaledCounts, ~21 M token updates/s with the table build (~2 ms of it) included; on real KOS documents with SCIR-trained topics
-// (BM_LdaScaledCountsKos: ~21 topics per document at α = 0.1, ~12 at α = 0.01) about half
-// and two thirds of that rate.
+// ScaledCounts, ~21 M token updates/s with the table build (~2 ms of it) included; on real
+// KOS documents with SCIR-trained topics (BM_LdaScaledCountsKos: ~21 topics per document at
+// α = 0.1, ~12 at α = 0.01) about half and two thirds of that rate.
 #include <algorithm>
 #include <atomic>
 #include <cmath>
