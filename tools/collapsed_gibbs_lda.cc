@@ -33,18 +33,12 @@
 //       --vocab=/data/20newsgroups/vocab.20news.txt
 // (each command on one line).
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <numeric>
 #include <string>
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
@@ -60,6 +54,7 @@
 #include "eval/perplexity.h"
 #include "models/collapsed_gibbs_lda.h"
 #include "parallel/thread_pool.h"
+#include "tools/tool_support.h"
 
 ABSL_FLAG(std::string, docword, "",
           "Training corpus: UCI docword file (plain or .gz). Empty: the embedded KOS corpus.");
@@ -118,16 +113,10 @@ absl::StatusOr<data::CorpusAndSplit> LoadData(const char* argv0) {
   return loaded;
 }
 
-std::string OutputDirectory() {
-  std::string dir = absl::GetFlag(FLAGS_output_dir);
-  const char* working = std::getenv("BUILD_WORKING_DIRECTORY");
-  if (!dir.empty() && dir[0] != '/' && working != nullptr) dir = absl::StrCat(working, "/", dir);
-  return dir;
-}
-
-absl::Status WriteTopics(const std::string& path, const models::CollapsedGibbsLda& lda,
-                         const std::vector<std::string>& vocabulary, int top_words) {
-  std::ofstream out(path);
+// topics.txt: per topic, its token count and its `top_words` most frequent words.
+std::string TopicsText(const models::CollapsedGibbsLda& lda,
+                       const std::vector<std::string>& vocabulary, int top_words) {
+  std::string out;
   std::vector<int> order(lda.vocabulary_size());
   for (int k = 0; k < lda.num_topics(); ++k) {
     std::iota(order.begin(), order.end(), 0);
@@ -136,13 +125,11 @@ absl::Status WriteTopics(const std::string& path, const models::CollapsedGibbsLd
       const int ca = lda.word_topic_count(a, k), cb = lda.word_topic_count(b, k);
       return ca != cb ? ca > cb : a < b;
     });
-    out << "topic " << k << " (" << lda.topic_count(k) << " tokens):";
-    for (int i = 0; i < n; ++i) out << " " << vocabulary[order[i]];
-    out << "\n";
+    absl::StrAppend(&out, "topic ", k, " (", lda.topic_count(k), " tokens):");
+    for (int i = 0; i < n; ++i) absl::StrAppend(&out, " ", vocabulary[order[i]]);
+    out += "\n";
   }
-  out.close();
-  if (!out) return absl::DataLossError(absl::StrCat(path, ": write error"));
-  return absl::OkStatus();
+  return out;
 }
 
 absl::Status Run(const char* argv0) {
@@ -187,13 +174,13 @@ absl::Status Run(const char* argv0) {
       data.test.observed.num_documents(), perplexity.num_held_out_tokens(), options.num_topics, options.alpha,
       options.beta, options.seed, sweeps, threads);
 
-  const std::string output_dir = OutputDirectory();
-  std::ofstream trace;
+  // trace.csv is rewritten after every evaluation, so it can be watched during a long run.
+  const std::string output_dir = FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir));
+  const std::string trace_path = output_dir + "/trace.csv";
+  std::string trace = "sweep,seconds,tokens_per_second,log_joint,perplexity,running_perplexity\n";
   if (!output_dir.empty()) {
-    std::filesystem::create_directories(output_dir);
-    trace.open(output_dir + "/trace.csv");
-    if (!trace) return absl::PermissionDeniedError(absl::StrCat(output_dir, "/trace.csv"));
-    trace << "sweep,seconds,tokens_per_second,log_joint,perplexity,running_perplexity\n";
+    SGMCMC_RETURN_IF_ERROR(CreateOutputDirectory(output_dir, "--output_dir"));
+    SGMCMC_RETURN_IF_ERROR(WriteFile(trace_path, trace));
   }
 
   std::vector<double> phi(static_cast<size_t>(options.num_topics) *
@@ -217,15 +204,16 @@ absl::Status Run(const char* argv0) {
         "%.2f  running %.2f (%d evaluations)\n",
         sweep, seconds, rate / 1e6, seconds / sweep * (sweeps - sweep), log_joint, last,
         running, perplexity.num_evaluations());
-    if (trace.is_open()) {
-      trace << absl::StrFormat("%d,%.4f,%.0f,%.10g,%.6f,%.6f\n", sweep, seconds, rate,
-                               log_joint, last, running);
-      trace.flush();
+    if (!output_dir.empty()) {
+      absl::StrAppend(&trace, absl::StrFormat("%d,%.4f,%.0f,%.10g,%.6f,%.6f\n", sweep, seconds,
+                                              rate, log_joint, last, running));
+      SGMCMC_RETURN_IF_ERROR(WriteFile(trace_path, trace));
     }
   }
   if (!output_dir.empty()) {
-    SGMCMC_RETURN_IF_ERROR(WriteTopics(output_dir + "/topics.txt", lda, data.train.vocabulary,
-                                       absl::GetFlag(FLAGS_top_words)));
+    SGMCMC_RETURN_IF_ERROR(WriteFile(
+        output_dir + "/topics.txt",
+        TopicsText(lda, data.train.vocabulary, absl::GetFlag(FLAGS_top_words))));
   }
   std::cout << absl::StrFormat(
       "collapsed Gibbs LDA K=%d alpha=%g beta=%g: %d sweeps in %.1f s sampling (%.1f ms per "
@@ -240,14 +228,9 @@ absl::Status Run(const char* argv0) {
 }  // namespace sgmcmc::tools
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
+  return sgmcmc::tools::ToolMain(
+      argc, argv,
       "Collapsed Gibbs LDA baseline with document-completion perplexity; see the header of "
-      "tools/collapsed_gibbs_lda.cc.");
-  absl::ParseCommandLine(argc, argv);
-  const absl::Status status = sgmcmc::tools::Run(argv[0]);
-  if (!status.ok()) {
-    std::cerr << "collapsed_gibbs_lda: " << status << "\n";
-    return 1;
-  }
-  return 0;
+      "tools/collapsed_gibbs_lda.cc.",
+      sgmcmc::tools::Run);
 }

@@ -15,14 +15,13 @@
 //   ./bazelw run -c opt //tools:lda
 //   ./bazelw run -c opt //tools:lda -- --config=tools/configs/kos_scir.textpb
 //   ./bazelw run -c opt //tools:lda -- --config=tools/configs/kos_scir.textpb --resume
-#include <iostream>
 #include <string>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
-#include "absl/strings/str_cat.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "tools/lda_run.h"
+#include "tools/tool_support.h"
 
 ABSL_FLAG(std::string, config, "",
           "LdaConfig textproto (tools/lda_config.proto). Empty: SCIR on the embedded KOS "
@@ -69,14 +68,9 @@ absl::Status Main(const char* argv0) {
 }  // namespace sgmcmc::tools
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
+  return sgmcmc::tools::ToolMain(
+      argc, argv,
       "Online LDA with SCIR / SGRLD topic updates. No arguments: SCIR on the embedded KOS "
-      "corpus. --config=FILE for any corpus and settings (tools/lda_config.proto).");
-  absl::ParseCommandLine(argc, argv);
-  const absl::Status status = sgmcmc::tools::Main(argv[0]);
-  if (!status.ok()) {
-    std::cerr << "lda: " << status.message() << "\n";
-    return 1;
-  }
-  return 0;
+      "corpus. --config=FILE for any corpus and settings (tools/lda_config.proto).",
+      sgmcmc::tools::Main);
 }

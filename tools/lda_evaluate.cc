@@ -15,20 +15,18 @@
 //   lda_evaluate --config=cfg.textpb --export_train_dir=/tmp/train   # docword.txt, vocab.txt
 //   lda_evaluate --config=cfg.textpb --alpha=0.02 --topics=a.f64,b.f64 --output=scores.csv
 #include <cmath>
-#include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "absl/flags/flag.h"
-#include "absl/flags/parse.h"
-#include "absl/flags/usage.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
@@ -38,6 +36,7 @@
 #include "eval/perplexity.h"
 #include "parallel/thread_pool.h"
 #include "tools/lda_run.h"
+#include "tools/tool_support.h"
 
 ABSL_FLAG(std::string, config, "", "LdaConfig textproto naming the corpus and split.");
 ABSL_FLAG(std::string, export_train_dir, "",
@@ -48,7 +47,6 @@ ABSL_FLAG(std::string, output, "", "CSV of the scores (file,perplexity); empty: 
 
 namespace sgmcmc::tools {
 namespace {
-
 
 // A K x V matrix with rows normalised to sum to 1.
 absl::StatusOr<std::vector<double>> ReadTopics(const std::string& path, int vocabulary_size,
@@ -120,7 +118,7 @@ absl::Status Main(const char* argv0) {
 
   const std::string export_dir = FromWorkingDirectory(absl::GetFlag(FLAGS_export_train_dir));
   if (!export_dir.empty()) {
-    std::filesystem::create_directories(export_dir);
+    SGMCMC_RETURN_IF_ERROR(CreateOutputDirectory(export_dir, "--export_train_dir"));
     SGMCMC_RETURN_IF_ERROR(data::WriteUciCorpus(data.train, export_dir + "/docword.txt",
                                                 export_dir + "/vocab.txt"));
     std::cerr << "wrote " << data.train.num_documents() << " training documents to "
@@ -170,25 +168,16 @@ absl::Status Main(const char* argv0) {
     std::cout << csv.str();
     return absl::OkStatus();
   }
-  std::ofstream out(output);
-  out << csv.str();
-  out.close();
-  if (!out) return absl::DataLossError(absl::StrCat(output, ": write error"));
-  return absl::OkStatus();
+  return WriteFile(output, csv.str());
 }
 
 }  // namespace
 }  // namespace sgmcmc::tools
 
 int main(int argc, char** argv) {
-  absl::SetProgramUsageMessage(
+  return sgmcmc::tools::ToolMain(
+      argc, argv,
       "Scores topic matrices with the lda tool's split and document-completion perplexity; "
-      "exports the training documents for peers.");
-  absl::ParseCommandLine(argc, argv);
-  const absl::Status status = sgmcmc::tools::Main(argv[0]);
-  if (!status.ok()) {
-    std::cerr << "lda_evaluate: " << status.message() << "\n";
-    return 1;
-  }
-  return 0;
+      "exports the training documents for peers.",
+      sgmcmc::tools::Main);
 }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -25,15 +24,12 @@
 #include "parallel/thread_pool.h"
 #include "tools/gnuplot.h"
 #include "tools/lda_checkpoint.pb.h"
+#include "tools/tool_support.h"
 
 namespace sgmcmc::tools {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double SecondsSince(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
 
 // Collects protobuf's text-format errors as "source:line:column: message".
 class ErrorCollector final : public google::protobuf::io::ErrorCollector {
@@ -80,20 +76,6 @@ std::string Settings(const LdaConfig& config, const ResolvedLdaRun& run, const L
                       " N=", data.train.num_tokens(), " test=", data.test.observed.num_documents(),
                       "/", data.test.held_out.num_tokens(), " eval_sweeps=",
                       config.has_eval_sweeps() ? config.eval_sweeps() : eval::kDefaultEvalSweeps);
-}
-
-absl::Status WriteFile(const std::string& path, const std::string& contents) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary);
-    out << contents;
-    out.close();
-    if (!out) return absl::DataLossError(absl::StrCat(temporary, ": write error"));
-  }
-  std::error_code error;
-  std::filesystem::rename(temporary, path, error);
-  if (error) return absl::DataLossError(absl::StrCat(path, ": ", error.message()));
-  return absl::OkStatus();
 }
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
@@ -143,18 +125,6 @@ absl::Status RestoreState(const LdaCheckpoint& checkpoint, const std::string& pa
   if (s.ok()) s = schedule.RestoreState(checkpoint.evaluation());
   if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", s.message()));
   return absl::OkStatus();
-}
-
-std::string HumanRate(double per_second) {
-  if (per_second >= 1e6) return absl::StrFormat("%.2fM", per_second / 1e6);
-  if (per_second >= 1e3) return absl::StrFormat("%.1fk", per_second / 1e3);
-  return absl::StrFormat("%.0f", per_second);
-}
-
-std::string HumanSeconds(double seconds) {
-  if (seconds >= 3600) return absl::StrFormat("%.1fh", seconds / 3600);
-  if (seconds >= 60) return absl::StrFormat("%.1fmin", seconds / 60);
-  return absl::StrFormat("%.0fs", seconds);
 }
 
 // Trains one run; fills `checkpoint` (trace included) and writes the run's files.
@@ -450,12 +420,6 @@ absl::StatusOr<LdaData> LoadLdaData(const LdaConfig& config, const std::string& 
                  std::move(loaded->description)};
 }
 
-std::string FromWorkingDirectory(const std::string& path) {
-  const char* working = std::getenv("BUILD_WORKING_DIRECTORY");
-  if (path.empty() || path[0] == '/' || working == nullptr) return path;
-  return absl::StrCat(working, "/", path);
-}
-
 std::string LdaOutputDirectory(const LdaConfig& config) {
   return FromWorkingDirectory(config.output_dir().empty() ? "lda_output" : config.output_dir());
 }
@@ -466,12 +430,8 @@ absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options) {
                           ResolveLdaRuns(config, options.source));
   SGMCMC_ASSIGN_OR_RETURN(const LdaData data, LoadLdaData(config, options.source, options.argv0));
   const std::string directory = LdaOutputDirectory(config);
-  std::error_code error;
-  std::filesystem::create_directories(directory, error);
-  if (error) {
-    return absl::PermissionDeniedError(absl::StrCat(options.source, ": output_dir ", directory,
-                                                    ": ", error.message()));
-  }
+  SGMCMC_RETURN_IF_ERROR(
+      CreateOutputDirectory(directory, absl::StrCat(options.source, ": output_dir")));
   // Results do not depend on the number of threads, so the default uses every core.
   const int threads = config.has_threads()
                           ? config.threads()
@@ -498,11 +458,10 @@ absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options) {
     progress << summary.back() << "\n";
     names.push_back(run.name);
   }
-  SGMCMC_RETURN_IF_ERROR(
-      WriteFile(absl::StrCat(directory, "/summary.txt"), absl::StrJoin(summary, "\n") + "\n"));
-  // The runs to draw, for tools/plots/lda_perplexity.gp.
-  SGMCMC_RETURN_IF_ERROR(
-      WriteFile(absl::StrCat(directory, "/runs.txt"), absl::StrJoin(names, " ") + "\n"));
+  SGMCMC_RETURN_IF_ERROR(WriteFiles(
+      directory, {{"summary.txt", absl::StrJoin(summary, "\n") + "\n"},
+                  // The runs to draw, for tools/plots/lda_perplexity.gp.
+                  {"runs.txt", absl::StrJoin(names, " ") + "\n"}}));
   if (options.plot) {
     const absl::Status plotted =
         RunGnuplotScript(options.argv0, "sgmcmc/tools/plots/lda_perplexity.gp", directory);

@@ -90,13 +90,9 @@ struct LdaRunOptions {
 absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options);
 
 // The output directory of `config`: output_dir (default "lda_output"), relative paths taken
-// from BUILD_WORKING_DIRECTORY when set (bazel run).
+// from BUILD_WORKING_DIRECTORY when set (bazel run), as every input path of a config is
+// (FromWorkingDirectory, tools/tool_support.h).
 std::string LdaOutputDirectory(const LdaConfig& config);
-
-// `path` unchanged if absolute, empty or outside `bazel run`; else relative to the directory
-// `bazel run` was started in (BUILD_WORKING_DIRECTORY). Every input path of a config and of
-// the tools' flags goes through this.
-std::string FromWorkingDirectory(const std::string& path);
 
 }  // namespace sgmcmc::tools
 
