@@ -1,10 +1,10 @@
 #include "eval/kernel_stein_discrepancy.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <utility>
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -16,7 +16,6 @@
 #include "gtest/gtest.h"
 #include "rng/engine.h"
 #include "rng/normal.h"
-#include "rng/uniform.h"
 
 namespace sgmcmc::eval {
 namespace {
