@@ -157,6 +157,9 @@ class UciDocumentReader {
 
   const UciHeader& header() const { return header_; }
   const std::string& path() const { return reader_.path(); }
+  // The id the next Next() returns: the documents [0, next_document()) of the current pass
+  // have been read (D once they all have).
+  int next_document() const { return next_document_; }
   int64_t num_blank_lines() const { return num_blank_lines_; }
   int64_t num_zero_count_entries() const { return num_zero_count_entries_; }
   // Uncompressed bytes parsed in the current pass.
