@@ -263,7 +263,8 @@ absl::StatusOr<bool> UciDocumentReader::Next(int* document, std::vector<int32_t>
     last_document_of_word_[pending_.word] = pending_.document;
     // pending_ is the entry of the line last read, so the error points at it.
     if (pending_.count > limits_.max_tokens - tokens_read_) {
-      return reader_.Error(absl::StrCat("count ", pending_.count, " brings the tokens of this pass to ",
+      return reader_.Error(absl::StrCat("count ", pending_.count,
+                                        " brings the tokens of this pass to ",
                                         tokens_read_ + pending_.count,
                                         ", more than UciLimits.max_tokens = ", limits_.max_tokens));
     }

@@ -255,8 +255,8 @@ TEST(UciReaderTest, HeaderAndTokenTotalAreCapped) {
                         "(UciLimits.max_tokens), got 11"));
 
   // The document reader counts tokens per pass: a rewind starts the count again.
-  auto reader = UciDocumentReader::Open(WriteTestFile("passes.txt", "3\n3\n3\n1 1 4\n2 2 3\n3 3 3\n"),
-                                        limits);
+  auto reader = UciDocumentReader::Open(
+      WriteTestFile("passes.txt", "3\n3\n3\n1 1 4\n2 2 3\n3 3 3\n"), limits);
   ASSERT_TRUE(reader.ok()) << reader.status();
   for (int pass = 0; pass < 3; ++pass) {
     int d;

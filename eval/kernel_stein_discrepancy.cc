@@ -62,8 +62,7 @@ class SteinKernelEvaluator {
 // Checks shared by both estimators; sets *n to the number of draws.
 absl::Status ValidateInputs(absl::Span<const double> draws, absl::Span<const double> scores,
                             int dimension, absl::Span<const double> weights,
-                            const KernelSteinOptions& options, int64_t min_draws,
-                            int64_t* n) {
+                            const KernelSteinOptions& options, int64_t min_draws, int64_t* n) {
   absl::Status status = options.Validate();
   if (!status.ok()) return status;
   if (dimension < 1) {
@@ -82,13 +81,12 @@ absl::Status ValidateInputs(absl::Span<const double> draws, absl::Span<const dou
   }
   *n = static_cast<int64_t>(draws.size()) / dimension;
   if (*n < min_draws) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "KernelSteinDiscrepancy: needs at least ", min_draws, " draws, got ", *n));
+    return absl::InvalidArgumentError(
+        absl::StrCat("KernelSteinDiscrepancy: needs at least ", min_draws, " draws, got ", *n));
   }
   if (!weights.empty() && static_cast<int64_t>(weights.size()) != *n) {
     return absl::InvalidArgumentError(absl::StrCat("KernelSteinDiscrepancy: weights has ",
-                                                   weights.size(), " entries for ", *n,
-                                                   " draws"));
+                                                   weights.size(), " entries for ", *n, " draws"));
   }
   for (size_t i = 0; i < draws.size(); ++i) {
     if (!std::isfinite(draws[i])) {
@@ -135,10 +133,9 @@ double SteinKernel(absl::Span<const double> x, absl::Span<const double> score_x,
 }
 
 absl::StatusOr<KsdEstimate> KernelSteinDiscrepancy(absl::Span<const double> draws,
-                                                  absl::Span<const double> scores,
-                                                  int dimension,
-                                                  absl::Span<const double> weights,
-                                                  const KernelSteinOptions& options) {
+                                                   absl::Span<const double> scores, int dimension,
+                                                   absl::Span<const double> weights,
+                                                   const KernelSteinOptions& options) {
   const bool u_statistic = options.statistic == KernelSteinOptions::Statistic::kU;
   int64_t n = 0;
   absl::Status status =
@@ -154,9 +151,9 @@ absl::StatusOr<KsdEstimate> KernelSteinDiscrepancy(absl::Span<const double> draw
   const double normaliser =
       u_statistic ? weight_sum * weight_sum - weight_sum_of_squares : weight_sum * weight_sum;
   if (!(normaliser > 0)) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "KernelSteinDiscrepancy: the weights' ",
-        u_statistic ? "off-diagonal sum (sum w)^2 - sum w^2" : "sum", " must be > 0"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("KernelSteinDiscrepancy: the weights' ",
+                     u_statistic ? "off-diagonal sum (sum w)^2 - sum w^2" : "sum", " must be > 0"));
   }
   const SteinKernelEvaluator k0(options, dimension);
   const double* x = draws.data();
@@ -180,10 +177,10 @@ absl::StatusOr<KsdEstimate> KernelSteinDiscrepancy(absl::Span<const double> draw
 }
 
 absl::StatusOr<KsdEstimate> LinearKernelSteinDiscrepancy(absl::Span<const double> draws,
-                                                        absl::Span<const double> scores,
-                                                        int dimension,
-                                                        absl::Span<const double> weights,
-                                                        const KernelSteinOptions& options) {
+                                                         absl::Span<const double> scores,
+                                                         int dimension,
+                                                         absl::Span<const double> weights,
+                                                         const KernelSteinOptions& options) {
   int64_t n = 0;
   absl::Status status = ValidateInputs(draws, scores, dimension, weights, options, 2, &n);
   if (!status.ok()) return status;

@@ -91,19 +91,18 @@ double SteinKernel(absl::Span<const double> x, absl::Span<const double> score_x,
 // that disagree, n < 1 (n < 2 for U), a non-finite draw or score, a negative or non-finite
 // weight, or weights whose sum (for U, whose off-diagonal sum) is 0.
 absl::StatusOr<KsdEstimate> KernelSteinDiscrepancy(absl::Span<const double> draws,
-                                                  absl::Span<const double> scores,
-                                                  int dimension,
-                                                  absl::Span<const double> weights,
-                                                  const KernelSteinOptions& options);
+                                                   absl::Span<const double> scores, int dimension,
+                                                   absl::Span<const double> weights,
+                                                   const KernelSteinOptions& options);
 
 // Linear-time statistic over the pairs (draws 2i, 2i + 1), i < floor(n/2) (zero-based), each
 // pair weighted by w_{2i} w_{2i+1}; an odd last draw is unused. Same argument checks, with
 // n >= 2 and a nonzero pair-weight sum; options.statistic is ignored.
 absl::StatusOr<KsdEstimate> LinearKernelSteinDiscrepancy(absl::Span<const double> draws,
-                                                        absl::Span<const double> scores,
-                                                        int dimension,
-                                                        absl::Span<const double> weights,
-                                                        const KernelSteinOptions& options);
+                                                         absl::Span<const double> scores,
+                                                         int dimension,
+                                                         absl::Span<const double> weights,
+                                                         const KernelSteinOptions& options);
 
 }  // namespace sgmcmc::eval
 

@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -52,11 +52,14 @@ double FiniteDifferenceSteinKernel(const std::vector<double>& x, const std::vect
       w[i] += step;
       return w;
     };
-    const double grad_x = (Imq(shifted(x, h), y, c, beta) - Imq(shifted(x, -h), y, c, beta)) / (2 * h);
-    const double grad_y = (Imq(x, shifted(y, h), c, beta) - Imq(x, shifted(y, -h), c, beta)) / (2 * h);
+    const double grad_x =
+        (Imq(shifted(x, h), y, c, beta) - Imq(shifted(x, -h), y, c, beta)) / (2 * h);
+    const double grad_y =
+        (Imq(x, shifted(y, h), c, beta) - Imq(x, shifted(y, -h), c, beta)) / (2 * h);
     const double mixed =
         (Imq(shifted(x, h), shifted(y, h), c, beta) - Imq(shifted(x, h), shifted(y, -h), c, beta) -
-         Imq(shifted(x, -h), shifted(y, h), c, beta) + Imq(shifted(x, -h), shifted(y, -h), c, beta)) /
+         Imq(shifted(x, -h), shifted(y, h), c, beta) +
+         Imq(shifted(x, -h), shifted(y, -h), c, beta)) /
         (4 * h * h);
     result += sx[i] * grad_y + sy[i] * grad_x + mixed;
   }
@@ -138,9 +141,9 @@ SecondMoment SteinKernelSecondMoment(int64_t pairs) {
   double sum = 0, sum_sq = 0;
   for (int64_t p = 0; p < pairs; ++p) {
     const absl::Span<const double> draws(sample.draws), scores(sample.scores);
-    const double k0 = SteinKernel(draws.subspan(4 * p, 2), scores.subspan(4 * p, 2),
-                                  draws.subspan(4 * p + 2, 2), scores.subspan(4 * p + 2, 2),
-                                  KernelSteinOptions());
+    const double k0 =
+        SteinKernel(draws.subspan(4 * p, 2), scores.subspan(4 * p, 2), draws.subspan(4 * p + 2, 2),
+                    scores.subspan(4 * p + 2, 2), KernelSteinOptions());
     sum += k0 * k0;
     sum_sq += k0 * k0 * k0 * k0;
   }
@@ -195,8 +198,8 @@ TEST(KernelSteinDiscrepancyTest, ExactDrawsShrinkLikeOneOverSqrtN) {
     const double se_v = sd_v / std::sqrt(kReplicates);
     const double se_u = sd_u / std::sqrt(kReplicates);
     SCOPED_TRACE(absl::StrCat("n=", n, " mean n*V=", mean_v, " (mu0=", mu0, ", se ", se_v,
-                              ") sqrt(n)*KSD~", std::sqrt(mean_v), " mean n*U=", mean_u,
-                              " (se ", se_u, ") band t=[", t_low, ", ", t_high, "]"));
+                              ") sqrt(n)*KSD~", std::sqrt(mean_v), " mean n*U=", mean_u, " (se ",
+                              se_u, ") band t=[", t_low, ", ", t_high, "]"));
     EXPECT_LE(mean_v, mu0 + t_high * se_v);
     EXPECT_GE(mean_v, mu0 - t_low * se_v);
     EXPECT_LE(mean_u, t_high * se_u);
@@ -288,10 +291,9 @@ TEST(KernelSteinDiscrepancyTest, BiasedDrawsStayAwayFromZero) {
           *KernelSteinDiscrepancy(exact.draws, exact.scores, kDimension, {}, {});
       const double sd_u = std::sqrt((4.0 * (n - 2) * zeta1 + 2 * zeta2) / (n * (n - 1.0)));
       const double band = z * (sd_u + population.standard_error);
-      SCOPED_TRACE(absl::StrCat("n=", n, " KSD^2(q)~", population.squared, " U=", u.squared,
-                                " +- ", band, " V(biased)=", v_biased.squared,
-                                " V(exact)=", v_exact.squared, " zeta1=", zeta1,
-                                " zeta2=", zeta2));
+      SCOPED_TRACE(absl::StrCat("n=", n, " KSD^2(q)~", population.squared, " U=", u.squared, " +- ",
+                                band, " V(biased)=", v_biased.squared,
+                                " V(exact)=", v_exact.squared, " zeta1=", zeta1, " zeta2=", zeta2));
       ASSERT_LT(band, population.squared) << "the test cannot separate q from p";
       EXPECT_NEAR(u.squared, population.squared, band);
       EXPECT_GT(v_biased.squared, (population.squared - band) * (n - 1) / n);
@@ -359,9 +361,8 @@ TEST(KernelSteinDiscrepancyTest, WeightsActAsMultiplicities) {
   numerator = denominator = 0;
   for (int p = 0; p < 20; ++p) {
     const double v = weights[2 * p] * weights[2 * p + 1];
-    numerator += v * SteinKernel(x.subspan(4 * p, 2), s.subspan(4 * p, 2),
-                                 x.subspan(4 * p + 2, 2), s.subspan(4 * p + 2, 2),
-                                 KernelSteinOptions());
+    numerator += v * SteinKernel(x.subspan(4 * p, 2), s.subspan(4 * p, 2), x.subspan(4 * p + 2, 2),
+                                 s.subspan(4 * p + 2, 2), KernelSteinOptions());
     denominator += v;
   }
   EXPECT_NEAR(
@@ -414,11 +415,13 @@ TEST(KernelSteinDiscrepancyTest, RejectsBadInput) {
             "KernelSteinDiscrepancy: weights[1] must be finite and >= 0, got -1");
   EXPECT_EQ(message(KernelSteinDiscrepancy(draws, scores, 2, std::vector<double>{0, 0, 0}, {})),
             "KernelSteinDiscrepancy: the weights' sum must be > 0");
-  EXPECT_EQ(message(KernelSteinDiscrepancy(draws, scores, 2, std::vector<double>{0, 2, 0},
-                                           Options(1, -0.5, Statistic::kU))),
-            "KernelSteinDiscrepancy: the weights' off-diagonal sum (sum w)^2 - sum w^2 must be > 0");
-  EXPECT_EQ(message(LinearKernelSteinDiscrepancy(draws, scores, 2, std::vector<double>{0, 2, 2}, {})),
-            "KernelSteinDiscrepancy: the pair weights w_{2i} w_{2i+1} must not all be 0");
+  EXPECT_EQ(
+      message(KernelSteinDiscrepancy(draws, scores, 2, std::vector<double>{0, 2, 0},
+                                     Options(1, -0.5, Statistic::kU))),
+      "KernelSteinDiscrepancy: the weights' off-diagonal sum (sum w)^2 - sum w^2 must be > 0");
+  EXPECT_EQ(
+      message(LinearKernelSteinDiscrepancy(draws, scores, 2, std::vector<double>{0, 2, 2}, {})),
+      "KernelSteinDiscrepancy: the pair weights w_{2i} w_{2i+1} must not all be 0");
 }
 
 }  // namespace

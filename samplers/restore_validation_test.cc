@@ -116,9 +116,8 @@ void SetTheta(SamplerState& state, int j, double value) {
 
 std::vector<RestoreCase> Cases() {
   using Named = std::vector<std::pair<std::string, std::function<std::unique_ptr<Sampler>()>>>;
-  const Named all = {
-      {"sgld", MakeSgld},   {"psgld", MakePsgld},   {"sghmc", MakeSghmc},
-      {"sgnht", MakeSgnht}, {"hamcmc", MakeHamcmc}, {"dense_sgrld", MakeDenseSgrld}};
+  const Named all = {{"sgld", MakeSgld},   {"psgld", MakePsgld},   {"sghmc", MakeSghmc},
+                     {"sgnht", MakeSgnht}, {"hamcmc", MakeHamcmc}, {"dense_sgrld", MakeDenseSgrld}};
   std::vector<RestoreCase> cases;
   for (const auto& [name, make] : all) {
     cases.push_back({name + " theta nan", make, [](SamplerState& s) { SetTheta(s, 1, kNan); },
@@ -130,11 +129,9 @@ std::vector<RestoreCase> Cases() {
                      "SamplerState.last_step_size must be finite and >= 0, got nan"});
   }
   for (const auto& [name, make] : Named{{"sghmc", MakeSghmc}, {"sgnht", MakeSgnht}}) {
-    cases.push_back({name + " momentum nan", make,
-                     [](SamplerState& s) { s.set_momentum(0, kNan); },
+    cases.push_back({name + " momentum nan", make, [](SamplerState& s) { s.set_momentum(0, kNan); },
                      "SamplerState.momentum[0] must be finite, got nan"});
-    cases.push_back({name + " momentum inf", make,
-                     [](SamplerState& s) { s.set_momentum(2, kInf); },
+    cases.push_back({name + " momentum inf", make, [](SamplerState& s) { s.set_momentum(2, kInf); },
                      "SamplerState.momentum[2] must be finite, got inf"});
   }
   cases.push_back({"sgnht thermostat nan", MakeSgnht,
