@@ -17,6 +17,11 @@ namespace {
 // Largest count accepted for one entry: guards the int64 token total and memory.
 constexpr int64_t kMaxEntryCount = int64_t{1} << 31;
 
+// Most tokens and documents ReadUciCorpus reserves room for up front on the header's word;
+// beyond these the vectors grow as tokens actually arrive.
+constexpr int64_t kMaxReservedTokens = int64_t{1} << 26;
+constexpr int64_t kMaxReservedDocuments = int64_t{1} << 20;
+
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 // Parses whitespace-separated non-negative decimal integers from `line` into `values`.
@@ -51,8 +56,10 @@ int ParseUnsignedFields(absl::string_view line, int64_t* values, int max_fields,
   }
 }
 
+// `limit` names the UciLimits field that sets max_value.
 absl::StatusOr<int64_t> ParseHeaderLine(LineReader& reader, absl::string_view what,
-                                        int64_t min_value, int64_t max_value) {
+                                        int64_t min_value, int64_t max_value,
+                                        absl::string_view limit) {
   absl::string_view line;
   if (!reader.Next(&line)) {
     SGMCMC_RETURN_IF_ERROR(reader.status());
@@ -69,7 +76,7 @@ absl::StatusOr<int64_t> ParseHeaderLine(LineReader& reader, absl::string_view wh
   }
   if (value < min_value || value > max_value) {
     return reader.Error(absl::StrCat("header ", what, " must be in [", min_value, ", ",
-                                     max_value, "], got ", value));
+                                     max_value, "] (", limit, "), got ", value));
   }
   return value;
 }
@@ -83,16 +90,35 @@ bool IsBlankLine(absl::string_view line) {
   return true;
 }
 
-absl::StatusOr<UciHeader> ReadUciHeader(LineReader& reader) {
-  constexpr int64_t kMaxInt = std::numeric_limits<int>::max();
+absl::Status UciLimits::Validate() const {
+  if (max_tokens < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("UciLimits.max_tokens must be >= 1, got ", max_tokens));
+  }
+  if (max_documents < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("UciLimits.max_documents must be >= 0, got ", max_documents));
+  }
+  if (max_vocabulary_size < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("UciLimits.max_vocabulary_size must be >= 1, got ", max_vocabulary_size));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<UciHeader> ReadUciHeader(LineReader& reader, const UciLimits& limits) {
   UciHeader header;
-  SGMCMC_ASSIGN_OR_RETURN(header.num_documents,
-                          ParseHeaderLine(reader, "D (number of documents)", 0, kMaxInt));
-  SGMCMC_ASSIGN_OR_RETURN(header.vocabulary_size,
-                          ParseHeaderLine(reader, "W (vocabulary size)", 1, kMaxInt));
+  SGMCMC_ASSIGN_OR_RETURN(
+      header.num_documents,
+      ParseHeaderLine(reader, "D (number of documents)", 0, limits.max_documents,
+                      "UciLimits.max_documents"));
+  SGMCMC_ASSIGN_OR_RETURN(
+      header.vocabulary_size,
+      ParseHeaderLine(reader, "W (vocabulary size)", 1, limits.max_vocabulary_size,
+                      "UciLimits.max_vocabulary_size"));
   SGMCMC_ASSIGN_OR_RETURN(header.num_entries,
                           ParseHeaderLine(reader, "NNZ (number of entries)", 0,
-                                          std::numeric_limits<int64_t>::max()));
+                                          limits.max_tokens, "UciLimits.max_tokens"));
   return header;
 }
 
@@ -161,15 +187,19 @@ absl::StatusOr<std::vector<std::string>> ReadUciVocabulary(const std::string& pa
   return words;
 }
 
-absl::StatusOr<UciDocumentReader> UciDocumentReader::Open(const std::string& docword_path) {
+absl::StatusOr<UciDocumentReader> UciDocumentReader::Open(const std::string& docword_path,
+                                                         const UciLimits& limits) {
+  SGMCMC_RETURN_IF_ERROR(limits.Validate());
   SGMCMC_ASSIGN_OR_RETURN(LineReader reader, LineReader::Open(docword_path));
-  SGMCMC_ASSIGN_OR_RETURN(const UciHeader header, ReadUciHeader(reader));
-  return UciDocumentReader(std::move(reader), header);
+  SGMCMC_ASSIGN_OR_RETURN(const UciHeader header, ReadUciHeader(reader, limits));
+  return UciDocumentReader(std::move(reader), header, limits);
 }
 
-UciDocumentReader::UciDocumentReader(LineReader reader, const UciHeader& header)
+UciDocumentReader::UciDocumentReader(LineReader reader, const UciHeader& header,
+                                     const UciLimits& limits)
     : reader_(std::move(reader)),
       header_(header),
+      limits_(limits),
       last_document_of_word_(header.vocabulary_size, -1) {}
 
 absl::StatusOr<bool> UciDocumentReader::ReadEntry() {
@@ -231,6 +261,14 @@ absl::StatusOr<bool> UciDocumentReader::Next(int* document, std::vector<int32_t>
                                         pending_.document + 1));
     }
     last_document_of_word_[pending_.word] = pending_.document;
+    // pending_ is the entry of the line last read, so the error points at it.
+    if (pending_.count > limits_.max_tokens - tokens_read_) {
+      return reader_.Error(absl::StrCat("count ", pending_.count,
+                                        " brings the tokens of this pass to ",
+                                        tokens_read_ + pending_.count,
+                                        ", more than UciLimits.max_tokens = ", limits_.max_tokens));
+    }
+    tokens_read_ += pending_.count;
     tokens->insert(tokens->end(), static_cast<size_t>(pending_.count),
                    static_cast<int32_t>(pending_.word));
     has_pending_ = false;
@@ -241,7 +279,7 @@ absl::StatusOr<bool> UciDocumentReader::Next(int* document, std::vector<int32_t>
 
 absl::Status UciDocumentReader::Rewind() {
   SGMCMC_RETURN_IF_ERROR(reader_.Rewind());
-  SGMCMC_ASSIGN_OR_RETURN(const UciHeader header, ReadUciHeader(reader_));
+  SGMCMC_ASSIGN_OR_RETURN(const UciHeader header, ReadUciHeader(reader_, limits_));
   if (header.num_documents != header_.num_documents ||
       header.vocabulary_size != header_.vocabulary_size ||
       header.num_entries != header_.num_entries) {
@@ -253,11 +291,13 @@ absl::Status UciDocumentReader::Rewind() {
   next_document_ = 0;
   last_document_seen_ = 0;
   entries_read_ = 0;
+  tokens_read_ = 0;
   return absl::OkStatus();
 }
 
 absl::StatusOr<Corpus> ReadUciCorpus(const std::string& docword_path,
-                                     const std::string& vocab_path, UciReadSummary* summary) {
+                                     const std::string& vocab_path, UciReadSummary* summary,
+                                     const UciLimits& limits) {
   const absl::Time start = absl::Now();
   UciReadSummary local;
   UciReadSummary& s = summary != nullptr ? *summary : local;
@@ -265,7 +305,8 @@ absl::StatusOr<Corpus> ReadUciCorpus(const std::string& docword_path,
   s.docword_path = docword_path;
   s.vocab_path = vocab_path;
 
-  SGMCMC_ASSIGN_OR_RETURN(UciDocumentReader reader, UciDocumentReader::Open(docword_path));
+  SGMCMC_ASSIGN_OR_RETURN(UciDocumentReader reader,
+                          UciDocumentReader::Open(docword_path, limits));
   const UciHeader& header = reader.header();
   s.num_documents = header.num_documents;
   s.vocabulary_size = header.vocabulary_size;
@@ -275,9 +316,11 @@ absl::StatusOr<Corpus> ReadUciCorpus(const std::string& docword_path,
   SGMCMC_ASSIGN_OR_RETURN(
       corpus.vocabulary,
       ReadUciVocabulary(vocab_path, header.vocabulary_size, &s.num_blank_lines));
-  corpus.doc_offsets.reserve(static_cast<size_t>(header.num_documents) + 1);
+  corpus.doc_offsets.reserve(static_cast<size_t>(
+      std::min<int64_t>(int64_t{header.num_documents} + 1, kMaxReservedDocuments)));
   corpus.doc_offsets.push_back(0);
-  corpus.tokens.reserve(static_cast<size_t>(header.num_entries) * 2);
+  corpus.tokens.reserve(
+      static_cast<size_t>(std::min<int64_t>(header.num_entries * 2, kMaxReservedTokens)));
   int document;
   std::vector<int32_t> tokens;
   while (true) {

@@ -17,6 +17,13 @@
 // UciDocumentReader reads a docword file one document at a time with the same checks; the
 // in-memory reader and the streaming minibatch reader (//data:uci_stream) are built on it.
 //
+// Limits: a docword file cannot make a reader allocate without bound. The header's D, W and
+// NNZ are checked against UciLimits before anything sized by them is allocated, and the
+// running token total (the sum of the counts, per pass) against UciLimits::max_tokens as
+// entries are read; exceeding one is InvalidArgument "path:line: ... UciLimits.<field> ...".
+// Capacity reserved from the header is capped as well, so the memory in use grows with the
+// tokens actually read, not with what the header promises.
+//
 // Cost: one pass, O(NNZ + N) time. Measured: data/uci_reader_benchmark.cc.
 //
 // Example:
@@ -38,6 +45,23 @@
 #include "data/line_reader.h"
 
 namespace sgmcmc::data {
+
+// Caps on what a docword file may make the readers allocate. The defaults admit every UCI Bag
+// of Words corpus with room to spare (the largest, PubMed: D = 8.2 M, W = 141 k, NNZ = 484 M,
+// N = 730 M tokens) while keeping a three-line header from asking for many GB.
+struct UciLimits {
+  // Most tokens (sum of the counts) in one pass over a file, i.e. in a corpus read into
+  // memory (4 bytes each); also the largest NNZ a header may declare. >= 1. Default 2^32.
+  int64_t max_tokens = int64_t{1} << 32;
+  // Largest D a header may declare (8 bytes of document offsets each in memory). >= 0.
+  // Default 2^27.
+  int max_documents = 1 << 27;
+  // Largest W a header may declare (4 bytes each in every reader). >= 1. Default 2^25.
+  int max_vocabulary_size = 1 << 25;
+
+  // InvalidArgument naming the field if a value is out of range.
+  absl::Status Validate() const;
+};
 
 // What a read found, for the log. Every field is filled by ReadUciCorpus.
 struct UciReadSummary {
@@ -61,7 +85,8 @@ struct UciReadSummary {
 // be null.
 absl::StatusOr<Corpus> ReadUciCorpus(const std::string& docword_path,
                                      const std::string& vocab_path,
-                                     UciReadSummary* summary = nullptr);
+                                     UciReadSummary* summary = nullptr,
+                                     const UciLimits& limits = UciLimits());
 
 // Reads a vocabulary file: one word per line, surrounding whitespace stripped; trailing blank
 // lines are ignored (counted in *num_blank_lines if given). A blank line before the last word
@@ -85,8 +110,10 @@ struct UciEntry {
   int64_t count = 0;  // >= 0
 };
 
-// Reads the three header lines from a reader positioned at the start of a docword file.
-absl::StatusOr<UciHeader> ReadUciHeader(LineReader& reader);
+// Reads the three header lines from a reader positioned at the start of a docword file and
+// checks D, W and NNZ against `limits`.
+absl::StatusOr<UciHeader> ReadUciHeader(LineReader& reader,
+                                        const UciLimits& limits = UciLimits());
 
 // Parses `line` (the line last returned by `reader`, used for the error position) as an
 // entry "docID wordID count" valid for `header`. Does not check the order of entries.
@@ -110,13 +137,16 @@ bool IsBlankLine(absl::string_view line);
 //   }
 class UciDocumentReader {
  public:
-  // Opens the file and reads its header.
-  static absl::StatusOr<UciDocumentReader> Open(const std::string& docword_path);
+  // Opens the file and reads its header; InvalidArgument for invalid `limits` or a header
+  // beyond them.
+  static absl::StatusOr<UciDocumentReader> Open(const std::string& docword_path,
+                                                const UciLimits& limits = UciLimits());
 
   // Sets *document to the next document id (0, 1, ..., D - 1: documents without entries come
   // as empty documents) and *tokens to its tokens (counts expanded, in file order); returns
   // true. After document D - 1 returns false, once the file is checked to end after exactly
-  // NNZ entries. Malformed input: InvalidArgument / DataLoss "path:line: ...".
+  // NNZ entries. Malformed input, or more than UciLimits::max_tokens tokens in the pass:
+  // InvalidArgument / DataLoss "path:line: ...".
   absl::StatusOr<bool> Next(int* document, std::vector<int32_t>* tokens);
 
   // Restarts at document 0 (re-reading the header, which must not have changed). The
@@ -125,19 +155,23 @@ class UciDocumentReader {
 
   const UciHeader& header() const { return header_; }
   const std::string& path() const { return reader_.path(); }
+  // The id the next Next() returns: the documents [0, next_document()) of the current pass
+  // have been read (D once they all have).
+  int next_document() const { return next_document_; }
   int64_t num_blank_lines() const { return num_blank_lines_; }
   int64_t num_zero_count_entries() const { return num_zero_count_entries_; }
   // Uncompressed bytes parsed in the current pass.
   int64_t bytes_consumed() const { return reader_.bytes_consumed(); }
 
  private:
-  UciDocumentReader(LineReader reader, const UciHeader& header);
+  UciDocumentReader(LineReader reader, const UciHeader& header, const UciLimits& limits);
   // Reads the next entry into pending_; false at the end of the file (after checking that
   // NNZ entries were read).
   absl::StatusOr<bool> ReadEntry();
 
   LineReader reader_;
   UciHeader header_;
+  UciLimits limits_;
   std::vector<int> last_document_of_word_;  // for repeated (docID, wordID) pairs
   UciEntry pending_;
   bool has_pending_ = false;
@@ -145,6 +179,7 @@ class UciDocumentReader {
   int next_document_ = 0;
   int last_document_seen_ = 0;
   int64_t entries_read_ = 0;
+  int64_t tokens_read_ = 0;  // in the current pass
   int64_t num_blank_lines_ = 0;
   int64_t num_zero_count_entries_ = 0;
 };

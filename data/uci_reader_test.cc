@@ -197,5 +197,99 @@ TEST(UciReaderTest, ReadsTheEmbeddedKosCorpus) {
   EXPECT_EQ(kos->vocabulary[0], "aarp");
 }
 
+// A three-line header cannot make the reader allocate without bound: D, W and NNZ beyond
+// UciLimits are refused at their header line, and the running token total at the entry that
+// crosses UciLimits::max_tokens.
+TEST(UciReaderTest, HeaderAndTokenTotalAreCapped) {
+  // The defaults: a header asking for ~2^31 documents, words or entries is refused before any
+  // allocation (these used to reserve 16 GB of offsets, 8 GB of word slots, or 2^64 bytes).
+  ExpectError("2147483647\n3\n0\n", 1,
+              "header D (number of documents) must be in [0, 134217728] "
+              "(UciLimits.max_documents), got 2147483647");
+  ExpectError("2\n2147483647\n0\n", 2,
+              "header W (vocabulary size) must be in [1, 33554432] "
+              "(UciLimits.max_vocabulary_size), got 2147483647");
+  ExpectError("2\n3\n9223372036854775807\n", 3,
+              "header NNZ (number of entries) must be in [0, 4294967296] "
+              "(UciLimits.max_tokens), got 9223372036854775807");
+
+  // Small limits, to reach the token cap with small files.
+  UciLimits limits;
+  limits.max_tokens = 10;
+  limits.max_documents = 3;
+  limits.max_vocabulary_size = 3;
+  const std::string vocab = WriteTestFile("limits.vocab", kVocab);
+  auto read = [&](absl::string_view name, absl::string_view contents) {
+    return ReadUciCorpus(WriteTestFile(name, contents), vocab, nullptr, limits);
+  };
+  // Exactly 10 tokens: accepted.
+  const absl::StatusOr<Corpus> ten = read("ten.txt", "3\n3\n3\n1 1 4\n2 2 3\n3 3 3\n");
+  ASSERT_TRUE(ten.ok()) << ten.status();
+  EXPECT_EQ(ten->num_tokens(), 10);
+  // 11 tokens: refused at the entry that crosses the cap (line 6), gzip or not.
+  for (const char* name : {"eleven.txt", "eleven.txt.gz"}) {
+    const absl::StatusOr<Corpus> eleven = read(name, "3\n3\n3\n1 1 4\n2 2 3\n3 3 4\n");
+    ASSERT_FALSE(eleven.ok());
+    EXPECT_EQ(eleven.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(eleven.status().message(),
+              absl::StrCat(::testing::TempDir(), "/", name,
+                           ":6: count 4 brings the tokens of this pass to 11, more than "
+                           "UciLimits.max_tokens = 10"));
+  }
+  // A single huge count is refused before its tokens are expanded.
+  const absl::StatusOr<Corpus> huge = read("huge.txt", "3\n3\n1\n2 1 2000000000\n");
+  ASSERT_FALSE(huge.ok());
+  EXPECT_THAT(std::string(huge.status().message()),
+              HasSubstr("huge.txt:4: count 2000000000 brings the tokens of this pass to "
+                        "2000000000, more than UciLimits.max_tokens = 10"));
+  // The header limits follow the options.
+  const absl::StatusOr<Corpus> many = read("many.txt", "4\n3\n0\n");
+  ASSERT_FALSE(many.ok());
+  EXPECT_THAT(std::string(many.status().message()),
+              HasSubstr("many.txt:1: header D (number of documents) must be in [0, 3] "
+                        "(UciLimits.max_documents), got 4"));
+  const absl::StatusOr<Corpus> entries = read("entries.txt", "3\n3\n11\n");
+  ASSERT_FALSE(entries.ok());
+  EXPECT_THAT(std::string(entries.status().message()),
+              HasSubstr("entries.txt:3: header NNZ (number of entries) must be in [0, 10] "
+                        "(UciLimits.max_tokens), got 11"));
+
+  // The document reader counts tokens per pass: a rewind starts the count again.
+  auto reader = UciDocumentReader::Open(
+      WriteTestFile("passes.txt", "3\n3\n3\n1 1 4\n2 2 3\n3 3 3\n"), limits);
+  ASSERT_TRUE(reader.ok()) << reader.status();
+  for (int pass = 0; pass < 3; ++pass) {
+    int d;
+    std::vector<int32_t> tokens;
+    int64_t total = 0;
+    while (true) {
+      const absl::StatusOr<bool> more = reader->Next(&d, &tokens);
+      ASSERT_TRUE(more.ok()) << more.status();
+      if (!*more) break;
+      total += tokens.size();
+    }
+    EXPECT_EQ(total, 10);
+    ASSERT_TRUE(reader->Rewind().ok());
+  }
+}
+
+TEST(UciReaderTest, InvalidLimits) {
+  const std::string path = WriteTestFile("valid.txt", "1\n3\n1\n1 1 1\n");
+  UciLimits limits;
+  limits.max_tokens = 0;
+  EXPECT_EQ(UciDocumentReader::Open(path, limits).status().message(),
+            "UciLimits.max_tokens must be >= 1, got 0");
+  limits = UciLimits();
+  limits.max_documents = -1;
+  EXPECT_EQ(UciDocumentReader::Open(path, limits).status().message(),
+            "UciLimits.max_documents must be >= 0, got -1");
+  limits = UciLimits();
+  limits.max_vocabulary_size = 0;
+  EXPECT_EQ(ReadUciCorpus(path, WriteTestFile("valid.vocab", kVocab), nullptr, limits)
+                .status()
+                .message(),
+            "UciLimits.max_vocabulary_size must be >= 1, got 0");
+}
+
 }  // namespace
 }  // namespace sgmcmc::data

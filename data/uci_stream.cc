@@ -1,5 +1,7 @@
 #include "data/uci_stream.h"
 
+#include <algorithm>
+#include <numeric>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -28,7 +30,8 @@ absl::Status UciStreamOptions::Validate() const {
 absl::StatusOr<UciMinibatchStream> UciMinibatchStream::Open(const std::string& docword_path,
                                                             const UciStreamOptions& options) {
   SGMCMC_RETURN_IF_ERROR(options.Validate());
-  SGMCMC_ASSIGN_OR_RETURN(UciDocumentReader reader, UciDocumentReader::Open(docword_path));
+  SGMCMC_ASSIGN_OR_RETURN(UciDocumentReader reader,
+                          UciDocumentReader::Open(docword_path, options.limits));
   const int num_documents = reader.header().num_documents;
   std::vector<bool> excluded(num_documents, false);
   int num_excluded = 0;
@@ -108,6 +111,84 @@ absl::StatusOr<bool> UciMinibatchStream::Next(rng::Engine& engine, DocumentMinib
     }
   }
   return !out->ids.empty();
+}
+
+UciMinibatchStream::State UciMinibatchStream::state() const {
+  State state;
+  state.buffer_ids.reserve(buffer_.size());
+  for (const BufferedDocument& doc : buffer_) state.buffer_ids.push_back(doc.id);
+  state.next_document = reader_.next_document();
+  state.passes_completed = passes_completed_;
+  state.documents_emitted = documents_emitted_;
+  return state;
+}
+
+absl::Status UciMinibatchStream::ValidateState(const State& state) const {
+  const int num_documents = header().num_documents;
+  if (static_cast<int64_t>(state.buffer_ids.size()) > options_.shuffle_buffer_documents) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "UciMinibatchStream::Restore: State.buffer_ids has ", state.buffer_ids.size(),
+        " ids, more than shuffle_buffer_documents = ", options_.shuffle_buffer_documents));
+  }
+  for (size_t i = 0; i < state.buffer_ids.size(); ++i) {
+    const int id = state.buffer_ids[i];
+    if (id < 0 || id >= num_documents || excluded_[id]) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("UciMinibatchStream::Restore: State.buffer_ids[", i, "] = ", id,
+                       " is not a streamed document of ", reader_.path()));
+    }
+  }
+  if (state.next_document < 0 || state.next_document > num_documents) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("UciMinibatchStream::Restore: State.next_document must be in [0, D = ",
+                     num_documents, "], got ", state.next_document));
+  }
+  if (state.passes_completed < 0 ||
+      (options_.max_epochs > 0 && state.passes_completed > options_.max_epochs)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "UciMinibatchStream::Restore: State.passes_completed must be in [0, max_epochs = ",
+        options_.max_epochs, "] (any >= 0 if 0), got ", state.passes_completed));
+  }
+  if (state.documents_emitted < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("UciMinibatchStream::Restore: State.documents_emitted must be >= 0, got ",
+                     state.documents_emitted));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status UciMinibatchStream::Restore(const State& state) {
+  SGMCMC_RETURN_IF_ERROR(ValidateState(state));
+  // The buffered documents' tokens, from one pass: slots visited in document order (a
+  // document buffered in several slots, from several passes, fills each of them).
+  std::vector<BufferedDocument> buffer(state.buffer_ids.size());
+  std::vector<size_t> slots(buffer.size());
+  std::iota(slots.begin(), slots.end(), size_t{0});
+  std::stable_sort(slots.begin(), slots.end(), [&](size_t a, size_t b) {
+    return state.buffer_ids[a] < state.buffer_ids[b];
+  });
+  SGMCMC_RETURN_IF_ERROR(reader_.Rewind());
+  BufferedDocument doc;
+  for (size_t k = 0; k < slots.size();) {
+    SGMCMC_ASSIGN_OR_RETURN(const bool more, reader_.Next(&doc.id, &doc.tokens));
+    if (!more) break;  // unreachable: every buffered id is < D
+    for (; k < slots.size() && state.buffer_ids[slots[k]] == doc.id; ++k) {
+      buffer[slots[k]] = doc;
+    }
+  }
+  // The reader back at the saved place of the current pass.
+  SGMCMC_RETURN_IF_ERROR(reader_.Rewind());
+  while (reader_.next_document() < state.next_document) {
+    SGMCMC_ASSIGN_OR_RETURN(const bool more, reader_.Next(&doc.id, &doc.tokens));
+    if (!more) break;  // unreachable: next_document <= D
+  }
+  buffer_ = std::move(buffer);
+  buffer_.reserve(options_.shuffle_buffer_documents);
+  incoming_ = BufferedDocument();
+  source_done_ = options_.max_epochs > 0 && state.passes_completed >= options_.max_epochs;
+  passes_completed_ = state.passes_completed;
+  documents_emitted_ = state.documents_emitted;
+  return absl::OkStatus();
 }
 
 }  // namespace sgmcmc::data

@@ -13,6 +13,12 @@
 // held-out test documents) are read and checked but never emitted. Empty documents (docIDs
 // without entries) are emitted like the in-memory reader keeps them.
 //
+// Checkpoints: state() is the stream's position (the ids in the buffer, the reader's place in
+// the current pass, the counters); a stream opened on the same file with the same options and
+// restored from it, driven by the caller's engine restored to the same position, yields
+// bit-identical minibatches to the uninterrupted stream. Restore re-reads the buffered
+// documents' tokens from the file (at most two passes over it).
+//
 // Memory: the buffer's documents plus O(W); independent of D and N.
 // Cost: parsing as ReadUciCorpus plus O(1) per document. Measured:
 // data/uci_stream_benchmark.cc.
@@ -29,6 +35,8 @@
 //     if (!more) break;
 //     ... scale by stream.num_streamed_documents() / batch.ids.size() ...
 //   }
+//   // Checkpoint: save stream.state() and engine.position(); to resume, Open the same file
+//   // with the same options, Restore(state) and Seek the engine.
 #ifndef SGMCMC_DATA_UCI_STREAM_H_
 #define SGMCMC_DATA_UCI_STREAM_H_
 
@@ -54,6 +62,9 @@ struct UciStreamOptions {
   std::vector<int> excluded_documents;
   // Passes over the file; >= 0, 0 = unlimited. Default 0.
   int max_epochs = 0;
+  // Caps on the docword file's header and on its tokens per pass (data/uci_reader.h); raise
+  // limits.max_tokens to stream a file of more than 2^32 tokens.
+  UciLimits limits;
 
   absl::Status Validate() const;
 };
@@ -80,6 +91,20 @@ class UciMinibatchStream {
   int64_t passes_completed() const { return passes_completed_; }
   int64_t documents_emitted() const { return documents_emitted_; }
 
+  // The stream's position, for checkpoints. Save the engine passed to Next() alongside.
+  struct State {
+    std::vector<int> buffer_ids;    // ids of the buffered documents, in buffer slot order
+    int next_document = 0;          // UciDocumentReader::next_document() in the current pass
+    int64_t passes_completed = 0;   // passes_completed()
+    int64_t documents_emitted = 0;  // documents_emitted()
+  };
+  State state() const;
+  // Resumes from `state`, saved by a stream on the same file with the same options: the next
+  // Next() calls (with the engine restored as well) return what the saved stream's would
+  // have. InvalidArgument naming the field if `state` cannot come from such a stream; read
+  // errors as Next(). After an error the stream is unusable: open a new one.
+  absl::Status Restore(const State& state);
+
  private:
   struct BufferedDocument {
     int id = 0;
@@ -88,6 +113,8 @@ class UciMinibatchStream {
 
   UciMinibatchStream(UciDocumentReader reader, const UciStreamOptions& options,
                      std::vector<bool> excluded, int num_streamed_documents);
+  // OK if `state` fits this file and these options.
+  absl::Status ValidateState(const State& state) const;
   // Reads the next non-excluded document into *doc, rewinding between passes; false when the
   // last pass is over.
   absl::StatusOr<bool> ReadDocument(BufferedDocument* doc);

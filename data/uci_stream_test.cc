@@ -223,5 +223,145 @@ TEST(UciStreamTest, StreamsTheKosTrainingDocuments) {
   EXPECT_LT(tokens, kos->num_tokens());
 }
 
+// D = 23 documents over W = 5 words of irregular sizes, every fifth one (d = 3, 8, ...) empty.
+std::string ResumeDocword() {
+  std::string entries;
+  int num_entries = 0;
+  for (int d = 0; d < 23; ++d) {
+    if (d % 5 == 3) continue;
+    for (int w = 0; w < 5; ++w) {
+      if ((d * 7 + w * 3) % 4 == 0) continue;
+      absl::StrAppend(&entries, d + 1, " ", w + 1, " ", (d + w) % 3 + 1, "\n");
+      ++num_entries;
+    }
+  }
+  return absl::StrCat("23\n5\n", num_entries, "\n", entries);
+}
+
+void ExpectSameState(const UciMinibatchStream::State& a, const UciMinibatchStream::State& b) {
+  EXPECT_EQ(a.buffer_ids, b.buffer_ids);
+  EXPECT_EQ(a.next_document, b.next_document);
+  EXPECT_EQ(a.passes_completed, b.passes_completed);
+  EXPECT_EQ(a.documents_emitted, b.documents_emitted);
+}
+
+// A fresh stream restored from state() at any batch boundary, with the engine restored to
+// its position, continues bit-identically to the uninterrupted stream: for shuffle buffers
+// smaller than, equal to and larger than D (the latter holding one document from several
+// passes), limited and unlimited passes, and excluded documents.
+TEST(UciStreamTest, RestoredStreamContinuesBitIdentically) {
+  const std::string path = WriteTestFile("resume.txt.gz", ResumeDocword());
+  for (int buffer : {1, 4, 20, 60}) {
+    for (int max_epochs : {0, 3}) {
+      SCOPED_TRACE(absl::StrCat("buffer=", buffer, " max_epochs=", max_epochs));
+      UciStreamOptions options;
+      options.batch_size = 4;
+      options.shuffle_buffer_documents = buffer;
+      options.max_epochs = max_epochs;
+      options.excluded_documents = {0, 7, 7, 22};
+      auto reference = UciMinibatchStream::Open(path, options);
+      ASSERT_TRUE(reference.ok()) << reference.status();
+      constexpr uint64_t kSeed = 77;
+      rng::Engine engine(kSeed);
+      std::vector<DocumentMinibatch> batches;
+      std::vector<UciMinibatchStream::State> states;
+      std::vector<uint64_t> positions;
+      for (int b = 0; b < 30; ++b) {
+        states.push_back(reference->state());
+        positions.push_back(engine.position());
+        DocumentMinibatch batch;
+        const absl::StatusOr<bool> more = reference->Next(engine, &batch);
+        ASSERT_TRUE(more.ok()) << more.status();
+        if (!*more) break;
+        batches.push_back(std::move(batch));
+      }
+      ASSERT_GE(batches.size(), 10u);
+      for (size_t k = 0; k < states.size(); ++k) {
+        SCOPED_TRACE(absl::StrCat("resumed before batch ", k));
+        auto resumed = UciMinibatchStream::Open(path, options);
+        ASSERT_TRUE(resumed.ok()) << resumed.status();
+        const absl::Status restored = resumed->Restore(states[k]);
+        ASSERT_TRUE(restored.ok()) << restored;
+        ExpectSameState(resumed->state(), states[k]);
+        rng::Engine resumed_engine(kSeed);
+        resumed_engine.Seek(positions[k]);
+        for (size_t b = k; b < batches.size(); ++b) {
+          DocumentMinibatch batch;
+          const absl::StatusOr<bool> more = resumed->Next(resumed_engine, &batch);
+          ASSERT_TRUE(more.ok()) << more.status();
+          ASSERT_TRUE(*more) << b;
+          ASSERT_EQ(batch.ids, batches[b].ids) << b;
+          ASSERT_EQ(batch.documents.tokens, batches[b].documents.tokens) << b;
+          ASSERT_EQ(batch.documents.doc_offsets, batches[b].documents.doc_offsets) << b;
+        }
+        if (batches.size() < 30) {  // the reference ended: so does the resumed stream
+          DocumentMinibatch batch;
+          const absl::StatusOr<bool> more = resumed->Next(resumed_engine, &batch);
+          ASSERT_TRUE(more.ok()) << more.status();
+          EXPECT_FALSE(*more);
+        }
+        EXPECT_EQ(resumed->documents_emitted(), reference->documents_emitted());
+      }
+    }
+  }
+}
+
+TEST(UciStreamTest, RestoreRejectsStatesOfAnotherStream) {
+  const std::string path = WriteTestFile("resume_bad.txt", ResumeDocword());
+  UciStreamOptions options;
+  options.batch_size = 4;
+  options.shuffle_buffer_documents = 3;
+  options.max_epochs = 2;
+  options.excluded_documents = {5};
+  auto stream = UciMinibatchStream::Open(path, options);
+  ASSERT_TRUE(stream.ok()) << stream.status();
+  auto expect_error = [&](const UciMinibatchStream::State& state, const std::string& message) {
+    const absl::Status status = stream->Restore(state);
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(status.message(), message);
+  };
+  UciMinibatchStream::State state;
+  state.buffer_ids = {1, 2, 3, 4};
+  expect_error(state,
+               "UciMinibatchStream::Restore: State.buffer_ids has 4 ids, more than "
+               "shuffle_buffer_documents = 3");
+  state.buffer_ids = {1, 5};
+  expect_error(state, absl::StrCat("UciMinibatchStream::Restore: State.buffer_ids[1] = 5 is not "
+                                   "a streamed document of ",
+                                   path));
+  state.buffer_ids = {23};
+  expect_error(state, absl::StrCat("UciMinibatchStream::Restore: State.buffer_ids[0] = 23 is not "
+                                   "a streamed document of ",
+                                   path));
+  state.buffer_ids = {1};
+  state.next_document = 24;
+  expect_error(state,
+               "UciMinibatchStream::Restore: State.next_document must be in [0, D = 23], got 24");
+  state.next_document = 2;
+  state.passes_completed = 3;
+  expect_error(state,
+               "UciMinibatchStream::Restore: State.passes_completed must be in [0, max_epochs = "
+               "2] (any >= 0 if 0), got 3");
+  state.passes_completed = 1;
+  state.documents_emitted = -1;
+  expect_error(state,
+               "UciMinibatchStream::Restore: State.documents_emitted must be >= 0, got -1");
+  state.documents_emitted = 30;
+  EXPECT_TRUE(stream->Restore(state).ok());
+  ExpectSameState(stream->state(), state);
+}
+
+// UciStreamOptions::limits reach the reader.
+TEST(UciStreamTest, LimitsApplyToTheStream) {
+  const std::string path = WriteTestFile("limited.txt", ResumeDocword());
+  UciStreamOptions options;
+  options.limits.max_documents = 22;
+  const absl::StatusOr<UciMinibatchStream> stream = UciMinibatchStream::Open(path, options);
+  ASSERT_FALSE(stream.ok());
+  EXPECT_THAT(std::string(stream.status().message()),
+              HasSubstr("limited.txt:1: header D (number of documents) must be in [0, 22] "
+                        "(UciLimits.max_documents), got 23"));
+}
+
 }  // namespace
 }  // namespace sgmcmc::data

@@ -163,8 +163,11 @@ absl::Status Hamcmc::RestoreExtra(const SamplerState& state) {
                                                    state.history_size(), " samples, expected ",
                                                    kept, " for M = ", memory_));
   }
-  for (const Vector& sample : state.history()) {
-    absl::Status status = CheckLength(sample.values_size(), "history");
+  for (int i = 0; i < state.history_size(); ++i) {
+    absl::Status status = CheckLength(state.history(i).values_size(), "history");
+    if (status.ok()) {
+      status = CheckFinite(state.history(i).values(), absl::StrCat("history[", i, "].values"));
+    }
     if (!status.ok()) return status;
   }
   const Vector& newest = state.history(static_cast<int>(kept - 1));
@@ -188,6 +191,8 @@ absl::Status Hamcmc::RestoreExtra(const SamplerState& state) {
     }
     absl::Status status = CheckLength(pair.s_size(), "lbfgs_pairs.s");
     if (status.ok()) status = CheckLength(pair.y_size(), "lbfgs_pairs.y");
+    if (status.ok()) status = CheckFinite(pair.s(), absl::StrCat("lbfgs_pairs[", i, "].s"));
+    if (status.ok()) status = CheckFinite(pair.y(), absl::StrCat("lbfgs_pairs[", i, "].y"));
     if (!status.ok()) return status;
   }
 

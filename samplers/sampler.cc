@@ -78,6 +78,17 @@ absl::Status EuclideanSampler::CheckLength(int size, absl::string_view field) co
       absl::StrCat("SamplerState.", field, " has length ", size, ", expected ", dimension()));
 }
 
+absl::Status EuclideanSampler::CheckFinite(absl::Span<const double> values,
+                                           absl::string_view field) {
+  for (size_t j = 0; j < values.size(); ++j) {
+    if (!std::isfinite(values[j])) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("SamplerState.", field, "[", j, "] must be finite, got ", values[j]));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status EuclideanSampler::RestoreState(const SamplerState& state) {
   if (state.sampler() != name()) {
     return absl::InvalidArgumentError(absl::StrCat("SamplerState.sampler is \"", state.sampler(),
@@ -92,7 +103,12 @@ absl::Status EuclideanSampler::RestoreState(const SamplerState& state) {
         absl::StrCat("SamplerState.iteration must be >= 0, got ", state.iteration()));
   }
   absl::Status status = CheckLength(state.theta_size(), "theta");
+  if (status.ok()) status = CheckFinite(state.theta(), "theta");
   if (!status.ok()) return status;
+  if (!(std::isfinite(state.last_step_size()) && state.last_step_size() >= 0)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "SamplerState.last_step_size must be finite and >= 0, got ", state.last_step_size()));
+  }
   // RestoreExtra validates its own fields before writing any, so a failed restore leaves
   // the sampler unchanged.
   status = RestoreExtra(state);

@@ -68,8 +68,10 @@ class Sampler {
   virtual double last_step_size() const = 0;
 
   virtual SamplerState SaveState() const = 0;
-  // Replaces the chain's state by `state`; InvalidArgument (naming the field) if it was
-  // written by another sampler or for another dimension, or is malformed.
+  // Replaces the chain's state by `state`; InvalidArgument (naming the field, and the index
+  // of a bad entry) if it was written by another sampler or for another dimension, or is
+  // malformed: every real-valued field (theta, momenta, thermostat, preconditioner memory,
+  // history, L-BFGS pairs) must be finite. A failed restore leaves the chain unchanged.
   virtual absl::Status RestoreState(const SamplerState& state) = 0;
 };
 
@@ -117,6 +119,9 @@ class EuclideanSampler : public Sampler {
   // validate every field it reads before writing any, so a failed restore changes nothing.
   // OK if a repeated field has length D; InvalidArgument naming `field` otherwise.
   absl::Status CheckLength(int size, absl::string_view field) const;
+  // OK if every value is finite; otherwise InvalidArgument naming the first bad index, e.g.
+  // "SamplerState.momentum[3] must be finite, got nan".
+  static absl::Status CheckFinite(absl::Span<const double> values, absl::string_view field);
 
  private:
   const GradientModel& model_;

@@ -63,6 +63,7 @@ void Sghmc::SaveExtra(SamplerState& state) const {
 
 absl::Status Sghmc::RestoreExtra(const SamplerState& state) {
   absl::Status status = CheckLength(state.momentum_size(), "momentum");
+  if (status.ok()) status = CheckFinite(state.momentum(), "momentum");
   if (!status.ok()) return status;
   momentum_.assign(state.momentum().begin(), state.momentum().end());
   return absl::OkStatus();

@@ -66,6 +66,7 @@ void Sgnht::SaveExtra(SamplerState& state) const {
 
 absl::Status Sgnht::RestoreExtra(const SamplerState& state) {
   absl::Status status = CheckLength(state.momentum_size(), "momentum");
+  if (status.ok()) status = CheckFinite(state.momentum(), "momentum");
   if (!status.ok()) return status;
   if (!std::isfinite(state.thermostat())) {
     return absl::InvalidArgumentError(
