@@ -186,13 +186,14 @@ TEST(DpSliceGibbsTest, RecoversSeparatedComponents) {
 }
 
 // The number of occupied clusters on a tiny data set: the slice sampler against Neal's
-// Algorithm 3 (collapsed Gibbs, a different exact sampler), both with α ~ Gamma(1, 1).
+// Algorithm 3 (collapsed Gibbs, a different exact sampler), both with α ~ Gamma(1, 1), and
+// both at a fixed α = 0.7.
 // For each count k of the histogram, p_slice(k) − p_collapsed(k) is compared with its
 // standard error sqrt(p(1−p)/ESS_slice + p(1−p)/ESS_collapsed), the ESS of the indicator
 // series 1(K_t = k) from eval/ess.h; counts with fewer than 200 pooled visits are merged
 // into the last bin. Threshold z = 5.3: two-sided 1.2e-7 per bin, below a 1e-6 false-failure
 // rate over at most 8 bins (Bonferroni).
-TEST(DpSliceGibbsTest, ClusterCountPosteriorMatchesCollapsedGibbs) {
+void ExpectClusterCountsMatch(bool sample_alpha, double initial_alpha) {
   data::Corpus corpus;
   corpus.vocabulary = {"a", "b", "c", "d"};
   for (const std::vector<int32_t>& bag : std::vector<std::vector<int32_t>>{
@@ -203,6 +204,8 @@ TEST(DpSliceGibbsTest, ClusterCountPosteriorMatchesCollapsedGibbs) {
   options.atom_concentration = 0.5;
   options.seed = 21;
   options.initial_components = 2;
+  options.sample_alpha = sample_alpha;
+  options.initial_alpha = initial_alpha;
   constexpr int kBurnIn = 1000, kSteps = 60000;
   constexpr int kMaxBin = 8;
 
@@ -238,11 +241,20 @@ TEST(DpSliceGibbsTest, ClusterCountPosteriorMatchesCollapsedGibbs) {
     const double se = std::sqrt(p * (1 - p) / ess_slice + p * (1 - p) / ess_collapsed);
     total_variation += 0.5 * std::abs(p_slice - p_collapsed);
     EXPECT_LT(std::abs(p_slice - p_collapsed), 5.3 * se)
-        << "K " << (b == last_bin ? ">= " : "") << b << ": slice " << p_slice << " (ESS "
+        << "sample_alpha " << sample_alpha << ", K " << (b == last_bin ? ">= " : "") << b
+        << ": slice " << p_slice << " (ESS "
         << ess_slice << "), collapsed " << p_collapsed << " (ESS " << ess_collapsed << ")";
   }
-  RecordProperty("total_variation", std::to_string(total_variation));
-  std::cerr << "total variation between the K histograms: " << total_variation << "\n";
+  std::cerr << "total variation between the K histograms (sample_alpha " << sample_alpha
+            << "): " << total_variation << "\n";
+}
+
+TEST(DpSliceGibbsTest, ClusterCountPosteriorMatchesCollapsedGibbs) {
+  ExpectClusterCountsMatch(/*sample_alpha=*/true, /*initial_alpha=*/1.0);
+}
+
+TEST(DpSliceGibbsTest, ClusterCountPosteriorMatchesCollapsedGibbsAtFixedAlpha) {
+  ExpectClusterCountsMatch(/*sample_alpha=*/false, /*initial_alpha=*/0.7);
 }
 
 }  // namespace
