@@ -271,6 +271,45 @@ void DpSliceGibbs::Step() {
   CountSizes(k);
 }
 
+DpSliceGibbsState DpSliceGibbs::SaveState() const {
+  return {steps_, alpha_, z_};
+}
+
+absl::Status DpSliceGibbs::RestoreState(const DpSliceGibbsState& state) {
+  if (state.allocations.size() != z_.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("DpSliceGibbs::RestoreState: ", state.allocations.size(),
+                     " allocations, the corpus has ", z_.size(), " users"));
+  }
+  int32_t max_label = 0;
+  for (size_t i = 0; i < state.allocations.size(); ++i) {
+    const int32_t z = state.allocations[i];
+    if (z < 0 || z >= kMaxComponents) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "DpSliceGibbs::RestoreState: allocations[", i, "] = ", z, " outside [0, 2^24)"));
+    }
+    max_label = std::max(max_label, z);
+  }
+  if (!(std::isfinite(state.alpha) && state.alpha > 0)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "DpSliceGibbs::RestoreState: alpha must be finite and > 0, got ", state.alpha));
+  }
+  if (state.steps < 0 || static_cast<uint64_t>(state.steps) >= kMaxStep) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "DpSliceGibbs::RestoreState: steps must be in [0, 2^32), got ", state.steps));
+  }
+  steps_ = state.steps;
+  alpha_ = state.alpha;
+  z_ = state.allocations;
+  CountSizes(max_label + 1);
+  log_v_.clear();
+  log1m_v_.clear();
+  weights_.clear();
+  log_atoms_.clear();
+  log_leftover_ = 0;
+  return absl::OkStatus();
+}
+
 void DpSliceGibbs::CurrentDraw(DpMixtureDraw& draw) const {
   draw.alpha = alpha_;
   draw.log_leftover = log_leftover_;

@@ -113,6 +113,38 @@ TEST(DpSliceGibbsTest, InvariantsHoldAndThreadsDoNotChangeTheRun) {
   }
 }
 
+TEST(DpSliceGibbsTest, RestoredStateContinuesBitIdentically) {
+  std::vector<int> labels;
+  const data::Corpus corpus = SeparatedMixture({0.6, 0.4}, 3, 100, 5, 2, &labels);
+  DpMixtureOptions options;
+  options.seed = 4;
+  auto full = DpSliceGibbs::Create(&corpus, options).value();
+  for (int t = 0; t < 10; ++t) full->Step();
+  const DpSliceGibbsState state = full->SaveState();
+  EXPECT_EQ(state.steps, 10);
+  for (int t = 0; t < 10; ++t) full->Step();
+
+  auto resumed = DpSliceGibbs::Create(&corpus, options).value();
+  ASSERT_TRUE(resumed->RestoreState(state).ok());
+  EXPECT_EQ(resumed->num_components(), 0);
+  for (int t = 0; t < 10; ++t) resumed->Step();
+  EXPECT_EQ(resumed->steps(), 20);
+  EXPECT_THAT(resumed->allocations(), testing::ElementsAreArray(full->allocations()));
+  EXPECT_THAT(resumed->weights(), testing::ElementsAreArray(full->weights()));
+  EXPECT_THAT(resumed->log_atoms(), testing::ElementsAreArray(full->log_atoms()));
+  EXPECT_EQ(resumed->alpha(), full->alpha());
+
+  DpSliceGibbsState bad = state;
+  bad.allocations.pop_back();
+  EXPECT_THAT(resumed->RestoreState(bad).message(), testing::HasSubstr("99 allocations"));
+  bad = state;
+  bad.allocations[3] = -1;
+  EXPECT_THAT(resumed->RestoreState(bad).message(), testing::HasSubstr("allocations[3] = -1"));
+  bad = state;
+  bad.alpha = 0;
+  EXPECT_THAT(resumed->RestoreState(bad).message(), testing::HasSubstr("alpha"));
+}
+
 // Three components with disjoint supports of 4 words each, 10 tokens per user: a user's bag
 // identifies its component, so after burn-in the posterior puts (almost) every user with its
 // true companions and the matched atoms' posterior means equal the empirical word
