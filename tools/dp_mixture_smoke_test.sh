@@ -19,6 +19,12 @@ test "$(wc -l < "${out}/summary.csv")" -eq 7
 grep -q "^lp__,alpha,occupied,components$" "${out}/draws_gibbs_seed2.csv"
 grep -q "^#     algorithm = sgrld$" "${out}/draws_sgrld_seed1.csv"
 test "$(grep -c -v '^#' "${out}/draws_scir_seed1.csv")" -eq 16
+# Two threads: the same trace apart from the seconds column.
+"${bin}" --output_dir="${out}2" --iterations=30 --eval_every=10 --seeds=2 --threads=2 \
+  --noplot > /dev/null 2>&1
+cut -d, -f1-3,5- "${out}/trace.csv" > "${TEST_TMPDIR}/trace1"
+cut -d, -f1-3,5- "${out}2/trace.csv" > "${TEST_TMPDIR}/trace2"
+cmp "${TEST_TMPDIR}/trace1" "${TEST_TMPDIR}/trace2"
 if "${bin}" --output_dir="${out}" --methods=scir,hmc > /dev/null 2> "${TEST_TMPDIR}/err"; then
   echo "expected failure for --methods=scir,hmc" >&2
   exit 1
