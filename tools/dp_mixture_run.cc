@@ -1,0 +1,339 @@
+#include "tools/dp_mixture_run.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <sstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "base/status_macros.h"
+#include "eval/cmdstan_csv.h"
+#include "models/dp_predictive.h"
+
+namespace sgmcmc::tools {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double Seconds(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// The two kinds of sampler behind one step/draw interface.
+class Chain {
+ public:
+  virtual ~Chain() = default;
+  virtual void Step() = 0;
+  virtual void Draw(models::DpMixtureDraw& draw) const = 0;
+  virtual int occupied() const = 0;
+  virtual int components() const = 0;
+  virtual double alpha() const = 0;
+};
+
+template <typename Sampler>
+class SamplerChain final : public Chain {
+ public:
+  explicit SamplerChain(std::unique_ptr<Sampler> sampler) : sampler_(std::move(sampler)) {}
+  void Step() override { sampler_->Step(); }
+  void Draw(models::DpMixtureDraw& draw) const override { sampler_->CurrentDraw(draw); }
+  int occupied() const override { return sampler_->num_occupied(); }
+  int components() const override { return sampler_->num_components(); }
+  double alpha() const override { return sampler_->alpha(); }
+
+ private:
+  std::unique_ptr<Sampler> sampler_;
+};
+
+absl::StatusOr<std::unique_ptr<Chain>> MakeChain(const data::Corpus& train, DpMethod method,
+                                                 const models::DpStochasticOptions& options,
+                                                 parallel::ThreadPool* pool) {
+  if (method == DpMethod::kGibbs) {
+    SGMCMC_ASSIGN_OR_RETURN(auto sampler,
+                            models::DpSliceGibbs::Create(&train, options.model, pool));
+    return std::unique_ptr<Chain>(new SamplerChain<models::DpSliceGibbs>(std::move(sampler)));
+  }
+  SGMCMC_ASSIGN_OR_RETURN(auto sampler,
+                          models::DpStochasticSlice::Create(&train, options, pool));
+  return std::unique_ptr<Chain>(
+      new SamplerChain<models::DpStochasticSlice>(std::move(sampler)));
+}
+
+std::string RunName(const DpRunResult& run) {
+  return absl::StrCat(DpMethodName(run.method), "_seed", run.seed);
+}
+
+}  // namespace
+
+absl::string_view DpMethodName(DpMethod method) {
+  switch (method) {
+    case DpMethod::kScir:
+      return "scir";
+    case DpMethod::kSgrld:
+      return "sgrld";
+    case DpMethod::kGibbs:
+      return "gibbs";
+  }
+  return "unknown";
+}
+
+absl::StatusOr<DpMethod> ParseDpMethod(absl::string_view name) {
+  for (DpMethod method : {DpMethod::kScir, DpMethod::kSgrld, DpMethod::kGibbs}) {
+    if (name == DpMethodName(method)) return method;
+  }
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown method \"", name, "\" (expected scir, sgrld or gibbs)"));
+}
+
+absl::Status DpExperimentOptions::Validate() const {
+  if (iterations < 1) {
+    return absl::InvalidArgumentError(absl::StrCat("iterations must be >= 1, got ", iterations));
+  }
+  if (eval_every < 1) {
+    return absl::InvalidArgumentError(absl::StrCat("eval_every must be >= 1, got ", eval_every));
+  }
+  if (!(burn_in_fraction >= 0 && burn_in_fraction < 1)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("burn_in_fraction must be in [0, 1), got ", burn_in_fraction));
+  }
+  if (minibatch_size < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("minibatch_size must be >= 1, got ", minibatch_size));
+  }
+  for (const auto& [name, value] : {std::pair<const char*, double>{"alpha_shape", alpha_shape},
+                                    {"alpha_rate", alpha_rate}}) {
+    if (!(std::isfinite(value) && value > 0)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(name, " must be finite and > 0, got ", value));
+    }
+  }
+  return absl::OkStatus();
+}
+
+models::DpStochasticOptions DpMethodOptions(DpMethod method, uint64_t seed,
+                                            const DpExperimentOptions& options) {
+  models::DpStochasticOptions result = models::DpStochasticPaperOptions(
+      method == DpMethod::kSgrld ? models::DpSimplexSampler::kSgrld
+                                 : models::DpSimplexSampler::kScir);
+  result.minibatch_size = options.minibatch_size;
+  result.model.alpha_shape = options.alpha_shape;
+  result.model.alpha_rate = options.alpha_rate;
+  result.model.seed = seed;
+  return result;  // Gibbs: a = 0.5, K = 20, as SCIR's
+}
+
+double DpRunResult::mean_draw_log_predictive() const {
+  double sum = 0;
+  int count = 0;
+  for (const DpTracePoint& p : trace) {
+    if (p.iteration <= burn_in) continue;
+    sum += p.log_predictive;
+    ++count;
+  }
+  return count > 0 ? sum / count : trace.back().log_predictive;
+}
+
+double DpRunResult::seconds_per_iteration() const {
+  return trace.empty() ? 0 : seconds / static_cast<double>(trace.back().iteration);
+}
+
+absl::StatusOr<DpRunResult> RunDpChain(const data::Corpus& train, const data::Corpus& test,
+                                       DpMethod method, uint64_t seed,
+                                       const DpExperimentOptions& options,
+                                       parallel::ThreadPool* pool, std::ostream* progress) {
+  SGMCMC_RETURN_IF_ERROR(options.Validate());
+  if (test.vocabulary_size() != train.vocabulary_size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("test data has ", test.vocabulary_size(), " words, training data ",
+                     train.vocabulary_size()));
+  }
+  DpExperimentOptions capped = options;
+  capped.minibatch_size = std::min<int64_t>(options.minibatch_size, train.num_documents());
+  const models::DpStochasticOptions sampler_options = DpMethodOptions(method, seed, capped);
+  SGMCMC_ASSIGN_OR_RETURN(std::unique_ptr<Chain> chain,
+                          MakeChain(train, method, sampler_options, pool));
+
+  DpRunResult run;
+  run.method = method;
+  run.seed = seed;
+  run.num_users = train.num_documents();
+  run.users_per_iteration =
+      method == DpMethod::kGibbs ? train.num_documents() : capped.minibatch_size;
+  run.burn_in = static_cast<int64_t>(options.burn_in_fraction * options.iterations);
+  const double a = sampler_options.model.atom_concentration;
+  models::DpPredictiveAverage running(&test, a), single(&test, a);
+  models::DpMixtureDraw draw;
+  const int64_t progress_every = std::max<int64_t>(1, options.iterations / 10);
+  for (int64_t t = 1; t <= options.iterations; ++t) {
+    const Clock::time_point start = Clock::now();
+    chain->Step();
+    run.seconds += Seconds(start);
+    if (t == run.burn_in) run.burn_in_seconds = run.seconds;
+    if (t > run.burn_in) {
+      run.alpha_draws.push_back(chain->alpha());
+      run.occupied_draws.push_back(chain->occupied());
+      run.component_draws.push_back(chain->components());
+    }
+    if (t % options.eval_every == 0 || t == options.iterations) {
+      chain->Draw(draw);
+      single.Reset();
+      single.Add(draw);
+      DpTracePoint point;
+      point.iteration = t;
+      point.seconds = run.seconds;
+      point.log_predictive = single.MeanLogPredictive();
+      if (t > run.burn_in) running.Add(draw);
+      point.running_log_predictive =
+          running.num_draws() > 0 ? running.MeanLogPredictive() : point.log_predictive;
+      point.occupied = chain->occupied();
+      point.components = chain->components();
+      point.alpha = chain->alpha();
+      run.trace.push_back(point);
+    }
+    if (progress != nullptr && (t % progress_every == 0 || t == options.iterations) &&
+        !run.trace.empty()) {
+      const DpTracePoint& p = run.trace.back();
+      *progress << absl::StrFormat(
+          "[%s seed %d] %d/%d  log pred %.4f (running %.4f)  occupied %d  components %d  "
+          "alpha %.3g  %.2fs\n",
+          DpMethodName(method), seed, t, options.iterations, p.log_predictive,
+          p.running_log_predictive, p.occupied, p.components, p.alpha, run.seconds);
+    }
+  }
+  return run;
+}
+
+std::string DpSummaryTable(const std::vector<DpRunResult>& runs) {
+  std::ostringstream out;
+  out << absl::StrFormat("%-6s %5s %14s %14s %9s %11s %8s %12s %14s\n", "method", "seed",
+                         "log_pred(avg)", "log_pred(draw)", "occupied", "components", "alpha",
+                         "ms/iteration", "ns/user/iter");
+  for (const DpRunResult& run : runs) {
+    const DpTracePoint& p = run.final_point();
+    const double per_iteration = run.seconds_per_iteration();
+    out << absl::StrFormat("%-6s %5d %14.4f %14.4f %9d %11d %8.3g %12.3f %14.1f\n",
+                           DpMethodName(run.method), run.seed, p.running_log_predictive,
+                           run.mean_draw_log_predictive(), p.occupied, p.components, p.alpha,
+                           1e3 * per_iteration,
+                           1e9 * per_iteration / static_cast<double>(run.users_per_iteration));
+  }
+  // Per method: mean (min, max) of the final running log predictive, mean occupied.
+  for (DpMethod method : {DpMethod::kScir, DpMethod::kSgrld, DpMethod::kGibbs}) {
+    double sum = 0, lo = std::numeric_limits<double>::infinity(), hi = -lo, occupied = 0;
+    double draw_sum = 0;
+    int count = 0;
+    for (const DpRunResult& run : runs) {
+      if (run.method != method) continue;
+      const double lp = run.final_point().running_log_predictive;
+      sum += lp;
+      lo = std::min(lo, lp);
+      hi = std::max(hi, lp);
+      occupied += run.final_point().occupied;
+      draw_sum += run.mean_draw_log_predictive();
+      ++count;
+    }
+    if (count == 0) continue;
+    out << absl::StrFormat("%-6s mean log predictive %.4f (min %.4f, max %.4f), single-draw "
+                           "%.4f, mean occupied %.1f over %d seeds\n",
+                           DpMethodName(method), sum / count, lo, hi, draw_sum / count,
+                           occupied / count, count);
+  }
+  // SCIR vs SGRLD seed by seed (the paper: SCIR ends better for every seed).
+  int compared = 0, scir_better = 0, scir_better_draw = 0;
+  for (const DpRunResult& scir : runs) {
+    if (scir.method != DpMethod::kScir) continue;
+    for (const DpRunResult& sgrld : runs) {
+      if (sgrld.method != DpMethod::kSgrld || sgrld.seed != scir.seed) continue;
+      ++compared;
+      scir_better += scir.final_point().running_log_predictive >
+                     sgrld.final_point().running_log_predictive;
+      scir_better_draw += scir.mean_draw_log_predictive() > sgrld.mean_draw_log_predictive();
+    }
+  }
+  if (compared > 0) {
+    out << "SCIR above SGRLD in log predictive for " << scir_better << " of " << compared
+        << " seeds (draw-averaged), " << scir_better_draw << " of " << compared
+        << " (single draws)\n";
+  }
+  return out.str();
+}
+
+absl::Status WriteDpOutputs(const std::vector<DpRunResult>& runs,
+                            const std::string& output_dir) {
+  std::error_code error;
+  std::filesystem::create_directories(output_dir, error);
+  if (error) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(output_dir, ": cannot create the directory: ", error.message()));
+  }
+  auto open = [&](const std::string& name, std::ofstream& file) -> absl::Status {
+    const std::string path = absl::StrCat(output_dir, "/", name);
+    file.open(path);
+    if (!file) return absl::InvalidArgumentError(absl::StrCat(path, ": cannot open"));
+    return absl::OkStatus();
+  };
+  std::ofstream trace;
+  SGMCMC_RETURN_IF_ERROR(open("trace.csv", trace));
+  trace << "method,seed,iteration,seconds,log_predictive,running_log_predictive,occupied,"
+           "components,alpha\n";
+  for (const DpRunResult& run : runs) {
+    for (const DpTracePoint& p : run.trace) {
+      trace << absl::StrFormat("%s,%d,%d,%.6g,%.10g,%.10g,%d,%d,%.6g\n",
+                               DpMethodName(run.method), run.seed, p.iteration, p.seconds,
+                               p.log_predictive, p.running_log_predictive, p.occupied,
+                               p.components, p.alpha);
+    }
+  }
+  std::ofstream summary;
+  SGMCMC_RETURN_IF_ERROR(open("summary.csv", summary));
+  summary << "method,seed,iterations,running_log_predictive,mean_draw_log_predictive,occupied,"
+             "components,alpha,seconds_per_iteration,ns_per_user_iteration\n";
+  for (const DpRunResult& run : runs) {
+    const DpTracePoint& p = run.final_point();
+    summary << absl::StrFormat(
+        "%s,%d,%d,%.10g,%.10g,%d,%d,%.6g,%.6g,%.6g\n", DpMethodName(run.method), run.seed,
+        p.iteration, p.running_log_predictive, run.mean_draw_log_predictive(), p.occupied,
+        p.components, p.alpha, run.seconds_per_iteration(),
+        1e9 * run.seconds_per_iteration() / static_cast<double>(run.users_per_iteration));
+  }
+  for (const DpRunResult& run : runs) {
+    std::ofstream draws;
+    const std::string name = absl::StrCat("draws_", RunName(run), ".csv");
+    SGMCMC_RETURN_IF_ERROR(open(name, draws));
+    eval::CmdStanCsvOptions options;
+    options.model = "dp_multinomial_mixture";
+    options.algorithm = std::string(DpMethodName(run.method));
+    options.num_samples = static_cast<int64_t>(run.alpha_draws.size());
+    options.num_warmup = run.burn_in;
+    options.seed = run.seed;
+    options.output_file = absl::StrCat(output_dir, "/", name);
+    options.extra = {{"lp__", "not computed (written as 0)"}};
+    SGMCMC_ASSIGN_OR_RETURN(
+        eval::CmdStanCsvWriter writer,
+        eval::CmdStanCsvWriter::Create(&draws, {"alpha", "occupied", "components"}, options));
+    for (size_t d = 0; d < run.alpha_draws.size(); ++d) {
+      const double values[3] = {run.alpha_draws[d], static_cast<double>(run.occupied_draws[d]),
+                                static_cast<double>(run.component_draws[d])};
+      SGMCMC_RETURN_IF_ERROR(writer.WriteDraw(0.0, values));
+    }
+    SGMCMC_RETURN_IF_ERROR(writer.Finish(run.burn_in_seconds, run.seconds - run.burn_in_seconds));
+  }
+  std::ofstream names;
+  SGMCMC_RETURN_IF_ERROR(open("runs.txt", names));
+  std::vector<std::string> methods;
+  for (const DpRunResult& run : runs) {
+    const std::string name(DpMethodName(run.method));
+    if (std::find(methods.begin(), methods.end(), name) == methods.end()) methods.push_back(name);
+  }
+  for (const std::string& name : methods) names << name << "\n";
+  if (!trace || !summary || !names) {
+    return absl::DataLossError(absl::StrCat(output_dir, ": writing the outputs failed"));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace sgmcmc::tools

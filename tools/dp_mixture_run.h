@@ -1,0 +1,125 @@
+// The `dp_mixture` tool's engine (tools/dp_mixture.cc is its command line): runs the DP
+// mixture of multinomials (models/dp_mixture.h) on user/Vroot data with the stochastic slice
+// sampler under SCIR and under SGRLD (models/dp_stochastic_slice.h, Table 3 settings of Baker
+// et al. 2018) and with the exact Gibbs slice sampler, several seeds each, and traces the
+// held-out log predictive (models/dp_predictive.h) and the number of occupied components
+// against iterations and sampler seconds: Figure 3(b) / 4(b) of the paper.
+//
+// Evaluation schedule: every eval_every iterations the current draw is scored alone
+// (log_predictive) and, after burn-in (the first burn_in_fraction of the iterations), added to
+// the running average of predictive probabilities (running_log_predictive; before burn-in it
+// equals log_predictive). Sampler seconds exclude evaluation.
+//
+// Outputs (WriteDpOutputs) in the output directory:
+//   trace.csv       method, seed, iteration, seconds, log_predictive, running_log_predictive,
+//                   occupied, components, alpha (one row per evaluation, all runs)
+//   summary.csv     method, seed, final running log predictive, mean single-draw log
+//                   predictive after burn-in, occupied, components, alpha, seconds per
+//                   iteration, ns per user per iteration (users touched: N or n)
+//   draws_METHOD_seedS.csv  α and the occupied/instantiated component counts of every
+//                   post-burn-in iteration in the CmdStan CSV layout (eval/cmdstan_csv.h;
+//                   lp__ is not computed and written as 0)
+//   runs.txt        the method names, for tools/plots/dp_mixture.gp (log_predictive.png)
+//
+// Cost: the runs (see the samplers) plus O(test users × K) per evaluation.
+//
+// Example:
+//   DpExperimentOptions options;
+//   SGMCMC_ASSIGN_OR_RETURN(DpRunResult run,
+//       RunDpChain(train, test, DpMethod::kScir, /*seed=*/1, options, nullptr, &std::cerr));
+#ifndef SGMCMC_TOOLS_DP_MIXTURE_RUN_H_
+#define SGMCMC_TOOLS_DP_MIXTURE_RUN_H_
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "data/corpus.h"
+#include "models/dp_mixture.h"
+#include "models/dp_stochastic_slice.h"
+#include "parallel/thread_pool.h"
+
+namespace sgmcmc::tools {
+
+enum class DpMethod { kScir, kSgrld, kGibbs };
+// "scir", "sgrld", "gibbs".
+absl::string_view DpMethodName(DpMethod method);
+// Inverse of DpMethodName; InvalidArgument listing the names.
+absl::StatusOr<DpMethod> ParseDpMethod(absl::string_view name);
+
+struct DpExperimentOptions {
+  // Iterations per run, >= 1. Default 300.
+  int64_t iterations = 300;
+  // Evaluate every this many iterations (and at the last), >= 1. Default 10.
+  int64_t eval_every = 10;
+  // Fraction of the iterations before draws enter the running average, in [0, 1). Default 0.5.
+  double burn_in_fraction = 0.5;
+  // Minibatch n of the stochastic samplers, >= 1 (capped at the number of users). Default 1000.
+  int minibatch_size = 1000;
+  // Gamma(shape, rate) prior of α for every method; finite, > 0. Default Gamma(1, 1).
+  double alpha_shape = 1.0;
+  double alpha_rate = 1.0;
+
+  absl::Status Validate() const;
+};
+
+// The sampler options of a method and seed: Table 3 (SCIR: h_θ = h_DP = 0.1, a = 0.5, K = 20;
+// SGRLD: h_θ = 0.001, h_DP = 0.005, a = 0.001, K = 30; Gibbs: a = 0.5, K = 20), with the
+// experiment's α prior and minibatch size.
+models::DpStochasticOptions DpMethodOptions(DpMethod method, uint64_t seed,
+                                            const DpExperimentOptions& options);
+
+struct DpTracePoint {
+  int64_t iteration = 0;
+  double seconds = 0;  // sampler time so far
+  double log_predictive = 0;
+  double running_log_predictive = 0;
+  int occupied = 0;
+  int components = 0;
+  double alpha = 0;
+};
+
+struct DpRunResult {
+  DpMethod method = DpMethod::kScir;
+  uint64_t seed = 0;
+  int64_t num_users = 0;
+  int64_t users_per_iteration = 0;  // N (Gibbs) or the minibatch n
+  std::vector<DpTracePoint> trace;
+  // Every post-burn-in iteration: α, occupied and instantiated components.
+  std::vector<double> alpha_draws;
+  std::vector<int> occupied_draws;
+  std::vector<int> component_draws;
+  int64_t burn_in = 0;
+  double burn_in_seconds = 0;
+  double seconds = 0;  // all sampler time
+
+  double seconds_per_iteration() const;
+  // The mean of the single-draw log predictive over the evaluations after burn-in (the
+  // final draw's if there is none).
+  double mean_draw_log_predictive() const;
+  const DpTracePoint& final_point() const { return trace.back(); }
+};
+
+// One run. `pool` may be null; `progress` (may be null) gets a line per 10% of the run.
+absl::StatusOr<DpRunResult> RunDpChain(const data::Corpus& train, const data::Corpus& test,
+                                       DpMethod method, uint64_t seed,
+                                       const DpExperimentOptions& options,
+                                       parallel::ThreadPool* pool, std::ostream* progress);
+
+// The summary table (one line per run, then per method the mean and range), and the
+// comparisons the paper reports: for how many seeds SCIR ends above SGRLD, by the running
+// (draw-averaged) log predictive and by the mean single-draw log predictive, and the mean
+// occupied components of each.
+std::string DpSummaryTable(const std::vector<DpRunResult>& runs);
+
+// Writes trace.csv, summary.csv, draws_*.csv and runs.txt into `output_dir` (created if
+// missing). Errors name the file.
+absl::Status WriteDpOutputs(const std::vector<DpRunResult>& runs, const std::string& output_dir);
+
+}  // namespace sgmcmc::tools
+
+#endif  // SGMCMC_TOOLS_DP_MIXTURE_RUN_H_
