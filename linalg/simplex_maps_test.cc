@@ -9,8 +9,8 @@
 #include "eval/distribution_testing.h"
 #include "eval/numeric_testing.h"
 #include "gtest/gtest.h"
-#include "linalg/special_functions.h"
 #include "linalg/sphere.h"
+#include "math/special_functions.h"
 #include "rng/dirichlet.h"
 #include "rng/engine.h"
 
@@ -32,7 +32,7 @@ double DirichletLogPdfAt(const VectorXd& theta, const std::vector<double>& alpha
 
 // log of the uniform density on S^{K-1}: log(Γ(K/2) / (2 π^{K/2})).
 double LogUniformSphereDensity(int k) {
-  return LogGamma(0.5 * k) - M_LN2 - 0.5 * k * std::log(M_PI);
+  return math::LogGamma(0.5 * k) - M_LN2 - 0.5 * k * std::log(M_PI);
 }
 
 TEST(ExpandedMeanTest, MirrorsAndNormalises) {

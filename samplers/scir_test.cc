@@ -10,7 +10,7 @@
 #include "eval/distribution_testing.h"
 #include "eval/ks_dirichlet.h"
 #include "gtest/gtest.h"
-#include "linalg/special_functions.h"
+#include "math/special_functions.h"
 #include "rng/engine.h"
 #include "samplers/count_model.h"
 #include "samplers/simplex_testing.h"
@@ -53,7 +53,7 @@ TEST(ScirTest, OneStepIsTheExactCirTransition) {
         const double df = 2 * (kAlpha + row_counts[j]);
         const double nc = 2 * theta0[j] * std::exp(-h) / scale;
         const eval::TestResult ks = eval::KolmogorovSmirnovTest(
-            w, [&](double x) { return linalg::NoncentralChiSquaredCdf(x, df, nc); });
+            w, [&](double x) { return math::NoncentralChiSquaredCdf(x, df, nc); });
         EXPECT_TRUE(ks.Passed()) << "h=" << h << " seed=" << seed << " col " << j << ": " << ks;
       }
     }
@@ -65,7 +65,7 @@ TEST(ScirTest, OneStepIsTheExactCirTransition) {
 // Poisson means λ = θ e^{-h}/(1 − e^{-h}) ~ 1e-30, 1 and 100 (columns 0-2) and zero counts,
 // plus (α = 0.5 only) a count of 2.5 in a fourth column (shape 0.5 + count: normal plus
 // gamma); each column's W = 2θ'/(1 − e^{-h}) is KS-tested against χ'²(2a, 2λ)
-// (linalg::NoncentralChiSquaredCdf). Shapes 0.01 and 0.3 take the Poisson path (λ < 2^-54:
+// (math::NoncentralChiSquaredCdf). Shapes 0.01 and 0.3 take the Poisson path (λ < 2^-54:
 // no draw; λ = 1: rng::PoissonSample; the Bernoulli/zero-truncated draw is covered by the
 // asymmetric case below), 0.5 the single-normal path, 3 and 50 the normal plus the
 // Gamma(α − 1/2) table. An asymmetric prior (no table) covers the per-entry path with every
@@ -86,7 +86,7 @@ TEST(ScirTest, OneStepMatchesTheNoncentralChiSquaredLawOnEveryPath) {
     std::vector<double> w(kChains);
     for (int r = 0; r < kChains; ++r) w[r] = 2 * std::exp(scir.log_theta(r)[col]) / scale;
     const eval::TestResult ks = eval::KolmogorovSmirnovTest(
-        w, [&](double x) { return linalg::NoncentralChiSquaredCdf(x, 2 * a, 2 * lambda); });
+        w, [&](double x) { return math::NoncentralChiSquaredCdf(x, 2 * a, 2 * lambda); });
     EXPECT_TRUE(ks.Passed()) << label << " a=" << a << " lambda=" << lambda << ": " << ks;
   };
   for (uint64_t seed : {21u, 22u}) {

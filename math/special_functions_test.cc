@@ -1,4 +1,4 @@
-#include "linalg/special_functions.h"
+#include "math/special_functions.h"
 
 #include <cmath>
 #include <limits>
@@ -7,10 +7,10 @@
 #include "eval/numeric_testing.h"
 #include "gtest/gtest.h"
 
-namespace sgmcmc::linalg {
+namespace sgmcmc::math {
 namespace {
 
-#include "linalg/testdata/special_functions_reference.inc"
+#include "math/testdata/special_functions_reference.inc"
 
 using ::sgmcmc::eval::IsNearRelative;
 
@@ -134,4 +134,4 @@ TEST(NoncentralChiSquaredCdfDeathTest, RejectsBadArguments) {
 }
 
 }  // namespace
-}  // namespace sgmcmc::linalg
+}  // namespace sgmcmc::math

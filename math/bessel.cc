@@ -1,4 +1,4 @@
-#include "linalg/bessel.h"
+#include "math/bessel.h"
 
 #include <algorithm>
 #include <array>
@@ -8,9 +8,9 @@
 #include "base/check.h"
 #include "boost/math/policies/policy.hpp"
 #include "boost/math/special_functions/bessel.hpp"
-#include "linalg/special_functions.h"
+#include "math/special_functions.h"
 
-namespace sgmcmc::linalg {
+namespace sgmcmc::math {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -227,4 +227,4 @@ double VmfMeanResultantLength(int dim, double kappa) {
   return std::exp(LogBesselIRatio(Order(dim), kappa));
 }
 
-}  // namespace sgmcmc::linalg
+}  // namespace sgmcmc::math

@@ -1,7 +1,7 @@
 #include "benchmark/benchmark.h"
-#include "linalg/bessel.h"
+#include "math/bessel.h"
 
-namespace sgmcmc::linalg {
+namespace sgmcmc::math {
 namespace {
 
 // Args: {nu, kappa}, one point per region of LogBesselI.
@@ -33,4 +33,4 @@ void BM_BesselVmfMeanResultantLength(benchmark::State& state) {
 BENCHMARK(BM_BesselVmfMeanResultantLength)->Args({5000, 3000})->Args({3, 50})->Args({3, 10000});
 
 }  // namespace
-}  // namespace sgmcmc::linalg
+}  // namespace sgmcmc::math

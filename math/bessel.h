@@ -16,22 +16,22 @@
 // LogBesselIRatio (hence A_d) evaluates log(I_{ν+1} / I_ν) with the same expansions but
 // differenced analytically, so its absolute error is a few ulp even where log I ~ 1e6.
 //
-// Accuracy (against 40-digit mpmath values in linalg/testdata/bessel_reference.inc, for ν in
+// Accuracy (against 40-digit mpmath values in math/testdata/bessel_reference.inc, for ν in
 // [0, 1e5] and κ in [1e-6, 1e6]): |error| ≤ 1e-10 · max(|log I|, 1) is what the tests demand;
-// the measured maximum is printed by //linalg:bessel_test (about 1e-15 relative).
+// the measured maximum is printed by //math:bessel_test (about 1e-15 relative).
 //
-// Cost (one core, --config=bench, see //linalg:bessel_benchmark): Debye region 110 ns
+// Cost (one core, --config=bench, see //math:bessel_benchmark): Debye region 110 ns
 // (ν = 2499) to 210 ns (ν = 30, all 17 terms), Hankel ~40 ns, series ~85 ns, Boost region
 // ~1.1 µs; VmfMeanResultantLength about 1.4x that.
 //
 // Example:
-//   double log_i = sgmcmc::linalg::LogBesselI(2499.0, 3000.0);         // no overflow
-//   double log_c = sgmcmc::linalg::VmfLogNormalizer(/*dim=*/5000, 3000.0);
-//   double a = sgmcmc::linalg::VmfMeanResultantLength(/*dim=*/5000, 3000.0);
-#ifndef SGMCMC_LINALG_BESSEL_H_
-#define SGMCMC_LINALG_BESSEL_H_
+//   double log_i = sgmcmc::math::LogBesselI(2499.0, 3000.0);         // no overflow
+//   double log_c = sgmcmc::math::VmfLogNormalizer(/*dim=*/5000, 3000.0);
+//   double a = sgmcmc::math::VmfMeanResultantLength(/*dim=*/5000, 3000.0);
+#ifndef SGMCMC_MATH_BESSEL_H_
+#define SGMCMC_MATH_BESSEL_H_
 
-namespace sgmcmc::linalg {
+namespace sgmcmc::math {
 
 // log I_ν(κ) for ν >= 0 and κ >= 0 (checked). κ = 0 gives 0 for ν = 0 and -inf otherwise;
 // κ = +inf gives +inf.
@@ -51,6 +51,6 @@ double VmfLogNormalizer(int dim, double kappa);
 // also -d log c_d(κ)/dκ. dim >= 2, κ >= 0 (checked).
 double VmfMeanResultantLength(int dim, double kappa);
 
-}  // namespace sgmcmc::linalg
+}  // namespace sgmcmc::math
 
-#endif  // SGMCMC_LINALG_BESSEL_H_
+#endif  // SGMCMC_MATH_BESSEL_H_

@@ -1,4 +1,4 @@
-#include "linalg/special_functions.h"
+#include "math/special_functions.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +13,7 @@
 #include "boost/math/special_functions/digamma.hpp"
 #include "boost/math/special_functions/gamma.hpp"
 
-namespace sgmcmc::linalg {
+namespace sgmcmc::math {
 namespace {
 
 namespace bmp = boost::math::policies;
@@ -138,4 +138,4 @@ double NoncentralChiSquaredCdf(double x, double df, double noncentrality) {
   return boost::math::cdf(dist, x);
 }
 
-}  // namespace sgmcmc::linalg
+}  // namespace sgmcmc::math

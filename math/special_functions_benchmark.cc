@@ -1,18 +1,18 @@
+#include <random>
 #include <vector>
 
 #include "benchmark/benchmark.h"
-#include "linalg/special_functions.h"
-#include "rng/engine.h"
-#include "rng/uniform.h"
+#include "math/special_functions.h"
 
-namespace sgmcmc::linalg {
+namespace sgmcmc::math {
 namespace {
 
 // Arguments spread over (lo, hi) so that every branch of the approximations is exercised.
 std::vector<double> Arguments(double lo, double hi) {
-  rng::Engine engine(/*seed=*/17);
+  std::mt19937_64 engine(/*seed=*/17);
+  std::uniform_real_distribution<double> uniform(lo, hi);
   std::vector<double> x(1024);
-  for (double& v : x) v = rng::UniformDouble(engine, lo, hi);
+  for (double& v : x) v = uniform(engine);
   return x;
 }
 
@@ -68,4 +68,4 @@ void BM_SpecialFunctionsLogSumExp(benchmark::State& state) {
 BENCHMARK(BM_SpecialFunctionsLogSumExp)->Range(8, 1 << 16);
 
 }  // namespace
-}  // namespace sgmcmc::linalg
+}  // namespace sgmcmc::math

@@ -1,4 +1,4 @@
-#include "linalg/bessel.h"
+#include "math/bessel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,12 +7,12 @@
 
 #include "eval/numeric_testing.h"
 #include "gtest/gtest.h"
-#include "linalg/special_functions.h"
+#include "math/special_functions.h"
 
-namespace sgmcmc::linalg {
+namespace sgmcmc::math {
 namespace {
 
-#include "linalg/testdata/bessel_reference.inc"
+#include "math/testdata/bessel_reference.inc"
 
 using ::sgmcmc::eval::IsNearRelative;
 using ::sgmcmc::eval::RelativeErrorWithFloor;
@@ -180,4 +180,4 @@ TEST(BesselDeathTest, RejectsBadArguments) {
 }
 
 }  // namespace
-}  // namespace sgmcmc::linalg
+}  // namespace sgmcmc::math

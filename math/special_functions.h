@@ -10,22 +10,22 @@
 // formulation of TOMS 708 (Didonato & Morris 1992, BETALN as in R's lbeta) so that log B(a, b)
 // keeps full relative accuracy when one argument is huge, where
 // lgamma(a) + lgamma(b) - lgamma(a + b) cancels.
-// Reference values (mpmath, 50 digits) are in linalg/testdata/special_functions_reference.inc.
+// Reference values (mpmath, 50 digits) are in math/testdata/special_functions_reference.inc.
 //
-// Cost (one core, --config=bench, see //linalg:special_functions_benchmark): LogGamma ~15-25 ns,
+// Cost (one core, --config=bench, see //math:special_functions_benchmark): LogGamma ~15-25 ns,
 // Digamma ~20 ns, LogBeta ~40-60 ns, LogSumExp ~9 ns per element (one exp each); the incomplete
 // functions and the noncentral chi-squared CDF take ~1 µs and more (not for inner loops).
 //
 // Example:
-//   double lg = sgmcmc::linalg::LogGamma(0.5);              // log √π
-//   double p = sgmcmc::linalg::RegularizedGammaP(2.0, 1.0);  // P(2, 1)
-//   double lse = sgmcmc::linalg::LogSumExp(log_weights);     // log Σ exp(w_i)
-#ifndef SGMCMC_LINALG_SPECIAL_FUNCTIONS_H_
-#define SGMCMC_LINALG_SPECIAL_FUNCTIONS_H_
+//   double lg = sgmcmc::math::LogGamma(0.5);              // log √π
+//   double p = sgmcmc::math::RegularizedGammaP(2.0, 1.0);  // P(2, 1)
+//   double lse = sgmcmc::math::LogSumExp(log_weights);     // log Σ exp(w_i)
+#ifndef SGMCMC_MATH_SPECIAL_FUNCTIONS_H_
+#define SGMCMC_MATH_SPECIAL_FUNCTIONS_H_
 
 #include "absl/types/span.h"
 
-namespace sgmcmc::linalg {
+namespace sgmcmc::math {
 
 // log |Γ(x)|. Finite for every x except the poles x = 0, -1, -2, ..., where it is +inf;
 // NaN for NaN. For x > 0 this is log Γ(x).
@@ -57,6 +57,6 @@ double LogSumExp(absl::Span<const double> values);
 // central chi-squared CDF P(df / 2, x / 2).
 double NoncentralChiSquaredCdf(double x, double df, double noncentrality);
 
-}  // namespace sgmcmc::linalg
+}  // namespace sgmcmc::math
 
-#endif  // SGMCMC_LINALG_SPECIAL_FUNCTIONS_H_
+#endif  // SGMCMC_MATH_SPECIAL_FUNCTIONS_H_
