@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "Eigen/Dense"
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
+#include "testing/distribution_testing.h"
 #include "testing/random_inputs.h"
 
 namespace sgmcmc::linalg {
@@ -305,7 +305,7 @@ TEST(LbfgsTest, SqrtHNoiseHasCovarianceH) {
           for (int j = 0; j <= i; ++j) {
             const double sd = std::sqrt((h(i, i) * h(j, j) + h(i, j) * h(i, j)) / kDraws);
             const double z_score = (c(i, j) - h(i, j)) / sd;
-            EXPECT_GE(eval::TwoSidedNormalPValue(z_score), eval::kFalseFailureRate / entries)
+            EXPECT_GE(testing::TwoSidedNormalPValue(z_score), testing::kFalseFailureRate / entries)
                 << "dim=" << dim << " M=" << memory << " seed=" << seed << " entry (" << i
                 << ", " << j << "): estimate " << c(i, j) << " vs H " << h(i, j);
           }

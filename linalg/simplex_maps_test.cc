@@ -6,18 +6,18 @@
 
 #include "Eigen/Dense"
 #include "absl/types/span.h"
-#include "eval/distribution_testing.h"
-#include "eval/numeric_testing.h"
 #include "gtest/gtest.h"
 #include "linalg/sphere.h"
 #include "math/special_functions.h"
+#include "testing/distribution_testing.h"
+#include "testing/numeric_testing.h"
 #include "testing/random_inputs.h"
 
 namespace sgmcmc::linalg {
 namespace {
 
 using ::sgmcmc::testing::RandomInputs;
-using ::sgmcmc::eval::IsNearRelative;
+using ::sgmcmc::testing::IsNearRelative;
 using Eigen::VectorXd;
 
 VectorXd RandomUnitVector(RandomInputs& inputs, int dim) {
@@ -125,8 +125,8 @@ TEST(SphereToSimplexTest, ImportanceWeightsReproduceDirichletMoments) {
     }
     for (const auto& [draws, mean] :
          {std::pair{&weights, 1.0}, std::pair{&weighted_theta1, alpha[0] / alpha_total}}) {
-      const eval::SampleMoments m = eval::ComputeMoments(*draws);
-      const eval::TestResult result = eval::MeanZTest(*draws, mean, m.variance);
+      const testing::SampleMoments m = testing::ComputeMoments(*draws);
+      const testing::TestResult result = testing::MeanZTest(*draws, mean, m.variance);
       EXPECT_TRUE(result.Passed()) << "K=" << k << " " << result;
     }
   }

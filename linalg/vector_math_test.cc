@@ -6,13 +6,14 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "linalg/ulp_testing.h"
 #include "testing/random_inputs.h"
+#include "testing/ulp_testing.h"
 
 namespace sgmcmc::linalg {
 namespace {
 
 using ::sgmcmc::testing::RandomInputs;
+using ::sgmcmc::testing::UlpDistance;
 
 // Bit patterns equal (NaN payloads included).
 bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof(a)) == 0; }

@@ -5,17 +5,17 @@
 #include <cstdio>
 #include <limits>
 
-#include "eval/numeric_testing.h"
 #include "gtest/gtest.h"
 #include "math/special_functions.h"
+#include "testing/numeric_testing.h"
 
 namespace sgmcmc::math {
 namespace {
 
 #include "math/testdata/bessel_reference.inc"
 
-using ::sgmcmc::eval::IsNearRelative;
-using ::sgmcmc::eval::RelativeErrorWithFloor;
+using ::sgmcmc::testing::IsNearRelative;
+using ::sgmcmc::testing::RelativeErrorWithFloor;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 

@@ -4,15 +4,15 @@
 #include <limits>
 #include <vector>
 
-#include "eval/numeric_testing.h"
 #include "gtest/gtest.h"
+#include "testing/numeric_testing.h"
 
 namespace sgmcmc::math {
 namespace {
 
 #include "math/testdata/special_functions_reference.inc"
 
-using ::sgmcmc::eval::IsNearRelative;
+using ::sgmcmc::testing::IsNearRelative;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 

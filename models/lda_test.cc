@@ -5,11 +5,11 @@
 #include <vector>
 
 #include "data/corpus.h"
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
 #include "parallel/thread_pool.h"
 #include "rng/uniform.h"
 #include "samplers/count_model.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::models {
 namespace {
@@ -187,7 +187,7 @@ TEST(LdaCountModelTest, OneTokenDocumentCountsHaveExactMean) {
   }
   for (int k = 0; k < 3; ++k) {
     const double p = pi[k] / pi_sum;
-    const auto result = eval::MeanZTest(draws[k], 2 * p, 2 * p * (1 - p));
+    const auto result = testing::MeanZTest(draws[k], 2 * p, 2 * p * (1 - p));
     EXPECT_TRUE(result.Passed()) << "topic " << k << " " << result;
   }
 }

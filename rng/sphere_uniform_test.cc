@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "Eigen/Dense"
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
 #include "rng/engine.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::rng {
 namespace {
@@ -37,7 +37,7 @@ TEST(RandomTangentVectorTest, IsStandardNormalInTheTangentSpace) {
         ASSERT_LE(std::fabs(x.dot(out)), 1e-14);
         q = out.squaredNorm();
       }
-      const eval::TestResult result = eval::MeanZTest(squared_norms, dim - 1, 2.0 * (dim - 1));
+      const testing::TestResult result = testing::MeanZTest(squared_norms, dim - 1, 2.0 * (dim - 1));
       EXPECT_TRUE(result.Passed()) << "dim=" << dim << " " << result;
     }
   }
@@ -60,10 +60,10 @@ TEST(SphereUniformSampleTest, HasUniformMoments) {
         first_squared[i] = x[0] * x[0];
       }
       const double d = dim;
-      const eval::TestResult mean = eval::MeanZTest(first, 0, 1 / d);
+      const testing::TestResult mean = testing::MeanZTest(first, 0, 1 / d);
       EXPECT_TRUE(mean.Passed()) << "dim=" << dim << " " << mean;
-      const eval::TestResult second =
-          eval::MeanZTest(first_squared, 1 / d, 2 * (d - 1) / (d * d * (d + 2)));
+      const testing::TestResult second =
+          testing::MeanZTest(first_squared, 1 / d, 2 * (d - 1) / (d * d * (d + 2)));
       EXPECT_TRUE(second.Passed()) << "dim=" << dim << " " << second;
     }
   }

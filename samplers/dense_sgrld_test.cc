@@ -45,7 +45,7 @@ TEST(DenseSgrldTest, StationaryMomentsMatchPosterior) {
               *DenseSgrld::Create(model, start, Options(h, batch, seed)));
         },
         {11, 12, 13, 14}, /*burn_in=*/2000, /*iterations=*/200000, /*thin=*/5);
-    const testing::AssertionResult result =
+    const ::testing::AssertionResult result =
         samplers_internal::CheckGaussianMoments(chains, exact, Eigen::Vector3d::Zero(), allowance);
     EXPECT_TRUE(result) << "data seed " << data_seed;
     std::cerr << result.message();

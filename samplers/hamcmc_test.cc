@@ -237,7 +237,7 @@ TEST(HamcmcTest, StationaryMomentsMatchPosterior) {
         },
         {11, 12, 13, 14}, /*burn_in=*/5000, /*iterations=*/200000, /*thin=*/5,
         /*interleave=*/memory);
-    const testing::AssertionResult result =
+    const ::testing::AssertionResult result =
         samplers_internal::CheckGaussianMoments(chains, exact, Eigen::Vector2d::Zero(), allowance);
     EXPECT_TRUE(result) << "data seed " << data_seed << ", M = " << memory;
     std::cerr << result.message();

@@ -54,7 +54,7 @@ TEST(PsgldTest, StationaryMomentsMatchPosterior) {
               *Psgld::Create(model, start, Options(h, batch, seed, 0.999)));
         },
         {11, 12, 13, 14}, /*burn_in=*/20000, /*iterations=*/1500000, /*thin=*/50);
-    const testing::AssertionResult result =
+    const ::testing::AssertionResult result =
         samplers_internal::CheckGaussianMoments(chains, exact, Eigen::Vector2d::Zero(), allowance);
     EXPECT_TRUE(result) << "data seed " << data_seed;
     std::cerr << result.message();

@@ -50,7 +50,7 @@ TEST(SgldTest, StationaryMomentsMatchPosterior) {
     const samplers_internal::Chains chains = samplers_internal::RunChains(
         [&](uint64_t seed) { return MakeSgld(model, h, batch, seed, start); }, {11, 12, 13, 14},
         /*burn_in=*/20000, /*iterations=*/1500000, /*thin=*/50);
-    const testing::AssertionResult result =
+    const ::testing::AssertionResult result =
         CheckGaussianMoments(chains, exact, Eigen::Vector2d::Zero(), allowance);
     EXPECT_TRUE(result) << "data seed " << data_seed;
     std::cerr << result.message();

@@ -58,7 +58,7 @@ TEST(SgnhtTest, StationaryMomentsMatchPosterior) {
               *Sgnht::Create(model, start, Options(h, batch, seed, diffusion)));
         },
         {11, 12, 13, 14}, /*burn_in=*/50000, /*iterations=*/1000000, /*thin=*/50);
-    const testing::AssertionResult result =
+    const ::testing::AssertionResult result =
         samplers_internal::CheckGaussianMoments(chains, exact, Eigen::Vector2d::Zero(), allowance);
     EXPECT_TRUE(result) << "data seed " << data_seed;
     std::cerr << result.message();

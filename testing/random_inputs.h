@@ -1,5 +1,5 @@
 // Pseudo-random INPUTS for tests and benchmarks of the packages that must not depend on //rng
-// (math's neighbours on floor 1: linalg, parallel, and testing itself): a thin wrapper around
+// (linalg, parallel and testing itself, see //visibility:BUILD): a thin wrapper around
 // std::mt19937_64 with the few draws those tests need. Not a variate generator of the library
 // (that is //rng, the only source of randomness of samplers and tools); the draws are
 // deterministic for a given (seed, stream) with libstdc++, which is all a test input needs.

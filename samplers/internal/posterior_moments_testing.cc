@@ -126,7 +126,7 @@ Chains RunChains(const std::function<std::unique_ptr<samplers::Sampler>(uint64_t
   return chains;
 }
 
-testing::AssertionResult CheckGaussianMoments(const Chains& chains,
+::testing::AssertionResult CheckGaussianMoments(const Chains& chains,
                                               const models::GaussianPosterior& exact,
                                               const Eigen::VectorXd& mean_allowance,
                                               const Eigen::MatrixXd& covariance_allowance,
@@ -189,8 +189,8 @@ testing::AssertionResult CheckGaussianMoments(const Chains& chains,
                              estimate, stat.target, se, ess, stat.allowance, ratio,
                              ratio <= 1 ? "" : "  FAIL");
   }
-  if (ok) return testing::AssertionSuccess() << table.str();
-  return testing::AssertionFailure() << table.str();
+  if (ok) return ::testing::AssertionSuccess() << table.str();
+  return ::testing::AssertionFailure() << table.str();
 }
 
 }  // namespace sgmcmc::samplers_internal

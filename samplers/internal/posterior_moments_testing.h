@@ -84,7 +84,7 @@ Chains RunChains(const std::function<std::unique_ptr<samplers::Sampler>(uint64_t
 
 // The checks described above. mean_allowance (length D) and covariance_allowance (D x D)
 // are the absolute bias allowances.
-testing::AssertionResult CheckGaussianMoments(const Chains& chains,
+::testing::AssertionResult CheckGaussianMoments(const Chains& chains,
                                               const models::GaussianPosterior& exact,
                                               const Eigen::VectorXd& mean_allowance,
                                               const Eigen::MatrixXd& covariance_allowance,

@@ -111,7 +111,7 @@ TEST(PosteriorMomentsTestingTest, CheckAcceptsExactDrawsAndRejectsWrongOnes) {
       }
       chains.draws.push_back(draws);
     }
-    const testing::AssertionResult result =
+    const ::testing::AssertionResult result =
         CheckGaussianMoments(chains, exact, Eigen::Vector2d::Zero(), Eigen::Matrix2d::Zero());
     EXPECT_EQ(static_cast<bool>(result), scale == 1.0) << result.message();
   }

@@ -3,14 +3,14 @@
 // O(1).
 //
 // Example:
-//   EXPECT_LE(linalg::UlpDistance(y, std::exp(x)), 1);
-#ifndef SGMCMC_LINALG_ULP_TESTING_H_
-#define SGMCMC_LINALG_ULP_TESTING_H_
+//   EXPECT_LE(testing::UlpDistance(y, std::exp(x)), 1);
+#ifndef SGMCMC_TESTING_ULP_TESTING_H_
+#define SGMCMC_TESTING_ULP_TESTING_H_
 
 #include <cstdint>
 #include <cstring>
 
-namespace sgmcmc::linalg {
+namespace sgmcmc::testing {
 
 // Distance in units in the last place between two finite doubles of the same sign (their bit
 // patterns are then ordered like their magnitudes).
@@ -21,6 +21,6 @@ inline int64_t UlpDistance(double a, double b) {
   return ia > ib ? ia - ib : ib - ia;
 }
 
-}  // namespace sgmcmc::linalg
+}  // namespace sgmcmc::testing
 
-#endif  // SGMCMC_LINALG_ULP_TESTING_H_
+#endif  // SGMCMC_TESTING_ULP_TESTING_H_

@@ -3,14 +3,14 @@
 //
 // Example:
 //   const std::string path = WriteTestFile("bad.txt.gz", "3\n5\n1\n1 9 2\n");
-#ifndef SGMCMC_DATA_FILE_TESTING_H_
-#define SGMCMC_DATA_FILE_TESTING_H_
+#ifndef SGMCMC_TESTING_FILE_TESTING_H_
+#define SGMCMC_TESTING_FILE_TESTING_H_
 
 #include <string>
 
 #include "absl/strings/string_view.h"
 
-namespace sgmcmc::data {
+namespace sgmcmc::testing {
 
 // Writes `contents` to TempDir()/name (gzip if name ends in ".gz") and returns the path.
 // Aborts on an I/O error.
@@ -25,6 +25,6 @@ std::string ReadRawTestFile(const std::string& path);
 // The whole (decompressed) contents of the file at `path`; aborts if it cannot be read.
 std::string ReadTestFile(const std::string& path);
 
-}  // namespace sgmcmc::data
+}  // namespace sgmcmc::testing
 
-#endif  // SGMCMC_DATA_FILE_TESTING_H_
+#endif  // SGMCMC_TESTING_FILE_TESTING_H_

@@ -16,8 +16,8 @@
 //    moment (variance of s^2 is (mu4 - sigma^4) / n asymptotically).
 //
 // Cost: O(n log n) for KS (it sorts a copy), O(n) otherwise.
-#ifndef SGMCMC_EVAL_DISTRIBUTION_TESTING_H_
-#define SGMCMC_EVAL_DISTRIBUTION_TESTING_H_
+#ifndef SGMCMC_TESTING_DISTRIBUTION_TESTING_H_
+#define SGMCMC_TESTING_DISTRIBUTION_TESTING_H_
 
 #include <cstdint>
 #include <ostream>
@@ -26,7 +26,7 @@
 #include "absl/functional/function_ref.h"
 #include "absl/types/span.h"
 
-namespace sgmcmc::eval {
+namespace sgmcmc::testing {
 
 // Default probability that a correct generator fails one test.
 inline constexpr double kFalseFailureRate = 1e-6;
@@ -73,6 +73,6 @@ struct SampleMoments {
 };
 SampleMoments ComputeMoments(absl::Span<const double> draws);
 
-}  // namespace sgmcmc::eval
+}  // namespace sgmcmc::testing
 
-#endif  // SGMCMC_EVAL_DISTRIBUTION_TESTING_H_
+#endif  // SGMCMC_TESTING_DISTRIBUTION_TESTING_H_

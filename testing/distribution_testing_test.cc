@@ -1,19 +1,18 @@
-#include "eval/distribution_testing.h"
+#include "testing/distribution_testing.h"
 
 #include <cmath>
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "rng/engine.h"
-#include "rng/uniform.h"
+#include "testing/random_inputs.h"
 
-namespace sgmcmc::eval {
+namespace sgmcmc::testing {
 namespace {
 
 std::vector<double> Uniforms(int n, uint64_t seed) {
-  rng::Engine engine(seed);
+  RandomInputs inputs(seed);
   std::vector<double> draws(n);
-  for (double& x : draws) x = rng::UniformDouble(engine);
+  for (double& x : draws) x = inputs.Uniform();
   return draws;
 }
 
@@ -37,9 +36,9 @@ TEST(DistributionTestingTest, RejectsWrongDistribution) {
 }
 
 TEST(DistributionTestingTest, DiscreteChiSquared) {
-  rng::Engine engine(3);
+  RandomInputs inputs(3);
   std::vector<int64_t> draws(60000);
-  for (auto& d : draws) d = rng::UniformInt(engine, 6);
+  for (auto& d : draws) d = inputs.UniformInt(6);
   auto fair = [](int64_t k) { return (k >= 0 && k < 6) ? 1.0 / 6 : 0.0; };
   EXPECT_TRUE(DiscreteChiSquaredTest(draws, fair, 0, 5).Passed());
   auto loaded = [](int64_t k) { return k == 0 ? 0.18 : 0.164; };
@@ -67,4 +66,4 @@ TEST(DistributionTestingTest, PValueHelpers) {
 }
 
 }  // namespace
-}  // namespace sgmcmc::eval
+}  // namespace sgmcmc::testing

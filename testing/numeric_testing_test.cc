@@ -1,11 +1,11 @@
-#include "eval/numeric_testing.h"
+#include "testing/numeric_testing.h"
 
 #include <cmath>
 #include <limits>
 
 #include "gtest/gtest.h"
 
-namespace sgmcmc::eval {
+namespace sgmcmc::testing {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -37,4 +37,4 @@ TEST(RelativeErrorWithFloorDeathTest, FloorMustBePositive) {
 }
 
 }  // namespace
-}  // namespace sgmcmc::eval
+}  // namespace sgmcmc::testing

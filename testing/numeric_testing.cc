@@ -1,4 +1,4 @@
-#include "eval/numeric_testing.h"
+#include "testing/numeric_testing.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,7 @@
 #include "absl/strings/str_format.h"
 #include "base/check.h"
 
-namespace sgmcmc::eval {
+namespace sgmcmc::testing {
 
 double RelativeErrorWithFloor(double actual, double expected, double floor) {
   SGMCMC_CHECK(floor > 0) << "RelativeErrorWithFloor: floor must be > 0, got " << floor;
@@ -27,4 +27,4 @@ double RelativeErrorWithFloor(double actual, double expected, double floor) {
              actual, expected, floor, error, tolerance);
 }
 
-}  // namespace sgmcmc::eval
+}  // namespace sgmcmc::testing

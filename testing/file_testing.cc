@@ -1,4 +1,4 @@
-#include "data/file_testing.h"
+#include "testing/file_testing.h"
 
 #include <fstream>
 #include <sstream>
@@ -9,7 +9,7 @@
 #include "gtest/gtest.h"
 #include "zlib.h"
 
-namespace sgmcmc::data {
+namespace sgmcmc::testing {
 
 std::string WriteTestFile(absl::string_view name, absl::string_view contents) {
   const std::string path = absl::StrCat(::testing::TempDir(), "/", name);
@@ -52,4 +52,4 @@ std::string ReadTestFile(const std::string& path) {
   return contents;
 }
 
-}  // namespace sgmcmc::data
+}  // namespace sgmcmc::testing

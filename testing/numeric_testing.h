@@ -13,12 +13,12 @@
 // Example:
 //   EXPECT_TRUE(IsNearRelative(LogGamma(x), expected, /*tolerance=*/1e-14, /*floor=*/1.0));
 //   max_error = std::max(max_error, RelativeErrorWithFloor(value, expected, 1.0));
-#ifndef SGMCMC_EVAL_NUMERIC_TESTING_H_
-#define SGMCMC_EVAL_NUMERIC_TESTING_H_
+#ifndef SGMCMC_TESTING_NUMERIC_TESTING_H_
+#define SGMCMC_TESTING_NUMERIC_TESTING_H_
 
 #include "gtest/gtest.h"
 
-namespace sgmcmc::eval {
+namespace sgmcmc::testing {
 
 // |actual - expected| / max(|expected|, floor); floor > 0.
 double RelativeErrorWithFloor(double actual, double expected, double floor);
@@ -28,6 +28,6 @@ double RelativeErrorWithFloor(double actual, double expected, double floor);
 ::testing::AssertionResult IsNearRelative(double actual, double expected, double tolerance,
                                           double floor);
 
-}  // namespace sgmcmc::eval
+}  // namespace sgmcmc::testing
 
-#endif  // SGMCMC_EVAL_NUMERIC_TESTING_H_
+#endif  // SGMCMC_TESTING_NUMERIC_TESTING_H_

@@ -1,4 +1,4 @@
-#include "eval/distribution_testing.h"
+#include "testing/distribution_testing.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,7 +9,7 @@
 #include "boost/math/special_functions/erf.hpp"
 #include "boost/math/special_functions/gamma.hpp"
 
-namespace sgmcmc::eval {
+namespace sgmcmc::testing {
 
 std::string TestResult::ToString() const {
   return absl::StrCat(name, ": statistic=", statistic, " p=", p_value, " ", detail);
@@ -178,4 +178,4 @@ TestResult VarianceZTest(absl::Span<const double> draws, double variance,
           absl::StrCat("expected_var=", variance, " ", MomentDetail(draws))};
 }
 
-}  // namespace sgmcmc::eval
+}  // namespace sgmcmc::testing
