@@ -11,8 +11,8 @@
 //   ExpectResumeIsBitIdentical(
 //       [&](uint64_t seed) { return MakeSgld(model, seed); }, /*checkpoint_at=*/37,
 //       /*total_iterations=*/100);
-#ifndef SGMCMC_SAMPLERS_INTERNAL_CHECKPOINT_TESTING_H_
-#define SGMCMC_SAMPLERS_INTERNAL_CHECKPOINT_TESTING_H_
+#ifndef SGMCMC_SAMPLERS_CHECKPOINT_TESTING_H_
+#define SGMCMC_SAMPLERS_CHECKPOINT_TESTING_H_
 
 #include <cstdint>
 #include <functional>
@@ -20,7 +20,7 @@
 
 #include "samplers/sampler.h"
 
-namespace sgmcmc::samplers_internal {
+namespace sgmcmc::samplers {
 
 // make(seed) must create the sampler from the same model and options for every seed (only
 // the chain's seed may differ). Records gtest failures.
@@ -28,6 +28,6 @@ void ExpectResumeIsBitIdentical(
     const std::function<std::unique_ptr<samplers::Sampler>(uint64_t seed)>& make,
     int64_t checkpoint_at, int64_t total_iterations);
 
-}  // namespace sgmcmc::samplers_internal
+}  // namespace sgmcmc::samplers
 
-#endif  // SGMCMC_SAMPLERS_INTERNAL_CHECKPOINT_TESTING_H_
+#endif  // SGMCMC_SAMPLERS_CHECKPOINT_TESTING_H_

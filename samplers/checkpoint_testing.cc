@@ -1,4 +1,4 @@
-#include "samplers/internal/checkpoint_testing.h"
+#include "samplers/checkpoint_testing.h"
 
 #include <cstring>
 #include <string>
@@ -6,7 +6,7 @@
 
 #include "gtest/gtest.h"
 
-namespace sgmcmc::samplers_internal {
+namespace sgmcmc::samplers {
 
 void ExpectResumeIsBitIdentical(
     const std::function<std::unique_ptr<samplers::Sampler>(uint64_t seed)>& make,
@@ -47,4 +47,4 @@ void ExpectResumeIsBitIdentical(
   EXPECT_EQ(resumed->iteration(), total_iterations);
 }
 
-}  // namespace sgmcmc::samplers_internal
+}  // namespace sgmcmc::samplers

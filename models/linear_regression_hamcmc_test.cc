@@ -8,16 +8,16 @@
 #include "gtest/gtest.h"
 #include "linalg/lbfgs.h"
 #include "models/linear_regression.h"
+#include "models/posterior_moments_testing.h"
 #include "rng/engine.h"
 #include "rng/normal.h"
-#include "samplers/internal/checkpoint_testing.h"
-#include "samplers/internal/posterior_moments_testing.h"
+#include "samplers/checkpoint_testing.h"
 #include "samplers/minibatch.h"
 
 namespace sgmcmc::samplers {
 namespace {
 
-using samplers_internal::TestModel;
+using models::TestModel;
 
 HamcmcOptions Options(const StepSizeOptions& step, int64_t batch, uint64_t seed, int memory,
                       double gamma = 1.0, double damping = 1.0) {
@@ -225,11 +225,11 @@ TEST(HamcmcTest, StationaryMomentsMatchPosterior) {
         h_bar.col(j) += out / pilot_steps;
       }
     }
-    const Eigen::MatrixXd biased = samplers_internal::PreconditionedLangevinCovariance(
-        exact.covariance.inverse(), samplers_internal::MinibatchGradientNoise(model, batch, exact),
+    const Eigen::MatrixXd biased = models::PreconditionedLangevinCovariance(
+        exact.covariance.inverse(), models::MinibatchGradientNoise(model, batch, exact),
         (h_bar + h_bar.transpose()) / 2, h);
     const Eigen::MatrixXd allowance = 2 * (biased - exact.covariance).cwiseAbs();
-    const samplers_internal::Chains chains = samplers_internal::RunChains(
+    const models::Chains chains = models::RunChains(
         [&](uint64_t seed) {
           HamcmcOptions chain_options = options;
           chain_options.chain.seed = seed;
@@ -238,7 +238,7 @@ TEST(HamcmcTest, StationaryMomentsMatchPosterior) {
         {11, 12, 13, 14}, /*burn_in=*/5000, /*iterations=*/200000, /*thin=*/5,
         /*interleave=*/memory);
     const ::testing::AssertionResult result =
-        samplers_internal::CheckGaussianMoments(chains, exact, Eigen::Vector2d::Zero(), allowance);
+        models::CheckGaussianMoments(chains, exact, Eigen::Vector2d::Zero(), allowance);
     EXPECT_TRUE(result) << "data seed " << data_seed << ", M = " << memory;
     std::cerr << result.message();
   }
@@ -248,7 +248,7 @@ TEST(HamcmcTest, CheckpointResumeIsBitIdentical) {
   const models::LinearRegression model = TestModel(3, 50, 0.5, 4);
   for (int memory : {2, 3, 4}) {
     for (int64_t at : {0, 1, memory + 1, memory + 2, 2 * memory, 2 * memory + 1, 37}) {
-      samplers_internal::ExpectResumeIsBitIdentical(
+      ExpectResumeIsBitIdentical(
           [&](uint64_t seed) {
             return std::unique_ptr<Sampler>(
                 *Hamcmc::Create(model, std::vector<double>(3, seed * 0.01),

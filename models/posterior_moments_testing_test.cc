@@ -1,4 +1,4 @@
-#include "samplers/internal/posterior_moments_testing.h"
+#include "models/posterior_moments_testing.h"
 
 #include <cmath>
 #include <vector>
@@ -7,7 +7,7 @@
 #include "rng/engine.h"
 #include "rng/normal.h"
 
-namespace sgmcmc::samplers_internal {
+namespace sgmcmc::models {
 namespace {
 
 Eigen::MatrixXd Scalar(double x) { return Eigen::MatrixXd::Constant(1, 1, x); }
@@ -118,4 +118,4 @@ TEST(PosteriorMomentsTestingTest, CheckAcceptsExactDrawsAndRejectsWrongOnes) {
 }
 
 }  // namespace
-}  // namespace sgmcmc::samplers_internal
+}  // namespace sgmcmc::models

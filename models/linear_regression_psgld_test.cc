@@ -6,15 +6,15 @@
 
 #include "gtest/gtest.h"
 #include "models/linear_regression.h"
+#include "models/posterior_moments_testing.h"
 #include "rng/engine.h"
 #include "rng/normal.h"
-#include "samplers/internal/checkpoint_testing.h"
-#include "samplers/internal/posterior_moments_testing.h"
+#include "samplers/checkpoint_testing.h"
 
 namespace sgmcmc::samplers {
 namespace {
 
-using samplers_internal::TestModel;
+using models::TestModel;
 
 PsgldOptions Options(double h, int64_t batch, uint64_t seed, double alpha = 0.99) {
   PsgldOptions options;
@@ -44,18 +44,18 @@ TEST(PsgldTest, StationaryMomentsMatchPosterior) {
     for (int m = 0; m < 100000; ++m) pilot->Step();
     Eigen::MatrixXd g = Eigen::MatrixXd::Zero(2, 2);
     for (int j = 0; j < 2; ++j) g(j, j) = 1 / (1e-5 + std::sqrt(pilot->second_moment()[j]));
-    const Eigen::MatrixXd biased = samplers_internal::PreconditionedLangevinCovariance(
-        exact.covariance.inverse(), samplers_internal::MinibatchGradientNoise(model, batch, exact),
+    const Eigen::MatrixXd biased = models::PreconditionedLangevinCovariance(
+        exact.covariance.inverse(), models::MinibatchGradientNoise(model, batch, exact),
         g, h);
     const Eigen::MatrixXd allowance = 1.5 * (biased - exact.covariance).cwiseAbs();
-    const samplers_internal::Chains chains = samplers_internal::RunChains(
+    const models::Chains chains = models::RunChains(
         [&](uint64_t seed) {
           return std::unique_ptr<Sampler>(
               *Psgld::Create(model, start, Options(h, batch, seed, 0.999)));
         },
         {11, 12, 13, 14}, /*burn_in=*/20000, /*iterations=*/1500000, /*thin=*/50);
     const ::testing::AssertionResult result =
-        samplers_internal::CheckGaussianMoments(chains, exact, Eigen::Vector2d::Zero(), allowance);
+        models::CheckGaussianMoments(chains, exact, Eigen::Vector2d::Zero(), allowance);
     EXPECT_TRUE(result) << "data seed " << data_seed;
     std::cerr << result.message();
   }
@@ -88,7 +88,7 @@ TEST(PsgldTest, UpdateRuleFullBatch) {
 TEST(PsgldTest, CheckpointResumeIsBitIdentical) {
   const models::LinearRegression model = TestModel(3, 50, 0.5, 4);
   for (int64_t at : {0, 1, 37}) {
-    samplers_internal::ExpectResumeIsBitIdentical(
+    ExpectResumeIsBitIdentical(
         [&](uint64_t seed) {
           PsgldOptions options = Options(1e-3, 5, seed);
           options.chain.step_size = StepSizeOptions::Hamcmc(1e-3);

@@ -28,8 +28,8 @@
 //   const Eigen::MatrixXd v = MinibatchGradientNoise(model, /*batch_size=*/10, exact);
 //   const Eigen::MatrixXd biased = PreconditionedLangevinCovariance(precision, v, I, h);
 //   EXPECT_TRUE(CheckGaussianMoments(chains, exact, MeanAllowance(0), CovarianceAllowance(...)));
-#ifndef SGMCMC_SAMPLERS_INTERNAL_POSTERIOR_MOMENTS_TESTING_H_
-#define SGMCMC_SAMPLERS_INTERNAL_POSTERIOR_MOMENTS_TESTING_H_
+#ifndef SGMCMC_MODELS_POSTERIOR_MOMENTS_TESTING_H_
+#define SGMCMC_MODELS_POSTERIOR_MOMENTS_TESTING_H_
 
 #include <cstdint>
 #include <functional>
@@ -41,7 +41,7 @@
 #include "models/linear_regression.h"
 #include "samplers/sampler.h"
 
-namespace sgmcmc::samplers_internal {
+namespace sgmcmc::models {
 
 // A correlated 2-D or 3-D linear regression small enough that chains of 10^6 iterations
 // run in about a second: N items, sigma^2 = 1, AR(1) covariate correlation rho and scale
@@ -90,6 +90,6 @@ Chains RunChains(const std::function<std::unique_ptr<samplers::Sampler>(uint64_t
                                               const Eigen::MatrixXd& covariance_allowance,
                                               double false_failure_rate = 1e-6);
 
-}  // namespace sgmcmc::samplers_internal
+}  // namespace sgmcmc::models
 
-#endif  // SGMCMC_SAMPLERS_INTERNAL_POSTERIOR_MOMENTS_TESTING_H_
+#endif  // SGMCMC_MODELS_POSTERIOR_MOMENTS_TESTING_H_

@@ -6,16 +6,16 @@
 
 #include "gtest/gtest.h"
 #include "models/linear_regression.h"
+#include "models/posterior_moments_testing.h"
 #include "rng/engine.h"
 #include "rng/normal.h"
-#include "samplers/internal/checkpoint_testing.h"
-#include "samplers/internal/posterior_moments_testing.h"
+#include "samplers/checkpoint_testing.h"
 
 namespace sgmcmc::samplers {
 namespace {
 
-using samplers_internal::CheckGaussianMoments;
-using samplers_internal::TestModel;
+using models::CheckGaussianMoments;
+using models::TestModel;
 
 std::unique_ptr<Sgld> MakeSgld(const GradientModel& model, double h, int64_t batch, uint64_t seed,
                                std::vector<double> theta0 = {}) {
@@ -42,12 +42,12 @@ TEST(SgldTest, StationaryMomentsMatchPosterior) {
     const double h = 2e-5;
     const int64_t batch = 10;
     const Eigen::MatrixXd precision = exact.covariance.inverse();
-    const Eigen::MatrixXd biased = samplers_internal::PreconditionedLangevinCovariance(
-        precision, samplers_internal::MinibatchGradientNoise(model, batch, exact),
+    const Eigen::MatrixXd biased = models::PreconditionedLangevinCovariance(
+        precision, models::MinibatchGradientNoise(model, batch, exact),
         Eigen::MatrixXd::Identity(2, 2), h);
     const Eigen::MatrixXd allowance = 1.5 * (biased - exact.covariance).cwiseAbs();
     const std::vector<double> start(exact.mean.data(), exact.mean.data() + 2);
-    const samplers_internal::Chains chains = samplers_internal::RunChains(
+    const models::Chains chains = models::RunChains(
         [&](uint64_t seed) { return MakeSgld(model, h, batch, seed, start); }, {11, 12, 13, 14},
         /*burn_in=*/20000, /*iterations=*/1500000, /*thin=*/50);
     const ::testing::AssertionResult result =
@@ -81,7 +81,7 @@ TEST(SgldTest, UpdateRuleFullBatch) {
 TEST(SgldTest, CheckpointResumeIsBitIdentical) {
   const models::LinearRegression model = TestModel(3, 50, 0.5, 4);
   for (int64_t at : {0, 1, 37}) {
-    samplers_internal::ExpectResumeIsBitIdentical(
+    ExpectResumeIsBitIdentical(
         [&](uint64_t seed) {
           SgldOptions options;
           options.chain.step_size = StepSizeOptions::Hamcmc(1e-3);

@@ -6,15 +6,15 @@
 
 #include "gtest/gtest.h"
 #include "models/linear_regression.h"
+#include "models/posterior_moments_testing.h"
 #include "rng/engine.h"
 #include "rng/normal.h"
-#include "samplers/internal/checkpoint_testing.h"
-#include "samplers/internal/posterior_moments_testing.h"
+#include "samplers/checkpoint_testing.h"
 
 namespace sgmcmc::samplers {
 namespace {
 
-using samplers_internal::TestModel;
+using models::TestModel;
 
 DenseSgrldOptions Options(double h, int64_t batch, uint64_t seed) {
   DenseSgrldOptions options;
@@ -34,19 +34,19 @@ TEST(DenseSgrldTest, StationaryMomentsMatchPosterior) {
     const models::GaussianPosterior exact = model.ExactPosterior();
     const double h = 0.02;
     const int64_t batch = 50;
-    const Eigen::MatrixXd biased = samplers_internal::PreconditionedLangevinCovariance(
-        exact.covariance.inverse(), samplers_internal::MinibatchGradientNoise(model, batch, exact),
+    const Eigen::MatrixXd biased = models::PreconditionedLangevinCovariance(
+        exact.covariance.inverse(), models::MinibatchGradientNoise(model, batch, exact),
         exact.covariance, h);
     const Eigen::MatrixXd allowance = 1.5 * (biased - exact.covariance).cwiseAbs();
     const std::vector<double> start(exact.mean.data(), exact.mean.data() + 3);
-    const samplers_internal::Chains chains = samplers_internal::RunChains(
+    const models::Chains chains = models::RunChains(
         [&](uint64_t seed) {
           return std::unique_ptr<Sampler>(
               *DenseSgrld::Create(model, start, Options(h, batch, seed)));
         },
         {11, 12, 13, 14}, /*burn_in=*/2000, /*iterations=*/200000, /*thin=*/5);
     const ::testing::AssertionResult result =
-        samplers_internal::CheckGaussianMoments(chains, exact, Eigen::Vector3d::Zero(), allowance);
+        models::CheckGaussianMoments(chains, exact, Eigen::Vector3d::Zero(), allowance);
     EXPECT_TRUE(result) << "data seed " << data_seed;
     std::cerr << result.message();
   }
@@ -75,7 +75,7 @@ TEST(DenseSgrldTest, UpdateRuleFullBatch) {
 TEST(DenseSgrldTest, CheckpointResumeIsBitIdentical) {
   const models::LinearRegression model = TestModel(3, 50, 0.5, 4);
   for (int64_t at : {0, 1, 37}) {
-    samplers_internal::ExpectResumeIsBitIdentical(
+    ExpectResumeIsBitIdentical(
         [&](uint64_t seed) {
           DenseSgrldOptions options = Options(0.01, 5, seed);
           options.chain.step_size = StepSizeOptions::Hamcmc(0.01);

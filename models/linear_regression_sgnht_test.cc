@@ -6,15 +6,15 @@
 
 #include "gtest/gtest.h"
 #include "models/linear_regression.h"
+#include "models/posterior_moments_testing.h"
 #include "rng/engine.h"
 #include "rng/normal.h"
-#include "samplers/internal/checkpoint_testing.h"
-#include "samplers/internal/posterior_moments_testing.h"
+#include "samplers/checkpoint_testing.h"
 
 namespace sgmcmc::samplers {
 namespace {
 
-using samplers_internal::TestModel;
+using models::TestModel;
 
 SgnhtOptions Options(double h, int64_t batch, uint64_t seed, double diffusion) {
   SgnhtOptions options;
@@ -48,18 +48,18 @@ TEST(SgnhtTest, StationaryMomentsMatchPosterior) {
       pilot->Step();
       if (m >= pilot_steps / 2) zeta_bar += pilot->thermostat() / (pilot_steps / 2);
     }
-    const Eigen::MatrixXd biased = samplers_internal::SghmcCovariance(
-        exact.covariance.inverse(), samplers_internal::MinibatchGradientNoise(model, batch, exact),
+    const Eigen::MatrixXd biased = models::SghmcCovariance(
+        exact.covariance.inverse(), models::MinibatchGradientNoise(model, batch, exact),
         h, zeta_bar, zeta_bar - diffusion);
     const Eigen::MatrixXd allowance = 2 * (biased - exact.covariance).cwiseAbs();
-    const samplers_internal::Chains chains = samplers_internal::RunChains(
+    const models::Chains chains = models::RunChains(
         [&](uint64_t seed) {
           return std::unique_ptr<Sampler>(
               *Sgnht::Create(model, start, Options(h, batch, seed, diffusion)));
         },
         {11, 12, 13, 14}, /*burn_in=*/50000, /*iterations=*/1000000, /*thin=*/50);
     const ::testing::AssertionResult result =
-        samplers_internal::CheckGaussianMoments(chains, exact, Eigen::Vector2d::Zero(), allowance);
+        models::CheckGaussianMoments(chains, exact, Eigen::Vector2d::Zero(), allowance);
     EXPECT_TRUE(result) << "data seed " << data_seed;
     std::cerr << result.message();
   }
@@ -93,7 +93,7 @@ TEST(SgnhtTest, UpdateRuleFullBatch) {
 TEST(SgnhtTest, CheckpointResumeIsBitIdentical) {
   const models::LinearRegression model = TestModel(3, 50, 0.5, 4);
   for (int64_t at : {0, 1, 37}) {
-    samplers_internal::ExpectResumeIsBitIdentical(
+    ExpectResumeIsBitIdentical(
         [&](uint64_t seed) {
           return std::unique_ptr<Sampler>(*Sgnht::Create(model, std::vector<double>(3, seed * 0.01),
                                                          Options(1e-3, 5, seed, 2.0)));

@@ -6,15 +6,15 @@
 
 #include "gtest/gtest.h"
 #include "models/linear_regression.h"
+#include "models/posterior_moments_testing.h"
 #include "rng/engine.h"
 #include "rng/normal.h"
-#include "samplers/internal/checkpoint_testing.h"
-#include "samplers/internal/posterior_moments_testing.h"
+#include "samplers/checkpoint_testing.h"
 
 namespace sgmcmc::samplers {
 namespace {
 
-using samplers_internal::TestModel;
+using models::TestModel;
 
 SghmcOptions Options(double h, int64_t batch, uint64_t seed, double friction) {
   SghmcOptions options;
@@ -35,19 +35,19 @@ TEST(SghmcTest, StationaryMomentsMatchPosterior) {
     const models::GaussianPosterior exact = model.ExactPosterior();
     const double h = 2e-3, friction = 30.0;
     const int64_t batch = 10;
-    const Eigen::MatrixXd biased = samplers_internal::SghmcCovariance(
-        exact.covariance.inverse(), samplers_internal::MinibatchGradientNoise(model, batch, exact),
+    const Eigen::MatrixXd biased = models::SghmcCovariance(
+        exact.covariance.inverse(), models::MinibatchGradientNoise(model, batch, exact),
         h, friction, 0);
     const Eigen::MatrixXd allowance = 1.5 * (biased - exact.covariance).cwiseAbs();
     const std::vector<double> start(exact.mean.data(), exact.mean.data() + 2);
-    const samplers_internal::Chains chains = samplers_internal::RunChains(
+    const models::Chains chains = models::RunChains(
         [&](uint64_t seed) {
           return std::unique_ptr<Sampler>(
               *Sghmc::Create(model, start, Options(h, batch, seed, friction)));
         },
         {11, 12, 13, 14}, /*burn_in=*/20000, /*iterations=*/1000000, /*thin=*/50);
     const ::testing::AssertionResult result =
-        samplers_internal::CheckGaussianMoments(chains, exact, Eigen::Vector2d::Zero(), allowance);
+        models::CheckGaussianMoments(chains, exact, Eigen::Vector2d::Zero(), allowance);
     EXPECT_TRUE(result) << "data seed " << data_seed;
     std::cerr << result.message();
   }
@@ -79,7 +79,7 @@ TEST(SghmcTest, UpdateRuleFullBatch) {
 TEST(SghmcTest, CheckpointResumeIsBitIdentical) {
   const models::LinearRegression model = TestModel(3, 50, 0.5, 4);
   for (int64_t at : {0, 1, 37}) {
-    samplers_internal::ExpectResumeIsBitIdentical(
+    ExpectResumeIsBitIdentical(
         [&](uint64_t seed) {
           SghmcOptions options = Options(1e-3, 5, seed, 3.0);
           options.chain.step_size = StepSizeOptions::Polynomial(1e-2, 1, 0.55);

@@ -1,4 +1,4 @@
-#include "samplers/internal/posterior_moments_testing.h"
+#include "models/posterior_moments_testing.h"
 
 #include <cmath>
 #include <sstream>
@@ -8,7 +8,7 @@
 #include "eval/ess.h"
 #include "rng/engine.h"
 
-namespace sgmcmc::samplers_internal {
+namespace sgmcmc::models {
 namespace {
 
 // Solves X = A X A' + Q by vectorisation: (I - A kron A) vec X = vec Q.
@@ -193,4 +193,4 @@ Chains RunChains(const std::function<std::unique_ptr<samplers::Sampler>(uint64_t
   return ::testing::AssertionFailure() << table.str();
 }
 
-}  // namespace sgmcmc::samplers_internal
+}  // namespace sgmcmc::models
