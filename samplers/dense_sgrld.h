@@ -13,7 +13,7 @@
 // Cost per iteration: one stochastic gradient, one Fisher evaluation, two D x D Cholesky
 // factorisations and a triangular inverse (~D^3 flops), and two D x D matrix-vector
 // products; O(D^2) memory, allocated once. ~0.4 ms at D = 100, ~9 ms at D = 300
-// (//samplers:dense_sgrld_benchmark).
+// (//models:linear_regression_dense_sgrld_benchmark).
 //
 // Example:
 //   DenseSgrldOptions options;
