@@ -3,13 +3,16 @@
 #include <string>
 #include <vector>
 
-#include "data/file_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/file_testing.h"
 
 namespace sgmcmc::data {
 namespace {
 
+using ::sgmcmc::testing::ReadRawTestFile;
+using ::sgmcmc::testing::WriteRawTestFile;
+using ::sgmcmc::testing::WriteTestFile;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 

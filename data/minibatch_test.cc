@@ -4,9 +4,9 @@
 #include <numeric>
 #include <vector>
 
-#include "eval/distribution_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::data {
 namespace {
@@ -100,8 +100,8 @@ TEST(EpochMinibatcherTest, EpochOrderIsUniform) {
     rng::Engine engine(seed);
     std::vector<int64_t> first;
     for (int epoch = 0; epoch < 16000; ++epoch) first.push_back(batches->Next(engine)[0]);
-    const eval::TestResult result =
-        eval::DiscreteChiSquaredTest(first, [](int64_t) { return 1.0 / 8; }, 0, 7);
+    const testing::TestResult result =
+        testing::DiscreteChiSquaredTest(first, [](int64_t) { return 1.0 / 8; }, 0, 7);
     EXPECT_TRUE(result.Passed()) << result;
   }
 }

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "data/file_testing.h"
+#include "testing/file_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -11,6 +11,7 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::sgmcmc::testing::WriteTestFile;
 
 constexpr char kHeader[] =
     "I,4,\"www.microsoft.com\",\"created by getlog.pl\"\n"

@@ -4,9 +4,9 @@
 #include <numeric>
 #include <vector>
 
-#include "eval/distribution_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::data {
 namespace {
@@ -57,8 +57,8 @@ TEST(ShuffleTest, PermutationsAreUniform) {
       while (sorted != values && std::next_permutation(sorted.begin(), sorted.end())) ++rank;
       ranks.push_back(rank);
     }
-    const eval::TestResult result =
-        eval::DiscreteChiSquaredTest(ranks, [](int64_t) { return 1.0 / 24; }, 0, 23);
+    const testing::TestResult result =
+        testing::DiscreteChiSquaredTest(ranks, [](int64_t) { return 1.0 / 24; }, 0, 23);
     EXPECT_TRUE(result.Passed()) << result;
   }
 }
@@ -84,8 +84,8 @@ TEST(ShuffleTest, PartialShuffleSamplesUniformSubsets) {
       const int mask = (1 << values[0]) | (1 << values[1]) | (1 << values[2]);
       ranks.push_back(std::lower_bound(masks.begin(), masks.end(), mask) - masks.begin());
     }
-    const eval::TestResult result =
-        eval::DiscreteChiSquaredTest(ranks, [](int64_t) { return 1.0 / 35; }, 0, 34);
+    const testing::TestResult result =
+        testing::DiscreteChiSquaredTest(ranks, [](int64_t) { return 1.0 / 35; }, 0, 34);
     EXPECT_TRUE(result.Passed()) << result;
   }
 }

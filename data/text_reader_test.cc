@@ -3,15 +3,16 @@
 #include <filesystem>
 #include <string>
 
-#include "data/file_testing.h"
 #include "data/uci_reader.h"
 #include "data/uci_writer.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/file_testing.h"
 
 namespace sgmcmc::data {
 namespace {
 
+using ::sgmcmc::testing::WriteTestFile;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 

@@ -7,15 +7,16 @@
 #include <vector>
 
 #include "data/embedded_corpus.h"
-#include "data/file_testing.h"
 #include "data/split.h"
-#include "eval/distribution_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/distribution_testing.h"
+#include "testing/file_testing.h"
 
 namespace sgmcmc::data {
 namespace {
 
+using ::sgmcmc::testing::WriteTestFile;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -137,8 +138,8 @@ TEST(UciStreamTest, FullBufferShufflesUniformly) {
       ASSERT_TRUE(*stream->Next(engine, &batch));
       positions.push_back(std::find(batch.ids.begin(), batch.ids.end(), 0) - batch.ids.begin());
     }
-    const eval::TestResult result =
-        eval::DiscreteChiSquaredTest(positions, [](int64_t) { return 1.0 / 7; }, 0, 6);
+    const testing::TestResult result =
+        testing::DiscreteChiSquaredTest(positions, [](int64_t) { return 1.0 / 7; }, 0, 6);
     EXPECT_TRUE(result.Passed()) << result;
   }
 }

@@ -3,14 +3,16 @@
 #include <string>
 
 #include "data/embedded_corpus.h"
-#include "data/file_testing.h"
 #include "data/uci_reader.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "testing/file_testing.h"
 
 namespace sgmcmc::data {
 namespace {
 
+using ::sgmcmc::testing::ReadRawTestFile;
+using ::sgmcmc::testing::ReadTestFile;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 

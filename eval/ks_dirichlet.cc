@@ -7,7 +7,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "base/check.h"
-#include "linalg/special_functions.h"
+#include "math/special_functions.h"
 
 namespace sgmcmc::eval {
 namespace {
@@ -63,8 +63,8 @@ void RosenblattFromRatios(absl::Span<const Ratio> ratios, absl::Span<const doubl
   for (size_t k = 0; k < u.size(); ++k) {
     const double r = std::clamp(ratios[k].r, 0.0, 1.0);
     const double q = std::clamp(ratios[k].q, 0.0, 1.0);
-    u[k] = r <= q ? linalg::RegularizedIncompleteBeta(alpha[k], alpha_after[k], r)
-                  : 1.0 - linalg::RegularizedIncompleteBeta(alpha_after[k], alpha[k], q);
+    u[k] = r <= q ? math::RegularizedIncompleteBeta(alpha[k], alpha_after[k], r)
+                  : 1.0 - math::RegularizedIncompleteBeta(alpha_after[k], alpha[k], q);
   }
 }
 

@@ -20,7 +20,7 @@
 // counts against the sampler that produced it. The log-space entry point forms the ratios
 // from log x by log-sum-exp, so underflow never produces 0/0 there.
 //
-// Cost: O(M K) regularized incomplete beta evaluations (linalg::RegularizedIncompleteBeta)
+// Cost: O(M K) regularized incomplete beta evaluations (math::RegularizedIncompleteBeta)
 // plus O(K M log M) for the sorts.
 //
 // Example:

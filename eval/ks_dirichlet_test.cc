@@ -4,15 +4,17 @@
 #include <limits>
 #include <vector>
 
-#include "eval/distribution_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "rng/dirichlet.h"
 #include "rng/engine.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::eval {
 namespace {
 
+using ::sgmcmc::testing::KolmogorovPValue;
+using ::sgmcmc::testing::kFalseFailureRate;
 using ::testing::DoubleNear;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;

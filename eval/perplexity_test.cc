@@ -4,14 +4,16 @@
 #include <vector>
 
 #include "base/check.h"
-#include "eval/distribution_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "rng/uniform.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::eval {
 namespace {
 
+using ::sgmcmc::testing::DiscreteChiSquaredTest;
+using ::sgmcmc::testing::TestResult;
 using ::testing::HasSubstr;
 
 // Test documents given directly as (observed, held-out) parts over `vocabulary_size` words.

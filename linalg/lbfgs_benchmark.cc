@@ -6,29 +6,31 @@
 #include <cstdint>
 
 #include "Eigen/Dense"
+#include "absl/types/span.h"
 #include "benchmark/benchmark.h"
 #include "linalg/lbfgs.h"
-#include "rng/engine.h"
-#include "rng/normal.h"
+#include "testing/random_inputs.h"
 
 namespace sgmcmc::linalg {
 namespace {
 
-Eigen::VectorXd RandomVector(rng::Engine& engine, int64_t dim) {
+using ::sgmcmc::testing::RandomInputs;
+
+Eigen::VectorXd RandomVector(RandomInputs& inputs, int64_t dim) {
   Eigen::VectorXd v(dim);
-  rng::FillNormal(engine, absl::MakeSpan(v.data(), dim));
+  inputs.FillNormal(absl::MakeSpan(v.data(), dim));
   return v;
 }
 
 // An L-BFGS memory of size M (M - 1 pairs) for a diagonal quadratic, y = d ∘ s.
 Lbfgs MakeLbfgs(int64_t dim, int memory) {
-  rng::Engine engine(/*seed=*/5);
+  RandomInputs inputs(/*seed=*/5);
   LbfgsOptions options;
   options.max_pairs = memory - 1;
   Lbfgs lbfgs(dim, options);
-  const Eigen::VectorXd diagonal = RandomVector(engine, dim).array().abs() + 1;
+  const Eigen::VectorXd diagonal = RandomVector(inputs, dim).array().abs() + 1;
   for (int i = 0; i < memory - 1; ++i) {
-    const Eigen::VectorXd s = RandomVector(engine, dim);
+    const Eigen::VectorXd s = RandomVector(inputs, dim);
     lbfgs.AddPair(s, diagonal.cwiseProduct(s));
   }
   return lbfgs;
@@ -41,8 +43,8 @@ using ApplyMethod = void (Lbfgs::*)(const Eigen::Ref<const Eigen::VectorXd>&,
 void RunApply(benchmark::State& state, ApplyMethod apply) {
   const int64_t dim = state.range(0);
   const Lbfgs lbfgs = MakeLbfgs(dim, state.range(1));
-  rng::Engine engine(/*seed=*/6);
-  const Eigen::VectorXd in = RandomVector(engine, dim);
+  RandomInputs inputs(/*seed=*/6);
+  const Eigen::VectorXd in = RandomVector(inputs, dim);
   Eigen::VectorXd out(dim);
   for (auto _ : state) {
     (lbfgs.*apply)(in, out);
@@ -58,8 +60,8 @@ void BM_LbfgsApplySqrtH(benchmark::State& state) { RunApply(state, &Lbfgs::Apply
 void BM_LbfgsAddPair(benchmark::State& state) {
   const int64_t dim = state.range(0);
   Lbfgs lbfgs = MakeLbfgs(dim, state.range(1));
-  rng::Engine engine(/*seed=*/6);
-  const Eigen::VectorXd s = RandomVector(engine, dim);
+  RandomInputs inputs(/*seed=*/6);
+  const Eigen::VectorXd s = RandomVector(inputs, dim);
   const Eigen::VectorXd y = 2 * s;
   for (auto _ : state) {
     benchmark::DoNotOptimize(lbfgs.AddPair(s, y));

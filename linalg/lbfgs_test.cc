@@ -7,15 +7,14 @@
 #include <vector>
 
 #include "Eigen/Dense"
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
-#include "rng/engine.h"
-#include "rng/normal.h"
-#include "rng/uniform.h"
+#include "testing/distribution_testing.h"
+#include "testing/random_inputs.h"
 
 namespace sgmcmc::linalg {
 namespace {
 
+using ::sgmcmc::testing::RandomInputs;
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
 using InitialScaling = LbfgsOptions::InitialScaling;
@@ -25,19 +24,19 @@ struct Pair {
   VectorXd y;  // damped
 };
 
-VectorXd RandomVector(rng::Engine& engine, int dim) {
+VectorXd RandomVector(RandomInputs& inputs, int dim) {
   VectorXd v(dim);
-  for (int i = 0; i < dim; ++i) v[i] = rng::NormalSample(engine);
+  for (int i = 0; i < dim; ++i) v[i] = inputs.Normal();
   return v;
 }
 
 // A random symmetric positive definite matrix with eigenvalues in [1, 10].
-MatrixXd RandomSpdMatrix(rng::Engine& engine, int dim) {
+MatrixXd RandomSpdMatrix(RandomInputs& inputs, int dim) {
   MatrixXd g(dim, dim);
-  for (int i = 0; i < dim * dim; ++i) g.data()[i] = rng::NormalSample(engine);
+  for (int i = 0; i < dim * dim; ++i) g.data()[i] = inputs.Normal();
   const MatrixXd q = Eigen::HouseholderQR<MatrixXd>(g).householderQ();
   VectorXd eigenvalues(dim);
-  for (int i = 0; i < dim; ++i) eigenvalues[i] = rng::UniformDouble(engine, 1, 10);
+  for (int i = 0; i < dim; ++i) eigenvalues[i] = inputs.Uniform(1, 10);
   return q * eigenvalues.asDiagonal() * q.transpose();
 }
 
@@ -73,12 +72,12 @@ double RelativeFrobenius(const MatrixXd& actual, const MatrixXd& expected) {
 
 // Fills `lbfgs` with `count` pairs s ~ N(0, I), y = A s from a random SPD matrix A and returns
 // the damped pairs that are in use (the last max_pairs).
-std::vector<Pair> FillWithQuadraticPairs(rng::Engine& engine, int count, Lbfgs& lbfgs) {
+std::vector<Pair> FillWithQuadraticPairs(RandomInputs& inputs, int count, Lbfgs& lbfgs) {
   const int dim = lbfgs.dim();
-  const MatrixXd a = RandomSpdMatrix(engine, dim);
+  const MatrixXd a = RandomSpdMatrix(inputs, dim);
   std::vector<Pair> all;
   for (int i = 0; i < count; ++i) {
-    const VectorXd s = RandomVector(engine, dim);
+    const VectorXd s = RandomVector(inputs, dim);
     const VectorXd y = a * s;
     EXPECT_TRUE(lbfgs.AddPair(s, y));
     all.push_back({s, y + lbfgs.options().damping * s});
@@ -100,7 +99,7 @@ TEST(LbfgsTest, MatchesDenseEquation6) {
       for (const InitialScaling scaling : {InitialScaling::kFixed, InitialScaling::kNewestPair}) {
         for (const double damping : {0.0, 0.7}) {
           for (uint64_t seed : {1, 2}) {
-            rng::Engine engine(seed, 1000 * dim + 10 * memory);
+            RandomInputs inputs(seed, 1000 * dim + 10 * memory);
             LbfgsOptions options;
             options.max_pairs = memory - 1;
             options.damping = damping;
@@ -108,14 +107,14 @@ TEST(LbfgsTest, MatchesDenseEquation6) {
             options.gamma = 0.37;
             Lbfgs lbfgs(dim, options);
             // More pushes than slots, so the window has wrapped around.
-            const std::vector<Pair> pairs = FillWithQuadraticPairs(engine, memory + 2, lbfgs);
+            const std::vector<Pair> pairs = FillWithQuadraticPairs(inputs, memory + 2, lbfgs);
             ASSERT_EQ(lbfgs.num_pairs(), memory - 1);
             const double gamma =
                 scaling == InitialScaling::kFixed ? 0.37 : NewestPairGamma(pairs);
             EXPECT_NEAR(lbfgs.gamma(), gamma, 1e-15 * gamma);
             const MatrixXd h = DenseH(pairs, gamma, dim);
 
-            const VectorXd g = RandomVector(engine, dim);
+            const VectorXd g = RandomVector(inputs, dim);
             VectorXd hg(dim);
             lbfgs.ApplyH(g, hg);
             const double hg_error = (hg - h * g).norm() / (h * g).norm();
@@ -148,11 +147,11 @@ TEST(LbfgsTest, MatchesDenseEquation6) {
 
 // The secant equation H y = s holds for the newest pair in use.
 TEST(LbfgsTest, SatisfiesSecantEquationForNewestPair) {
-  rng::Engine engine(7);
+  RandomInputs inputs(7);
   LbfgsOptions options;
   options.max_pairs = 4;
   Lbfgs lbfgs(30, options);
-  const std::vector<Pair> pairs = FillWithQuadraticPairs(engine, 4, lbfgs);
+  const std::vector<Pair> pairs = FillWithQuadraticPairs(inputs, 4, lbfgs);
   VectorXd hy(30);
   lbfgs.ApplyH(pairs.back().y, hy);
   EXPECT_LE((hy - pairs.back().s).norm(), 1e-12 * pairs.back().s.norm());
@@ -178,22 +177,22 @@ TEST(LbfgsTest, EmptyMemoryIsScaledIdentity) {
 TEST(LbfgsTest, SkippedPairsKeepHPositiveDefinite) {
   const int dim = 12;
   for (uint64_t seed : {1, 2, 3}) {
-    rng::Engine engine(seed);
-    const MatrixXd a = RandomSpdMatrix(engine, dim);
+    RandomInputs inputs(seed);
+    const MatrixXd a = RandomSpdMatrix(inputs, dim);
     LbfgsOptions options;
     options.max_pairs = 3;
     Lbfgs lbfgs(dim, options);
     std::vector<Pair> accepted;  // in the window
     const auto good = [&]() {
-      const VectorXd s = RandomVector(engine, dim);
+      const VectorXd s = RandomVector(inputs, dim);
       EXPECT_TRUE(lbfgs.AddPair(s, a * s));
       accepted.push_back({s, a * s});
     };
     good();
-    const VectorXd s = RandomVector(engine, dim);
+    const VectorXd s = RandomVector(inputs, dim);
     EXPECT_FALSE(lbfgs.AddPair(s, -(a * s)));        // negative curvature
     EXPECT_EQ(lbfgs.num_pairs(), 1);
-    VectorXd orthogonal = RandomVector(engine, dim);
+    VectorXd orthogonal = RandomVector(inputs, dim);
     orthogonal -= orthogonal.dot(s) / s.squaredNorm() * s;
     EXPECT_FALSE(lbfgs.AddPair(s, orthogonal));       // sᵀy = 0 up to rounding
     EXPECT_EQ(lbfgs.num_pairs(), 1);
@@ -241,26 +240,26 @@ TEST(LbfgsTest, RejectsDegenerateAndNonFinitePairs) {
 }
 
 TEST(LbfgsTest, ClearForgetsPairs) {
-  rng::Engine engine(3);
+  RandomInputs inputs(3);
   LbfgsOptions options;
   options.max_pairs = 2;
   Lbfgs lbfgs(5, options);
-  FillWithQuadraticPairs(engine, 2, lbfgs);
+  FillWithQuadraticPairs(inputs, 2, lbfgs);
   lbfgs.Clear();
   EXPECT_EQ(lbfgs.num_pairs(), 0);
-  const VectorXd g = RandomVector(engine, 5);
+  const VectorXd g = RandomVector(inputs, 5);
   VectorXd out(5);
   lbfgs.ApplyH(g, out);
   EXPECT_EQ(out, g);
 }
 
 TEST(LbfgsTest, OutputMayAliasInput) {
-  rng::Engine engine(4);
+  RandomInputs inputs(4);
   LbfgsOptions options;
   options.max_pairs = 3;
   Lbfgs lbfgs(9, options);
-  FillWithQuadraticPairs(engine, 3, lbfgs);
-  const VectorXd g = RandomVector(engine, 9);
+  FillWithQuadraticPairs(inputs, 3, lbfgs);
+  const VectorXd g = RandomVector(inputs, 9);
   VectorXd expected(9);
   VectorXd in_place = g;
   lbfgs.ApplyH(g, expected);
@@ -286,17 +285,17 @@ TEST(LbfgsTest, SqrtHNoiseHasCovarianceH) {
   for (int dim : {2, 5}) {
     for (int memory : {2, 4, 6}) {
       for (uint64_t seed : {11, 12}) {
-        rng::Engine engine(seed, 10 * dim + memory);
+        RandomInputs inputs(seed, 10 * dim + memory);
         LbfgsOptions options;
         options.max_pairs = memory - 1;
         options.initial_scaling = InitialScaling::kNewestPair;
         Lbfgs lbfgs(dim, options);
-        const std::vector<Pair> pairs = FillWithQuadraticPairs(engine, memory - 1, lbfgs);
+        const std::vector<Pair> pairs = FillWithQuadraticPairs(inputs, memory - 1, lbfgs);
         const MatrixXd h = DenseH(pairs, lbfgs.gamma(), dim);
         MatrixXd c = MatrixXd::Zero(dim, dim);
         VectorXd z(dim), x(dim);
         for (int k = 0; k < kDraws; ++k) {
-          rng::FillNormal(engine, absl::MakeSpan(z.data(), dim));
+          inputs.FillNormal(absl::MakeSpan(z.data(), dim));
           lbfgs.ApplySqrtH(z, x);
           c.selfadjointView<Eigen::Lower>().rankUpdate(x);
         }
@@ -306,7 +305,7 @@ TEST(LbfgsTest, SqrtHNoiseHasCovarianceH) {
           for (int j = 0; j <= i; ++j) {
             const double sd = std::sqrt((h(i, i) * h(j, j) + h(i, j) * h(i, j)) / kDraws);
             const double z_score = (c(i, j) - h(i, j)) / sd;
-            EXPECT_GE(eval::TwoSidedNormalPValue(z_score), eval::kFalseFailureRate / entries)
+            EXPECT_GE(testing::TwoSidedNormalPValue(z_score), testing::kFalseFailureRate / entries)
                 << "dim=" << dim << " M=" << memory << " seed=" << seed << " entry (" << i
                 << ", " << j << "): estimate " << c(i, j) << " vs H " << h(i, j);
           }

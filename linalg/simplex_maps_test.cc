@@ -6,33 +6,40 @@
 
 #include "Eigen/Dense"
 #include "absl/types/span.h"
-#include "eval/distribution_testing.h"
-#include "eval/numeric_testing.h"
 #include "gtest/gtest.h"
-#include "linalg/special_functions.h"
 #include "linalg/sphere.h"
-#include "rng/dirichlet.h"
-#include "rng/engine.h"
+#include "math/special_functions.h"
+#include "testing/distribution_testing.h"
+#include "testing/numeric_testing.h"
+#include "testing/random_inputs.h"
 
 namespace sgmcmc::linalg {
 namespace {
 
-using ::sgmcmc::eval::IsNearRelative;
+using ::sgmcmc::testing::RandomInputs;
+using ::sgmcmc::testing::IsNearRelative;
 using Eigen::VectorXd;
 
-VectorXd RandomUnitVector(rng::Engine& engine, int dim) {
+VectorXd RandomUnitVector(RandomInputs& inputs, int dim) {
   VectorXd x(dim);
-  SphereUniformSample(engine, x);
+  inputs.FillNormal(absl::MakeSpan(x.data(), dim));
+  NormalizeToSphere(x);
   return x;
 }
 
+// log Dir(θ | α) = log Γ(Σα) - Σ log Γ(α_i) + Σ (α_i - 1) log θ_i.
 double DirichletLogPdfAt(const VectorXd& theta, const std::vector<double>& alpha) {
-  return rng::DirichletLogPdf(absl::MakeConstSpan(theta.data(), theta.size()), alpha);
+  double alpha_total = 0, log_density = 0;
+  for (size_t i = 0; i < alpha.size(); ++i) {
+    alpha_total += alpha[i];
+    log_density += (alpha[i] - 1) * std::log(theta[i]) - math::LogGamma(alpha[i]);
+  }
+  return log_density + math::LogGamma(alpha_total);
 }
 
 // log of the uniform density on S^{K-1}: log(Γ(K/2) / (2 π^{K/2})).
 double LogUniformSphereDensity(int k) {
-  return LogGamma(0.5 * k) - M_LN2 - 0.5 * k * std::log(M_PI);
+  return math::LogGamma(0.5 * k) - M_LN2 - 0.5 * k * std::log(M_PI);
 }
 
 TEST(ExpandedMeanTest, MirrorsAndNormalises) {
@@ -58,9 +65,9 @@ TEST(ExpandedMeanDeathTest, RejectsZeroOrNonFiniteTotal) {
 }
 
 TEST(SphereToSimplexTest, LandsOnTheSimplex) {
-  rng::Engine engine(1);
+  RandomInputs inputs(1);
   for (int k : {2, 3, 17}) {
-    const VectorXd x = RandomUnitVector(engine, k);
+    const VectorXd x = RandomUnitVector(inputs, k);
     VectorXd theta(k);
     SphereToSimplex(x, theta);
     EXPECT_NEAR(theta.sum(), 1, 1e-15);
@@ -72,11 +79,11 @@ TEST(SphereToSimplexTest, LandsOnTheSimplex) {
 // Dirichlet(1/2, ..., 1/2) on the simplex is exactly the image of the uniform distribution on
 // the sphere, so its sphere density must be Γ(K/2)/(2π^{K/2}) everywhere.
 TEST(SphereToSimplexTest, HalfDirichletIsUniformOnTheSphere) {
-  rng::Engine engine(2);
+  RandomInputs inputs(2);
   for (int k : {2, 3, 5, 40}) {
     const std::vector<double> half(k, 0.5);
     for (int trial = 0; trial < 20; ++trial) {
-      const VectorXd x = RandomUnitVector(engine, k);
+      const VectorXd x = RandomUnitVector(inputs, k);
       VectorXd theta(k);
       SphereToSimplex(x, theta);
       EXPECT_TRUE(IsNearRelative(SphereLogDensityFromSimplex(DirichletLogPdfAt(theta, half), x),
@@ -105,11 +112,11 @@ TEST(SphereToSimplexTest, ImportanceWeightsReproduceDirichletMoments) {
        {std::vector<double>{2.0, 3.0, 1.5}, std::vector<double>{1.0, 1.0, 4.0, 2.5}}) {
     const int k = alpha.size();
     const double alpha_total = std::accumulate(alpha.begin(), alpha.end(), 0.0);
-    rng::Engine engine(3, k);
+    RandomInputs inputs(3, k);
     std::vector<double> weights(kDraws), weighted_theta1(kDraws);
     VectorXd theta(k);
     for (int i = 0; i < kDraws; ++i) {
-      const VectorXd x = RandomUnitVector(engine, k);
+      const VectorXd x = RandomUnitVector(inputs, k);
       SphereToSimplex(x, theta);
       const double log_w = SphereLogDensityFromSimplex(DirichletLogPdfAt(theta, alpha), x) -
                            LogUniformSphereDensity(k);
@@ -118,8 +125,8 @@ TEST(SphereToSimplexTest, ImportanceWeightsReproduceDirichletMoments) {
     }
     for (const auto& [draws, mean] :
          {std::pair{&weights, 1.0}, std::pair{&weighted_theta1, alpha[0] / alpha_total}}) {
-      const eval::SampleMoments m = eval::ComputeMoments(*draws);
-      const eval::TestResult result = eval::MeanZTest(*draws, mean, m.variance);
+      const testing::SampleMoments m = testing::ComputeMoments(*draws);
+      const testing::TestResult result = testing::MeanZTest(*draws, mean, m.variance);
       EXPECT_TRUE(result.Passed()) << "K=" << k << " " << result;
     }
   }
@@ -128,14 +135,14 @@ TEST(SphereToSimplexTest, ImportanceWeightsReproduceDirichletMoments) {
 // The gradient of x ↦ log p(x∘x) + Σ log|x_i| for p ∝ Π θ_i^{α_i - 1} (so ∇_θ log p =
 // (α - 1)/θ), against central finite differences in the embedding coordinates.
 TEST(SphereToSimplexTest, GradientMatchesFiniteDifferences) {
-  rng::Engine engine(4);
+  RandomInputs inputs(4);
   const VectorXd alpha = (VectorXd(4) << 0.3, 1.0, 2.5, 7.0).finished();
   const auto log_density = [&](const VectorXd& x) {
     return ((alpha.array() - 1) * x.cwiseAbs2().array().log()).sum() +
            x.cwiseAbs().array().log().sum();
   };
   for (int trial = 0; trial < 5; ++trial) {
-    const VectorXd x = RandomUnitVector(engine, 4);
+    const VectorXd x = RandomUnitVector(inputs, 4);
     const VectorXd theta = x.cwiseAbs2();
     const VectorXd simplex_gradient = (alpha.array() - 1) / theta.array();
     VectorXd gradient(4);

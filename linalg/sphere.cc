@@ -2,9 +2,7 @@
 
 #include <cmath>
 
-#include "absl/types/span.h"
 #include "base/check.h"
-#include "rng/normal.h"
 
 namespace sgmcmc::linalg {
 namespace {
@@ -48,18 +46,6 @@ void GeodesicFlow(double t, Eigen::Ref<Eigen::VectorXd> x, Eigen::Ref<Eigen::Vec
   }
 }
 
-void RandomTangentVector(rng::Engine& engine, const Eigen::Ref<const Eigen::VectorXd>& x,
-                         Eigen::Ref<Eigen::VectorXd> out) {
-  CheckSameSize("RandomTangentVector", x.size(), out.size());
-  rng::FillNormal(engine, absl::MakeSpan(out.data(), out.size()));
-  ProjectToTangent(x, out);
-}
-
-void SphereUniformSample(rng::Engine& engine, Eigen::Ref<Eigen::VectorXd> out) {
-  rng::FillNormal(engine, absl::MakeSpan(out.data(), out.size()));
-  NormalizeToSphere(out);
-}
-
 double SphereDistance(const Eigen::Ref<const Eigen::VectorXd>& x,
                       const Eigen::Ref<const Eigen::VectorXd>& y) {
   CheckSameSize("SphereDistance", x.size(), y.size());
@@ -84,12 +70,6 @@ void GeodesicFlowColumns(double t, Eigen::Ref<Eigen::MatrixXd> x,
                          Eigen::Ref<Eigen::MatrixXd> v) {
   CheckSameShape("GeodesicFlowColumns", x, v);
   for (Eigen::Index k = 0; k < x.cols(); ++k) GeodesicFlow(t, x.col(k), v.col(k));
-}
-
-void RandomTangentColumns(rng::Engine& engine, const Eigen::Ref<const Eigen::MatrixXd>& x,
-                          Eigen::Ref<Eigen::MatrixXd> out) {
-  CheckSameShape("RandomTangentColumns", x, out);
-  for (Eigen::Index k = 0; k < x.cols(); ++k) RandomTangentVector(engine, x.col(k), out.col(k));
 }
 
 void NormalizeColumnsToSphere(Eigen::Ref<Eigen::MatrixXd> x) {

@@ -1,6 +1,7 @@
 // The unit sphere S^{d-1} ⊂ R^d in embedded coordinates, and products of K such spheres
-// stored as the columns of a d×K matrix: tangent projection, geodesic flow, random tangent
-// vectors and geodesic distance. The geometry of the geodesic samplers SGGMC and gSGNHT.
+// stored as the columns of a d×K matrix: tangent projection, geodesic flow and geodesic
+// distance. The geometry of the geodesic samplers SGGMC and gSGNHT; their random tangent
+// vectors and uniform points are //rng:sphere_uniform.
 //
 // Paper: Liu, Zhu & Song (2016), "Stochastic Gradient Geodesic MCMC Methods" (Algorithms 1-2,
 // and Byrne & Girolami 2013 §3.2): with α = ‖v‖, the geodesic through x with velocity v,
@@ -17,16 +18,15 @@
 //
 // Cost: every function is O(d) per sphere (O(dK) for products); GeodesicFlow is one fused
 // pass plus a norm and one sin/cos (~1 ns per coordinate at d = 1000, see
-// //linalg:sphere_benchmark); RandomTangentVector is d normal draws plus a projection.
+// //linalg:sphere_benchmark).
 //
 // Example (one SGGMC A-step on S^{d-1}):
 //   sgmcmc::linalg::GeodesicFlow(0.5 * step, x, v);
-//   sgmcmc::linalg::RandomTangentVector(engine, x, noise);   // N(0, I - x xᵀ)
+//   sgmcmc::rng::RandomTangentVector(engine, x, noise);      // N(0, I - x xᵀ)
 #ifndef SGMCMC_LINALG_SPHERE_H_
 #define SGMCMC_LINALG_SPHERE_H_
 
 #include "Eigen/Dense"
-#include "rng/engine.h"
 
 namespace sgmcmc::linalg {
 
@@ -42,14 +42,6 @@ void ProjectToTangent(const Eigen::Ref<const Eigen::VectorXd>& x, Eigen::Ref<Eig
 // (preconditions of the geometry, not checked); v = 0 or t = 0 leave both unchanged.
 void GeodesicFlow(double t, Eigen::Ref<Eigen::VectorXd> x, Eigen::Ref<Eigen::VectorXd> v);
 
-// out = ProjectToTangent(x, ξ) with ξ ~ N(0, I_d): a standard normal vector of the tangent
-// space at the unit vector x, i.e. N(0, I - x xᵀ). Draws d normals from `engine` (rng::FillNormal).
-void RandomTangentVector(rng::Engine& engine, const Eigen::Ref<const Eigen::VectorXd>& x,
-                         Eigen::Ref<Eigen::VectorXd> out);
-
-// out ~ uniform on S^{d-1}: d normal draws (rng::FillNormal), normalised.
-void SphereUniformSample(rng::Engine& engine, Eigen::Ref<Eigen::VectorXd> out);
-
 // Great-circle distance between unit vectors, in [0, π], as 2 atan2(‖x - y‖, ‖x + y‖), which
 // is accurate for nearby and for antipodal points (unlike acos(xᵀy)).
 double SphereDistance(const Eigen::Ref<const Eigen::VectorXd>& x,
@@ -63,8 +55,6 @@ double NormalizeToSphere(Eigen::Ref<Eigen::VectorXd> x);
 void ProjectColumnsToTangent(const Eigen::Ref<const Eigen::MatrixXd>& x,
                              Eigen::Ref<Eigen::MatrixXd> v);
 void GeodesicFlowColumns(double t, Eigen::Ref<Eigen::MatrixXd> x, Eigen::Ref<Eigen::MatrixXd> v);
-void RandomTangentColumns(rng::Engine& engine, const Eigen::Ref<const Eigen::MatrixXd>& x,
-                          Eigen::Ref<Eigen::MatrixXd> out);
 void NormalizeColumnsToSphere(Eigen::Ref<Eigen::MatrixXd> x);
 // The product-metric distance √(Σ_k SphereDistance(x_k, y_k)²).
 double ProductSphereDistance(const Eigen::Ref<const Eigen::MatrixXd>& x,

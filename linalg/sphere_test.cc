@@ -7,11 +7,8 @@
 
 #include "Eigen/Dense"
 #include "absl/types/span.h"
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
-#include "rng/engine.h"
-#include "rng/normal.h"
-#include "rng/uniform.h"
+#include "testing/random_inputs.h"
 
 namespace sgmcmc::linalg {
 namespace {
@@ -19,10 +16,19 @@ namespace {
 using Eigen::MatrixXd;
 using Eigen::VectorXd;
 
-VectorXd RandomUnitVector(rng::Engine& engine, int dim) {
+using ::sgmcmc::testing::RandomInputs;
+
+VectorXd RandomUnitVector(RandomInputs& inputs, int dim) {
   VectorXd x(dim);
-  SphereUniformSample(engine, x);
+  inputs.FillNormal(absl::MakeSpan(x.data(), dim));
+  NormalizeToSphere(x);
   return x;
+}
+
+// A normal vector of the tangent space at x (the draws themselves are //rng:sphere_uniform).
+void RandomTangent(RandomInputs& inputs, const VectorXd& x, Eigen::Ref<VectorXd> v) {
+  inputs.FillNormal(absl::MakeSpan(v.data(), v.size()));
+  ProjectToTangent(x, v);
 }
 
 struct Drift {
@@ -48,16 +54,16 @@ TEST(GeodesicFlowTest, MillionStepsKeepTheInvariantsWithoutRenormalisation) {
   constexpr double kRho = 0.9;
   const double refresh = std::sqrt(1 - kRho * kRho);
   for (int dim : {2, 3, 10}) {
-    rng::Engine engine(/*seed=*/2024, dim);
-    VectorXd x = RandomUnitVector(engine, dim);
+    RandomInputs inputs(/*seed=*/2024, dim);
+    VectorXd x = RandomUnitVector(inputs, dim);
     VectorXd v(dim), xi(dim);
-    RandomTangentVector(engine, x, v);
+    RandomTangent(inputs, x, v);
     Drift drift;
     for (int step = 0; step < kSteps; ++step) {
-      GeodesicFlow(0.5 * rng::UniformDouble(engine), x, v);
-      RandomTangentVector(engine, x, xi);
+      GeodesicFlow(0.5 * inputs.Uniform(), x, v);
+      RandomTangent(inputs, x, xi);
       v = kRho * v + refresh * xi;
-      GeodesicFlow(0.5 * rng::UniformDouble(engine), x, v);
+      GeodesicFlow(0.5 * inputs.Uniform(), x, v);
       drift.Update(x, v);
     }
     drift.Print("A-O-A steps", dim, kSteps);
@@ -70,15 +76,15 @@ TEST(GeodesicFlowTest, MillionStepsKeepTheInvariantsWithoutRenormalisation) {
 // every rounding error stays in the state.
 TEST(GeodesicFlowTest, MillionPureFlowStepsKeepTheInvariants) {
   constexpr int kSteps = 1000000;
-  rng::Engine engine(/*seed=*/77);
+  RandomInputs inputs(/*seed=*/77);
   const int dim = 10;
-  VectorXd x = RandomUnitVector(engine, dim);
+  VectorXd x = RandomUnitVector(inputs, dim);
   VectorXd v(dim);
-  RandomTangentVector(engine, x, v);
+  RandomTangent(inputs, x, v);
   const double speed = v.norm();
   Drift drift;
   for (int step = 0; step < kSteps; ++step) {
-    GeodesicFlow(rng::UniformDouble(engine, -2, 2), x, v);
+    GeodesicFlow(inputs.Uniform(-2, 2), x, v);
     drift.Update(x, v);
   }
   drift.Print("pure flow steps", dim, kSteps);
@@ -91,10 +97,10 @@ TEST(GeodesicFlowTest, MillionPureFlowStepsKeepTheInvariants) {
 TEST(GeodesicFlowTest, ForwardThenBackwardReturnsAndPreservesSpeed) {
   for (int dim : {2, 5, 100}) {
     for (uint64_t seed : {1, 2, 3}) {
-      rng::Engine engine(seed, dim);
-      const VectorXd x0 = RandomUnitVector(engine, dim);
+      RandomInputs inputs(seed, dim);
+      const VectorXd x0 = RandomUnitVector(inputs, dim);
       VectorXd v0(dim);
-      RandomTangentVector(engine, x0, v0);
+      RandomTangent(inputs, x0, v0);
       for (double t : {1e-9, 0.3, 2.0, 17.5}) {
         VectorXd x = x0, v = v0;
         GeodesicFlow(t, x, v);
@@ -110,10 +116,10 @@ TEST(GeodesicFlowTest, ForwardThenBackwardReturnsAndPreservesSpeed) {
 
 // Along a geodesic the distance travelled is ‖v‖ |t| (up to π), and flows compose.
 TEST(GeodesicFlowTest, IsAGeodesic) {
-  rng::Engine engine(5);
-  const VectorXd x0 = RandomUnitVector(engine, 6);
+  RandomInputs inputs(5);
+  const VectorXd x0 = RandomUnitVector(inputs, 6);
   VectorXd v0(6);
-  RandomTangentVector(engine, x0, v0);
+  RandomTangent(inputs, x0, v0);
   v0 *= 0.7 / v0.norm();
   for (double t : {0.01, 1.0, 3.0, -2.0}) {
     VectorXd x = x0, v = v0;
@@ -168,10 +174,10 @@ TEST(ProjectToTangentTest, ExactEvenOffTheUnitSphere) {
 }
 
 TEST(ProjectToTangentTest, RemovesTheNormalComponent) {
-  rng::Engine engine(8);
-  const VectorXd x = RandomUnitVector(engine, 7);
+  RandomInputs inputs(8);
+  const VectorXd x = RandomUnitVector(inputs, 7);
   VectorXd v(7);
-  rng::FillNormal(engine, absl::MakeSpan(v.data(), 7));
+  inputs.FillNormal(absl::MakeSpan(v.data(), 7));
   const VectorXd original = v;
   ProjectToTangent(x, v);
   EXPECT_NEAR(x.dot(v), 0, 1e-15);
@@ -179,54 +185,6 @@ TEST(ProjectToTangentTest, RemovesTheNormalComponent) {
   const VectorXd once = v;
   ProjectToTangent(x, v);  // idempotent
   EXPECT_LE((v - once).norm(), 1e-15);
-}
-
-// ‖(I - x xᵀ) ξ‖² ~ χ²_{d-1}: mean d - 1, variance 2(d - 1). z-test at the default
-// false-failure rate over 20000 draws for each dimension and seed; each tangent vector is
-// also orthogonal to x.
-TEST(RandomTangentVectorTest, IsStandardNormalInTheTangentSpace) {
-  constexpr int kDraws = 20000;
-  for (int dim : {2, 3, 50}) {
-    for (uint64_t seed : {1, 2}) {
-      rng::Engine engine(seed, dim);
-      const VectorXd x = RandomUnitVector(engine, dim);
-      VectorXd out(dim);
-      std::vector<double> squared_norms(kDraws);
-      for (double& q : squared_norms) {
-        RandomTangentVector(engine, x, out);
-        ASSERT_LE(std::fabs(x.dot(out)), 1e-14);
-        q = out.squaredNorm();
-      }
-      const eval::TestResult result = eval::MeanZTest(squared_norms, dim - 1, 2.0 * (dim - 1));
-      EXPECT_TRUE(result.Passed()) << "dim=" << dim << " " << result;
-    }
-  }
-}
-
-// Each coordinate of a uniform point on S^{d-1} has mean 0 and variance 1/d, and x_1² has
-// variance 2(d-1)/(d²(d+2)) (x_1² ~ Beta(1/2, (d-1)/2)); z-tests at the default false-failure
-// rate over 50000 draws, for several dimensions and seeds.
-TEST(SphereUniformSampleTest, HasUniformMoments) {
-  constexpr int kDraws = 50000;
-  for (int dim : {2, 3, 30}) {
-    for (uint64_t seed : {1, 2}) {
-      rng::Engine engine(seed, 100 + dim);
-      VectorXd x(dim);
-      std::vector<double> first(kDraws), first_squared(kDraws);
-      for (int i = 0; i < kDraws; ++i) {
-        SphereUniformSample(engine, x);
-        ASSERT_NEAR(x.norm(), 1, 1e-15);
-        first[i] = x[0];
-        first_squared[i] = x[0] * x[0];
-      }
-      const double d = dim;
-      const eval::TestResult mean = eval::MeanZTest(first, 0, 1 / d);
-      EXPECT_TRUE(mean.Passed()) << "dim=" << dim << " " << mean;
-      const eval::TestResult second =
-          eval::MeanZTest(first_squared, 1 / d, 2 * (d - 1) / (d * d * (d + 2)));
-      EXPECT_TRUE(second.Passed()) << "dim=" << dim << " " << second;
-    }
-  }
 }
 
 TEST(SphereDistanceTest, AccurateForNearAndAntipodalPoints) {
@@ -252,13 +210,13 @@ TEST(NormalizeToSphereTest, ReturnsNormAndNormalises) {
 // K spheres as columns: every operation equals the single-sphere one on each column, and rows
 // of a row-major matrix work through its transpose.
 TEST(ProductOfSpheresTest, ActsColumnByColumn) {
-  rng::Engine engine(9);
+  RandomInputs inputs(9);
   const int dim = 8, k = 4;
   MatrixXd x(dim, k);
-  rng::FillNormal(engine, absl::MakeSpan(x.data(), x.size()));
+  inputs.FillNormal(absl::MakeSpan(x.data(), x.size()));
   NormalizeColumnsToSphere(x);
   MatrixXd v(dim, k);
-  RandomTangentColumns(engine, x, v);
+  for (int j = 0; j < k; ++j) RandomTangent(inputs, x.col(j), v.col(j));
   for (int j = 0; j < k; ++j) {
     EXPECT_NEAR(x.col(j).norm(), 1, 1e-15);
     EXPECT_NEAR(x.col(j).dot(v.col(j)), 0, 1e-14);

@@ -13,12 +13,12 @@
 
 #include "benchmark/benchmark.h"
 #include "linalg/vector_math.h"
-#include "rng/engine.h"
-#include "rng/uniform.h"
+#include "testing/random_inputs.h"
 
 namespace sgmcmc::linalg {
 namespace {
 
+using ::sgmcmc::testing::RandomInputs;
 using ArrayFunction = void (*)(const double* in, double* out, int64_t n);
 
 void StdExpArray(const double* in, double* out, int64_t n) {
@@ -31,9 +31,9 @@ void StdLogArray(const double* in, double* out, int64_t n) {
 
 // Times `function` over 4096 inputs uniform on [lo, hi] (fixed seed).
 void RunArrayFunction(benchmark::State& state, ArrayFunction function, double lo, double hi) {
-  rng::Engine engine(3);
+  RandomInputs inputs(3);
   std::vector<double> x(4096), y(x.size());
-  for (double& v : x) v = rng::UniformDouble(engine, lo, hi);
+  for (double& v : x) v = inputs.Uniform(lo, hi);
   for (auto _ : state) {
     function(x.data(), y.data(), static_cast<int64_t>(x.size()));
     benchmark::DoNotOptimize(y.data());

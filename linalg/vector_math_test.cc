@@ -6,12 +6,14 @@
 #include <vector>
 
 #include "gtest/gtest.h"
-#include "linalg/ulp_testing.h"
-#include "rng/engine.h"
-#include "rng/uniform.h"
+#include "testing/random_inputs.h"
+#include "testing/ulp_testing.h"
 
 namespace sgmcmc::linalg {
 namespace {
+
+using ::sgmcmc::testing::RandomInputs;
+using ::sgmcmc::testing::UlpDistance;
 
 // Bit patterns equal (NaN payloads included).
 bool SameBits(double a, double b) { return std::memcmp(&a, &b, sizeof(a)) == 0; }
@@ -30,10 +32,10 @@ TEST(ExpArrayTest, WithinOneUlpOfStdExpAndEqualToPortablePath) {
   };
   const std::vector<Range> ranges = {
       {-745.2, 709.8}, {-1, 1}, {-1e-6, 1e-6}, {-30, 0}, {-745.2, -708}, {700, 709.78}};
-  rng::Engine engine(17);
+  RandomInputs inputs(17);
   for (const Range& range : ranges) {
     std::vector<double> x(100003);  // not a multiple of 4: the tail path runs too
-    for (double& v : x) v = rng::UniformDouble(engine, range.lo, range.hi);
+    for (double& v : x) v = inputs.Uniform(range.lo, range.hi);
     const std::vector<double> y = Exp(x);
     std::vector<double> portable(x.size());
     ExpArrayPortable(x.data(), portable.data(), static_cast<int64_t>(x.size()));
@@ -90,13 +92,13 @@ std::vector<double> Log(const std::vector<double>& x) {
 
 // x = 2^e m with e uniform over [lo_exponent, hi_exponent) and m uniform in [1, 2): every
 // binade equally often, the subnormals (e < -1022) included.
-std::vector<double> LogUniformInputs(rng::Engine& engine, int lo_exponent, int hi_exponent,
+std::vector<double> LogUniformInputs(RandomInputs& random, int lo_exponent, int hi_exponent,
                                      int n) {
   std::vector<double> x(n);
   for (double& v : x) {
     const int e =
-        lo_exponent + static_cast<int>(rng::UniformInt(engine, hi_exponent - lo_exponent));
-    v = std::ldexp(rng::UniformDouble(engine, 1, 2), e);
+        lo_exponent + static_cast<int>(random.UniformInt(hi_exponent - lo_exponent));
+    v = std::ldexp(random.Uniform(1, 2), e);
   }
   return x;
 }
@@ -106,15 +108,15 @@ std::vector<double> LogUniformInputs(rng::Engine& engine, int lo_exponent, int h
 // AVX2 path (when the CPU has it, else the same function) equals the portable path bit for
 // bit, so a seed gives the same stream on every x86-64 CPU.
 TEST(LogArrayTest, WithinOneUlpOfStdLogAndEqualToPortablePath) {
-  rng::Engine engine(23);
+  RandomInputs random(23);
   std::vector<std::vector<double>> inputs = {
-      LogUniformInputs(engine, -1074, 1024, 100003),
-      LogUniformInputs(engine, -1074, -1022, 10007), LogUniformInputs(engine, -3, 3, 100003)};
+      LogUniformInputs(random, -1074, 1024, 100003),
+      LogUniformInputs(random, -1074, -1022, 10007), LogUniformInputs(random, -3, 3, 100003)};
   std::vector<double> near_one(100003);
-  for (double& v : near_one) v = rng::UniformDouble(engine, 0.7, 1.5);
+  for (double& v : near_one) v = random.Uniform(0.7, 1.5);
   inputs.push_back(near_one);
   std::vector<double> tiny_offset(10007);
-  for (double& v : tiny_offset) v = 1 + rng::UniformDouble(engine, -1e-8, 1e-8);
+  for (double& v : tiny_offset) v = 1 + random.Uniform(-1e-8, 1e-8);
   inputs.push_back(tiny_offset);
   for (const std::vector<double>& x : inputs) {
     const std::vector<double> y = Log(x);

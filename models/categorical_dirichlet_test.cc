@@ -4,7 +4,6 @@
 #include <numeric>
 #include <vector>
 
-#include "eval/distribution_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "rng/engine.h"
@@ -12,6 +11,7 @@
 #include "samplers/minibatch.h"
 #include "samplers/scir.h"
 #include "samplers/simplex_testing.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::models {
 namespace {
@@ -88,11 +88,11 @@ TEST(CategoricalDirichletTest, ScaledCountsAreUnbiasedWithTheStatedVariance) {
       for (int j = 0; j < 3; ++j) {
         const double n_j = model.options().category_counts[j];
         const double variance = model.ScaledCountVariance(j, batch_size);
-        const eval::TestResult mean = eval::MeanZTest(draws[j], n_j, variance);
+        const testing::TestResult mean = testing::MeanZTest(draws[j], n_j, variance);
         EXPECT_TRUE(mean.Passed()) << "n=" << batch_size << " j=" << j << " " << mean;
         // Var of s^2 from the sample fourth moment (asymptotic z-test).
-        const eval::TestResult var =
-            eval::VarianceZTest(draws[j], variance, samplers::FourthCentralMoment(draws[j]));
+        const testing::TestResult var =
+            testing::VarianceZTest(draws[j], variance, samplers::FourthCentralMoment(draws[j]));
         EXPECT_TRUE(var.Passed()) << "n=" << batch_size << " j=" << j << " " << var;
       }
     }
@@ -131,10 +131,10 @@ TEST(CategoricalDirichletTest, ScirOnThisModelFollowsCorollary42) {
       const samplers::ScirMoments expected =
           samplers::ScirCorollary42Moments(1.0, 0.1 + model.options().category_counts[j],
                                            model.ScaledCountVariance(j, kBatch), kH, kSteps);
-      const eval::TestResult mean = eval::MeanZTest(theta, expected.mean, expected.variance);
+      const testing::TestResult mean = testing::MeanZTest(theta, expected.mean, expected.variance);
       EXPECT_TRUE(mean.Passed()) << "seed " << seed << " j=" << j << " " << mean;
-      const eval::TestResult var =
-          eval::VarianceZTest(theta, expected.variance, samplers::FourthCentralMoment(theta));
+      const testing::TestResult var =
+          testing::VarianceZTest(theta, expected.variance, samplers::FourthCentralMoment(theta));
       EXPECT_TRUE(var.Passed()) << "seed " << seed << " j=" << j << " " << var;
     }
   }

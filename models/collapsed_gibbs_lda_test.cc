@@ -4,10 +4,10 @@
 #include <cmath>
 #include <vector>
 
-#include "eval/distribution_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "rng/uniform.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::models {
 namespace {
@@ -105,7 +105,7 @@ TEST(CollapsedGibbsLdaTest, ResampleTokenDrawsTheConditional) {
         lda->ResampleToken(token);
         draw = lda->assignments()[token];
       }
-      const eval::TestResult result = eval::DiscreteChiSquaredTest(
+      const testing::TestResult result = testing::DiscreteChiSquaredTest(
           draws, [&](int64_t k) { return conditional[k]; }, 0, 4);
       EXPECT_TRUE(result.Passed()) << result;
     }

@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "data/corpus.h"
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
 #include "models/lda_testing.h"
 #include "parallel/thread_pool.h"
@@ -15,6 +14,7 @@
 #include "samplers/scir.h"
 #include "samplers/sgrld.h"
 #include "samplers/simplex_sampler.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::models {
 namespace {
@@ -91,7 +91,7 @@ TEST(LdaCountModelTest, OneTokenDocumentCountsHaveExactMean) {
   }
   for (int k = 0; k < 3; ++k) {
     const double p = pi[k] / pi_sum;
-    const auto result = eval::MeanZTest(draws[k], 2 * p, 2 * p * (1 - p));
+    const auto result = testing::MeanZTest(draws[k], 2 * p, 2 * p * (1 - p));
     EXPECT_TRUE(result.Passed()) << "topic " << k << " " << result;
   }
 }

@@ -7,14 +7,14 @@
 #include <utility>
 #include <vector>
 
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
 #include "rng/uniform.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::models {
 namespace {
 
-// Each chi-squared test below fails with probability eval::kFalseFailureRate = 1e-6 when the
+// Each chi-squared test below fails with probability testing::kFalseFailureRate = 1e-6 when the
 // sampler draws from the stated distribution: `Passed()` compares the p-value of Pearson's
 // statistic (cells with expected count < 5 pooled) with 1e-6.
 
@@ -161,7 +161,7 @@ void ExpectFirstTokenFollowsExactConditional(const TopicMatrixView& topics, doub
     draws[r] = doc.assignments()[0];
     ASSERT_GT(exact[draws[r]], 0) << "drew topic " << draws[r] << " of probability 0";
   }
-  const auto result = eval::DiscreteChiSquaredTest(
+  const auto result = testing::DiscreteChiSquaredTest(
       draws, [&](int64_t k) { return exact[k]; }, 0, topics.num_topics - 1);
   EXPECT_TRUE(result.Passed()) << result;
 }
@@ -185,7 +185,7 @@ TEST(GibbsSweepTest, FirstTokenFollowsExactConditional) {
       {7, 0.001, 0.0, 200, 10}};
   constexpr int kVocabulary = 25;
   for (const SingleTokenCase& c : cases) {
-    SCOPED_TRACE(testing::Message() << "K=" << c.num_topics << " alpha=" << c.alpha
+    SCOPED_TRACE(::testing::Message() << "K=" << c.num_topics << " alpha=" << c.alpha
                                     << " zeros=" << c.zero_fraction);
     const std::vector<double> values =
         RandomTopics(c.num_topics, kVocabulary, c.zero_fraction, c.seed);
@@ -222,7 +222,7 @@ TEST(GibbsSweepTest, FirstTokenFollowsExactConditionalWithManyTopicsPresent) {
   constexpr int kVocabulary = 25;
   constexpr int kDocLength = 120;
   for (const Case& c : cases) {
-    SCOPED_TRACE(testing::Message() << "K=" << c.num_topics << " present=" << c.present
+    SCOPED_TRACE(::testing::Message() << "K=" << c.num_topics << " present=" << c.present
                                     << " alpha=" << c.alpha << " zeros=" << c.zero_fraction);
     const std::vector<double> values =
         RandomTopics(c.num_topics, kVocabulary, c.zero_fraction, c.seed);
@@ -270,7 +270,7 @@ TEST(GibbsSweepTest, WordWithAllZeroColumnUsesDocumentCountsOnly) {
     GibbsSweep(table, engine, doc);
     draws[r] = doc.assignments()[0];
   }
-  const auto result = eval::DiscreteChiSquaredTest(
+  const auto result = testing::DiscreteChiSquaredTest(
       draws, [&](int64_t k) { return exact[k]; }, 0, kTopics - 1);
   EXPECT_TRUE(result.Passed()) << result;
 }
@@ -359,7 +359,7 @@ TEST(GibbsSweepTest, InitialisationPlusSweepsMatchExactJointLaw) {
       for (int32_t k : doc.assignments()) ++counts[k];
       for (int k = 0; k < c.num_topics; ++k) ASSERT_EQ(doc.counts().count(k), counts[k]);
     }
-    const auto result = eval::DiscreteChiSquaredTest(
+    const auto result = testing::DiscreteChiSquaredTest(
         draws, [&](int64_t s) { return law[s]; }, 0, static_cast<int64_t>(law.size()) - 1);
     EXPECT_TRUE(result.Passed()) << "K=" << c.num_topics << " sweeps=" << c.sweeps << " "
                                  << result;
@@ -448,7 +448,7 @@ TEST(MinibatchTopicTableTest, AlphaBucketDrawsFollowTheColumn) {
       for (int64_t& d : draws) d = table.SampleAlphaBucket(u, engine);
       // One engine word per draw.
       EXPECT_EQ(engine.position(), static_cast<uint64_t>(kDraws));
-      const auto result = eval::DiscreteChiSquaredTest(
+      const auto result = testing::DiscreteChiSquaredTest(
           draws,
           [&](int64_t k) { return sum > 0 ? topics.at(k, u) / sum : 1.0 / c.num_topics; }, 0,
           c.num_topics - 1);

@@ -7,12 +7,12 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "rng/engine.h"
-#include "rng/uniform.h"
+#include "testing/random_inputs.h"
 
 namespace sgmcmc::parallel {
 namespace {
 
+using ::sgmcmc::testing::RandomInputs;
 using ::testing::ElementsAre;
 
 TEST(ThreadPoolTest, ParallelForVisitsEveryIndexOnce) {
@@ -45,9 +45,9 @@ TEST(ThreadPoolTest, ResultsDoNotDependOnThreadCount) {
     std::vector<double> out(1001);
     for (int repeat = 0; repeat < 3; ++repeat) {
       pool.ParallelFor(0, out.size(), [&](int64_t i) {
-        rng::Engine engine(17, i);
-        engine.Discard(repeat);
-        out[i] += rng::UniformDouble(engine);
+        RandomInputs inputs(17, i);
+        inputs.Discard(repeat);
+        out[i] += inputs.Uniform();
       });
     }
     return out;
@@ -99,8 +99,8 @@ TEST(ThreadPoolTest, BalancedChunkBounds) {
   EXPECT_THAT(ThreadPool::BalancedChunkBounds({}, 2), ElementsAre(0, 0, 0));
   // The chunk costs are within one item's cost of total / T.
   std::vector<int64_t> cost(1000);
-  rng::Engine engine(3);
-  for (int64_t& c : cost) c = static_cast<int64_t>(rng::UniformInt(engine, 500));
+  RandomInputs inputs(3);
+  for (int64_t& c : cost) c = static_cast<int64_t>(inputs.UniformInt(500));
   const int64_t total = std::accumulate(cost.begin(), cost.end(), int64_t{0});
   const std::vector<int64_t> bounds = ThreadPool::BalancedChunkBounds(cost, 4);
   for (int t = 0; t < 4; ++t) {

@@ -3,7 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#include "linalg/special_functions.h"
+#include "math/special_functions.h"
 #include "rng/gamma.h"
 #include "rng/internal/shape_parameters.h"
 
@@ -35,7 +35,7 @@ double BetaSample(Engine& engine, double a, double b) {
 double BetaLogPdf(double x, double a, double b) {
   CheckShapes("BetaLogPdf", a, b);
   if (x < 0 || x > 1) return -std::numeric_limits<double>::infinity();
-  return ShapeLogTerm(a, std::log(x)) + ShapeLogTerm(b, std::log1p(-x)) - linalg::LogBeta(a, b);
+  return ShapeLogTerm(a, std::log(x)) + ShapeLogTerm(b, std::log1p(-x)) - math::LogBeta(a, b);
 }
 
 }  // namespace sgmcmc::rng

@@ -7,12 +7,12 @@
 
 #include "boost/math/distributions/beta.hpp"
 #include "boost/math/special_functions/beta.hpp"
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
 #include "rng/internal/variate_testing.h"
+#include "testing/distribution_testing.h"
 
 // Every statistical check below fails a correct sampler with probability 1e-6
-// (eval::kFalseFailureRate); this file makes 74 of them, so it fails spuriously with
+// (testing::kFalseFailureRate); this file makes 74 of them, so it fails spuriously with
 // probability < 1e-4 (Bonferroni).
 namespace sgmcmc::rng {
 namespace {
@@ -73,7 +73,7 @@ TEST(BetaSampleTest, TinyShapesSplitMassBetweenTheEnds) {
     }
     const double p = 1 - boost::math::ibeta(a, b, 0.5);
     const double z = (upper - kTinyDraws * p) / std::sqrt(kTinyDraws * p * (1 - p));
-    EXPECT_GT(eval::TwoSidedNormalPValue(z), eval::kFalseFailureRate)
+    EXPECT_GT(testing::TwoSidedNormalPValue(z), testing::kFalseFailureRate)
         << Label(a, b, 3) << " upper=" << upper << " p=" << p;
   }
 }

@@ -15,7 +15,7 @@ namespace sgmcmc::rng {
 namespace {
 
 // Every statistical check below fails a correct generator with probability
-// eval::kFalseFailureRate = 1e-6; this file runs 261 of them, so a correct generator fails a
+// testing::kFalseFailureRate = 1e-6; this file runs 261 of them, so a correct generator fails a
 // run with probability < 3e-4 (Bonferroni).
 
 constexpr uint64_t kSeeds[] = {1, 2, 3};

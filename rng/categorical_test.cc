@@ -8,17 +8,17 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "eval/distribution_testing.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "rng/uniform.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::rng {
 namespace {
 
 using ::testing::HasSubstr;
 
-// Each chi-squared check fails a correct sampler with probability eval::kFalseFailureRate
+// Each chi-squared check fails a correct sampler with probability testing::kFalseFailureRate
 // = 1e-6 (every cell expects >= 40 draws, so the chi-squared limit is accurate); this file
 // runs 60 of them: false-failure rate < 1e-4 per run (Bonferroni). The zero-weight checks
 // are exact (a correct sampler never fails them).
@@ -50,7 +50,7 @@ void ExpectMatchesWeights(const std::vector<int64_t>& draws, const std::vector<d
       EXPECT_EQ(counts[i], 0) << label << ": zero-weight entry " << i << " drawn";
     }
   }
-  const auto result = eval::DiscreteChiSquaredTest(
+  const auto result = testing::DiscreteChiSquaredTest(
       draws, [&](int64_t i) { return weights[i] / total; }, 0, k - 1);
   EXPECT_TRUE(result.Passed()) << label << " " << result;
 }
@@ -158,7 +158,7 @@ TEST(AliasTableTest, SkewedWeightsAndZerosNeverDrawn) {
     ASSERT_TRUE(draws[i] == 500 || draws[i] == 501) << draws[i];
     as_binary[i] = draws[i] - 500;
   }
-  const auto result = eval::DiscreteChiSquaredTest(
+  const auto result = testing::DiscreteChiSquaredTest(
       as_binary, [](int64_t i) { return i == 0 ? 1.0 / 3 : 2.0 / 3; }, 0, 1);
   EXPECT_TRUE(result.Passed()) << result;
 }

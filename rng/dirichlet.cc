@@ -4,7 +4,7 @@
 #include <limits>
 
 #include "base/check.h"
-#include "linalg/special_functions.h"
+#include "math/special_functions.h"
 #include "rng/gamma.h"
 #include "rng/internal/shape_parameters.h"
 
@@ -27,7 +27,7 @@ bool CheckAlpha(const char* function, absl::Span<const double> alpha, size_t out
 void LogDirichletSampleUnchecked(Engine& engine, absl::Span<const double> alpha,
                                  absl::Span<double> log_out) {
   for (size_t i = 0; i < alpha.size(); ++i) log_out[i] = LogGammaSample(engine, alpha[i]);
-  const double log_total = linalg::LogSumExp(log_out);
+  const double log_total = math::LogSumExp(log_out);
   for (double& l : log_out) l -= log_total;
 }
 
@@ -62,11 +62,11 @@ double DirichletLogPdf(absl::Span<const double> x, absl::Span<const double> alph
     x_total += x[i];
     alpha_total += alpha[i];
     log_density +=
-        rng_internal::ShapeLogTerm(alpha[i], std::log(x[i])) - linalg::LogGamma(alpha[i]);
+        rng_internal::ShapeLogTerm(alpha[i], std::log(x[i])) - math::LogGamma(alpha[i]);
   }
   SGMCMC_CHECK(std::fabs(x_total - 1) <= 1e-6)
       << "DirichletLogPdf: x must lie on the simplex, but sums to " << x_total;
-  return log_density + linalg::LogGamma(alpha_total);
+  return log_density + math::LogGamma(alpha_total);
 }
 
 }  // namespace sgmcmc::rng

@@ -12,12 +12,12 @@
 #include "boost/math/special_functions/gamma.hpp"
 #include "boost/math/special_functions/polygamma.hpp"
 #include "boost/math/special_functions/trigamma.hpp"
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
 #include "rng/internal/variate_testing.h"
+#include "testing/distribution_testing.h"
 
 // Every statistical check below fails a correct sampler with probability 1e-6
-// (eval::kFalseFailureRate); this file makes 88 of them, so it fails spuriously with
+// (testing::kFalseFailureRate); this file makes 88 of them, so it fails spuriously with
 // probability < 1e-4 (Bonferroni).
 namespace sgmcmc::rng {
 namespace {
@@ -107,7 +107,7 @@ TEST(DirichletSampleTest, TinySymmetricAlphaPicksAUniformWinner) {
         }
         w = std::max_element(x.begin(), x.end()) - x.begin();
       }
-      const auto result = eval::DiscreteChiSquaredTest(
+      const auto result = testing::DiscreteChiSquaredTest(
           winners, [](int64_t) { return 1.0 / kK; }, 0, kK - 1);
       EXPECT_TRUE(result.Passed()) << "alpha=" << a << " log=" << log_space << " " << result;
     }

@@ -9,7 +9,7 @@
 
 #include "Random123/philox.h"
 #include "absl/types/span.h"
-#include "eval/distribution_testing.h"
+#include "testing/distribution_testing.h"
 #include "gtest/gtest.h"
 #include "rng/uniform.h"
 
@@ -122,14 +122,14 @@ TEST(EngineTest, ThreadsWithStreamsMatchSequential) {
 // The engine drives the standard library's distributions correctly: 600000 rolls of
 // std::uniform_int_distribution<int>(1, 6) fit the fair die (chi-squared with 5 degrees of
 // freedom, expected count 1e5 per face), failing a correct engine with probability
-// eval::kFalseFailureRate = 1e-6.
+// testing::kFalseFailureRate = 1e-6.
 TEST(EngineTest, StandardUniformIntDistributionRollsAFairDie) {
   Engine engine(1);
   std::uniform_int_distribution<int> die(1, 6);
   std::vector<int64_t> rolls(600000);
   for (int64_t& roll : rolls) roll = die(engine);
-  const eval::TestResult result =
-      eval::DiscreteChiSquaredTest(rolls, [](int64_t) { return 1.0 / 6; }, 1, 6);
+  const testing::TestResult result =
+      testing::DiscreteChiSquaredTest(rolls, [](int64_t) { return 1.0 / 6; }, 1, 6);
   EXPECT_TRUE(result.Passed()) << result;
 }
 
@@ -150,9 +150,9 @@ TEST(EngineTest, GenerateCanonicalMatchesEngineUniformLaw) {
   }
   ASSERT_EQ(engine.position(), twin.position());
   auto uniform_cdf = [](double x) { return std::clamp(x, 0.0, 1.0); };
-  const eval::TestResult ks = eval::KolmogorovSmirnovTest(canonical, uniform_cdf);
+  const testing::TestResult ks = testing::KolmogorovSmirnovTest(canonical, uniform_cdf);
   EXPECT_TRUE(ks.Passed()) << ks;
-  const eval::TestResult chi_squared = eval::ChiSquaredQuantileTest(canonical, uniform_cdf);
+  const testing::TestResult chi_squared = testing::ChiSquaredQuantileTest(canonical, uniform_cdf);
   EXPECT_TRUE(chi_squared.Passed()) << chi_squared;
 }
 

@@ -4,12 +4,12 @@
 #include <string>
 #include <vector>
 
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
 #include "rng/internal/variate_testing.h"
+#include "testing/distribution_testing.h"
 
 // Statistical checks below each fail a correct sampler with probability 1e-6
-// (eval::kFalseFailureRate); this file makes 14 of them, so it fails spuriously with
+// (testing::kFalseFailureRate); this file makes 14 of them, so it fails spuriously with
 // probability < 2e-5.
 namespace sgmcmc::rng {
 namespace {
@@ -45,9 +45,9 @@ TEST(ExponentialSampleTest, TailBeyondZigguratBaseIsExact) {
   }
   const double expected = kDraws * tail_mass;
   const double z = (excess.size() - expected) / std::sqrt(expected * (1 - tail_mass));
-  EXPECT_GT(eval::TwoSidedNormalPValue(z), eval::kFalseFailureRate)
+  EXPECT_GT(testing::TwoSidedNormalPValue(z), testing::kFalseFailureRate)
       << "tail count " << excess.size() << " expected " << expected;
-  const auto ks = eval::KolmogorovSmirnovTest(excess, [](double x) { return -std::expm1(-x); });
+  const auto ks = testing::KolmogorovSmirnovTest(excess, [](double x) { return -std::expm1(-x); });
   EXPECT_TRUE(ks.Passed()) << ks;
 }
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <limits>
 
-#include "linalg/special_functions.h"
+#include "math/special_functions.h"
 #include "rng/exponential.h"
 #include "rng/internal/shape_parameters.h"
 #include "rng/normal.h"
@@ -111,7 +111,7 @@ double GammaLogPdf(double x, double shape, double rate) {
   rng_internal::CheckPositiveFinite("GammaLogPdf", "shape", shape);
   rng_internal::CheckPositiveFinite("GammaLogPdf", "rate", rate);
   if (x < 0 || x == kInfinity) return -kInfinity;
-  return shape * std::log(rate) - linalg::LogGamma(shape) +
+  return shape * std::log(rate) - math::LogGamma(shape) +
          rng_internal::ShapeLogTerm(shape, std::log(x)) - rate * x;
 }
 

@@ -7,12 +7,12 @@
 
 #include "boost/math/distributions/gamma.hpp"
 #include "boost/math/special_functions/gamma.hpp"
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
 #include "rng/internal/variate_testing.h"
+#include "testing/distribution_testing.h"
 
 // Every statistical check below fails a correct sampler with probability 1e-6
-// (eval::kFalseFailureRate); this file makes 164 of them, so it fails spuriously with
+// (testing::kFalseFailureRate); this file makes 164 of them, so it fails spuriously with
 // probability < 1.7e-4 (Bonferroni).
 namespace sgmcmc::rng {
 namespace {
@@ -44,7 +44,7 @@ TEST(GammaSampleTest, MatchesGammaCdfAcrossShapesAndSeeds) {
       if (shape >= 0.3) {
         ExpectMoments(draws, shape, shape, 3 * shape * shape + 6 * shape, label);
       } else {
-        const auto mean = eval::MeanZTest(draws, shape, shape);
+        const auto mean = testing::MeanZTest(draws, shape, shape);
         EXPECT_TRUE(mean.Passed()) << label << ": " << mean;
       }
     }

@@ -9,7 +9,7 @@
 #include "rng/internal/variate_testing.h"
 
 // Every statistical check below fails a correct sampler with probability 1e-6
-// (eval::kFalseFailureRate); this file makes 48 of them, so it fails spuriously with
+// (testing::kFalseFailureRate); this file makes 48 of them, so it fails spuriously with
 // probability < 5e-5 (Bonferroni).
 namespace sgmcmc::rng {
 namespace {

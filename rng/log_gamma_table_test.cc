@@ -9,12 +9,12 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "boost/math/special_functions/gamma.hpp"
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
 #include "rng/internal/variate_testing.h"
+#include "testing/distribution_testing.h"
 
 // Every statistical check below fails a correct sampler with probability 1e-6
-// (eval::kFalseFailureRate); this file makes 91 of them, so it fails spuriously with
+// (testing::kFalseFailureRate); this file makes 91 of them, so it fails spuriously with
 // probability < 1e-4 (Bonferroni).
 namespace sgmcmc::rng {
 namespace {
@@ -86,7 +86,7 @@ TEST(LogGammaTableTest, FarTailBinsOnTheLogScale) {
       const double y = table.Sample(engine);
       bin = std::upper_bound(edges.begin(), edges.end(), y) - edges.begin();
     }
-    const auto result = eval::DiscreteChiSquaredTest(
+    const auto result = testing::DiscreteChiSquaredTest(
         bins,
         [&](int64_t k) {
           const double lo = k == 0 ? 0 : LogGammaCdf(shape, edges[k - 1]);
@@ -109,7 +109,7 @@ TEST(LogGammaTableTest, TinyShapeIsFiniteAndScalesToExponential) {
     EXPECT_TRUE(std::isfinite(y));
     return -1e-300 * y;
   });
-  const auto ks = eval::KolmogorovSmirnovTest(draws, [](double x) { return -std::expm1(-x); });
+  const auto ks = testing::KolmogorovSmirnovTest(draws, [](double x) { return -std::expm1(-x); });
   EXPECT_TRUE(ks.Passed()) << ks;
 }
 

@@ -9,14 +9,14 @@
 
 #include "absl/types/span.h"
 #include "boost/math/distributions/binomial.hpp"
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
 #include "rng/internal/discrete_variate_testing.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::rng {
 namespace {
 
-// Each statistical check fails a correct sampler with probability eval::kFalseFailureRate
+// Each statistical check fails a correct sampler with probability testing::kFalseFailureRate
 // = 1e-6; this file runs 63 of them: false-failure rate < 1e-4 per run (Bonferroni). The
 // sum and zero-probability checks are exact.
 
@@ -75,7 +75,7 @@ TEST(MultinomialSampleTest, JointPmfForThreeCategories) {
       MultinomialSample(engine, n, probs, absl::MakeSpan(counts));
       cell = counts[0] * (n + 1) + counts[1];
     }
-    const auto result = eval::DiscreteChiSquaredTest(cells, pmf, 0, (n + 1) * (n + 1) - 1);
+    const auto result = testing::DiscreteChiSquaredTest(cells, pmf, 0, (n + 1) * (n + 1) - 1);
     EXPECT_TRUE(result.Passed()) << "seed=" << seed << " " << result;
   }
 }

@@ -8,16 +8,16 @@
 #include <vector>
 
 #include "boost/math/distributions/non_central_chi_squared.hpp"
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
 #include "rng/gamma.h"
 #include "rng/internal/variate_testing.h"
 #include "rng/normal.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::rng {
 namespace {
 
-// Each statistical check fails a correct sampler with probability eval::kFalseFailureRate
+// Each statistical check fails a correct sampler with probability testing::kFalseFailureRate
 // = 1e-6; this file runs 252 of them: false-failure rate < 3e-4 per run (Bonferroni).
 
 constexpr uint64_t kSeeds[] = {1, 2, 3};
@@ -46,8 +46,8 @@ TEST(NoncentralChiSquaredSampleTest, MatchesBoostCdf) {
         Engine engine(seed, static_cast<uint64_t>(df * 100 + lambda * 10000));
         const std::vector<double> draws = rng_internal::DrawMany(
             kDraws, [&] { return NoncentralChiSquaredSample(engine, df, lambda); });
-        const auto result = df < 1 ? eval::ChiSquaredQuantileTest(draws, cdf, 20)
-                                   : eval::KolmogorovSmirnovTest(draws, cdf);
+        const auto result = df < 1 ? testing::ChiSquaredQuantileTest(draws, cdf, 20)
+                                   : testing::KolmogorovSmirnovTest(draws, cdf);
         EXPECT_TRUE(result.Passed()) << Label(df, lambda, seed) << " " << result;
         // Moments: cumulants k_r = 2^(r-1) (r-1)! (df + r lambda). Only where the sampling
         // distribution of the mean and variance is close enough to normal for a 1e-6 tail.
@@ -78,7 +78,7 @@ TEST(LogNoncentralChiSquaredSampleTest, MatchesBoostCdfInLogSpace) {
         const std::vector<double> draws = rng_internal::DrawMany(
             kDraws, [&] { return LogNoncentralChiSquaredSample(engine, df, lambda); });
         for (double y : draws) ASSERT_TRUE(std::isfinite(y)) << Label(df, lambda, seed);
-        const auto result = eval::KolmogorovSmirnovTest(draws, cdf_of_log);
+        const auto result = testing::KolmogorovSmirnovTest(draws, cdf_of_log);
         EXPECT_TRUE(result.Passed()) << Label(df, lambda, seed) << " " << result;
       }
     }

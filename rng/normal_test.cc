@@ -5,12 +5,12 @@
 #include <vector>
 
 #include "boost/math/distributions/normal.hpp"
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
 #include "rng/internal/variate_testing.h"
+#include "testing/distribution_testing.h"
 
 // Statistical checks below each fail a correct sampler with probability 1e-6
-// (eval::kFalseFailureRate); this file makes 31 of them, so it fails spuriously with
+// (testing::kFalseFailureRate); this file makes 31 of them, so it fails spuriously with
 // probability < 4e-5.
 namespace sgmcmc::rng {
 namespace {
@@ -47,13 +47,13 @@ TEST(NormalSampleTest, TailBeyondZigguratBaseIsExact) {
   }
   const double expected = kDraws * tail_mass;
   const double z_count = (tail.size() - expected) / std::sqrt(expected * (1 - tail_mass));
-  EXPECT_TRUE(eval::TwoSidedNormalPValue(z_count) > eval::kFalseFailureRate)
+  EXPECT_TRUE(testing::TwoSidedNormalPValue(z_count) > testing::kFalseFailureRate)
       << "tail count " << tail.size() << " expected " << expected;
   auto conditional_cdf = [&](double t) {
     const double upper = boost::math::cdf(boost::math::complement(boost::math::normal(), t));
     return 1 - 2 * upper / tail_mass;
   };
-  const auto ks = eval::KolmogorovSmirnovTest(tail, conditional_cdf);
+  const auto ks = testing::KolmogorovSmirnovTest(tail, conditional_cdf);
   EXPECT_TRUE(ks.Passed()) << ks;
 }
 
@@ -98,7 +98,7 @@ TEST(NormalSampleTest, SignIsIndependentOfMagnitude) {
     }
   }
   const double z = (positive - 0.5 * large) / std::sqrt(0.25 * large);
-  EXPECT_GT(eval::TwoSidedNormalPValue(z), eval::kFalseFailureRate) << positive << "/" << large;
+  EXPECT_GT(testing::TwoSidedNormalPValue(z), testing::kFalseFailureRate) << positive << "/" << large;
 }
 
 TEST(FillNormalTest, EqualsRepeatedNormalSample) {

@@ -7,17 +7,17 @@
 #include <vector>
 
 #include "boost/math/distributions/poisson.hpp"
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
 #include "rng/internal/discrete_variate_testing.h"
 #include "rng/internal/saddle_point.h"
 #include "rng/internal/variate_testing.h"
 #include "rng/uniform.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::rng {
 namespace {
 
-// Every statistical check below fails with probability eval::kFalseFailureRate = 1e-6 when
+// Every statistical check below fails with probability testing::kFalseFailureRate = 1e-6 when
 // the generator is exact (p-value threshold); this file runs 132 of them, so a correct
 // generator fails a run with probability < 2e-4 (Bonferroni).
 
@@ -73,7 +73,7 @@ TEST(PoissonSampleTest, HugeMeansMatchMomentsAndNormalLimit) {
         standardised[i] =
             (rng_internal::ExactDifference(draws[i], mean) + UniformDouble(jitter) - 0.5) / sd;
       }
-      const auto ks = eval::KolmogorovSmirnovTest(
+      const auto ks = testing::KolmogorovSmirnovTest(
           standardised, [](double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); });
       EXPECT_TRUE(ks.Passed()) << Label(mean, seed) << " " << ks;
     }

@@ -7,12 +7,12 @@
 
 #include "boost/math/distributions/cauchy.hpp"
 #include "boost/math/distributions/normal.hpp"
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
 #include "rng/internal/variate_testing.h"
+#include "testing/distribution_testing.h"
 
 // Every statistical check below fails a correct sampler with probability 1e-6
-// (eval::kFalseFailureRate); this file makes 106 of them, so it fails spuriously with
+// (testing::kFalseFailureRate); this file makes 106 of them, so it fails spuriously with
 // probability < 1.1e-4 (Bonferroni).
 namespace sgmcmc::rng {
 namespace {
@@ -96,10 +96,10 @@ TEST(StableSampleTest, EmpiricalCharacteristicFunction) {
       }
       const std::string label = Label(alpha, beta, 7) + " t=" + std::to_string(t);
       const auto re =
-          eval::MeanZTest(cosines, phi.real(), (1 + phi2.real()) / 2 - phi.real() * phi.real());
+          testing::MeanZTest(cosines, phi.real(), (1 + phi2.real()) / 2 - phi.real() * phi.real());
       EXPECT_TRUE(re.Passed()) << label << " Re: " << re;
       const auto im =
-          eval::MeanZTest(sines, phi.imag(), (1 - phi2.real()) / 2 - phi.imag() * phi.imag());
+          testing::MeanZTest(sines, phi.imag(), (1 - phi2.real()) / 2 - phi.imag() * phi.imag());
       EXPECT_TRUE(im.Passed()) << label << " Im: " << im;
     }
   }
@@ -118,10 +118,10 @@ TEST(StableSampleTest, SymmetricLawsHaveSymmetricQuantiles) {
       below += x < -1;
     }
     const double z_half = (positive - 0.5 * kDraws) / std::sqrt(0.25 * kDraws);
-    EXPECT_GT(eval::TwoSidedNormalPValue(z_half), eval::kFalseFailureRate) << alpha;
+    EXPECT_GT(testing::TwoSidedNormalPValue(z_half), testing::kFalseFailureRate) << alpha;
     const int tails = above + below;
     const double z_tail = (above - 0.5 * tails) / std::sqrt(0.25 * tails);
-    EXPECT_GT(eval::TwoSidedNormalPValue(z_tail), eval::kFalseFailureRate) << alpha;
+    EXPECT_GT(testing::TwoSidedNormalPValue(z_tail), testing::kFalseFailureRate) << alpha;
   }
 }
 

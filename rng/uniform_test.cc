@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "absl/types/span.h"
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::rng {
 namespace {
@@ -16,11 +16,11 @@ TEST(UniformDoubleTest, MatchesUniformDistribution) {
   std::vector<double> draws(200000);
   for (double& x : draws) x = UniformDouble(engine);
   auto cdf = [](double x) { return x; };
-  const auto ks = eval::KolmogorovSmirnovTest(draws, cdf);
+  const auto ks = testing::KolmogorovSmirnovTest(draws, cdf);
   EXPECT_TRUE(ks.Passed()) << ks;
-  const auto chi2 = eval::ChiSquaredQuantileTest(draws, cdf, 200);
+  const auto chi2 = testing::ChiSquaredQuantileTest(draws, cdf, 200);
   EXPECT_TRUE(chi2.Passed()) << chi2;
-  const auto mean = eval::MeanZTest(draws, 0.5, 1.0 / 12);
+  const auto mean = testing::MeanZTest(draws, 0.5, 1.0 / 12);
   EXPECT_TRUE(mean.Passed()) << mean;
 }
 
@@ -94,7 +94,7 @@ TEST(UniformIntTest, ChiSquaredOverSmallAndAwkwardRanges) {
     std::vector<int64_t> draws(100 * n + 10000);
     for (auto& d : draws) d = static_cast<int64_t>(UniformInt(engine, n));
     auto pmf = [n](int64_t k) { return 1.0 / n; };
-    const auto result = eval::DiscreteChiSquaredTest(draws, pmf, 0, n - 1);
+    const auto result = testing::DiscreteChiSquaredTest(draws, pmf, 0, n - 1);
     EXPECT_TRUE(result.Passed()) << "n=" << n << " " << result;
   }
 }
@@ -106,7 +106,7 @@ TEST(UniformIntTest, HugeRangeHasNoModuloBias) {
   std::vector<int64_t> thirds(30000);
   for (auto& t : thirds) t = static_cast<int64_t>(UniformInt(engine, n) / (1ull << 62));
   auto pmf = [](int64_t) { return 1.0 / 3; };
-  EXPECT_TRUE(eval::DiscreteChiSquaredTest(thirds, pmf, 0, 2).Passed());
+  EXPECT_TRUE(testing::DiscreteChiSquaredTest(thirds, pmf, 0, 2).Passed());
 }
 
 // Stream stability: the first draws of seed 42 are pinned.

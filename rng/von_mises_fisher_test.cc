@@ -8,14 +8,14 @@
 
 #include "absl/types/span.h"
 #include "boost/math/special_functions/bessel.hpp"
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
 #include "rng/normal.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::rng {
 namespace {
 
-// Each statistical check fails a correct sampler with probability eval::kFalseFailureRate
+// Each statistical check fails a correct sampler with probability testing::kFalseFailureRate
 // = 1e-6; this file runs 282 of them: false-failure rate < 3e-4 per run (Bonferroni). Norm
 // and finiteness checks are exact.
 
@@ -134,9 +134,9 @@ TEST(VonMisesFisherSampleTest, ComponentMeanAndIsotropicTangent) {
           w[i] = Dot(x, mu);
           t[i] = Dot(x, e);
         }
-        const auto mean_w = eval::MeanZTest(w, a, ComponentVariance(d, kappa));
+        const auto mean_w = testing::MeanZTest(w, a, ComponentVariance(d, kappa));
         EXPECT_TRUE(mean_w.Passed()) << Label(d, kappa, seed) << " w: " << mean_w;
-        const auto mean_t = eval::MeanZTest(t, 0.0, tangent_variance);
+        const auto mean_t = testing::MeanZTest(t, 0.0, tangent_variance);
         EXPECT_TRUE(mean_t.Passed()) << Label(d, kappa, seed) << " tangent: " << mean_t;
       }
     }
@@ -167,10 +167,10 @@ TEST(VonMisesFisherSampleTest, ThreeDimensionalMarginalsMatchClosedForm) {
         w[i] = Dot(x, mu);
         azimuth[i] = std::atan2(Dot(x, e2), Dot(x, e1));
       }
-      const auto ks_w = eval::KolmogorovSmirnovTest(w, cdf);
+      const auto ks_w = testing::KolmogorovSmirnovTest(w, cdf);
       EXPECT_TRUE(ks_w.Passed()) << Label(3, kappa, seed) << " w: " << ks_w;
       const auto ks_azimuth =
-          eval::KolmogorovSmirnovTest(azimuth, [](double a) { return (a + M_PI) / (2 * M_PI); });
+          testing::KolmogorovSmirnovTest(azimuth, [](double a) { return (a + M_PI) / (2 * M_PI); });
       EXPECT_TRUE(ks_azimuth.Passed()) << Label(3, kappa, seed) << " azimuth: " << ks_azimuth;
     }
   }
@@ -191,7 +191,7 @@ TEST(VonMisesFisherSampleTest, HighDimensionStaysFiniteAndUnitNorm) {
       w[i] = Dot(x, mu);
     }
     const double a = kappa == 0 ? 0.0 : MeanResultantLength(d, kappa);
-    const auto mean_w = eval::MeanZTest(w, a, ComponentVariance(d, kappa));
+    const auto mean_w = testing::MeanZTest(w, a, ComponentVariance(d, kappa));
     EXPECT_TRUE(mean_w.Passed()) << Label(d, kappa, 9) << " " << mean_w;
   }
 }

@@ -13,7 +13,7 @@
 // Cost per iteration: one stochastic gradient, one Fisher evaluation, two D x D Cholesky
 // factorisations and a triangular inverse (~D^3 flops), and two D x D matrix-vector
 // products: O(D^3) time; O(D^2) memory, allocated once. Measured:
-// samplers/dense_sgrld_benchmark.cc.
+// models/linear_regression_dense_sgrld_benchmark.cc.
 //
 // Example:
 //   DenseSgrldOptions options;

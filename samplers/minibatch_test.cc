@@ -5,9 +5,9 @@
 #include <set>
 #include <vector>
 
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
 #include "rng/engine.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::samplers {
 namespace {
@@ -56,7 +56,7 @@ TEST(MinibatchTest, SubsetsAreUniform) {
       for (int64_t id : minibatch.Draw(engine)) mask |= 1 << id;
       d = rank[mask];
     }
-    const eval::TestResult result = eval::DiscreteChiSquaredTest(
+    const testing::TestResult result = testing::DiscreteChiSquaredTest(
         draws, [&](int64_t) { return 1.0 / num_subsets; }, 0, num_subsets - 1);
     EXPECT_TRUE(result.Passed()) << result;
   }
@@ -79,7 +79,7 @@ TEST(MinibatchTest, InclusionProbability) {
   }
   const double p = static_cast<double>(n) / n_items;
   for (size_t w = 0; w < std::size(watched); ++w) {
-    const eval::TestResult result = eval::MeanZTest(included[w], p, p * (1 - p));
+    const testing::TestResult result = testing::MeanZTest(included[w], p, p * (1 - p));
     EXPECT_TRUE(result.Passed()) << "id " << watched[w] << ": " << result;
   }
 }

@@ -7,13 +7,13 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "eval/distribution_testing.h"
 #include "eval/ks_dirichlet.h"
 #include "gtest/gtest.h"
-#include "linalg/special_functions.h"
+#include "math/special_functions.h"
 #include "rng/engine.h"
 #include "samplers/count_model.h"
 #include "samplers/simplex_testing.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::samplers {
 namespace {
@@ -52,8 +52,8 @@ TEST(ScirTest, OneStepIsTheExactCirTransition) {
         for (int r = 0; r < kChains; ++r) w[r] = 2 * std::exp(scir.log_theta(r)[j]) / scale;
         const double df = 2 * (kAlpha + row_counts[j]);
         const double nc = 2 * theta0[j] * std::exp(-h) / scale;
-        const eval::TestResult ks = eval::KolmogorovSmirnovTest(
-            w, [&](double x) { return linalg::NoncentralChiSquaredCdf(x, df, nc); });
+        const testing::TestResult ks = testing::KolmogorovSmirnovTest(
+            w, [&](double x) { return math::NoncentralChiSquaredCdf(x, df, nc); });
         EXPECT_TRUE(ks.Passed()) << "h=" << h << " seed=" << seed << " col " << j << ": " << ks;
       }
     }
@@ -65,7 +65,7 @@ TEST(ScirTest, OneStepIsTheExactCirTransition) {
 // Poisson means λ = θ e^{-h}/(1 − e^{-h}) ~ 1e-30, 1 and 100 (columns 0-2) and zero counts,
 // plus (α = 0.5 only) a count of 2.5 in a fourth column (shape 0.5 + count: normal plus
 // gamma); each column's W = 2θ'/(1 − e^{-h}) is KS-tested against χ'²(2a, 2λ)
-// (linalg::NoncentralChiSquaredCdf). Shapes 0.01 and 0.3 take the Poisson path (λ < 2^-54:
+// (math::NoncentralChiSquaredCdf). Shapes 0.01 and 0.3 take the Poisson path (λ < 2^-54:
 // no draw; λ = 1: rng::PoissonSample; the Bernoulli/zero-truncated draw is covered by the
 // asymmetric case below), 0.5 the single-normal path, 3 and 50 the normal plus the
 // Gamma(α − 1/2) table. An asymmetric prior (no table) covers the per-entry path with every
@@ -85,8 +85,8 @@ TEST(ScirTest, OneStepMatchesTheNoncentralChiSquaredLawOnEveryPath) {
                          const std::string& label) {
     std::vector<double> w(kChains);
     for (int r = 0; r < kChains; ++r) w[r] = 2 * std::exp(scir.log_theta(r)[col]) / scale;
-    const eval::TestResult ks = eval::KolmogorovSmirnovTest(
-        w, [&](double x) { return linalg::NoncentralChiSquaredCdf(x, 2 * a, 2 * lambda); });
+    const testing::TestResult ks = testing::KolmogorovSmirnovTest(
+        w, [&](double x) { return math::NoncentralChiSquaredCdf(x, 2 * a, 2 * lambda); });
     EXPECT_TRUE(ks.Passed()) << label << " a=" << a << " lambda=" << lambda << ": " << ks;
   };
   for (uint64_t seed : {21u, 22u}) {
@@ -152,14 +152,14 @@ TEST(ScirTest, Corollary42MeanAndVarianceWithStochasticShape) {
       const double a = kAlpha + n[j];
       const double var_a_hat = spread[j] * spread[j];
       const ScirMoments expected = ScirCorollary42Moments(1.0, a, var_a_hat, kH, kSteps);
-      const eval::TestResult mean = eval::MeanZTest(theta, expected.mean, expected.variance);
+      const testing::TestResult mean = testing::MeanZTest(theta, expected.mean, expected.variance);
       EXPECT_TRUE(mean.Passed()) << "seed " << seed << " j=" << j << " " << mean;
       const double m4 = FourthCentralMoment(theta);
-      const eval::TestResult var = eval::VarianceZTest(theta, expected.variance, m4);
+      const testing::TestResult var = testing::VarianceZTest(theta, expected.variance, m4);
       EXPECT_TRUE(var.Passed()) << "seed " << seed << " j=" << j << " " << var;
       if (var_a_hat > 0) {
         const ScirMoments exact_cir = ScirCorollary42Moments(1.0, a, 0.0, kH, kSteps);
-        EXPECT_FALSE(eval::VarianceZTest(theta, exact_cir.variance, m4).Passed())
+        EXPECT_FALSE(testing::VarianceZTest(theta, exact_cir.variance, m4).Passed())
             << "the Var[â] term must be detectable, j=" << j;
       }
     }
@@ -200,10 +200,10 @@ TEST(ScirTest, PositiveRealVariantFollowsCorollary42) {
     }
     const ScirMoments expected =
         ScirCorollary42Moments(kRate * kTheta0, kA, kSpread * kSpread, kH, kSteps);
-    const eval::TestResult mean = eval::MeanZTest(linear, expected.mean, expected.variance);
+    const testing::TestResult mean = testing::MeanZTest(linear, expected.mean, expected.variance);
     EXPECT_TRUE(mean.Passed()) << mean;
-    const eval::TestResult var =
-        eval::VarianceZTest(linear, expected.variance, FourthCentralMoment(linear));
+    const testing::TestResult var =
+        testing::VarianceZTest(linear, expected.variance, FourthCentralMoment(linear));
     EXPECT_TRUE(var.Passed()) << var;
   }
 }
@@ -232,8 +232,8 @@ TEST(ScirTest, FullBatchTargetsTheExactDirichletForAnyStepSize) {
         const eval::DirichletKsResult ks =
             *eval::DirichletKsDistanceFromLog(log_draws, 10, posterior);
         for (size_t k = 0; k < ks.per_component.size(); ++k) {
-          EXPECT_GE(eval::KolmogorovPValue(std::sqrt(double{kChains}) * ks.per_component[k]),
-                    eval::kFalseFailureRate)
+          EXPECT_GE(testing::KolmogorovPValue(std::sqrt(double{kChains}) * ks.per_component[k]),
+                    testing::kFalseFailureRate)
               << "h=" << h << " seed " << seed << " component " << k
               << " D=" << ks.per_component[k];
         }
@@ -348,15 +348,15 @@ TEST(ScirTest, LognormalOuStepIsExact) {
   }
   const double mean1 = kMu + (kX0 - kMu) * std::exp(-kH);
   const double sd1 = kSigma * std::sqrt(1 - std::exp(-2 * kH));
-  const eval::TestResult ks = eval::KolmogorovSmirnovTest(
+  const testing::TestResult ks = testing::KolmogorovSmirnovTest(
       one_step, [&](double x) { return 0.5 * std::erfc(-(x - mean1) / (sd1 * std::sqrt(2.0))); });
   EXPECT_TRUE(ks.Passed()) << ks;
   const double e1 = std::exp(-kSteps * kH), e2 = std::exp(-2 * kSteps * kH), eh = std::exp(-kH);
   const double mean = kX0 * e1 + kMu * (1 - e1);
   const double variance =
       kSigma * kSigma * (1 - e2) + (1 - e2) * (1 - eh) / (1 + eh) * kSpread * kSpread;
-  EXPECT_TRUE(eval::MeanZTest(x_m, mean, variance).Passed());
-  const eval::TestResult var = eval::VarianceZTest(x_m, variance, FourthCentralMoment(x_m));
+  EXPECT_TRUE(testing::MeanZTest(x_m, mean, variance).Passed());
+  const testing::TestResult var = testing::VarianceZTest(x_m, variance, FourthCentralMoment(x_m));
   EXPECT_TRUE(var.Passed()) << var;
 }
 

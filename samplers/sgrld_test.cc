@@ -5,13 +5,13 @@
 #include <vector>
 
 #include "absl/strings/str_format.h"
-#include "eval/distribution_testing.h"
 #include "eval/ks_dirichlet.h"
 #include "gtest/gtest.h"
 #include "rng/engine.h"
 #include "rng/normal.h"
 #include "samplers/count_model.h"
 #include "samplers/simplex_testing.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::samplers {
 namespace {
@@ -120,7 +120,7 @@ TEST(SgrldTest, FullBatchTargetsTheDirichletPosterior) {
     sgrld.SimplexRows(0, kChains, absl::MakeSpan(draws));
     const eval::DirichletKsResult ks = *eval::DirichletKsDistance(draws, 5, posterior);
     for (double d : ks.per_component) {
-      EXPECT_GE(eval::KolmogorovPValue(std::sqrt(double{kChains}) * d), eval::kFalseFailureRate)
+      EXPECT_GE(testing::KolmogorovPValue(std::sqrt(double{kChains}) * d), testing::kFalseFailureRate)
           << "seed " << seed << " D=" << d;
     }
   }
@@ -142,8 +142,8 @@ TEST(SgrldTest, SparsePosteriorIsMissedAtLargeStepAsThePaperReports) {
   std::vector<double> draws(kChains * 10);
   sgrld.SimplexRows(0, kChains, absl::MakeSpan(draws));
   const eval::DirichletKsResult ks = *eval::DirichletKsDistance(draws, 10, posterior);
-  EXPECT_LT(eval::KolmogorovPValue(std::sqrt(double{kChains}) * ks.per_component[4]),
-            eval::kFalseFailureRate)
+  EXPECT_LT(testing::KolmogorovPValue(std::sqrt(double{kChains}) * ks.per_component[4]),
+            testing::kFalseFailureRate)
       << "D=" << ks.per_component[4];
 }
 

@@ -1,6 +1,6 @@
 // Test and benchmark helpers for the simplex samplers (testonly): random sparse count
 // matrices shaped like an LDA minibatch's topic-word counts, a checked sampler factory, and
-// the sample fourth central moment that eval::VarianceZTest needs when the true one is
+// the sample fourth central moment that testing::VarianceZTest needs when the true one is
 // unknown (SCIR's θ_M).
 //
 // Cost: O(rows x cols) uniforms; O(n) for the moment.

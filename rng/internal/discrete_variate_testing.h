@@ -2,13 +2,13 @@
 // (poisson_distribution, binomial_distribution), shared by the //rng discrete generator
 // tests (testonly).
 //
-// ExpectFitsPmf runs eval::DiscreteChiSquaredTest over [lo, hi], with hi the largest k whose
+// ExpectFitsPmf runs testing::DiscreteChiSquaredTest over [lo, hi], with hi the largest k whose
 // upper tail P(K > k) still holds >= 5 expected draws and lo the smallest k with >= 5
 // expected at or below it, so that every pooled cell (including the tail cell, which also
 // takes the mass below lo) expects >= 5 and the chi-squared limit is accurate.
 // When even P(K > 0) expects fewer than 5 draws (tiny means), a chi-squared is meaningless;
 // it then tests the number of nonzero draws exactly against Binomial(n, P(K > 0)) (upper
-// tail). Either way it is one check with false-failure rate eval::kFalseFailureRate.
+// tail). Either way it is one check with false-failure rate testing::kFalseFailureRate.
 //
 // Cost: O(n + hi - lo) plus ~40 Boost CDF evaluations.
 //
@@ -24,8 +24,8 @@
 
 #include "absl/types/span.h"
 #include "boost/math/distributions/binomial.hpp"
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::rng_internal {
 
@@ -48,7 +48,7 @@ void ExpectFitsPmf(absl::Span<const int64_t> draws, const Distribution& dist,
         n, boost::math::cdf(boost::math::complement(dist, 0.0)));
     const double p_value =
         nonzero == 0 ? 1.0 : boost::math::cdf(boost::math::complement(count_dist, nonzero - 1.0));
-    EXPECT_GE(p_value, eval::kFalseFailureRate)
+    EXPECT_GE(p_value, testing::kFalseFailureRate)
         << label << ": " << nonzero << " nonzero draws of " << n
         << ", P(K > 0) = " << boost::math::cdf(boost::math::complement(dist, 0.0));
     return;
@@ -74,7 +74,7 @@ void ExpectFitsPmf(absl::Span<const int64_t> draws, const Distribution& dist,
     const int64_t mid = good + (bad - good) / 2;
     (expected_above(mid) >= 5 ? good : bad) = mid;
   }
-  const auto result = eval::DiscreteChiSquaredTest(
+  const auto result = testing::DiscreteChiSquaredTest(
       draws, [&](int64_t k) { return boost::math::pdf(dist, static_cast<double>(k)); }, lo, good);
   EXPECT_TRUE(result.Passed()) << label << " " << result;
 }

@@ -36,7 +36,7 @@ void ExpectKernelMatchesRandom123(Kernel kernel) {
   for (uint64_t seed : seeds) {
     for (uint64_t stream : counters) {
       for (uint64_t first_block : counters) {
-        SCOPED_TRACE(testing::Message() << std::hex << "seed=" << seed << " stream=" << stream
+        SCOPED_TRACE(::testing::Message() << std::hex << "seed=" << seed << " stream=" << stream
                                         << " first_block=" << first_block);
         ExpectMatchesRandom123(kernel, seed, stream, first_block);
       }

@@ -6,24 +6,24 @@
 #include "boost/math/special_functions/gamma.hpp"
 #include "boost/math/special_functions/polygamma.hpp"
 #include "boost/math/special_functions/trigamma.hpp"
-#include "eval/distribution_testing.h"
 #include "gtest/gtest.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::rng_internal {
 
 void ExpectFitsCdf(absl::Span<const double> draws, absl::FunctionRef<double(double)> cdf,
                    const std::string& label, int bins) {
-  const eval::TestResult ks = eval::KolmogorovSmirnovTest(draws, cdf);
+  const testing::TestResult ks = testing::KolmogorovSmirnovTest(draws, cdf);
   EXPECT_TRUE(ks.Passed()) << label << ": " << ks;
-  const eval::TestResult chi2 = eval::ChiSquaredQuantileTest(draws, cdf, bins);
+  const testing::TestResult chi2 = testing::ChiSquaredQuantileTest(draws, cdf, bins);
   EXPECT_TRUE(chi2.Passed()) << label << ": " << chi2;
 }
 
 void ExpectMoments(absl::Span<const double> draws, double mean, double variance,
                    double fourth_central_moment, const std::string& label) {
-  const eval::TestResult m = eval::MeanZTest(draws, mean, variance);
+  const testing::TestResult m = testing::MeanZTest(draws, mean, variance);
   EXPECT_TRUE(m.Passed()) << label << ": " << m;
-  const eval::TestResult v = eval::VarianceZTest(draws, variance, fourth_central_moment);
+  const testing::TestResult v = testing::VarianceZTest(draws, variance, fourth_central_moment);
   EXPECT_TRUE(v.Passed()) << label << ": " << v;
 }
 

@@ -1,8 +1,8 @@
 // Test helpers shared by the //rng generator tests (testonly): draw a sample, then check it
 // against a CDF (Kolmogorov-Smirnov and chi-squared over equiprobable quantile bins) and
 // against known moments (z-tests of mean and variance), all through
-// //eval:distribution_testing. Each check fails a correct generator with probability
-// eval::kFalseFailureRate (1e-6); a caller making m checks has a false-failure rate of at
+// //testing:distribution_testing. Each check fails a correct generator with probability
+// testing::kFalseFailureRate (1e-6); a caller making m checks has a false-failure rate of at
 // most m * 1e-6 (Bonferroni), which each test file states.
 //
 // Cost: O(n log n) for the KS sort.
