@@ -17,8 +17,7 @@
 // the transpose of a row-major matrix (an Eigen::Ref<Eigen::MatrixXd> binds to it).
 //
 // Cost: every function is O(d) per sphere (O(dK) for products); GeodesicFlow is one fused
-// pass plus a norm and one sin/cos (~1 ns per coordinate at d = 1000, see
-// //linalg:sphere_benchmark).
+// pass plus a norm and one sin/cos. Measured: linalg/sphere_benchmark.cc.
 //
 // Example (one SGGMC A-step on S^{d-1}):
 //   sgmcmc::linalg::GeodesicFlow(0.5 * step, x, v);

@@ -1,3 +1,5 @@
+// Measured (moved from linalg/sphere.h): GeodesicFlow ~1 ns per coordinate at d = 1000.
+
 #include <cstdint>
 
 #include "Eigen/Dense"

@@ -1,3 +1,7 @@
+// Measured (moved from math/bessel.h), one core, --config=bench: Debye region 110 ns
+// (ν = 2499) to 210 ns (ν = 30, all 17 terms), Hankel ~40 ns, series ~85 ns, Boost region
+// ~1.1 µs; VmfMeanResultantLength about 1.4x that.
+
 #include "benchmark/benchmark.h"
 #include "math/bessel.h"
 

@@ -1,3 +1,7 @@
+// Measured (moved from math/special_functions.h), one core, --config=bench: LogGamma by
+// glibc's lgamma_r 13 ns against Boost's 70 ns; LogGamma ~15-25 ns, Digamma ~20 ns, LogBeta
+// ~40-60 ns, LogSumExp ~9 ns per element (one exp each); the incomplete functions and the
+// noncentral chi-squared CDF ~1 µs and more.
 #include <random>
 #include <vector>
 

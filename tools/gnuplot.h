@@ -5,7 +5,7 @@
 // The script is run as  gnuplot -e "dir='<output_dir>'" <script>  and reads its CSVs from
 // `dir` and writes its PNGs there (`set terminal pngcairo`).
 //
-// Cost: one gnuplot process (~0.1-1 s).
+// Cost: one gnuplot process per call (a fraction of a second to a second).
 //
 // Example:
 //   absl::Status status = RunGnuplotScript(argv[0], "sgmcmc/tools/plots/linear_regression.gp",
