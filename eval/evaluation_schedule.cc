@@ -39,8 +39,7 @@ absl::Status EvaluationScheduleOptions::Validate() const {
   return absl::OkStatus();
 }
 
-absl::StatusOr<EvaluationCadence> EvaluationCadence::Create(int64_t iterations,
-                                                            int64_t eval_every,
+absl::StatusOr<EvaluationCadence> EvaluationCadence::Create(int64_t iterations, int64_t eval_every,
                                                             int64_t burn_in) {
   auto error = [](auto&&... parts) {
     return absl::InvalidArgumentError(absl::StrCat("EvaluationCadence::Create: ", parts...));

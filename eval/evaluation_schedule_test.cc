@@ -166,8 +166,8 @@ TEST(EvaluationCadenceTest, DueAndBurnInRuleAsTheSchedule) {
     if (cadence->IsDue(m)) due.push_back(m);
   }
   EXPECT_EQ(due, (std::vector<int64_t>{3, 6, 9, 10}));
-  EXPECT_TRUE(cadence->BeginEvaluation(3));   // first
-  EXPECT_TRUE(cadence->BeginEvaluation(6));   // previous (3) before burn-in
+  EXPECT_TRUE(cadence->BeginEvaluation(3));  // first
+  EXPECT_TRUE(cadence->BeginEvaluation(6));  // previous (3) before burn-in
   const EvaluationCadenceState state = cadence->GetState();
   EXPECT_FALSE(cadence->BeginEvaluation(9));  // previous (6) after burn-in
   EXPECT_FALSE(cadence->BeginEvaluation(10));

@@ -113,16 +113,17 @@ DpPredictiveState DpPredictiveAverage::GetState() const {
 
 absl::Status DpPredictiveAverage::RestoreState(const DpPredictiveState& state) {
   if (static_cast<size_t>(state.log_sum_size()) != log_sum_.size()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("DpPredictiveState.log_sum has ", state.log_sum_size(), " entries, the test set ",
-                     log_sum_.size(), " users"));
+    return absl::InvalidArgumentError(absl::StrCat("DpPredictiveState.log_sum has ",
+                                                   state.log_sum_size(), " entries, the test set ",
+                                                   log_sum_.size(), " users"));
   }
   if (state.num_draws() < 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("DpPredictiveState.num_draws must be >= 0, got ", state.num_draws()));
   }
   for (int i = 0; i < state.log_sum_size(); ++i) {
-    if (std::isnan(state.log_sum(i)) || state.log_sum(i) == std::numeric_limits<double>::infinity()) {
+    if (std::isnan(state.log_sum(i)) ||
+        state.log_sum(i) == std::numeric_limits<double>::infinity()) {
       return absl::InvalidArgumentError(
           absl::StrCat("DpPredictiveState.log_sum[", i, "] = ", state.log_sum(i)));
     }

@@ -340,8 +340,7 @@ DpStochasticSliceState DpStochasticSlice::SaveState() const {
 
 absl::Status DpStochasticSlice::RestoreState(const DpStochasticSliceState& state) {
   auto error = [](auto&&... parts) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("DpStochasticSlice::RestoreState: ", parts...));
+    return absl::InvalidArgumentError(absl::StrCat("DpStochasticSlice::RestoreState: ", parts...));
   };
   const int rows = state.sticks().rows();
   if (rows < 1 || rows >= kMaxRows || state.atoms().rows() != rows) {
@@ -349,8 +348,7 @@ absl::Status DpStochasticSlice::RestoreState(const DpStochasticSliceState& state
                  " must be equal and in [1, 2^24)");
   }
   if (static_cast<size_t>(state.allocations_size()) != z_.size()) {
-    return error(state.allocations_size(), " allocations, the corpus has ", z_.size(),
-                 " users");
+    return error(state.allocations_size(), " allocations, the corpus has ", z_.size(), " users");
   }
   for (int i = 0; i < state.allocations_size(); ++i) {
     if (state.allocations(i) < 0 || state.allocations(i) >= rows) {
@@ -364,9 +362,9 @@ absl::Status DpStochasticSlice::RestoreState(const DpStochasticSliceState& state
     return error("steps must be in [0, 2^32), got ", state.steps());
   }
   // Fresh samplers of the checkpoint's capacity, so a rejected state changes nothing here.
-  auto restored = [&](const samplers::SimplexSampler& current,
-                      const samplers::SimplexSamplerState& saved,
-                      const char* field) -> absl::StatusOr<std::unique_ptr<samplers::SimplexSampler>> {
+  auto restored =
+      [&](const samplers::SimplexSampler& current, const samplers::SimplexSamplerState& saved,
+          const char* field) -> absl::StatusOr<std::unique_ptr<samplers::SimplexSampler>> {
     samplers::SimplexSamplerOptions options = current.options();
     options.rows = rows;
     absl::StatusOr<std::unique_ptr<samplers::SimplexSampler>> sampler =

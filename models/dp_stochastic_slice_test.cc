@@ -196,8 +196,8 @@ TEST(DpStochasticSliceTest, RestoredStateContinuesBitIdentically) {
     bad.mutable_atoms()->set_rows(state.sticks().rows() + 1);
     EXPECT_THAT(resumed->RestoreState(bad).message(), testing::HasSubstr("atoms.rows"));
     bad = state;
-    bad.mutable_atoms()->set_parameterization(
-        kind == DpSimplexSampler::kScir ? "theta" : "log_theta");
+    bad.mutable_atoms()->set_parameterization(kind == DpSimplexSampler::kScir ? "theta"
+                                                                              : "log_theta");
     EXPECT_THAT(resumed->RestoreState(bad).message(), testing::HasSubstr("atoms: "));
     bad = state;
     bad.mutable_sticks()->mutable_row_steps()->RemoveLast();
