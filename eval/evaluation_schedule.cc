@@ -39,6 +39,41 @@ absl::Status EvaluationScheduleOptions::Validate() const {
   return absl::OkStatus();
 }
 
+absl::StatusOr<EvaluationCadence> EvaluationCadence::Create(int64_t iterations, int64_t eval_every,
+                                                            int64_t burn_in) {
+  auto error = [](auto&&... parts) {
+    return absl::InvalidArgumentError(absl::StrCat("EvaluationCadence::Create: ", parts...));
+  };
+  if (iterations < 1) return error("iterations must be >= 1, got ", iterations);
+  if (eval_every < 1) return error("eval_every must be >= 1, got ", eval_every);
+  if (burn_in < 0) return error("burn_in must be >= 0, got ", burn_in);
+  return EvaluationCadence(iterations, eval_every, burn_in);
+}
+
+bool EvaluationCadence::BeginEvaluation(int64_t iteration) {
+  SGMCMC_CHECK(iteration > last_iteration_)
+      << "EvaluationCadence::BeginEvaluation: iteration " << iteration
+      << " is not after the last evaluation's, " << last_iteration_;
+  const bool restart = last_iteration_ < burn_in_;
+  last_iteration_ = iteration;
+  return restart;
+}
+
+EvaluationCadenceState EvaluationCadence::GetState() const {
+  EvaluationCadenceState state;
+  state.set_last_iteration(last_iteration_);
+  return state;
+}
+
+absl::Status EvaluationCadence::RestoreState(const EvaluationCadenceState& state) {
+  if (state.last_iteration() < -1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "EvaluationCadenceState.last_iteration must be >= -1, got ", state.last_iteration()));
+  }
+  last_iteration_ = state.last_iteration();
+  return absl::OkStatus();
+}
+
 absl::StatusOr<EvaluationSchedule> EvaluationSchedule::Create(
     const data::DocumentCompletionSplit& test, const EvaluationScheduleOptions& options) {
   if (absl::Status s = options.Validate(); !s.ok()) return s;
@@ -46,33 +81,28 @@ absl::StatusOr<EvaluationSchedule> EvaluationSchedule::Create(
       test, ProtocolPerplexityOptions(options.num_topics, options.alpha, options.eval_sweeps,
                                       options.seed));
   if (!perplexity.ok()) return perplexity.status();
-  return EvaluationSchedule(
-      *std::move(perplexity), options.iterations,
+  absl::StatusOr<EvaluationCadence> cadence = EvaluationCadence::Create(
+      options.iterations,
       options.eval_every > 0 ? options.eval_every : DefaultEvalEvery(options.iterations),
       options.burn_in >= 0 ? options.burn_in : DefaultBurnIn(options.iterations));
+  if (!cadence.ok()) return cadence.status();
+  return EvaluationSchedule(*std::move(perplexity), *std::move(cadence));
 }
 
-EvaluationSchedule::EvaluationSchedule(DocumentCompletionPerplexity perplexity, int64_t iterations,
-                                       int64_t eval_every, int64_t burn_in)
-    : perplexity_(std::move(perplexity)),
-      iterations_(iterations),
-      eval_every_(eval_every),
-      burn_in_(burn_in) {}
+EvaluationSchedule::EvaluationSchedule(DocumentCompletionPerplexity perplexity,
+                                       EvaluationCadence cadence)
+    : perplexity_(std::move(perplexity)), cadence_(std::move(cadence)) {}
 
 double EvaluationSchedule::Evaluate(int64_t iteration, absl::Span<const double> topics,
                                     parallel::ThreadPool* pool) {
-  SGMCMC_CHECK(iteration > last_iteration_)
-      << "EvaluationSchedule::Evaluate: iteration " << iteration
-      << " is not after the last evaluation's, " << last_iteration_;
-  if (last_iteration_ < burn_in_) perplexity_.ResetRunningMean();
-  last_iteration_ = iteration;
+  if (cadence_.BeginEvaluation(iteration)) perplexity_.ResetRunningMean();
   return perplexity_.Evaluate(topics, pool);
 }
 
 EvaluationScheduleState EvaluationSchedule::GetState() const {
   EvaluationScheduleState state;
   *state.mutable_perplexity() = perplexity_.GetState();
-  state.set_last_iteration(last_iteration_);
+  state.set_last_iteration(cadence_.last_iteration());
   return state;
 }
 
@@ -83,8 +113,9 @@ absl::Status EvaluationSchedule::RestoreState(const EvaluationScheduleState& sta
                      state.last_iteration()));
   }
   if (absl::Status s = perplexity_.RestoreState(state.perplexity()); !s.ok()) return s;
-  last_iteration_ = state.last_iteration();
-  return absl::OkStatus();
+  EvaluationCadenceState cadence;
+  cadence.set_last_iteration(state.last_iteration());
+  return cadence_.RestoreState(cadence);  // cannot fail: last_iteration >= -1
 }
 
 }  // namespace sgmcmc::eval

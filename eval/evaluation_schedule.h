@@ -9,6 +9,12 @@
 // alone, and from the first evaluation at an iteration >= burn_in on the running mean is over
 // exactly the evaluations at iterations >= burn_in.
 //
+// EvaluationCadence is the schedule and the burn-in rule alone, without an evaluator: the part
+// of the protocol runs share whose evaluator is not the document-completion perplexity (the DP
+// mixture's held-out log predictive, tools/dp_mixture_run.h, keeps its own running mean and
+// restarts it when BeginEvaluation says so). EvaluationSchedule is a cadence plus the
+// perplexity evaluator.
+//
 // Cost: that of the evaluations (eval/perplexity.h); the schedule itself is O(1).
 //
 // Example:
@@ -71,6 +77,46 @@ struct EvaluationScheduleOptions {
   absl::Status Validate() const;
 };
 
+class EvaluationCadence {
+ public:
+  // iterations >= 1, eval_every >= 1, burn_in >= 0; InvalidArgument naming the argument.
+  static absl::StatusOr<EvaluationCadence> Create(int64_t iterations, int64_t eval_every,
+                                                  int64_t burn_in);
+
+  // Whether a run evaluates after `iteration` completed iterations: a multiple of eval_every,
+  // or the last.
+  bool IsDue(int64_t iteration) const {
+    return iteration % eval_every_ == 0 || iteration == iterations_;
+  }
+
+  // Records an evaluation after `iteration` completed iterations, after the previous
+  // evaluation's (checked). Returns whether the running mean restarts before this evaluation
+  // enters it (the burn-in rule above: the previous evaluation, if any, was made before
+  // burn_in iterations).
+  bool BeginEvaluation(int64_t iteration);
+
+  // Iterations completed at the last evaluation; -1 before the first.
+  int64_t last_iteration() const { return last_iteration_; }
+  int64_t iterations() const { return iterations_; }
+  int64_t eval_every() const { return eval_every_; }
+  int64_t burn_in() const { return burn_in_; }
+
+  // For checkpoints: a cadence made with the same arguments continues identically after
+  // RestoreState(GetState()).
+  EvaluationCadenceState GetState() const;
+  // InvalidArgument naming the field if last_iteration is below -1.
+  absl::Status RestoreState(const EvaluationCadenceState& state);
+
+ private:
+  EvaluationCadence(int64_t iterations, int64_t eval_every, int64_t burn_in)
+      : iterations_(iterations), eval_every_(eval_every), burn_in_(burn_in) {}
+
+  int64_t iterations_;
+  int64_t eval_every_;
+  int64_t burn_in_;
+  int64_t last_iteration_ = -1;
+};
+
 class EvaluationSchedule {
  public:
   // Evaluates on the test documents `test` (copied). InvalidArgument naming the field if
@@ -80,9 +126,7 @@ class EvaluationSchedule {
 
   // Whether a run evaluates after `iteration` completed iterations: a multiple of eval_every,
   // or the last.
-  bool IsDue(int64_t iteration) const {
-    return iteration % eval_every_ == 0 || iteration == iterations_;
-  }
+  bool IsDue(int64_t iteration) const { return cadence_.IsDue(iteration); }
 
   // Evaluates topics φ (K x V, as DocumentCompletionPerplexity::Evaluate) after `iteration`
   // completed iterations, after the previous evaluation's (checked), restarting the running
@@ -91,11 +135,11 @@ class EvaluationSchedule {
                   parallel::ThreadPool* pool = nullptr);
 
   // Iterations completed at the last evaluation; -1 before the first.
-  int64_t last_iteration() const { return last_iteration_; }
+  int64_t last_iteration() const { return cadence_.last_iteration(); }
   // The running perplexity, the last evaluation's alone, and the evaluator's other outputs.
   const DocumentCompletionPerplexity& perplexity() const { return perplexity_; }
-  int64_t eval_every() const { return eval_every_; }
-  int64_t burn_in() const { return burn_in_; }
+  int64_t eval_every() const { return cadence_.eval_every(); }
+  int64_t burn_in() const { return cadence_.burn_in(); }
 
   // For checkpoints: a schedule made from the same split and options continues
   // bit-identically after RestoreState(GetState()).
@@ -104,14 +148,10 @@ class EvaluationSchedule {
   absl::Status RestoreState(const EvaluationScheduleState& state);
 
  private:
-  EvaluationSchedule(DocumentCompletionPerplexity perplexity, int64_t iterations,
-                     int64_t eval_every, int64_t burn_in);
+  EvaluationSchedule(DocumentCompletionPerplexity perplexity, EvaluationCadence cadence);
 
   DocumentCompletionPerplexity perplexity_;
-  int64_t iterations_;
-  int64_t eval_every_;
-  int64_t burn_in_;
-  int64_t last_iteration_ = -1;
+  EvaluationCadence cadence_;
 };
 
 }  // namespace sgmcmc::eval

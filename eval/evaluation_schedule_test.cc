@@ -150,5 +150,38 @@ TEST(EvaluationScheduleDeathTest, EvaluationsMoveForward) {
   EXPECT_DEATH(schedule->Evaluate(3, Unigram(0.1)), "not after the last evaluation's, 3");
 }
 
+// The cadence alone follows the same rule as the schedule: evaluations before burn-in each
+// restart the running mean, from the first at an iteration >= burn_in on they accumulate.
+TEST(EvaluationCadenceTest, DueAndBurnInRuleAsTheSchedule) {
+  EXPECT_THAT(std::string(EvaluationCadence::Create(0, 1, 0).status().message()),
+              HasSubstr("iterations must be >= 1, got 0"));
+  EXPECT_THAT(std::string(EvaluationCadence::Create(10, 0, 0).status().message()),
+              HasSubstr("eval_every must be >= 1, got 0"));
+  EXPECT_THAT(std::string(EvaluationCadence::Create(10, 3, -1).status().message()),
+              HasSubstr("burn_in must be >= 0, got -1"));
+  auto cadence = EvaluationCadence::Create(10, 3, 5);
+  ASSERT_TRUE(cadence.ok());
+  std::vector<int64_t> due;
+  for (int64_t m = 1; m <= 10; ++m) {
+    if (cadence->IsDue(m)) due.push_back(m);
+  }
+  EXPECT_EQ(due, (std::vector<int64_t>{3, 6, 9, 10}));
+  EXPECT_TRUE(cadence->BeginEvaluation(3));  // first
+  EXPECT_TRUE(cadence->BeginEvaluation(6));  // previous (3) before burn-in
+  const EvaluationCadenceState state = cadence->GetState();
+  EXPECT_FALSE(cadence->BeginEvaluation(9));  // previous (6) after burn-in
+  EXPECT_FALSE(cadence->BeginEvaluation(10));
+
+  auto resumed = EvaluationCadence::Create(10, 3, 5);
+  ASSERT_TRUE(resumed->RestoreState(state).ok());
+  EXPECT_EQ(resumed->last_iteration(), 6);
+  EXPECT_FALSE(resumed->BeginEvaluation(9));
+  EvaluationCadenceState bad;
+  bad.set_last_iteration(-2);
+  EXPECT_THAT(std::string(resumed->RestoreState(bad).message()),
+              HasSubstr("last_iteration must be >= -1, got -2"));
+  EXPECT_EQ(resumed->last_iteration(), 9);
+}
+
 }  // namespace
 }  // namespace sgmcmc::eval

@@ -272,35 +272,39 @@ void DpSliceGibbs::Step() {
 }
 
 DpSliceGibbsState DpSliceGibbs::SaveState() const {
-  return {steps_, alpha_, z_};
+  DpSliceGibbsState state;
+  state.set_steps(steps_);
+  state.set_alpha(alpha_);
+  state.mutable_allocations()->Assign(z_.begin(), z_.end());
+  return state;
 }
 
 absl::Status DpSliceGibbs::RestoreState(const DpSliceGibbsState& state) {
-  if (state.allocations.size() != z_.size()) {
+  if (static_cast<size_t>(state.allocations_size()) != z_.size()) {
     return absl::InvalidArgumentError(
-        absl::StrCat("DpSliceGibbs::RestoreState: ", state.allocations.size(),
+        absl::StrCat("DpSliceGibbs::RestoreState: ", state.allocations_size(),
                      " allocations, the corpus has ", z_.size(), " users"));
   }
   int32_t max_label = 0;
-  for (size_t i = 0; i < state.allocations.size(); ++i) {
-    const int32_t z = state.allocations[i];
+  for (int i = 0; i < state.allocations_size(); ++i) {
+    const int32_t z = state.allocations(i);
     if (z < 0 || z >= kMaxComponents) {
       return absl::InvalidArgumentError(absl::StrCat(
           "DpSliceGibbs::RestoreState: allocations[", i, "] = ", z, " outside [0, 2^24)"));
     }
     max_label = std::max(max_label, z);
   }
-  if (!(std::isfinite(state.alpha) && state.alpha > 0)) {
+  if (!(std::isfinite(state.alpha()) && state.alpha() > 0)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "DpSliceGibbs::RestoreState: alpha must be finite and > 0, got ", state.alpha));
+        "DpSliceGibbs::RestoreState: alpha must be finite and > 0, got ", state.alpha()));
   }
-  if (state.steps < 0 || static_cast<uint64_t>(state.steps) >= kMaxStep) {
+  if (state.steps() < 0 || static_cast<uint64_t>(state.steps()) >= kMaxStep) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "DpSliceGibbs::RestoreState: steps must be in [0, 2^32), got ", state.steps));
+        "DpSliceGibbs::RestoreState: steps must be in [0, 2^32), got ", state.steps()));
   }
-  steps_ = state.steps;
-  alpha_ = state.alpha;
-  z_ = state.allocations;
+  steps_ = state.steps();
+  alpha_ = state.alpha();
+  z_.assign(state.allocations().begin(), state.allocations().end());
   CountSizes(max_label + 1);
   log_v_.clear();
   log1m_v_.clear();

@@ -121,7 +121,7 @@ TEST(DpSliceGibbsTest, RestoredStateContinuesBitIdentically) {
   auto full = DpSliceGibbs::Create(&corpus, options).value();
   for (int t = 0; t < 10; ++t) full->Step();
   const DpSliceGibbsState state = full->SaveState();
-  EXPECT_EQ(state.steps, 10);
+  EXPECT_EQ(state.steps(), 10);
   for (int t = 0; t < 10; ++t) full->Step();
 
   auto resumed = DpSliceGibbs::Create(&corpus, options).value();
@@ -135,13 +135,13 @@ TEST(DpSliceGibbsTest, RestoredStateContinuesBitIdentically) {
   EXPECT_EQ(resumed->alpha(), full->alpha());
 
   DpSliceGibbsState bad = state;
-  bad.allocations.pop_back();
+  bad.mutable_allocations()->RemoveLast();
   EXPECT_THAT(resumed->RestoreState(bad).message(), testing::HasSubstr("99 allocations"));
   bad = state;
-  bad.allocations[3] = -1;
+  bad.set_allocations(3, -1);
   EXPECT_THAT(resumed->RestoreState(bad).message(), testing::HasSubstr("allocations[3] = -1"));
   bad = state;
-  bad.alpha = 0;
+  bad.set_alpha(0);
   EXPECT_THAT(resumed->RestoreState(bad).message(), testing::HasSubstr("alpha"));
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "absl/strings/str_cat.h"
 #include "base/check.h"
 
 namespace sgmcmc::models {
@@ -101,6 +102,35 @@ double DpPredictiveAverage::MeanLogPredictive() const {
   double sum = 0;
   for (double l : log_sum_) sum += l - std::log(static_cast<double>(num_draws_));
   return sum / static_cast<double>(log_sum_.size());
+}
+
+DpPredictiveState DpPredictiveAverage::GetState() const {
+  DpPredictiveState state;
+  state.mutable_log_sum()->Assign(log_sum_.begin(), log_sum_.end());
+  state.set_num_draws(num_draws_);
+  return state;
+}
+
+absl::Status DpPredictiveAverage::RestoreState(const DpPredictiveState& state) {
+  if (static_cast<size_t>(state.log_sum_size()) != log_sum_.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("DpPredictiveState.log_sum has ",
+                                                   state.log_sum_size(), " entries, the test set ",
+                                                   log_sum_.size(), " users"));
+  }
+  if (state.num_draws() < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("DpPredictiveState.num_draws must be >= 0, got ", state.num_draws()));
+  }
+  for (int i = 0; i < state.log_sum_size(); ++i) {
+    if (std::isnan(state.log_sum(i)) ||
+        state.log_sum(i) == std::numeric_limits<double>::infinity()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("DpPredictiveState.log_sum[", i, "] = ", state.log_sum(i)));
+    }
+  }
+  log_sum_.assign(state.log_sum().begin(), state.log_sum().end());
+  num_draws_ = state.num_draws();
+  return absl::OkStatus();
 }
 
 }  // namespace sgmcmc::models

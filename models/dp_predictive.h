@@ -24,9 +24,11 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/types/span.h"
 #include "data/corpus.h"
 #include "models/dp_mixture.h"
+#include "models/dp_predictive_state.pb.h"
 
 namespace sgmcmc::models {
 
@@ -47,6 +49,13 @@ class DpPredictiveAverage {
   int num_draws() const { return num_draws_; }
   int num_users() const { return static_cast<int>(log_sum_.size()); }
   void Reset();
+
+  // Checkpoint (models/dp_predictive_state.proto): an average made from the same test corpus
+  // and concentration continues bit-identically after RestoreState(GetState()).
+  DpPredictiveState GetState() const;
+  // InvalidArgument naming the field for a log_sum of another size than the test users, a
+  // negative num_draws, or a log_sum entry that is NaN or +inf.
+  absl::Status RestoreState(const DpPredictiveState& state);
 
  private:
   struct Bag {

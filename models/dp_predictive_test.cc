@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "data/corpus.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
 namespace sgmcmc::models {
@@ -50,6 +51,36 @@ TEST(DpPredictiveTest, MatchesHandComputedValues) {
   average.Reset();
   average.Add(second);
   EXPECT_NEAR(average.MeanLogPredictive(), 0.5 * (std::log(0.325) + std::log(0.5)), 1e-13);
+}
+
+// A state taken after one draw and restored into a new average continues bit-identically;
+// states that do not fit the test set are refused naming the field.
+TEST(DpPredictiveTest, RestoredStateContinuesBitIdentically) {
+  data::Corpus test;
+  test.vocabulary = {"x", "y"};
+  test.AddDocument({0, 0, 1});
+  test.AddDocument({1});
+  DpPredictiveAverage full(&test, 1.0), resumed(&test, 1.0);
+  full.Add(Draw({0.5, 0.3}, {0.9, 0.1, 0.2, 0.8}));
+  const DpPredictiveState state = full.GetState();
+  EXPECT_EQ(state.num_draws(), 1);
+  full.Add(Draw({0.6}, {0.5, 0.5}));
+  ASSERT_TRUE(resumed.RestoreState(state).ok());
+  resumed.Add(Draw({0.6}, {0.5, 0.5}));
+  EXPECT_EQ(resumed.num_draws(), 2);
+  EXPECT_EQ(resumed.MeanLogPredictive(), full.MeanLogPredictive());
+  EXPECT_EQ(resumed.GetState().SerializeAsString(), full.GetState().SerializeAsString());
+
+  DpPredictiveState bad = state;
+  bad.add_log_sum(0);
+  EXPECT_THAT(resumed.RestoreState(bad).message(), testing::HasSubstr("log_sum has 3 entries"));
+  bad = state;
+  bad.set_num_draws(-1);
+  EXPECT_THAT(resumed.RestoreState(bad).message(), testing::HasSubstr("num_draws"));
+  bad = state;
+  bad.set_log_sum(1, std::nan(""));
+  EXPECT_THAT(resumed.RestoreState(bad).message(), testing::HasSubstr("log_sum[1]"));
+  EXPECT_EQ(resumed.num_draws(), 2);
 }
 
 }  // namespace

@@ -328,6 +328,76 @@ void DpStochasticSlice::Step() {
   }
 }
 
+DpStochasticSliceState DpStochasticSlice::SaveState() const {
+  DpStochasticSliceState state;
+  state.set_steps(steps_);
+  state.set_alpha(alpha_);
+  state.mutable_allocations()->Assign(z_.begin(), z_.end());
+  *state.mutable_sticks() = sticks_->SaveState();
+  *state.mutable_atoms() = atoms_->SaveState();
+  return state;
+}
+
+absl::Status DpStochasticSlice::RestoreState(const DpStochasticSliceState& state) {
+  auto error = [](auto&&... parts) {
+    return absl::InvalidArgumentError(absl::StrCat("DpStochasticSlice::RestoreState: ", parts...));
+  };
+  const int rows = state.sticks().rows();
+  if (rows < 1 || rows >= kMaxRows || state.atoms().rows() != rows) {
+    return error("sticks.rows = ", rows, " and atoms.rows = ", state.atoms().rows(),
+                 " must be equal and in [1, 2^24)");
+  }
+  if (static_cast<size_t>(state.allocations_size()) != z_.size()) {
+    return error(state.allocations_size(), " allocations, the corpus has ", z_.size(), " users");
+  }
+  for (int i = 0; i < state.allocations_size(); ++i) {
+    if (state.allocations(i) < 0 || state.allocations(i) >= rows) {
+      return error("allocations[", i, "] = ", state.allocations(i), " outside [0, ", rows, ")");
+    }
+  }
+  if (!(std::isfinite(state.alpha()) && state.alpha() > 0)) {
+    return error("alpha must be finite and > 0, got ", state.alpha());
+  }
+  if (state.steps() < 0 || state.steps() >= (int64_t{1} << 32)) {
+    return error("steps must be in [0, 2^32), got ", state.steps());
+  }
+  // Fresh samplers of the checkpoint's capacity, so a rejected state changes nothing here.
+  auto restored =
+      [&](const samplers::SimplexSampler& current, const samplers::SimplexSamplerState& saved,
+          const char* field) -> absl::StatusOr<std::unique_ptr<samplers::SimplexSampler>> {
+    samplers::SimplexSamplerOptions options = current.options();
+    options.rows = rows;
+    absl::StatusOr<std::unique_ptr<samplers::SimplexSampler>> sampler =
+        MakeSimplexSampler(options_.sampler, std::move(options));
+    if (!sampler.ok()) return sampler.status();
+    if (absl::Status s = (*sampler)->RestoreState(saved); !s.ok()) {
+      return error(field, ": ", s.message());
+    }
+    return sampler;
+  };
+  absl::StatusOr<std::unique_ptr<samplers::SimplexSampler>> sticks =
+      restored(*sticks_, state.sticks(), "sticks");
+  if (!sticks.ok()) return sticks.status();
+  absl::StatusOr<std::unique_ptr<samplers::SimplexSampler>> atoms =
+      restored(*atoms_, state.atoms(), "atoms");
+  if (!atoms.ok()) return atoms.status();
+
+  steps_ = state.steps();
+  alpha_ = state.alpha();
+  sticks_ = *std::move(sticks);
+  atoms_ = *std::move(atoms);
+  capacity_ = rows;
+  z_.assign(state.allocations().begin(), state.allocations().end());
+  sizes_.assign(capacity_, 0);
+  for (int32_t z : z_) ++sizes_[z];
+  log_v_.clear();
+  log1m_v_.clear();
+  weights_.clear();
+  log_atoms_.clear();
+  log_leftover_ = 0;
+  return absl::OkStatus();
+}
+
 void DpStochasticSlice::CurrentDraw(DpMixtureDraw& draw) const {
   draw.alpha = alpha_;
   draw.log_leftover = log_leftover_;

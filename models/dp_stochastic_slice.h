@@ -27,7 +27,8 @@
 // Random streams under options.model.seed: the simplex samplers' own (tag 0x5C; row j's step
 // number counts its steps), point i's (u_i, z_i) DpPointStream(t, i), component j's prior
 // draws DpComponentStream(t, j), α and the prior sticks DpGlobalStream(t), the minibatch
-// DpMinibatchStream(t). A run is bit-identical for a seed and any thread count.
+// DpMinibatchStream(t). A run is bit-identical for a seed and any thread count, and after
+// RestoreState(SaveState()) to the uninterrupted run.
 //
 // Cost per step: O(n n̄ K) for the allocations (n̄ tokens per user, K components above the
 // slice), O(Z* V) for the atom step, O(k* V) to refresh the log atoms, O(n) for the counts.
@@ -49,6 +50,7 @@
 #include "absl/types/span.h"
 #include "data/corpus.h"
 #include "models/dp_mixture.h"
+#include "models/dp_stochastic_slice_state.pb.h"
 #include "parallel/thread_pool.h"
 #include "samplers/minibatch.h"
 #include "samplers/simplex_sampler.h"
@@ -114,6 +116,17 @@ class DpStochasticSlice {
   const samplers::SimplexSampler& stick_sampler() const { return *sticks_; }
   DpSliceSummary Summary() const;
   void CurrentDraw(DpMixtureDraw& draw) const;
+
+  // Checkpoint (models/dp_stochastic_slice_state.proto): steps, α, the allocations and both
+  // simplex samplers; restoring it into a sampler created with the same corpus and options
+  // continues the run bit-identically, for any thread count.
+  DpStochasticSliceState SaveState() const;
+  // Replaces the state (the samplers take the checkpoint's capacity); the draw (weights,
+  // atoms) is empty until the next Step. InvalidArgument naming the field, with this sampler
+  // unchanged, for a wrong number of allocations or one outside [0, capacity), α not finite
+  // and > 0, steps outside [0, 2^32), sticks and atoms of different or out-of-range capacity,
+  // or a sampler state the samplers reject (another kind, shape or an invalid row).
+  absl::Status RestoreState(const DpStochasticSliceState& state);
 
  private:
   DpStochasticSlice(const data::Corpus* corpus, const DpStochasticOptions& options,

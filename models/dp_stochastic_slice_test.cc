@@ -146,6 +146,66 @@ void ExpectRecovery(DpSimplexSampler kind, double atom_step, double stick_step) 
   }
 }
 
+// A run saved after 8 steps (the samplers have grown from capacity 1 by then) and restored
+// into a new sampler continues as the uninterrupted run, bit for bit, also on 3 threads;
+// states that do not fit are refused naming the field, leaving the sampler as it was.
+TEST(DpStochasticSliceTest, RestoredStateContinuesBitIdentically) {
+  std::vector<int> labels;
+  const data::Corpus corpus = SeparatedMixture({0.5, 0.3, 0.2}, 4, 400, 6, 7, &labels);
+  parallel::ThreadPool pool(3);
+  for (DpSimplexSampler kind : {DpSimplexSampler::kScir, DpSimplexSampler::kSgrld}) {
+    DpStochasticOptions options = DpStochasticPaperOptions(kind);
+    options.minibatch_size = 50;
+    options.initial_capacity = 1;
+    options.model.initial_components = 2;
+    options.model.seed = 9;
+    auto full = DpStochasticSlice::Create(&corpus, options).value();
+    for (int t = 0; t < 8; ++t) full->Step();
+    const DpStochasticSliceState state = full->SaveState();
+    EXPECT_EQ(state.steps(), 8);
+    EXPECT_GT(state.sticks().rows(), 2);
+    EXPECT_EQ(state.atoms().rows(), state.sticks().rows());
+    for (int t = 0; t < 12; ++t) full->Step();
+
+    auto resumed = DpStochasticSlice::Create(&corpus, options, &pool).value();
+    ASSERT_TRUE(resumed->RestoreState(state).ok());
+    EXPECT_EQ(resumed->capacity(), state.sticks().rows());
+    EXPECT_EQ(resumed->num_components(), 0);
+    for (int t = 0; t < 12; ++t) resumed->Step();
+    EXPECT_EQ(resumed->steps(), 20);
+    EXPECT_THAT(resumed->allocations(), testing::ElementsAreArray(full->allocations()));
+    EXPECT_THAT(resumed->weights(), testing::ElementsAreArray(full->weights()));
+    EXPECT_THAT(resumed->log_atoms(), testing::ElementsAreArray(full->log_atoms()));
+    EXPECT_EQ(resumed->alpha(), full->alpha());
+    EXPECT_EQ(resumed->SaveState().SerializeAsString(), full->SaveState().SerializeAsString());
+
+    const std::string before = resumed->SaveState().SerializeAsString();
+    DpStochasticSliceState bad = state;
+    bad.mutable_allocations()->RemoveLast();
+    EXPECT_THAT(resumed->RestoreState(bad).message(), testing::HasSubstr("399 allocations"));
+    bad = state;
+    bad.set_allocations(3, state.sticks().rows());
+    EXPECT_THAT(resumed->RestoreState(bad).message(), testing::HasSubstr("allocations[3]"));
+    bad = state;
+    bad.set_alpha(-1);
+    EXPECT_THAT(resumed->RestoreState(bad).message(), testing::HasSubstr("alpha"));
+    bad = state;
+    bad.set_steps(-1);
+    EXPECT_THAT(resumed->RestoreState(bad).message(), testing::HasSubstr("steps"));
+    bad = state;
+    bad.mutable_atoms()->set_rows(state.sticks().rows() + 1);
+    EXPECT_THAT(resumed->RestoreState(bad).message(), testing::HasSubstr("atoms.rows"));
+    bad = state;
+    bad.mutable_atoms()->set_parameterization(kind == DpSimplexSampler::kScir ? "theta"
+                                                                              : "log_theta");
+    EXPECT_THAT(resumed->RestoreState(bad).message(), testing::HasSubstr("atoms: "));
+    bad = state;
+    bad.mutable_sticks()->mutable_row_steps()->RemoveLast();
+    EXPECT_THAT(resumed->RestoreState(bad).message(), testing::HasSubstr("sticks: "));
+    EXPECT_EQ(resumed->SaveState().SerializeAsString(), before);
+  }
+}
+
 TEST(DpStochasticSliceTest, ScirRecoversSeparatedComponents) {
   ExpectRecovery(DpSimplexSampler::kScir, 0.1, 0.1);
 }

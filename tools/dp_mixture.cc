@@ -7,17 +7,22 @@
 //
 // Data: --train / --test, the original DST files (anonymous-msweb.data[.gz] /
 // anonymous-msweb.test[.gz]), or with --vocab UCI bag-of-words docword files (any sparse
-// user x item count matrix, e.g. docword.msweb.{train,test}.txt.gz); by default the embedded subset //data/msweb (4,000 training and
-// 1,000 test users, CC BY 4.0), for which the defaults finish in well under a minute.
-// Outputs in --output_dir: see tools/dp_mixture_run.h (trace.csv, summary.csv,
+// user x item count matrix, e.g. docword.msweb.{train,test}.txt.gz); by default the embedded subset
+// //data/msweb (4,000 training and 1,000 test users, CC BY 4.0), for which the defaults finish in
+// well under a minute. Outputs in --output_dir: see tools/dp_mixture_run.h (trace.csv, summary.csv,
 // draws_*.csv in the CmdStan layout) and log_predictive.png (gnuplot, unless --noplot).
-// The summary table goes to stdout, progress lines to stderr.
+// The summary table goes to stdout, progress lines to stderr. Checkpoints: every run writes
+// checkpoint_METHOD_seedS.pb in --output_dir (every --checkpoint_every iterations and at its
+// end); --resume continues interrupted runs from them, bit-identically (tools/dp_mixture_run.h).
+// The α prior Gamma(b1, b2) is --alpha_shape / --alpha_rate, default Gamma(1, 1): the paper's
+// prior is "uninformative" with no values given, so the default is ours.
 //
 // Example:
 //   bazel run //tools:dp_mixture                       # embedded subset, 5 seeds x 3 methods
 //   bazel run //tools:dp_mixture -- --iterations=2000 --output_dir=/tmp/dp_msweb
 //       --train=/work/shared/data/msweb/anonymous-msweb.data.gz
 //       --test=/work/shared/data/msweb/anonymous-msweb.test.gz     (one command line)
+//   bazel run //tools:dp_mixture -- --resume    # continue the runs of an interrupted command
 #include <iostream>
 #include <string>
 #include <vector>
@@ -48,10 +53,24 @@ ABSL_FLAG(int64_t, iterations, 300, "Iterations per run.");
 ABSL_FLAG(int64_t, eval_every, 10, "Evaluate the held-out log predictive every this many.");
 ABSL_FLAG(double, burn_in_fraction, 0.5, "Fraction of iterations before draws are averaged.");
 ABSL_FLAG(int, minibatch_size, 1000, "Minibatch n of SCIR/SGRLD (the paper: 1000).");
-ABSL_FLAG(double, alpha_shape, 1.0, "Shape b1 of the Gamma prior of the DP concentration.");
-ABSL_FLAG(double, alpha_rate, 1.0, "Rate b2 of the Gamma prior of the DP concentration.");
+ABSL_FLAG(double, alpha_shape, 1.0,
+          "Shape b1 of the Gamma(b1, b2) prior of the DP concentration alpha, > 0. The paper "
+          "calls the prior uninformative but gives no values; the default Gamma(1, 1) is ours.");
+ABSL_FLAG(double, alpha_rate, 1.0,
+          "Rate b2 of the Gamma(b1, b2) prior of the DP concentration alpha, > 0 (default 1, "
+          "ours: see --alpha_shape).");
 ABSL_FLAG(int, threads, 1, "Worker threads (results are identical for any count).");
-ABSL_FLAG(std::string, output_dir, "/tmp/sgmcmc_dp_mixture", "Where the outputs go.");
+ABSL_FLAG(std::string, output_dir, "/tmp/sgmcmc_dp_mixture",
+          "Where the outputs and the checkpoints (checkpoint_METHOD_seedS.pb) go.");
+ABSL_FLAG(int64_t, checkpoint_every, 100,
+          "Write each run's checkpoint every this many iterations (0: only when it ends or "
+          "stops).");
+ABSL_FLAG(bool, resume, false,
+          "Continue every run from its checkpoint in --output_dir (same data and settings; the "
+          "results equal an uninterrupted run's, timings aside, for any --threads).");
+ABSL_FLAG(int64_t, stop_after, 0,
+          "Stop every run after this many iterations in all, writing its checkpoint, and write "
+          "no other outputs; continue with --resume (0: run to the end).");
 ABSL_FLAG(bool, plot, true, "Draw log_predictive.png with gnuplot (if installed).");
 
 namespace sgmcmc::tools {
@@ -73,6 +92,14 @@ absl::Status Run(const std::string& argv0) {
     absl::StatusOr<DpMethod> method = ParseDpMethod(name);
     if (!method.ok()) return absl::InvalidArgumentError(absl::StrCat("--methods: ", method.status().message()));
     methods.push_back(*method);
+  }
+  DpCheckpointOptions checkpoints;
+  checkpoints.directory = absl::GetFlag(FLAGS_output_dir);
+  checkpoints.every = absl::GetFlag(FLAGS_checkpoint_every);
+  checkpoints.resume = absl::GetFlag(FLAGS_resume);
+  checkpoints.stop_after = absl::GetFlag(FLAGS_stop_after);
+  if (absl::Status s = checkpoints.Validate(); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("--", s.message()));
   }
   const int seeds = absl::GetFlag(FLAGS_seeds);
   const int threads = absl::GetFlag(FLAGS_threads);
@@ -107,7 +134,8 @@ absl::Status Run(const std::string& argv0) {
             << train.corpus.vocabulary_size() << " Vroots\n";
   std::cout << "seeds=" << absl::GetFlag(FLAGS_first_seed) << ".."
             << absl::GetFlag(FLAGS_first_seed) + seeds - 1 << " iterations=" << options.iterations
-            << " minibatch=" << options.minibatch_size << " threads=" << threads << "\n";
+            << " minibatch=" << options.minibatch_size << " threads=" << threads
+            << " alpha ~ Gamma(" << options.alpha_shape << ", " << options.alpha_rate << ")\n";
 
   std::unique_ptr<parallel::ThreadPool> pool;
   if (threads > 1) pool = std::make_unique<parallel::ThreadPool>(threads);
@@ -117,12 +145,18 @@ absl::Status Run(const std::string& argv0) {
       SGMCMC_ASSIGN_OR_RETURN(
           DpRunResult run,
           RunDpChain(train.corpus, test.corpus, method, absl::GetFlag(FLAGS_first_seed) + s,
-                     options, pool.get(), &std::cerr));
+                     options, checkpoints, pool.get(), &std::cerr));
       runs.push_back(std::move(run));
     }
   }
-  std::cout << DpSummaryTable(runs);
   const std::string output_dir = absl::GetFlag(FLAGS_output_dir);
+  if (!runs.back().finished(options)) {
+    std::cout << "stopped after iteration " << checkpoints.stop_after << " of "
+              << options.iterations << "; checkpoints in " << output_dir
+              << "; continue with --resume\n";
+    return absl::OkStatus();
+  }
+  std::cout << DpSummaryTable(runs);
   SGMCMC_RETURN_IF_ERROR(WriteDpOutputs(runs, output_dir));
   std::cout << "outputs in " << output_dir << "\n";
   if (absl::GetFlag(FLAGS_plot)) {

@@ -13,7 +13,10 @@
 #include "absl/strings/str_format.h"
 #include "base/status_macros.h"
 #include "eval/cmdstan_csv.h"
+#include "eval/evaluation_schedule.h"
 #include "models/dp_predictive.h"
+#include "tools/dp_mixture_checkpoint.pb.h"
+#include "tools/tool_support.h"
 
 namespace sgmcmc::tools {
 namespace {
@@ -24,15 +27,37 @@ double Seconds(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// The two kinds of sampler behind one step/draw interface.
+// The sampler's part of a checkpoint, for either kind of sampler.
+void SaveSampler(const models::DpSliceGibbs& sampler, DpMixtureCheckpoint& checkpoint) {
+  *checkpoint.mutable_gibbs() = sampler.SaveState();
+}
+void SaveSampler(const models::DpStochasticSlice& sampler, DpMixtureCheckpoint& checkpoint) {
+  *checkpoint.mutable_stochastic() = sampler.SaveState();
+}
+absl::Status RestoreSampler(const DpMixtureCheckpoint& checkpoint, models::DpSliceGibbs& sampler) {
+  if (!checkpoint.has_gibbs()) return absl::InvalidArgumentError("holds no Gibbs sampler state");
+  return sampler.RestoreState(checkpoint.gibbs());
+}
+absl::Status RestoreSampler(const DpMixtureCheckpoint& checkpoint,
+                            models::DpStochasticSlice& sampler) {
+  if (!checkpoint.has_stochastic()) {
+    return absl::InvalidArgumentError("holds no stochastic slice sampler state");
+  }
+  return sampler.RestoreState(checkpoint.stochastic());
+}
+
+// The two kinds of sampler behind one step/draw/checkpoint interface.
 class Chain {
  public:
   virtual ~Chain() = default;
   virtual void Step() = 0;
   virtual void Draw(models::DpMixtureDraw& draw) const = 0;
+  virtual int64_t steps() const = 0;
   virtual int occupied() const = 0;
   virtual int components() const = 0;
   virtual double alpha() const = 0;
+  virtual void Save(DpMixtureCheckpoint& checkpoint) const = 0;
+  virtual absl::Status Restore(const DpMixtureCheckpoint& checkpoint) = 0;
 };
 
 template <typename Sampler>
@@ -41,9 +66,14 @@ class SamplerChain final : public Chain {
   explicit SamplerChain(std::unique_ptr<Sampler> sampler) : sampler_(std::move(sampler)) {}
   void Step() override { sampler_->Step(); }
   void Draw(models::DpMixtureDraw& draw) const override { sampler_->CurrentDraw(draw); }
+  int64_t steps() const override { return sampler_->steps(); }
   int occupied() const override { return sampler_->num_occupied(); }
   int components() const override { return sampler_->num_components(); }
   double alpha() const override { return sampler_->alpha(); }
+  void Save(DpMixtureCheckpoint& checkpoint) const override { SaveSampler(*sampler_, checkpoint); }
+  absl::Status Restore(const DpMixtureCheckpoint& checkpoint) override {
+    return RestoreSampler(checkpoint, *sampler_);
+  }
 
  private:
   std::unique_ptr<Sampler> sampler_;
@@ -61,6 +91,91 @@ absl::StatusOr<std::unique_ptr<Chain>> MakeChain(const data::Corpus& train, DpMe
                           models::DpStochasticSlice::Create(&train, options, pool));
   return std::unique_ptr<Chain>(
       new SamplerChain<models::DpStochasticSlice>(std::move(sampler)));
+}
+
+// FNV-1a over the users' lengths and tokens and the vocabulary size: the checkpoint's guard
+// against resuming on other data.
+uint64_t Fingerprint(const data::Corpus& corpus) {
+  uint64_t hash = 0xcbf29ce484222325u;
+  auto mix = [&hash](uint64_t value) {
+    for (int byte = 0; byte < 8; ++byte) {
+      hash ^= (value >> (8 * byte)) & 0xff;
+      hash *= 0x100000001b3u;
+    }
+  };
+  mix(static_cast<uint64_t>(corpus.vocabulary_size()));
+  for (int i = 0; i < corpus.num_documents(); ++i) {
+    const absl::Span<const int32_t> tokens = corpus.document(i);
+    mix(tokens.size());
+    for (int32_t w : tokens) mix(static_cast<uint64_t>(w));
+  }
+  return hash;
+}
+
+// Everything a run's results depend on (the thread count does not), for the checkpoint.
+std::string Settings(const data::Corpus& train, const data::Corpus& test, DpMethod method,
+                     uint64_t seed, const DpExperimentOptions& options,
+                     const models::DpStochasticOptions& sampler) {
+  return absl::StrFormat(
+      "method=%s seed=%d iterations=%d eval_every=%d burn_in_fraction=%.17g minibatch=%d "
+      "alpha_prior=Gamma(%.17g, %.17g) atom_concentration=%.17g initial_components=%d "
+      "atom_step=%.17g stick_step=%.17g train=%d users/%016x test=%d users/%016x",
+      DpMethodName(method), seed, options.iterations, options.eval_every, options.burn_in_fraction,
+      sampler.minibatch_size, sampler.model.alpha_shape, sampler.model.alpha_rate,
+      sampler.model.atom_concentration, sampler.model.initial_components, sampler.atom_step,
+      sampler.stick_step, train.num_documents(), Fingerprint(train), test.num_documents(),
+      Fingerprint(test));
+}
+
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
+  return contents.str();
+}
+
+// The tool's part of a checkpoint: the trace, the draws and the timings of `run`.
+void SaveRun(const DpRunResult& run, DpMixtureCheckpoint& checkpoint) {
+  checkpoint.clear_trace();
+  for (const DpTracePoint& p : run.trace) {
+    DpMixtureCheckpoint::TracePoint& point = *checkpoint.add_trace();
+    point.set_iteration(p.iteration);
+    point.set_seconds(p.seconds);
+    point.set_log_predictive(p.log_predictive);
+    point.set_running_log_predictive(p.running_log_predictive);
+    point.set_occupied(p.occupied);
+    point.set_components(p.components);
+    point.set_alpha(p.alpha);
+  }
+  checkpoint.mutable_alpha_draws()->Assign(run.alpha_draws.begin(), run.alpha_draws.end());
+  checkpoint.mutable_occupied_draws()->Assign(run.occupied_draws.begin(), run.occupied_draws.end());
+  checkpoint.mutable_component_draws()->Assign(run.component_draws.begin(),
+                                               run.component_draws.end());
+  checkpoint.set_seconds(run.seconds);
+  checkpoint.set_burn_in_seconds(run.burn_in_seconds);
+}
+
+void RestoreRun(const DpMixtureCheckpoint& checkpoint, DpRunResult& run) {
+  run.trace.clear();
+  for (const DpMixtureCheckpoint::TracePoint& p : checkpoint.trace()) {
+    DpTracePoint point;
+    point.iteration = p.iteration();
+    point.seconds = p.seconds();
+    point.log_predictive = p.log_predictive();
+    point.running_log_predictive = p.running_log_predictive();
+    point.occupied = p.occupied();
+    point.components = p.components();
+    point.alpha = p.alpha();
+    run.trace.push_back(point);
+  }
+  run.alpha_draws.assign(checkpoint.alpha_draws().begin(), checkpoint.alpha_draws().end());
+  run.occupied_draws.assign(checkpoint.occupied_draws().begin(), checkpoint.occupied_draws().end());
+  run.component_draws.assign(checkpoint.component_draws().begin(),
+                             checkpoint.component_draws().end());
+  run.seconds = checkpoint.seconds();
+  run.burn_in_seconds = checkpoint.burn_in_seconds();
 }
 
 std::string RunName(const DpRunResult& run) {
@@ -141,11 +256,34 @@ double DpRunResult::seconds_per_iteration() const {
   return trace.empty() ? 0 : seconds / static_cast<double>(trace.back().iteration);
 }
 
+absl::Status DpCheckpointOptions::Validate() const {
+  if (every < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("checkpoint_every must be >= 0, got ", every));
+  }
+  if (stop_after < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("stop_after must be >= 0, got ", stop_after));
+  }
+  return absl::OkStatus();
+}
+
+std::string DpCheckpointPath(const std::string& directory, DpMethod method, uint64_t seed) {
+  return absl::StrCat(directory, "/checkpoint_", DpMethodName(method), "_seed", seed, ".pb");
+}
+
 absl::StatusOr<DpRunResult> RunDpChain(const data::Corpus& train, const data::Corpus& test,
                                        DpMethod method, uint64_t seed,
                                        const DpExperimentOptions& options,
                                        parallel::ThreadPool* pool, std::ostream* progress) {
+  return RunDpChain(train, test, method, seed, options, DpCheckpointOptions(), pool, progress);
+}
+
+absl::StatusOr<DpRunResult> RunDpChain(const data::Corpus& train, const data::Corpus& test,
+                                       DpMethod method, uint64_t seed,
+                                       const DpExperimentOptions& options,
+                                       const DpCheckpointOptions& checkpoints,
+                                       parallel::ThreadPool* pool, std::ostream* progress) {
   SGMCMC_RETURN_IF_ERROR(options.Validate());
+  SGMCMC_RETURN_IF_ERROR(checkpoints.Validate());
   if (test.vocabulary_size() != train.vocabulary_size()) {
     return absl::InvalidArgumentError(
         absl::StrCat("test data has ", test.vocabulary_size(), " words, training data ",
@@ -164,11 +302,61 @@ absl::StatusOr<DpRunResult> RunDpChain(const data::Corpus& train, const data::Co
   run.users_per_iteration =
       method == DpMethod::kGibbs ? train.num_documents() : capped.minibatch_size;
   run.burn_in = static_cast<int64_t>(options.burn_in_fraction * options.iterations);
+  // The LDA tool's schedule and burn-in rule. Its burn_in is the first iteration whose
+  // evaluation enters the running mean; run.burn_in counts the warm-up iterations (CmdStan's
+  // num_warmup), whose draws stay out of it, hence + 1.
+  SGMCMC_ASSIGN_OR_RETURN(
+      eval::EvaluationCadence cadence,
+      eval::EvaluationCadence::Create(options.iterations, options.eval_every, run.burn_in + 1));
+  // The running mean itself is not the LDA evaluator's (eval::DocumentCompletionPerplexity
+  // averages p_dw per held-out token of document-completion splits under LDA topics); here it
+  // averages p(x_i | draw) per held-out user under the DP mixture, leftover stick included.
   const double a = sampler_options.model.atom_concentration;
   models::DpPredictiveAverage running(&test, a), single(&test, a);
+
+  DpMixtureCheckpoint checkpoint;
+  const std::string settings = Settings(train, test, method, seed, options, sampler_options);
+  std::string path;
+  if (!checkpoints.directory.empty()) {
+    SGMCMC_RETURN_IF_ERROR(CreateOutputDirectory(checkpoints.directory, "checkpoint directory"));
+    path = DpCheckpointPath(checkpoints.directory, method, seed);
+  }
+  if (checkpoints.resume && !path.empty() && std::filesystem::exists(path)) {
+    SGMCMC_ASSIGN_OR_RETURN(const std::string bytes, ReadFile(path));
+    if (!checkpoint.ParseFromString(bytes)) {
+      return absl::DataLossError(absl::StrCat(path, ": not a DpMixtureCheckpoint"));
+    }
+    if (checkpoint.settings() != settings) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          path, ": written with different settings or data; checkpoint: ", checkpoint.settings(),
+          "; this run: ", settings));
+    }
+    absl::Status s = chain->Restore(checkpoint);
+    if (s.ok()) s = cadence.RestoreState(checkpoint.evaluation());
+    if (s.ok()) s = running.RestoreState(checkpoint.running_predictive());
+    if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", s.message()));
+    RestoreRun(checkpoint, run);
+    if (progress != nullptr) {
+      *progress << absl::StrFormat("[%s seed %d] resumed from %s at iteration %d\n",
+                                   DpMethodName(method), seed, path, chain->steps());
+    }
+  }
+  auto save = [&]() -> absl::Status {
+    if (path.empty()) return absl::OkStatus();
+    checkpoint.set_settings(settings);
+    chain->Save(checkpoint);
+    *checkpoint.mutable_evaluation() = cadence.GetState();
+    *checkpoint.mutable_running_predictive() = running.GetState();
+    SaveRun(run, checkpoint);
+    return WriteFile(path, checkpoint.SerializeAsString());  // atomic: a whole checkpoint
+  };
+
   models::DpMixtureDraw draw;
   const int64_t progress_every = std::max<int64_t>(1, options.iterations / 10);
-  for (int64_t t = 1; t <= options.iterations; ++t) {
+  const int64_t end = checkpoints.stop_after > 0
+                          ? std::min(options.iterations, checkpoints.stop_after)
+                          : options.iterations;
+  for (int64_t t = chain->steps() + 1; t <= end; ++t) {
     const Clock::time_point start = Clock::now();
     chain->Step();
     run.seconds += Seconds(start);
@@ -178,17 +366,22 @@ absl::StatusOr<DpRunResult> RunDpChain(const data::Corpus& train, const data::Co
       run.occupied_draws.push_back(chain->occupied());
       run.component_draws.push_back(chain->components());
     }
-    if (t % options.eval_every == 0 || t == options.iterations) {
+    if (cadence.IsDue(t)) {
       chain->Draw(draw);
-      single.Reset();
-      single.Add(draw);
       DpTracePoint point;
       point.iteration = t;
       point.seconds = run.seconds;
-      point.log_predictive = single.MeanLogPredictive();
-      if (t > run.burn_in) running.Add(draw);
-      point.running_log_predictive =
-          running.num_draws() > 0 ? running.MeanLogPredictive() : point.log_predictive;
+      if (cadence.BeginEvaluation(t)) running.Reset();
+      running.Add(draw);
+      point.running_log_predictive = running.MeanLogPredictive();
+      if (running.num_draws() == 1) {
+        // The draw alone: the same value, bit for bit, as scoring it on its own.
+        point.log_predictive = point.running_log_predictive;
+      } else {
+        single.Reset();
+        single.Add(draw);
+        point.log_predictive = single.MeanLogPredictive();
+      }
       point.occupied = chain->occupied();
       point.components = chain->components();
       point.alpha = chain->alpha();
@@ -203,7 +396,12 @@ absl::StatusOr<DpRunResult> RunDpChain(const data::Corpus& train, const data::Co
           DpMethodName(method), seed, t, options.iterations, p.log_predictive,
           p.running_log_predictive, p.occupied, p.components, p.alpha, run.seconds);
     }
+    if (checkpoints.every > 0 && t % checkpoints.every == 0 && t < end) {
+      SGMCMC_RETURN_IF_ERROR(save());
+    }
   }
+  run.iterations_completed = chain->steps();
+  SGMCMC_RETURN_IF_ERROR(save());
   return run;
 }
 
@@ -264,6 +462,12 @@ std::string DpSummaryTable(const std::vector<DpRunResult>& runs) {
 
 absl::Status WriteDpOutputs(const std::vector<DpRunResult>& runs,
                             const std::string& output_dir) {
+  for (const DpRunResult& run : runs) {
+    if (run.trace.empty()) {
+      return absl::FailedPreconditionError(
+          absl::StrCat(RunName(run), ": no evaluation yet, nothing to write"));
+    }
+  }
   std::error_code error;
   std::filesystem::create_directories(output_dir, error);
   if (error) {

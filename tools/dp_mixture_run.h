@@ -5,10 +5,18 @@
 // held-out log predictive (models/dp_predictive.h) and the number of occupied components
 // against iterations and sampler seconds: Figure 3(b) / 4(b) of the paper.
 //
-// Evaluation schedule: every eval_every iterations the current draw is scored alone
-// (log_predictive) and, after burn-in (the first burn_in_fraction of the iterations), added to
-// the running average of predictive probabilities (running_log_predictive; before burn-in it
-// equals log_predictive). Sampler seconds exclude evaluation.
+// Evaluation schedule: eval::EvaluationCadence (eval/evaluation_schedule.h, the LDA tool's
+// schedule and burn-in rule): every eval_every iterations and after the last, the current draw
+// is scored alone (log_predictive) and, after burn-in (the first burn_in = ⌊burn_in_fraction ×
+// iterations⌋ iterations), added to the running average of predictive probabilities over draws
+// (running_log_predictive, models::DpPredictiveAverage; before burn-in each evaluation stands
+// alone and it equals log_predictive). Sampler seconds exclude evaluation.
+//
+// Checkpoints (DpCheckpointOptions): checkpoint_METHOD_seedS.pb, a DpMixtureCheckpoint
+// (tools/dp_mixture_checkpoint.proto), every `every` iterations and when the run ends or
+// stops; with `resume` a run continues from its checkpoint and its results, the outputs below
+// included, are bit-identical to the uninterrupted run's for any thread count (tested in
+// dp_mixture_run_test.cc and dp_mixture_smoke_test.sh), the wall-clock columns aside.
 //
 // Outputs (WriteDpOutputs) in the output directory:
 //   trace.csv       method, seed, iteration, seconds, log_predictive, running_log_predictive,
@@ -27,6 +35,9 @@
 //   DpExperimentOptions options;
 //   SGMCMC_ASSIGN_OR_RETURN(DpRunResult run,
 //       RunDpChain(train, test, DpMethod::kScir, /*seed=*/1, options, nullptr, &std::cerr));
+//   // With checkpoints every 100 iterations, continuing an interrupted run:
+//   SGMCMC_ASSIGN_OR_RETURN(run, RunDpChain(train, test, DpMethod::kScir, 1, options,
+//       {.directory = "out", .every = 100, .resume = true}, nullptr, &std::cerr));
 #ifndef SGMCMC_TOOLS_DP_MIXTURE_RUN_H_
 #define SGMCMC_TOOLS_DP_MIXTURE_RUN_H_
 
@@ -60,7 +71,10 @@ struct DpExperimentOptions {
   double burn_in_fraction = 0.5;
   // Minibatch n of the stochastic samplers, >= 1 (capped at the number of users). Default 1000.
   int minibatch_size = 1000;
-  // Gamma(shape, rate) prior of α for every method; finite, > 0. Default Gamma(1, 1).
+  // Gamma(shape b1, rate b2) prior of the DP concentration α for every method; each finite
+  // and > 0. Default Gamma(1, 1) (mean 1, variance 1), as models::DpMixtureOptions: Baker et
+  // al. 2018 (§5.2, Appendix D.3) call the prior uninformative but give no values, so b1 and
+  // b2 are our choice, not the paper's.
   double alpha_shape = 1.0;
   double alpha_rate = 1.0;
 
@@ -88,6 +102,8 @@ struct DpRunResult {
   uint64_t seed = 0;
   int64_t num_users = 0;
   int64_t users_per_iteration = 0;  // N (Gibbs) or the minibatch n
+  // Iterations completed: options.iterations, or fewer for a run stopped by stop_after.
+  int64_t iterations_completed = 0;
   std::vector<DpTracePoint> trace;
   // Every post-burn-in iteration: α, occupied and instantiated components.
   std::vector<double> alpha_draws;
@@ -97,6 +113,9 @@ struct DpRunResult {
   double burn_in_seconds = 0;
   double seconds = 0;  // all sampler time
 
+  bool finished(const DpExperimentOptions& options) const {
+    return iterations_completed == options.iterations;
+  }
   double seconds_per_iteration() const;
   // The mean of the single-draw log predictive over the evaluations after burn-in (the
   // final draw's if there is none).
@@ -104,10 +123,37 @@ struct DpRunResult {
   const DpTracePoint& final_point() const { return trace.back(); }
 };
 
-// One run. `pool` may be null; `progress` (may be null) gets a line per 10% of the run.
+struct DpCheckpointOptions {
+  // Directory of the checkpoints, checkpoint_METHOD_seedS.pb (created if missing); empty: no
+  // checkpoints. Default empty.
+  std::string directory;
+  // Write the checkpoint every this many iterations, >= 0 (0: only when the run ends or
+  // stops). Default 0.
+  int64_t every = 0;
+  // Continue from the run's checkpoint if it exists; FailedPrecondition if it was written with
+  // other settings or data. Default false.
+  bool resume = false;
+  // Stop after this many iterations in all, >= 0, writing the checkpoint, as if the run were
+  // interrupted there (0: run to the end). Default 0.
+  int64_t stop_after = 0;
+
+  absl::Status Validate() const;
+};
+
+// The checkpoint file of a run in `directory`.
+std::string DpCheckpointPath(const std::string& directory, DpMethod method, uint64_t seed);
+
+// One run. `pool` may be null (the results do not depend on the thread count); `progress`
+// (may be null) gets a line per 10% of the run.
 absl::StatusOr<DpRunResult> RunDpChain(const data::Corpus& train, const data::Corpus& test,
                                        DpMethod method, uint64_t seed,
                                        const DpExperimentOptions& options,
+                                       parallel::ThreadPool* pool, std::ostream* progress);
+// The same with checkpoints.
+absl::StatusOr<DpRunResult> RunDpChain(const data::Corpus& train, const data::Corpus& test,
+                                       DpMethod method, uint64_t seed,
+                                       const DpExperimentOptions& options,
+                                       const DpCheckpointOptions& checkpoints,
                                        parallel::ThreadPool* pool, std::ostream* progress);
 
 // The summary table (one line per run, then per method the mean and range), and the
@@ -117,7 +163,7 @@ absl::StatusOr<DpRunResult> RunDpChain(const data::Corpus& train, const data::Co
 std::string DpSummaryTable(const std::vector<DpRunResult>& runs);
 
 // Writes trace.csv, summary.csv, draws_*.csv and runs.txt into `output_dir` (created if
-// missing). Errors name the file.
+// missing) for finished runs (each with a trace). Errors name the file.
 absl::Status WriteDpOutputs(const std::vector<DpRunResult>& runs, const std::string& output_dir);
 
 }  // namespace sgmcmc::tools

@@ -5,9 +5,15 @@
 #include <sstream>
 #include <string>
 
+#include "absl/strings/match.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
 #include "data/embedded_msweb.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "parallel/thread_pool.h"
+#include "tools/dp_mixture_checkpoint.pb.h"
 
 namespace sgmcmc::tools {
 namespace {
@@ -78,6 +84,138 @@ TEST(DpMixtureRunTest, RunsEveryMethodAndWritesOutputs) {
   EXPECT_EQ(std::count(trace.begin(), trace.end(), '\n'), 1 + 3 * 4);
   EXPECT_THAT(ReadFile(dir + "/draws_scir_seed1.csv"), HasSubstr("lp__,alpha,occupied,components"));
   EXPECT_EQ(ReadFile(dir + "/runs.txt"), "scir\nsgrld\ngibbs\n");
+}
+
+// `csv` without the columns `drop` (0-based) and without the CmdStan elapsed-time comment
+// lines: the wall-clock parts of the outputs.
+std::string WithoutWallClock(const std::string& csv, std::vector<int> drop) {
+  std::vector<std::string> lines;
+  bool timing = false;
+  for (absl::string_view line : absl::StrSplit(csv, '\n')) {
+    if (absl::StrContains(line, "Elapsed Time")) timing = true;
+    if (timing && absl::StartsWith(line, "#")) continue;
+    std::vector<absl::string_view> fields = absl::StrSplit(line, ',');
+    for (auto it = drop.rbegin(); it != drop.rend(); ++it) {
+      if (*it < static_cast<int>(fields.size())) fields.erase(fields.begin() + *it);
+    }
+    lines.push_back(absl::StrJoin(fields, ","));
+  }
+  return absl::StrJoin(lines, "\n");
+}
+
+DpMixtureCheckpoint ReadCheckpoint(const std::string& path) {
+  DpMixtureCheckpoint checkpoint;
+  EXPECT_TRUE(checkpoint.ParseFromString(ReadFile(path))) << path;
+  return checkpoint;
+}
+
+// Each method stopped after k iterations (before burn-in and between evaluations, after
+// burn-in, at an evaluation) and resumed, on 2 threads, ends where the uninterrupted
+// single-threaded run ends: the same checkpoint (sampler, evaluation and running-average
+// states byte for byte; trace and draws) and the same output files, the wall-clock columns
+// aside. A resume with other settings is refused; resuming a finished run steps no further.
+TEST(DpMixtureRunTest, StoppedAndResumedRunEqualsTheUninterruptedRun) {
+  const data::EmbeddedMsweb msweb = data::LoadEmbeddedMsweb().value();
+  DpExperimentOptions options;
+  options.iterations = 40;
+  options.eval_every = 10;
+  options.minibatch_size = 500;
+  const std::string whole = absl::StrCat(testing::TempDir(), "/dp_whole");
+  const std::string parts = absl::StrCat(testing::TempDir(), "/dp_parts");
+  parallel::ThreadPool pool(2);
+  std::vector<DpRunResult> uninterrupted, resumed;
+  std::ostringstream log;
+  for (const auto& [method, k] : {std::pair{DpMethod::kScir, 13}, std::pair{DpMethod::kSgrld, 25},
+                                  std::pair{DpMethod::kGibbs, 30}}) {
+    DpCheckpointOptions checkpoints;
+    checkpoints.directory = whole;
+    uninterrupted.push_back(RunDpChain(msweb.train.corpus, msweb.test.corpus, method, 2, options,
+                                       checkpoints, nullptr, nullptr)
+                                .value());
+    checkpoints.directory = parts;
+    checkpoints.every = 7;
+    checkpoints.stop_after = k;
+    const DpRunResult stopped = RunDpChain(msweb.train.corpus, msweb.test.corpus, method, 2,
+                                           options, checkpoints, &pool, nullptr)
+                                    .value();
+    EXPECT_EQ(stopped.iterations_completed, k);
+    EXPECT_FALSE(stopped.finished(options));
+    checkpoints.stop_after = 0;
+    checkpoints.resume = true;
+    resumed.push_back(RunDpChain(msweb.train.corpus, msweb.test.corpus, method, 2, options,
+                                 checkpoints, &pool, &log)
+                          .value());
+    EXPECT_THAT(log.str(),
+                HasSubstr(absl::StrCat("resumed from ", parts, "/checkpoint_", DpMethodName(method),
+                                       "_seed2.pb at iteration ", k)));
+    EXPECT_TRUE(resumed.back().finished(options));
+
+    const DpMixtureCheckpoint a = ReadCheckpoint(DpCheckpointPath(whole, method, 2));
+    const DpMixtureCheckpoint b = ReadCheckpoint(DpCheckpointPath(parts, method, 2));
+    EXPECT_EQ(a.settings(), b.settings());
+    EXPECT_EQ(a.gibbs().SerializeAsString(), b.gibbs().SerializeAsString());
+    EXPECT_EQ(a.stochastic().SerializeAsString(), b.stochastic().SerializeAsString());
+    EXPECT_EQ(a.has_gibbs(), method == DpMethod::kGibbs);
+    EXPECT_EQ(a.evaluation().SerializeAsString(), b.evaluation().SerializeAsString());
+    EXPECT_EQ(a.running_predictive().SerializeAsString(),
+              b.running_predictive().SerializeAsString());
+    EXPECT_EQ(a.running_predictive().num_draws(), 2);  // iterations 30 and 40
+    ASSERT_EQ(a.trace_size(), 4);
+    ASSERT_EQ(b.trace_size(), 4);
+    for (int i = 0; i < 4; ++i) {
+      DpMixtureCheckpoint::TracePoint p = a.trace(i), q = b.trace(i);
+      p.clear_seconds();
+      q.clear_seconds();
+      EXPECT_EQ(p.SerializeAsString(), q.SerializeAsString()) << i;
+    }
+    EXPECT_THAT(b.alpha_draws(), testing::ElementsAreArray(a.alpha_draws()));
+    EXPECT_THAT(b.occupied_draws(), testing::ElementsAreArray(a.occupied_draws()));
+    EXPECT_THAT(b.component_draws(), testing::ElementsAreArray(a.component_draws()));
+    EXPECT_EQ(uninterrupted.back().final_point().running_log_predictive,
+              resumed.back().final_point().running_log_predictive);
+
+    // Resuming the finished run again: nothing to do, the same results.
+    const DpRunResult again = RunDpChain(msweb.train.corpus, msweb.test.corpus, method, 2, options,
+                                         checkpoints, nullptr, nullptr)
+                                  .value();
+    EXPECT_EQ(again.trace.size(), 4u);
+    EXPECT_EQ(again.alpha_draws, resumed.back().alpha_draws);
+    EXPECT_EQ(again.seconds, resumed.back().seconds);
+  }
+  ASSERT_TRUE(WriteDpOutputs(uninterrupted, whole).ok());
+  ASSERT_TRUE(WriteDpOutputs(resumed, parts).ok());
+  EXPECT_EQ(WithoutWallClock(ReadFile(whole + "/trace.csv"), {3}),
+            WithoutWallClock(ReadFile(parts + "/trace.csv"), {3}));
+  EXPECT_EQ(WithoutWallClock(ReadFile(whole + "/summary.csv"), {8, 9}),
+            WithoutWallClock(ReadFile(parts + "/summary.csv"), {8, 9}));
+  for (const std::string run : {"scir_seed2", "sgrld_seed2", "gibbs_seed2"}) {
+    const std::string name = "/draws_" + run + ".csv";
+    const std::string draws = ReadFile(whole + name);
+    EXPECT_THAT(draws, HasSubstr("Elapsed Time"));
+    // The output_file line names the directory.
+    EXPECT_EQ(absl::StrReplaceAll(WithoutWallClock(draws, {}), {{whole, "DIR"}}),
+              absl::StrReplaceAll(WithoutWallClock(ReadFile(parts + name), {}), {{parts, "DIR"}}))
+        << run;
+  }
+  EXPECT_EQ(ReadFile(whole + "/runs.txt"), ReadFile(parts + "/runs.txt"));
+
+  // Other settings: refused, naming the checkpoint.
+  DpCheckpointOptions checkpoints;
+  checkpoints.directory = parts;
+  checkpoints.resume = true;
+  DpExperimentOptions changed = options;
+  changed.alpha_rate = 2;
+  const absl::Status refused = RunDpChain(msweb.train.corpus, msweb.test.corpus, DpMethod::kScir, 2,
+                                          changed, checkpoints, nullptr, nullptr)
+                                   .status();
+  EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(refused.message(), HasSubstr("checkpoint_scir_seed2.pb: written with different"));
+  checkpoints.every = -1;
+  EXPECT_THAT(RunDpChain(msweb.train.corpus, msweb.test.corpus, DpMethod::kScir, 2, options,
+                         checkpoints, nullptr, nullptr)
+                  .status()
+                  .message(),
+              HasSubstr("checkpoint_every must be >= 0"));
 }
 
 }  // namespace

@@ -1,13 +1,14 @@
 #!/bin/sh
 # Smoke test of //tools:dp_mixture: a short run of every method on the embedded subset writes
-# the trace, summary and CmdStan draws and prints the summary table; bad flags are rejected
-# with a message naming them.
+# the trace, summary and CmdStan draws and prints the summary table; 2 threads, a run killed
+# and resumed, and a run stopped and resumed give the same outputs (timings aside); bad flags
+# and a resume with other settings are rejected with a message naming them.
 set -eu
 bin="${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/dp_mixture"
 out="${TEST_TMPDIR}/out"
 "${bin}" --output_dir="${out}" --iterations=30 --eval_every=10 --seeds=2 --noplot \
   > "${TEST_TMPDIR}/stdout" 2> "${TEST_TMPDIR}/stderr"
-grep -q "^seeds=1..2 iterations=30" "${TEST_TMPDIR}/stdout"
+grep -q "^seeds=1..2 iterations=30 .* alpha ~ Gamma(1, 1)$" "${TEST_TMPDIR}/stdout"
 grep -q "^train: 4000 users, 12350 visits; test: 1000 users, 3071 visits; 294 Vroots" \
   "${TEST_TMPDIR}/stdout"
 grep -q "SCIR above SGRLD in log predictive for [0-2] of 2 seeds" "${TEST_TMPDIR}/stdout"
@@ -25,6 +26,53 @@ test "$(grep -c -v '^#' "${out}/draws_scir_seed1.csv")" -eq 16
 cut -d, -f1-3,5- "${out}/trace.csv" > "${TEST_TMPDIR}/trace1"
 cut -d, -f1-3,5- "${out}2/trace.csv" > "${TEST_TMPDIR}/trace2"
 cmp "${TEST_TMPDIR}/trace1" "${TEST_TMPDIR}/trace2"
+# Outputs without the wall-clock parts: trace.csv's seconds, summary.csv's timings, the CmdStan
+# files' elapsed times and output file line (it names the directory).
+strip() {
+  cut -d, -f1-3,5- "$1/trace.csv"
+  cut -d, -f1-8 "$1/summary.csv"
+  for f in "$1"/draws_*.csv; do
+    echo "${f##*/}"
+    grep -v -e "Elapsed Time" -e "seconds (" -e "^#   file = " "${f}"
+  done
+  cat "$1/runs.txt"
+}
+strip "${out}" > "${TEST_TMPDIR}/whole"
+# Killed for real (SIGKILL once a checkpoint of the second run exists), then resumed on two
+# threads: the same outputs as the uninterrupted single-threaded run.
+"${bin}" --output_dir="${out}3" --iterations=30 --eval_every=10 --seeds=2 \
+  --checkpoint_every=1 --noplot > /dev/null 2>&1 &
+pid=$!
+while [ ! -e "${out}3/checkpoint_scir_seed2.pb" ] && kill -0 "${pid}" 2> /dev/null; do
+  sleep 0.05
+done
+kill -9 "${pid}" 2> /dev/null || true
+wait "${pid}" 2> /dev/null || true
+"${bin}" --output_dir="${out}3" --iterations=30 --eval_every=10 --seeds=2 --threads=2 \
+  --resume --noplot > "${TEST_TMPDIR}/stdout3" 2> "${TEST_TMPDIR}/stderr3"
+grep -q "resumed from ${out}3/checkpoint_scir_seed" "${TEST_TMPDIR}/stderr3"
+strip "${out}3" > "${TEST_TMPDIR}/killed"
+cmp "${TEST_TMPDIR}/whole" "${TEST_TMPDIR}/killed"
+# Stopped after 15 iterations (--stop_after writes the checkpoints and no outputs), resumed on
+# two threads: the same outputs again.
+"${bin}" --output_dir="${out}4" --iterations=30 --eval_every=10 --seeds=2 --stop_after=15 \
+  --threads=2 --noplot > "${TEST_TMPDIR}/stdout4" 2> /dev/null
+grep -q "^stopped after iteration 15 of 30; checkpoints in ${out}4" "${TEST_TMPDIR}/stdout4"
+test ! -e "${out}4/trace.csv"
+test "$(ls "${out}4"/checkpoint_*.pb | wc -l)" -eq 6
+"${bin}" --output_dir="${out}4" --iterations=30 --eval_every=10 --seeds=2 --resume \
+  --noplot > /dev/null 2> "${TEST_TMPDIR}/stderr4"
+grep -q "^\[gibbs seed 2\] resumed from ${out}4/checkpoint_gibbs_seed2.pb at iteration 15" \
+  "${TEST_TMPDIR}/stderr4"
+strip "${out}4" > "${TEST_TMPDIR}/stopped"
+cmp "${TEST_TMPDIR}/whole" "${TEST_TMPDIR}/stopped"
+# A resume with another alpha prior is refused, naming the checkpoint.
+if "${bin}" --output_dir="${out}4" --iterations=30 --eval_every=10 --seeds=2 --resume \
+  --alpha_rate=2 --noplot > /dev/null 2> "${TEST_TMPDIR}/err"; then
+  echo "expected failure for --resume with another --alpha_rate" >&2
+  exit 1
+fi
+grep -q "checkpoint_scir_seed1.pb: written with different settings" "${TEST_TMPDIR}/err"
 if "${bin}" --output_dir="${out}" --methods=scir,hmc > /dev/null 2> "${TEST_TMPDIR}/err"; then
   echo "expected failure for --methods=scir,hmc" >&2
   exit 1
