@@ -78,8 +78,9 @@ void ExpectPreset(LdaPreset preset, const PresetSettings& want) {
 
 TEST(LdaPresetTest, PaperSettingsOfBakerEtAlTable2AndTunedSettings) {
   ExpectPreset(LdaPreset::kScirPaper, {LdaSampler::kScir, 0.5, 10, 0.33, 0.1, 0.5, 100, 50, 200});
+  // SGRLD's Table 2 h = 0.01 is in the released code's half-step convention: 0.02 in ours.
   ExpectPreset(LdaPreset::kSgrldPaper,
-               {LdaSampler::kSgrld, 0.01, 1000, 0.6, 0.01, 1e-4, 100, 50, 200});
+               {LdaSampler::kSgrld, 0.02, 1000, 0.6, 0.01, 1e-4, 100, 50, 200});
   // The tuned presets (grid search on KOS, bench/README.md).
   ExpectPreset(LdaPreset::kScirFast,
                {LdaSampler::kScir, 0.5, 10, 0.33, 0.1, 0.1, 100, 50, kFastGibbsSweeps});
