@@ -223,7 +223,7 @@ std::vector<double> ExactDocTopics(const std::vector<double>& topics, int num_to
 // independent streams, so L = Σ_d Σ_i log(p̄_di / p*_di) = -N log(P̂/P*) has standard deviation
 // σ = (Σ_d s_d²/E)^{1/2} (linearised; the second-order term, about -Σ Var(p̄)/(2p*²), is
 // estimated and added back as the bias b). |L - b| <= 5σ is a false-failure rate of ~6e-7.
-// A Gibbs conditional that forgets to remove the token's own assignment makes η̂ too peaked
+// A Gibbs conditional that forgets to remove the token's own assignment makes η̂ too peaked and
 // fails this by 18σ (checked by planting it).
 TEST(PerplexityTest, PerplexityOfDataFromTheModelMatchesEnumeration) {
   constexpr int kK = 3, kV = 6, kDocs = 40, kObserved = 4, kHeldOut = 2, kEvaluations = 1000;
