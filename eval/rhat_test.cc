@@ -50,6 +50,13 @@ TEST(RhatTest, IdenticalChainsGiveOne) {
 
 // One of four chains shifted by 2 sds: the eight half-chain means have variance
 // 4 * (2 * 6) / (8 * 7) = 6/7, so R-hat ~ sqrt(1 + 6/7) = 1.36 > 1.1.
+// The ±0.05: with n' = 1000 draws per half-chain, R-hat^2 = (n'-1)/n' + (B/n')/W has
+// E ≈ 1 + 6/7 (the -1/n' and the noise variance 1/n' of the means cancel). B/n' = 6/7 + a
+// cross term (2/7) Σ_j (μ_j - μ̄) e_j with e_j ~ N(0, 1/n') and Σ (μ_j - μ̄)^2 = 6, sd
+// (2/7) sqrt(6/1000) = 0.022; W has relative sd sqrt(2 / (8 * 999)) = 0.016, moving (6/7)/W by
+// 0.014. So sd(R-hat^2) ≈ 0.026 and sd(R-hat) ≈ 0.026 / (2 * 1.363) = 0.0095 (a simulation
+// of 400 replicates gives 0.0092), and 0.05 is 5.2 sd: a false-failure rate of ~2e-7.
+// Reporting var+/W without the square root (1.857) fails it.
 TEST(RhatTest, ShiftedChainsExceedThreshold) {
   const std::vector<double> a = Normals(2000, 1), b = Normals(2000, 2), c = Normals(2000, 3),
                             d = Normals(2000, 4, /*shift=*/2.0);

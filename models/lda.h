@@ -86,7 +86,9 @@ struct LdaOptions {
 // "Tuning"), with the sweeps tuned for time-to-perplexity on one core.
 enum class LdaPreset {
   kScirPaper,   // SCIR h = 0.5, τ = 10, κ = 0.33, α = 0.1, β = 0.5, K = 100, n = 50, S = 200
-  kSgrldPaper,  // SGRLD h = 0.01, τ = 1000, κ = 0.6, α = 0.01, β = 1e-4, K = 100, n = 50, S = 200
+  kSgrldPaper,  // SGRLD h = 0.02 (Table 2's 0.01 in the released code's half-step
+                // convention, converted to ours: samplers/sgrld.h), τ = 1000, κ = 0.6,
+                // α = 0.01, β = 1e-4, K = 100, n = 50, S = 200
   kScirFast,    // SCIR h = 0.5, τ = 10, κ = 0.33, α = 0.1, β = 0.1, K = 100, n = 50,
                 // S = kFastGibbsSweeps
   kSgrldFast,   // SGRLD h = 0.1, τ = 100, κ = 0.6, α = 0.1, β = 0.01, K = 100, n = 50,

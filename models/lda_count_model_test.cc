@@ -1,5 +1,6 @@
 #include "models/lda_count_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -49,8 +50,50 @@ TEST(LdaCountModelTest, CountsConserveTokens) {
   EXPECT_EQ(stats.documents, 4);
   EXPECT_EQ(stats.tokens, 100);
   EXPECT_EQ(stats.token_updates, 600);
-  EXPECT_GE(stats.mean_topics_per_document, 1.0);
-  EXPECT_LE(stats.mean_topics_per_document, 3.0);
+  // (mean_topics_per_document: TopicsPerDocumentIsExactUnderDisjointTopics.)
+}
+
+// With topics on disjoint blocks (π_kw = 0 off block k, by log θ = -1000 there, which
+// underflows to exactly 0) a token of block b can only take topic b, whatever the sweeps do,
+// so the topics used by a document are exactly the blocks its words come from.
+TEST(LdaCountModelTest, TopicsPerDocumentIsExactUnderDisjointTopics) {
+  constexpr int kTopics = 3, kBlock = 5;
+  const data::Corpus corpus = BlockCorpus(kTopics, kBlock, 40, 25, 1);
+  auto model = LdaCountModel::Create(&corpus, kTopics, 0.1, 0.5, 5, nullptr);
+  ASSERT_TRUE(model.ok()) << model.status();
+  samplers::SimplexSamplerOptions so;
+  so.rows = kTopics;
+  so.cols = corpus.vocabulary_size();
+  so.alpha = {0.5};
+  samplers::Scir scir = *samplers::Scir::Create(so);
+  for (int k = 0; k < kTopics; ++k) {
+    std::vector<double> log_theta(corpus.vocabulary_size(), -1000.0);
+    for (int w = k * kBlock; w < (k + 1) * kBlock; ++w) log_theta[w] = 0;
+    ASSERT_TRUE(scir.SetLogTheta(k, log_theta).ok());
+  }
+  const std::vector<int64_t> batch = {3, 17, 0, 39, 22};
+  double expected = 0;
+  for (int64_t d : batch) {
+    std::vector<bool> used(kTopics, false);
+    for (int32_t w : corpus.document(static_cast<int>(d))) used[w / kBlock] = true;
+    expected += std::count(used.begin(), used.end(), true);
+  }
+  expected /= batch.size();
+  // Mixing 0.2 over 25 tokens: most documents use 2 blocks, not all of them 1 or 3.
+  EXPECT_GT(expected, 1.0);
+  EXPECT_LT(expected, 3.0);
+  samplers::SimplexCounts counts;
+  rng::Engine engine(5);
+  (*model)->ScaledCounts(engine, batch, scir, counts);
+  EXPECT_EQ((*model)->last_stats().mean_topics_per_document, expected);
+  // And every count sits on its word's block.
+  std::vector<double> dense(kTopics * corpus.vocabulary_size());
+  counts.ToDense(absl::MakeSpan(dense));
+  for (int k = 0; k < kTopics; ++k) {
+    for (int w = 0; w < corpus.vocabulary_size(); ++w) {
+      if (w / kBlock != k) EXPECT_EQ(dense[k * corpus.vocabulary_size() + w], 0.0) << k << " " << w;
+    }
+  }
 }
 
 // A one-token document has E[count_k] = (D/n) π_kw / Σ_k' π_k'w. z-test of the mean of the

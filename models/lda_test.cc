@@ -78,8 +78,9 @@ void ExpectPreset(LdaPreset preset, const PresetSettings& want) {
 
 TEST(LdaPresetTest, PaperSettingsOfBakerEtAlTable2AndTunedSettings) {
   ExpectPreset(LdaPreset::kScirPaper, {LdaSampler::kScir, 0.5, 10, 0.33, 0.1, 0.5, 100, 50, 200});
+  // SGRLD's Table 2 h = 0.01 is in the released code's half-step convention: 0.02 in ours.
   ExpectPreset(LdaPreset::kSgrldPaper,
-               {LdaSampler::kSgrld, 0.01, 1000, 0.6, 0.01, 1e-4, 100, 50, 200});
+               {LdaSampler::kSgrld, 0.02, 1000, 0.6, 0.01, 1e-4, 100, 50, 200});
   // The tuned presets (grid search on KOS, bench/README.md).
   ExpectPreset(LdaPreset::kScirFast,
                {LdaSampler::kScir, 0.5, 10, 0.33, 0.1, 0.1, 100, 50, kFastGibbsSweeps});
@@ -165,8 +166,22 @@ TEST(LdaTest, RestoreRejectsMismatchedState) {
 }
 
 // On separated synthetic topics (single-topic documents) both samplers recover them: every
-// learned topic puts almost all its mass on one block, and the blocks are distinct. (The
-// prior alone leaves 24 β / (n_k + 32 β) < 1% off-block; minibatch noise a few percent.)
+// learned topic puts almost all its mass on one block, and the blocks are distinct.
+//
+// The bound on a topic's block mass S_on / (S_on + S_off) (S sums of θ on and off its block),
+// once separated. Off-block: a token of another block b takes topic k with odds about
+// α π_kw / (n_db π_bw) < 0.1 (β / 2000) / (40 / 8) ≈ 1e-6, so the off-block counts are ~0
+// and â = β there. SCIR's transition is exact given â, and after Σ_m h_m > 30 (150 steps,
+// h_150 = 0.2) the start is forgotten: S_off ~ Gamma(24 β) = Gamma(2.4) (scir_fast β = 0.1),
+// whose 1 - 1e-6 quantile is 18. On-block: n_k = 50 documents x 40 tokens = 2000, and a batch
+// of 20 of the 200 documents holds X ~ Hypergeometric(200, 50, 20) of topic k's (variance
+// 3.39), so the row total of â is 400 X with variance 5.4e5; Corollary 4.2 gives Var S_on =
+// 2000 + (1 - e^-h)/(1 + e^-h) 5.4e5 with h = 0.2, sd 237, so S_on > 2000 - 5 sd ≈ 800. Hence
+// off-block mass < 18 / 818 = 2.2%: block mass > 0.97 at a false-failure rate of ~2e-6.
+// SGRLD (β = 0.01, h_150 = 0.06) has no closed-form stationary law: its mirrored Euler step
+// θ' = |θ + (h/2)(β − θ + ĉ − ω ĉ·) + √(hθ) ζ| is biased near the boundary (Baker et al.
+// §2.3), so its off-block mass is larger (measured 1.1-2.1% for the four topics of this seed)
+// and its 0.9 is a margin of five times that, not a derived rate.
 TEST(LdaTest, RecoversSeparatedTopics) {
   constexpr int kTopics = 4, kBlock = 8;
   const data::Corpus corpus = BlockCorpus(kTopics, kBlock, 200, 40, 7, /*mixing=*/0.0);
@@ -187,7 +202,8 @@ TEST(LdaTest, RecoversSeparatedTopics) {
       }
       int best = 0;
       for (int b = 1; b < kTopics; ++b) best = block_mass[b] > block_mass[best] ? b : best;
-      EXPECT_GT(block_mass[best], 0.9) << LdaSamplerName(which) << " topic " << k;
+      const double bound = which == LdaSampler::kScir ? 0.97 : 0.9;
+      EXPECT_GT(block_mass[best], bound) << LdaSamplerName(which) << " topic " << k;
       owner[k] = best;
     }
     std::sort(owner.begin(), owner.end());

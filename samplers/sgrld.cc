@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "Eigen/Core"
@@ -129,11 +130,18 @@ void Sgrld::SimplexColumns(absl::Span<const int32_t> columns, absl::Span<double>
 
 absl::Status Sgrld::SetTheta(int row, absl::Span<const double> theta) {
   if (absl::Status s = ValidateRowInput("Sgrld::SetTheta", row, theta); !s.ok()) return s;
+  // θ_j = 0 is a state the chain itself can reach (an exact mirror hit), so a checkpoint
+  // holding it must restore; only a row without mass has no ω.
   for (int j = 0; j < cols(); ++j) {
-    if (!(theta[j] > 0) || !std::isfinite(theta[j])) {
+    if (!(theta[j] >= 0) || !std::isfinite(theta[j])) {
       return absl::InvalidArgumentError(absl::StrCat("Sgrld::SetTheta: row ", row, " theta[", j,
-                                                     "] must be finite and > 0, got ", theta[j]));
+                                                     "] must be finite and >= 0, got ", theta[j]));
     }
+  }
+  const double sum = StoredRowSum(theta.data(), cols());
+  if (!(sum > 0) || !std::isfinite(sum)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Sgrld::SetTheta: row ", row, " must have a finite, positive sum, got ", sum));
   }
   std::copy(theta.begin(), theta.end(), mutable_theta(row));
   row_sum_[row] = StoredRowSum(mutable_theta(row), cols());
@@ -145,10 +153,12 @@ absl::Status Sgrld::SetLogTheta(int row, absl::Span<const double> log_theta) {
   std::vector<double> theta(cols());
   for (int j = 0; j < cols(); ++j) {
     theta[j] = std::exp(log_theta[j]);
-    if (!std::isfinite(log_theta[j]) || !(theta[j] > 0) || !std::isfinite(theta[j])) {
+    // −inf is θ_j = 0 (LogSimplex's value there), which SetTheta accepts.
+    const bool zero = log_theta[j] == -std::numeric_limits<double>::infinity();
+    if (!zero && (!std::isfinite(log_theta[j]) || !(theta[j] > 0) || !std::isfinite(theta[j]))) {
       return absl::InvalidArgumentError(
           absl::StrCat("Sgrld::SetLogTheta: row ", row, " log_theta[", j, "] = ", log_theta[j],
-                       " must be finite with exp() a positive finite double"));
+                       " must be -inf or finite with exp() a positive finite double"));
     }
   }
   return SetTheta(row, theta);

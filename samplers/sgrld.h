@@ -61,6 +61,9 @@ class Sgrld final : public SimplexSampler {
   void LogSimplex(int row, absl::Span<double> out) const override;
   void SimplexColumns(absl::Span<const int32_t> columns, absl::Span<double> out) const override;
 
+  // Unlike SCIR, θ_j = 0 (log θ_j = −inf) is accepted, since a step can reach it (an exact
+  // mirror hit) and a checkpoint of such a chain must restore (RestoreState uses SetTheta);
+  // each row needs a finite, positive sum.
   absl::Status SetTheta(int row, absl::Span<const double> theta) override;
   absl::Status SetLogTheta(int row, absl::Span<const double> log_theta) override;
 

