@@ -288,7 +288,7 @@ TEST(PerplexityTest, PerplexityOfDataFromTheModelMatchesEnumeration) {
       log_ratio_sum += std::log(mean / exact[d][i]);
       bias -= square / (kEvaluations - 1) / kEvaluations / (2 * exact[d][i] * exact[d][i]);
     }
-    const SampleMoments moments = ComputeMoments(x);
+    const testing::SampleMoments moments = testing::ComputeMoments(x);
     variance += moments.variance / kEvaluations;
   }
   const double reported = std::exp(-running_log_sum / (kDocs * kHeldOut));
