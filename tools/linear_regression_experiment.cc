@@ -16,6 +16,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "absl/types/span.h"
 #include "base/status_macros.h"
 #include "eval/cmdstan_csv.h"
@@ -148,15 +149,36 @@ absl::StatusOr<Problem> MakeProblem(const Config& config, const Experiment& expe
                  config.noise_variance / config.num_items};
 }
 
-absl::StatusOr<std::unique_ptr<samplers::Sampler>> MakeSampler(const Config& config,
-                                                               const Problem& problem,
-                                                               Method method, const Tuning& tuning,
-                                                               uint64_t seed, uint64_t stream) {
+samplers::ChainOptions ChainFor(const Config& config, const Tuning& tuning, uint64_t seed,
+                                uint64_t stream) {
   samplers::ChainOptions chain;
   chain.step_size = samplers::StepSizeOptions::Hamcmc(tuning.a);
   chain.batch_size = config.batch_size();
   chain.seed = seed;
   chain.stream = stream;
+  return chain;
+}
+
+absl::StatusOr<std::unique_ptr<samplers::Hamcmc>> MakeHamcmc(const Config& config,
+                                                             const Problem& problem, Method method,
+                                                             const Tuning& tuning, uint64_t seed,
+                                                             uint64_t stream) {
+  samplers::HamcmcOptions options;
+  options.chain = ChainFor(config, tuning, seed, stream);
+  options.memory = method == Method::kHamcmc2 ? 2 : 3;
+  options.gamma = tuning.gamma * problem.variance_scale;
+  options.damping = tuning.lambda;
+  options.warmup_step = tuning.warmup_step;
+  options.curvature_threshold = config.hamcmc_curvature_threshold;
+  const std::vector<double> start(problem.experiment.dimension, 0.0);
+  return samplers::Hamcmc::Create(problem.model, start, options);
+}
+
+absl::StatusOr<std::unique_ptr<samplers::Sampler>> MakeSampler(const Config& config,
+                                                               const Problem& problem,
+                                                               Method method, const Tuning& tuning,
+                                                               uint64_t seed, uint64_t stream) {
+  const samplers::ChainOptions chain = ChainFor(config, tuning, seed, stream);
   const std::vector<double> start(problem.experiment.dimension, 0.0);
   switch (method) {
     case Method::kSgld: {
@@ -182,15 +204,8 @@ absl::StatusOr<std::unique_ptr<samplers::Sampler>> MakeSampler(const Config& con
     }
     case Method::kHamcmc2:
     case Method::kHamcmc3: {
-      samplers::HamcmcOptions options;
-      options.chain = chain;
-      options.memory = method == Method::kHamcmc2 ? 2 : 3;
-      options.gamma = tuning.gamma * problem.variance_scale;
-      options.damping = tuning.lambda;
-      options.warmup_step = tuning.warmup_step;
-      options.curvature_threshold = config.hamcmc_curvature_threshold;
       SGMCMC_ASSIGN_OR_RETURN(auto sampler,
-                              samplers::Hamcmc::Create(problem.model, start, options));
+                              MakeHamcmc(config, problem, method, tuning, seed, stream));
       return std::unique_ptr<samplers::Sampler>(std::move(sampler));
     }
   }
@@ -221,8 +236,9 @@ class Progress {
 };
 
 // A Figure 2 run (see LinearRegressionTrace).
+// The estimate restarts after iteration `burn_in` (0: the paper's eq. 12 from t = 1).
 Trace RunTrace(samplers::Sampler& sampler, const Problem& problem, int64_t iterations,
-               int eval_every, Progress* progress) {
+               int eval_every, int64_t burn_in, Progress* progress) {
   const int d = problem.experiment.dimension;
   const std::vector<double> truth(problem.exact.mean.data(), problem.exact.mean.data() + d);
   eval::RunningMoments moments(d, /*track_covariance=*/false);
@@ -232,6 +248,7 @@ Trace RunTrace(samplers::Sampler& sampler, const Problem& problem, int64_t itera
     const Clock::time_point start = Clock::now();
     sampler.Step();
     seconds += SecondsSince(start);
+    if (t == burn_in + 1 && burn_in > 0) moments = eval::RunningMoments(d, false);
     moments.Add(sampler.theta(), sampler.last_step_size());
     if (t % eval_every == 0) {
       const double error = eval::SquaredError(moments.mean(), truth);
@@ -304,7 +321,7 @@ absl::StatusOr<Tuning> Tune(const Config& config, const Problem& problem, Method
             score += ExplorationScore(*sampler, problem, iterations) / chains;
           } else {
             score = std::max(score, TuningScore(RunTrace(*sampler, problem, iterations,
-                                                         config.eval_every, nullptr)));
+                                                         config.eval_every, 0, nullptr)));
           }
         }
         if (score < best_score) {
@@ -315,9 +332,22 @@ absl::StatusOr<Tuning> Tune(const Config& config, const Problem& problem, Method
     }
   }
   if (config.progress != nullptr) {
-    *config.progress << absl::StrFormat("[tune %s %s] a = %g, lambda = %g, gamma = %g sigma^2/N\n",
-                                        problem.experiment.name, Info(method).label, best.a,
-                                        best.lambda, best.gamma);
+    // A choice at the edge of its grid (with more than one value) may be cut off by the grid.
+    const auto edge = [](const std::vector<double>& grid, double value) {
+      return grid.size() > 1 && (value == grid.front() || value == grid.back()) ? " (grid edge)"
+                                                                               : "";
+    };
+    *config.progress << absl::StrFormat(
+        "[tune %s %s] grid: a in 10^{-9, -8.5, ..., 0} (%d values), lambda in {%s}, gamma in "
+        "{%s} sigma^2/N; score %s\n",
+        problem.experiment.name, Info(method).label, grid_a.size(),
+        absl::StrJoin(grid_lambda, ", "), absl::StrJoin(grid_gamma, ", "),
+        problem.experiment.name == "fig1" ? "mean log covariance error over 8 chains"
+                                          : "worst of 3 chains' mean log error, 2nd half");
+    *config.progress << absl::StrFormat(
+        "[tune %s %s] a = %g%s, lambda = %g%s, gamma = %g%s sigma^2/N (score %.3f)\n",
+        problem.experiment.name, Info(method).label, best.a, edge(grid_a, best.a), best.lambda,
+        edge(grid_lambda, best.lambda), best.gamma, edge(grid_gamma, best.gamma), best_score);
   }
   return best;
 }
@@ -484,6 +514,10 @@ absl::Status LinearRegressionOptions::Validate() const {
     return absl::InvalidArgumentError(
         absl::StrCat("eval_every must be in [1, iterations], got ", eval_every));
   }
+  if (estimate_burn_in < 0 || estimate_burn_in >= iterations) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "estimate_burn_in must be in [0, iterations), got ", estimate_burn_in));
+  }
   for (const int d : dimensions) {
     if (d < 1 || d > 2000) {
       return absl::InvalidArgumentError(
@@ -502,6 +536,157 @@ absl::Status LinearRegressionOptions::Validate() const {
     return absl::InvalidArgumentError("hamcmc_lambda and hamcmc_gamma must be >= 0");
   }
   return absl::OkStatus();
+}
+
+absl::StatusOr<HamcmcStiffDirection> DiagnoseHamcmcStiffDirection(
+    const LinearRegressionOptions& config, int dimension, LinearRegressionMethod method) {
+  SGMCMC_RETURN_IF_ERROR(config.Validate());
+  if (!IsHamcmc(method)) {
+    return absl::InvalidArgumentError("DiagnoseHamcmcStiffDirection: method must be HAMCMC");
+  }
+  const int d = dimension;
+  SGMCMC_ASSIGN_OR_RETURN(const Problem problem,
+                          MakeProblem(config, {absl::StrCat("D", d), d}));
+  SGMCMC_ASSIGN_OR_RETURN(const auto tunings,
+                          ResolveTunings(config, problem, {Method::kSgld, Method::kSgrld, method}));
+  const Tuning& tuning = tunings.at(method);
+  SGMCMC_ASSIGN_OR_RETURN(auto sampler,
+                          MakeHamcmc(config, problem, method, tuning, config.seed, /*stream=*/100));
+  const int memory = sampler->memory();
+
+  Eigen::MatrixXd precision(d, d);
+  problem.model.ExpectedFisherInformation(std::vector<double>(d, 0.0),
+                                          absl::MakeSpan(precision.data(), d * d));
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(precision);
+  const Eigen::VectorXd v = eigen.eigenvectors().col(d - 1);  // eigenvalues ascending
+  HamcmcStiffDirection result;
+  result.method = method;
+  result.tuning = tuning;
+  result.dimension = d;
+  result.stiff_eigenvalue = eigen.eigenvalues()[d - 1];
+  result.bulk_eigenvalue = d > 1 ? eigen.eigenvalues().head(d - 1).mean() : 0;
+  const double damped_curvature = result.stiff_eigenvalue + tuning.lambda;
+
+  const std::vector<double> truth(problem.exact.mean.data(), problem.exact.mean.data() + d);
+  eval::RunningMoments moments(d, /*track_covariance=*/false);
+  std::vector<double> ratio, stiff_gain, bulk_gain, alignment;
+  // theta_{t-M} ... theta_{t-1} (column tau mod M) and the alignments of the last M-1 pairs.
+  Eigen::MatrixXd history = Eigen::MatrixXd::Zero(d, memory);
+  std::vector<double> pair_alignment(memory - 1, 0.0);
+  Eigen::VectorXd hv(d), bv(d), hu(d), theta(d);
+  const double sgrld_a = tunings.at(Method::kSgrld).a;
+  // Farther than this from the posterior mean (or not finite), the chain has diverged.
+  const double divergence_radius2 =
+      1e6 * (problem.exact.mean.squaredNorm() + problem.exact.covariance.trace());
+  for (int64_t t = 1; t <= config.iterations; ++t) {
+    const bool measured = t > 2 * memory;
+    double bulk = 0;
+    if (measured) {
+      sampler->lbfgs().ApplyH(v, hv);
+      sampler->lbfgs().ApplyB(v, bv);
+      ratio.push_back(v.dot(bv) / damped_curvature);
+      for (int k = 0; k + 1 < d; ++k) {
+        const auto u = eigen.eigenvectors().col(k);
+        sampler->lbfgs().ApplyH(u, hu);
+        bulk += eigen.eigenvalues()[k] * u.dot(hu);
+      }
+      bulk /= std::max(1, d - 1);
+      alignment.push_back(*std::max_element(pair_alignment.begin(), pair_alignment.end()));
+    }
+    sampler->Step();
+    const double eps = sampler->last_step_size();
+    moments.Add(sampler->theta(), eps);
+    theta = Eigen::Map<const Eigen::VectorXd>(sampler->theta().data(), d);
+    if (!((theta - problem.exact.mean).squaredNorm() <= divergence_radius2)) {
+      result.diverged_at = t;
+      if (measured) ratio.pop_back(), alignment.pop_back();
+      break;
+    }
+    const Eigen::VectorXd s = theta - history.col(t % memory);
+    pair_alignment[t % (memory - 1)] = d * std::pow(v.dot(s), 2) / s.squaredNorm();
+    history.col(t % memory) = theta;
+    if (measured) {
+      stiff_gain.push_back(eps * result.stiff_eigenvalue * v.dot(hv));
+      bulk_gain.push_back(eps * bulk);
+      result.bulk_progress += eps * bulk / memory;
+    }
+    result.sgrld_progress += std::pow(sgrld_a / t, 0.51);
+  }
+  result.final_error = result.diverged_at > 0 ? std::numeric_limits<double>::infinity()
+                                              : eval::SquaredError(moments.mean(), truth);
+  result.steps = static_cast<int64_t>(ratio.size());
+  if (result.steps == 0) return result;
+
+  std::vector<double> sorted_alignment = alignment;
+  std::nth_element(sorted_alignment.begin(),
+                   sorted_alignment.begin() + sorted_alignment.size() / 2, sorted_alignment.end());
+  const double median_alignment = sorted_alignment[sorted_alignment.size() / 2];
+  int64_t overshoots = 0, low = 0, low_overshoots = 0, high_overshoots = 0;
+  for (size_t i = 0; i < stiff_gain.size(); ++i) {
+    const bool overshoot = stiff_gain[i] > 2;
+    overshoots += overshoot;
+    if (alignment[i] < median_alignment) {
+      ++low;
+      low_overshoots += overshoot;
+    } else {
+      high_overshoots += overshoot;
+    }
+  }
+  const int64_t n = result.steps;
+  result.overshoot_fraction = static_cast<double>(overshoots) / n;
+  result.overshoot_fraction_low_alignment = low == 0 ? 0 : static_cast<double>(low_overshoots) / low;
+  result.overshoot_fraction_high_alignment =
+      n == low ? 0 : static_cast<double>(high_overshoots) / (n - low);
+  const auto quantiles = [](std::vector<double> values, double out[5]) {
+    std::sort(values.begin(), values.end());
+    for (int q = 0; q < 5; ++q) {
+      const size_t i = static_cast<size_t>(HamcmcStiffDirection::kQuantileLevels[q] *
+                                           (values.size() - 1));
+      out[q] = values[i];
+    }
+  };
+  quantiles(ratio, result.ratio);
+  quantiles(stiff_gain, result.stiff_gain);
+  quantiles(bulk_gain, result.bulk_gain);
+  quantiles(alignment, result.alignment);
+  return result;
+}
+
+std::string HamcmcStiffDirectionTable(const std::vector<HamcmcStiffDirection>& results) {
+  std::string out =
+      "\nHAMCMC along the stiff eigenvector v of the exact precision P (one chain; quantiles "
+      "1%/10%/50%/90%/99% over the steps t > 2M)\n"
+      "  ratio = v'H^-1 v / v'(P + lambda I)v;  gain = eps_t v'H P v (> 2: the step "
+      "overshoots along v);\n"
+      "  bulk = eps_t mean_k u_k'H P u_k over the other eigenvectors;  align = D (v's)^2/|s|^2 "
+      "of the best pair\n";
+  for (const HamcmcStiffDirection& r : results) {
+    absl::StrAppendFormat(
+        &out,
+        "D = %d %s (a = %g, lambda = %g, gamma = %g sigma^2/N): lambda_1 = %.4g, mean other "
+        "eigenvalue %.4g, %d steps%s\n",
+        r.dimension, LinearRegressionMethodLabel(r.method), r.tuning.a, r.tuning.lambda,
+        r.tuning.gamma, r.stiff_eigenvalue, r.bulk_eigenvalue, r.steps,
+        r.diverged_at > 0 ? absl::StrCat(" (DIVERGED at t = ", r.diverged_at,
+                                         ": measured up to there)")
+                          : "");
+    const auto row = [&out](const char* name, const double q[5]) {
+      absl::StrAppendFormat(&out, "  %-6s %10.3g %10.3g %10.3g %10.3g %10.3g\n", name, q[0], q[1],
+                            q[2], q[3], q[4]);
+    };
+    row("ratio", r.ratio);
+    row("gain", r.stiff_gain);
+    row("bulk", r.bulk_gain);
+    row("align", r.alignment);
+    absl::StrAppendFormat(
+        &out,
+        "  overshoot (gain > 2) at %.2f%% of steps (%.2f%% with align below its median, %.2f%% "
+        "above); bulk progress per sub-chain %.3g vs SGRLD's sum eps_t %.3g; error@T %.3g\n",
+        100 * r.overshoot_fraction, 100 * r.overshoot_fraction_low_alignment,
+        100 * r.overshoot_fraction_high_alignment, r.bulk_progress, r.sgrld_progress,
+        r.final_error);
+  }
+  return out;
 }
 
 absl::StatusOr<LinearRegressionFigure1> RunLinearRegressionFigure1(
@@ -615,8 +800,8 @@ absl::StatusOr<LinearRegressionFigure2> RunLinearRegressionFigure2(
                         absl::StrFormat("fig2 D=%d %s rep %d/%d", dimension, info.label, r + 1,
                                         config.replications),
                         config.iterations);
-      const Trace trace =
-          RunTrace(*sampler, problem, config.iterations, config.eval_every, &progress);
+      const Trace trace = RunTrace(*sampler, problem, config.iterations, config.eval_every,
+                                   config.estimate_burn_in, &progress);
       if (r == 0) {
         mean = trace;
         for (double& e : mean.errors) e /= config.replications;
