@@ -5,13 +5,14 @@
 // are the fields of LinearRegressionOptions).
 //
 // Outputs in --output_dir: fig1_<method>.csv (retained draws, CmdStan CSV layout with lp__),
-// fig1_contours.csv, fig1_summary.csv, fig2_D<d>.csv (iteration, then error and seconds per
-// method), fig2_summary.csv, and figure1.png / figure2.png (gnuplot, tools/plots/
-// linear_regression.gp). A summary table goes to stdout, progress to stderr.
+// fig1_contours.csv, fig1_summary.csv, fig1_trace.csv, fig2_D<d>.csv (iteration, then mean
+// error and seconds per method), fig2_D<d>_spread.csv (their min and max over the
+// replications), fig2_summary.csv, and figure1.png / figure1_error.png / figure2.png (gnuplot,
+// tools/plots/linear_regression.gp). A summary table goes to stdout, progress to stderr.
 //
 // Example:
-//   bazel run //tools:linear_regression                      # defaults, < 1 minute
-//   bazel run //tools:linear_regression -- --seed=7 --replications=5 --output_dir=/tmp/lr
+//   bazel run //tools:linear_regression                      # defaults (5 chains), ~40 s CPU
+//   bazel run //tools:linear_regression -- --seed=7 --replications=2 --output_dir=/tmp/lr
 #include <chrono>
 #include <iostream>
 #include <optional>
@@ -134,7 +135,8 @@ void Plot(const std::string& output_dir, const char* argv0) {
   const absl::Status status =
       RunGnuplotScript(argv0, "sgmcmc/tools/plots/linear_regression.gp", output_dir);
   if (status.ok()) {
-    std::cout << "Figures: " << output_dir << "/figure1.png, " << output_dir << "/figure2.png\n";
+    std::cout << "Figures: " << output_dir << "/figure1.png, " << output_dir
+              << "/figure1_error.png, " << output_dir << "/figure2.png\n";
   } else {
     std::cout << "PNGs skipped (the CSVs are written): " << status.message() << "\n";
   }

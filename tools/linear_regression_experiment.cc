@@ -261,6 +261,28 @@ Trace RunTrace(samplers::Sampler& sampler, const Problem& problem, int64_t itera
   return trace;
 }
 
+// Mean, min and max over `traces` (same recorded iterations), the mean summed in chain order.
+Trace AverageTraces(const std::vector<Trace>& traces) {
+  const double n = static_cast<double>(traces.size());
+  Trace mean = traces[0];
+  for (double& e : mean.errors) e /= n;
+  for (double& s : mean.seconds) s /= n;
+  mean.errors_min = mean.errors_max = traces[0].errors;
+  mean.seconds_min = mean.seconds_max = traces[0].seconds;
+  for (size_t r = 1; r < traces.size(); ++r) {
+    const Trace& trace = traces[r];
+    for (size_t i = 0; i < trace.errors.size(); ++i) {
+      mean.errors[i] += trace.errors[i] / n;
+      mean.seconds[i] += trace.seconds[i] / n;
+      mean.errors_min[i] = std::min(mean.errors_min[i], trace.errors[i]);
+      mean.errors_max[i] = std::max(mean.errors_max[i], trace.errors[i]);
+      mean.seconds_min[i] = std::min(mean.seconds_min[i], trace.seconds[i]);
+      mean.seconds_max[i] = std::max(mean.seconds_max[i], trace.seconds[i]);
+    }
+  }
+  return mean;
+}
+
 // Tuning objective of Figure 2: mean log error over the second half of a short run (robust
 // to the noise of the final value, and rewarding fast convergence).
 double TuningScore(const Trace& trace) {
@@ -380,6 +402,67 @@ absl::StatusOr<std::map<Method, Tuning>> ResolveTunings(const Config& config,
   return tunings;
 }
 
+struct Spread {
+  double mean = 0, min = 0, max = 0;
+};
+
+Spread SpreadOf(const std::vector<double>& values) {
+  if (values.empty()) return {};
+  Spread spread{0, values[0], values[0]};
+  for (double v : values) {
+    spread.mean += v / values.size();
+    spread.min = std::min(spread.min, v);
+    spread.max = std::max(spread.max, v);
+  }
+  return spread;
+}
+
+// iteration, then per method the mean error (column named by the label) and mean seconds
+// (seconds_<key>), with spread: then <key>_min, <key>_max of the error.
+std::string TraceCsv(const std::vector<Method>& methods, const std::vector<const Trace*>& traces,
+                     bool spread) {
+  std::string csv = "iteration";
+  for (Method method : methods) {
+    absl::StrAppend(&csv, ",", Info(method).label, ",seconds_", Info(method).key);
+    if (spread) absl::StrAppend(&csv, ",", Info(method).key, "_min,", Info(method).key, "_max");
+  }
+  csv += "\n";
+  for (size_t i = 0; i < traces[0]->iterations.size(); ++i) {
+    absl::StrAppend(&csv, traces[0]->iterations[i]);
+    for (const Trace* trace : traces) {
+      absl::StrAppendFormat(&csv, ",%.6g,%.6g", trace->errors[i], trace->seconds[i]);
+      if (spread) {
+        absl::StrAppendFormat(&csv, ",%.6g,%.6g", trace->errors_min[i], trace->errors_max[i]);
+      }
+    }
+    csv += "\n";
+  }
+  return csv;
+}
+
+// iteration, then per method <key>_min, <key>_max of the error and seconds_<key>_min,
+// seconds_<key>_max over the replications, and the mean seconds_<key> (to draw the band
+// against time from this file alone).
+std::string SpreadCsv(const std::vector<Method>& methods, const std::vector<const Trace*>& traces) {
+  std::string csv = "iteration";
+  for (Method method : methods) {
+    const char* key = Info(method).key;
+    absl::StrAppendFormat(&csv, ",%s_min,%s_max,seconds_%s_min,seconds_%s_max,seconds_%s", key,
+                          key, key, key, key);
+  }
+  csv += "\n";
+  for (size_t i = 0; i < traces[0]->iterations.size(); ++i) {
+    absl::StrAppend(&csv, traces[0]->iterations[i]);
+    for (const Trace* trace : traces) {
+      absl::StrAppendFormat(&csv, ",%.6g,%.6g,%.6g,%.6g,%.6g", trace->errors_min[i],
+                            trace->errors_max[i], trace->seconds_min[i], trace->seconds_max[i],
+                            trace->seconds[i]);
+    }
+    csv += "\n";
+  }
+  return csv;
+}
+
 // Contours of the exact posterior at Mahalanobis radii 1, 2, 3 (gnuplot blocks).
 std::string ContourCsv(const models::GaussianPosterior& exact) {
   const Eigen::Matrix2d chol = exact.covariance.llt().matrixL();
@@ -457,6 +540,21 @@ std::string Figure1Table(const Config& config, const LinearRegressionFigure1& fi
         Info(row.method).label, row.tuning.a, row.tuning.lambda, row.tuning.gamma, row.mean_error,
         row.covariance_error, row.ess[0], row.ess[1], row.rhat[0], row.rhat[1], row.seconds);
   }
+  absl::StrAppendFormat(&out,
+                        "Over %d chains (mean [min, max]; R-hat: the worse coordinate, per chain "
+                        "and of all chains pooled; HAMCMC split into its M sub-chains):\n",
+                        config.replications);
+  absl::StrAppendFormat(&out, "%-14s %27s %27s %12s %31s\n", "method", "cov rel err",
+                        "R-hat per chain", "R-hat pooled", "eq. 12 |mean err|^2 at T");
+  for (const LinearRegressionFigure1Row& row : figure1.rows) {
+    const Spread cov = SpreadOf(row.chain_covariance_errors);
+    const Spread rhat = SpreadOf(row.chain_rhats);
+    absl::StrAppendFormat(
+        &out, "%-14s %7.3f [%7.3f, %7.3f] %7.3f [%7.3f, %7.3f] %12.3f %9.2e [%9.2e, %9.2e]\n",
+        Info(row.method).label, cov.mean, cov.min, cov.max, rhat.mean, rhat.min, rhat.max,
+        row.pooled_rhat, row.trace.errors.back(), row.trace.errors_min.back(),
+        row.trace.errors_max.back());
+  }
   return out;
 }
 
@@ -467,16 +565,18 @@ std::string Figure2Table(const Config& config,
       "\nFigure 2: error ||theta_bar - theta_hat_t||^2 (eq. 12 estimate), mean of %d chains\n",
       config.replications);
   for (const LinearRegressionFigure2& result : figure2) {
-    absl::StrAppendFormat(&out, "%-5s %-14s %9s %7s %7s %11s %11s %11s %11s %9s %9s\n", "D",
-                          "method", "a", "lambda", "gamma", "err@T/100", "err@T/10", "err@T/2",
-                          "err@T", "seconds", "us/iter");
+    absl::StrAppendFormat(&out, "%-5s %-14s %9s %7s %7s %11s %11s %11s %11s %23s %9s %9s\n",
+                          "D", "method", "a", "lambda", "gamma", "err@T/100", "err@T/10",
+                          "err@T/2", "err@T", "[min, max] of err@T", "seconds", "us/iter");
     for (size_t m = 0; m < result.methods.size(); ++m) {
       const Figure2SummaryRow row = SummaryRow(result.traces[m], t);
       const Tuning& tuning = result.tunings[m];
       absl::StrAppendFormat(
-          &out, "%-5d %-14s %9.2g %7.2g %7.2g %11.3e %11.3e %11.3e %11.3e %9.3f %9.2f\n",
+          &out,
+          "%-5d %-14s %9.2g %7.2g %7.2g %11.3e %11.3e %11.3e %11.3e [%9.3e, %9.3e] %9.3f %9.2f\n",
           result.dimension, Info(result.methods[m]).label, tuning.a, tuning.lambda, tuning.gamma,
-          row.values[0], row.values[1], row.values[2], row.values[3], row.seconds,
+          row.values[0], row.values[1], row.values[2], row.values[3],
+          result.traces[m].errors_min.back(), result.traces[m].errors_max.back(), row.seconds,
           1e6 * row.seconds / t);
     }
     // The paper's claim: HAMCMC below SGLD and pSGLD in error versus iterations.
@@ -699,40 +799,87 @@ absl::StatusOr<LinearRegressionFigure1> RunLinearRegressionFigure1(
   const std::vector<Method> methods = {Method::kSgld, Method::kPsgld, Method::kSgrld,
                                        Method::kHamcmc2};
   SGMCMC_ASSIGN_OR_RETURN(const auto tunings, ResolveTunings(config, problem, methods));
+  const std::vector<double> truth(problem.exact.mean.data(), problem.exact.mean.data() + 2);
   for (Method method : methods) {
     const MethodInfo& info = Info(method);
     const Tuning& tuning = tunings.at(method);
-    SGMCMC_ASSIGN_OR_RETURN(
-        auto sampler, MakeSampler(config, problem, method, tuning, config.seed, /*stream=*/1));
-    Progress progress(config.progress, absl::StrCat("fig1 ", info.label), config.iterations);
+    const int interleave = method == Method::kHamcmc2 ? 2 : 1;
     LinearRegressionFigure1Row row;
-    std::vector<double>& draws = row.draws;
-    draws.reserve(2 * (config.iterations - burn_in));
-    const Clock::time_point start = Clock::now();
-    for (int64_t t = 1; t <= config.iterations; ++t) {
-      sampler->Step();
-      if (t == burn_in) row.warmup_seconds = SecondsSince(start);
-      if (t > burn_in) draws.insert(draws.end(), sampler->theta().begin(), sampler->theta().end());
-      progress.Update(t, 0);
-    }
-    row.seconds = SecondsSince(start);
-    // lp__ of the CmdStan layout: log p(theta, x).
-    for (size_t i = 0; i < draws.size(); i += 2) {
-      row.log_joint.push_back(problem.model.LogJoint(absl::MakeConstSpan(draws.data() + i, 2)));
-    }
     row.method = method;
     row.tuning = tuning;
-    eval::RunningMoments moments(2, /*track_covariance=*/true);
-    for (size_t i = 0; i < draws.size(); i += 2)
-      moments.Add(absl::MakeConstSpan(draws.data() + i, 2));
-    const std::vector<double> truth(problem.exact.mean.data(), problem.exact.mean.data() + 2);
-    row.mean_error = eval::SquaredError(moments.mean(), truth);
-    const std::vector<double> cov = moments.covariance();
-    row.covariance_error =
-        (Eigen::Map<const Eigen::Matrix2d>(cov.data()) - problem.exact.covariance).norm() /
-        problem.exact.covariance.norm();
-    const int interleave = method == Method::kHamcmc2 ? 2 : 1;
-    for (int j = 0; j < 2; ++j) Diagnostics(draws, j, interleave, &row.ess[j], &row.rhat[j]);
+    std::vector<Trace> traces;
+    std::vector<std::vector<double>> pooled[2];  // per coordinate: every chain's sub-chains
+    for (int r = 0; r < config.replications; ++r) {
+      SGMCMC_ASSIGN_OR_RETURN(auto sampler, MakeSampler(config, problem, method, tuning,
+                                                        config.seed, /*stream=*/1 + r));
+      // The first chain (the figure's draws) is "fig1 <method>", the others add their number.
+      Progress progress(config.progress,
+                        r == 0 ? absl::StrCat("fig1 ", info.label)
+                               : absl::StrFormat("fig1 %s chain %d/%d", info.label, r + 1,
+                                                 config.replications),
+                        config.iterations);
+      std::vector<double> draws;
+      draws.reserve(2 * (config.iterations - burn_in));
+      eval::RunningMoments running(2, /*track_covariance=*/false);  // eq. 12, from t = 1
+      Trace trace;
+      double step_seconds = 0, warmup_seconds = 0;
+      const Clock::time_point start = Clock::now();
+      for (int64_t t = 1; t <= config.iterations; ++t) {
+        const Clock::time_point step_start = Clock::now();
+        sampler->Step();
+        step_seconds += SecondsSince(step_start);
+        if (t == burn_in) warmup_seconds = SecondsSince(start);
+        if (t > burn_in) {
+          draws.insert(draws.end(), sampler->theta().begin(), sampler->theta().end());
+        }
+        running.Add(sampler->theta(), sampler->last_step_size());
+        if (t % config.eval_every == 0) {
+          trace.iterations.push_back(t);
+          trace.seconds.push_back(step_seconds);
+          trace.errors.push_back(eval::SquaredError(running.mean(), truth));
+        }
+        progress.Update(t, 0);
+      }
+      const double seconds = SecondsSince(start);
+      eval::RunningMoments moments(2, /*track_covariance=*/true);
+      for (size_t i = 0; i < draws.size(); i += 2)
+        moments.Add(absl::MakeConstSpan(draws.data() + i, 2));
+      const std::vector<double> cov = moments.covariance();
+      const double covariance_error =
+          (Eigen::Map<const Eigen::Matrix2d>(cov.data()) - problem.exact.covariance).norm() /
+          problem.exact.covariance.norm();
+      double ess[2], rhat[2];
+      for (int j = 0; j < 2; ++j) Diagnostics(draws, j, interleave, &ess[j], &rhat[j]);
+      row.chain_covariance_errors.push_back(covariance_error);
+      row.chain_rhats.push_back(std::max(rhat[0], rhat[1]));
+      const size_t n = draws.size() / 2 / interleave;
+      for (int j = 0; j < 2; ++j) {
+        for (int m = 0; m < interleave; ++m) {
+          std::vector<double> chain(n);
+          for (size_t i = 0; i < n; ++i) chain[i] = draws[2 * (i * interleave + m) + j];
+          pooled[j].push_back(std::move(chain));
+        }
+      }
+      traces.push_back(std::move(trace));
+      if (r > 0) continue;
+      // The first chain's draws are the figure's.
+      row.warmup_seconds = warmup_seconds;
+      row.seconds = seconds;
+      // lp__ of the CmdStan layout: log p(theta, x).
+      for (size_t i = 0; i < draws.size(); i += 2) {
+        row.log_joint.push_back(problem.model.LogJoint(absl::MakeConstSpan(draws.data() + i, 2)));
+      }
+      row.mean_error = eval::SquaredError(moments.mean(), truth);
+      row.covariance_error = covariance_error;
+      std::copy(ess, ess + 2, row.ess);
+      std::copy(rhat, rhat + 2, row.rhat);
+      row.draws = std::move(draws);
+    }
+    row.trace = AverageTraces(traces);
+    for (int j = 0; j < 2; ++j) {
+      const std::vector<absl::Span<const double>> spans(pooled[j].begin(), pooled[j].end());
+      row.pooled_rhat = std::max(row.pooled_rhat, eval::SplitRHat(spans));
+    }
     figure1.rows.push_back(std::move(row));
   }
   return figure1;
@@ -768,14 +915,29 @@ absl::StatusOr<OutputFiles> LinearRegressionFigure1Files(const LinearRegressionO
     files.push_back({name, file.str()});
   }
   std::string csv =
-      "method,a,lambda,gamma,mean_error,covariance_error,ess_1,ess_2,rhat_1,rhat_2,seconds\n";
+      "method,a,lambda,gamma,mean_error,covariance_error,ess_1,ess_2,rhat_1,rhat_2,seconds,"
+      "chains,covariance_error_mean,covariance_error_min,covariance_error_max,rhat_max_mean,"
+      "rhat_max_min,rhat_max_max,rhat_pooled,error_T_mean,error_T_min,error_T_max\n";
   for (const LinearRegressionFigure1Row& row : figure1.rows) {
-    absl::StrAppendFormat(&csv, "%s,%g,%g,%g,%.6g,%.6g,%.1f,%.1f,%.4f,%.4f,%.4f\n",
-                          Info(row.method).label, row.tuning.a, row.tuning.lambda, row.tuning.gamma,
-                          row.mean_error, row.covariance_error, row.ess[0], row.ess[1], row.rhat[0],
-                          row.rhat[1], row.seconds);
+    const Spread cov = SpreadOf(row.chain_covariance_errors);
+    const Spread rhat = SpreadOf(row.chain_rhats);
+    absl::StrAppendFormat(
+        &csv, "%s,%g,%g,%g,%.6g,%.6g,%.1f,%.1f,%.4f,%.4f,%.4f,%d,%.6g,%.6g,%.6g,%.4f,%.4f,%.4f,%.4f,"
+              "%.6g,%.6g,%.6g\n",
+        Info(row.method).label, row.tuning.a, row.tuning.lambda, row.tuning.gamma,
+        row.mean_error, row.covariance_error, row.ess[0], row.ess[1], row.rhat[0], row.rhat[1],
+        row.seconds, row.chain_rhats.size(), cov.mean, cov.min, cov.max, rhat.mean, rhat.min,
+        rhat.max, row.pooled_rhat, row.trace.errors.back(), row.trace.errors_min.back(),
+        row.trace.errors_max.back());
   }
   files.push_back({"fig1_summary.csv", std::move(csv)});
+  std::vector<const Trace*> traces;
+  std::vector<Method> methods;
+  for (const LinearRegressionFigure1Row& row : figure1.rows) {
+    traces.push_back(&row.trace);
+    methods.push_back(row.method);
+  }
+  files.push_back({"fig1_trace.csv", TraceCsv(methods, traces, /*spread=*/true)});
   return files;
 }
 
@@ -791,7 +953,7 @@ absl::StatusOr<LinearRegressionFigure2> RunLinearRegressionFigure2(
   result.dimension = dimension;
   for (const MethodInfo& info : kMethods) {
     const Tuning& tuning = tunings.at(info.method);
-    Trace mean;
+    std::vector<Trace> traces;
     for (int r = 0; r < config.replications; ++r) {
       SGMCMC_ASSIGN_OR_RETURN(auto sampler,
                               MakeSampler(config, problem, info.method, tuning, config.seed,
@@ -802,20 +964,11 @@ absl::StatusOr<LinearRegressionFigure2> RunLinearRegressionFigure2(
                         config.iterations);
       const Trace trace = RunTrace(*sampler, problem, config.iterations, config.eval_every,
                                    config.estimate_burn_in, &progress);
-      if (r == 0) {
-        mean = trace;
-        for (double& e : mean.errors) e /= config.replications;
-        for (double& s : mean.seconds) s /= config.replications;
-      } else {
-        for (size_t i = 0; i < trace.errors.size(); ++i) {
-          mean.errors[i] += trace.errors[i] / config.replications;
-          mean.seconds[i] += trace.seconds[i] / config.replications;
-        }
-      }
+      traces.push_back(trace);
     }
     result.methods.push_back(info.method);
     result.tunings.push_back(tuning);
-    result.traces.push_back(std::move(mean));
+    result.traces.push_back(AverageTraces(traces));
   }
   return result;
 }
@@ -824,33 +977,26 @@ OutputFiles LinearRegressionFigure2Files(const LinearRegressionOptions& config,
                                          const std::vector<LinearRegressionFigure2>& figure2) {
   OutputFiles files;
   for (const LinearRegressionFigure2& result : figure2) {
-    std::string csv = "iteration";
-    for (Method method : result.methods) {
-      absl::StrAppend(&csv, ",", Info(method).label, ",seconds_", Info(method).key);
-    }
-    csv += "\n";
-    const size_t points = result.traces[0].iterations.size();
-    for (size_t i = 0; i < points; ++i) {
-      absl::StrAppend(&csv, result.traces[0].iterations[i]);
-      for (const Trace& trace : result.traces) {
-        absl::StrAppendFormat(&csv, ",%.6g,%.6g", trace.errors[i], trace.seconds[i]);
-      }
-      csv += "\n";
-    }
-    files.push_back({absl::StrCat("fig2_D", result.dimension, ".csv"), std::move(csv)});
+    std::vector<const Trace*> traces;
+    for (const Trace& trace : result.traces) traces.push_back(&trace);
+    files.push_back({absl::StrCat("fig2_D", result.dimension, ".csv"),
+                     TraceCsv(result.methods, traces, /*spread=*/false)});
+    files.push_back({absl::StrCat("fig2_D", result.dimension, "_spread.csv"),
+                     SpreadCsv(result.methods, traces)});
   }
   const int64_t t = config.iterations;
   std::string summary =
       "dimension,method,a,lambda,gamma,error_T100,error_T10,error_T2,error_T,seconds,"
-      "us_per_iteration\n";
+      "us_per_iteration,error_T_min,error_T_max\n";
   for (const LinearRegressionFigure2& result : figure2) {
     for (size_t m = 0; m < result.methods.size(); ++m) {
       const Figure2SummaryRow row = SummaryRow(result.traces[m], t);
       const Tuning& tuning = result.tunings[m];
-      absl::StrAppendFormat(&summary, "%d,%s,%g,%g,%g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4f\n",
+      absl::StrAppendFormat(&summary, "%d,%s,%g,%g,%g,%.6g,%.6g,%.6g,%.6g,%.6g,%.4f,%.6g,%.6g\n",
                             result.dimension, Info(result.methods[m]).label, tuning.a,
                             tuning.lambda, tuning.gamma, row.values[0], row.values[1],
-                            row.values[2], row.values[3], row.seconds, 1e6 * row.seconds / t);
+                            row.values[2], row.values[3], row.seconds, 1e6 * row.seconds / t,
+                            result.traces[m].errors_min.back(), result.traces[m].errors_max.back());
     }
   }
   files.push_back({"fig2_summary.csv", std::move(summary)});

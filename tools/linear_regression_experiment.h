@@ -14,8 +14,8 @@
 //    step eps_t = (a/t)^0.51 with its own a (defaults tuned with `tune`, see below), and
 //    the curves average `replications` chains with different seeds.
 //
-// Each experiment's data comes from stream 1000 + D of `seed`; Figure 1's chains use stream 1,
-// Figure 2's replication r stream 100 + r.
+// Each experiment's data comes from stream 1000 + D of `seed`; Figure 1's chain r (0-based)
+// uses stream 1 + r, Figure 2's replication r stream 100 + r.
 //
 // `tune` picks a (and HAMCMC's lambda and gamma) per method and experiment on short runs
 // (T/4 iterations, chains with seed + 1000) over the same grids for every method, as the
@@ -24,13 +24,20 @@
 // error of the running mean over the second half of the run (Figure 2). It reports the
 // chosen values on `progress`; the built-in defaults are its output for the default settings.
 //
-// Outputs: fig1_<method>.csv (retained draws, CmdStan CSV layout with lp__), fig1_contours.csv
-// and fig1_summary.csv (LinearRegressionFigure1Files); fig2_D<d>.csv (iteration, then error
-// and seconds per method) and fig2_summary.csv (LinearRegressionFigure2Files).
+// Every method runs `replications` chains (default 5) in both figures; Figure 1 draws the first
+// chain's samples and reports the covariance error and split R-hat of each chain and R-hat of
+// all chains pooled; both figures report the error against iterations and seconds as the
+// mean, min and max over the chains.
+//
+// Outputs: fig1_<method>.csv (retained draws, CmdStan CSV layout with lp__), fig1_contours.csv,
+// fig1_summary.csv and fig1_trace.csv (LinearRegressionFigure1Files); fig2_D<d>.csv (iteration,
+// then mean error and seconds per method), fig2_D<d>_spread.csv and fig2_summary.csv
+// (LinearRegressionFigure2Files).
 //
 // Cost: dominated by the chains, T steps each (20000 steps of D = 100 dense SGRLD: ~7 s;
-// every other chain at the defaults well under 0.1 s). `tune` adds, per method and
-// experiment, 19 settings (HAMCMC: 475) of 8 (Figure 1) or 3 chains of T/4 iterations.
+// every other chain at the defaults well under 0.1 s; with 5 replications ~40 s in all).
+// `tune` adds, per method and experiment, 19 settings (HAMCMC: 475) of 8 (Figure 1) or 3
+// chains of T/4 iterations.
 //
 // Example:
 //   LinearRegressionOptions options;
@@ -92,8 +99,9 @@ struct LinearRegressionOptions {
   double scale_ratio = 1;
   // D of Figure 2, each in [1, 2000].
   std::vector<int> dimensions = {10, 100};
-  // Chains (seeds) averaged per Figure 2 curve, >= 1.
-  int replications = 2;
+  // Chains (seeds) per method: averaged per Figure 2 curve (mean, min and max), and Figure 1's
+  // error curves and R-hat over chains, >= 1. Default 5 (2 before the spread was reported).
+  int replications = 5;
   // Figure 2 records the error every this many iterations, in [1, iterations].
   int eval_every = 20;
   // The Figure 2 estimate restarts after this many iterations, in [0, iterations): 0 is the
@@ -131,6 +139,19 @@ struct LinearRegressionOptions {
   absl::Status Validate() const;
 };
 
+// A run (Figure 2, or Figure 1's chains): the error of the step-weighted running mean every
+// eval_every iterations, with the cumulative time spent in Step() (the estimator's bookkeeping
+// is not timed).
+// Averaged over chains (replications), errors and seconds are the means and the *_min, *_max
+// vectors the spread over the chains (for one chain they equal the values).
+struct LinearRegressionTrace {
+  std::vector<int64_t> iterations;
+  std::vector<double> seconds;
+  std::vector<double> errors;
+  std::vector<double> seconds_min, seconds_max;
+  std::vector<double> errors_min, errors_max;
+};
+
 // One Figure 1 chain: its retained draws and their summaries.
 struct LinearRegressionFigure1Row {
   LinearRegressionMethod method = LinearRegressionMethod::kSgld;
@@ -143,19 +164,20 @@ struct LinearRegressionFigure1Row {
   double rhat[2] = {0, 0};        // split R-hat per coordinate
   double warmup_seconds = 0;      // burn-in
   double seconds = 0;             // the whole chain
+  // Over the `replications` chains (streams 1, 2, ...; the draws above are the first's):
+  // the eq. 12 error of the running mean against iterations and time (as Figure 2's), the
+  // covariance error of each chain's retained draws, the worst coordinate's split R-hat of
+  // each chain, and the split R-hat of all chains together (each split into its M
+  // sub-chains for HAMCMC), the larger of the two coordinates.
+  LinearRegressionTrace trace;
+  std::vector<double> chain_covariance_errors;
+  std::vector<double> chain_rhats;
+  double pooled_rhat = 0;
 };
 
 struct LinearRegressionFigure1 {
   models::GaussianPosterior exact;               // D = 2
   std::vector<LinearRegressionFigure1Row> rows;  // SGLD, pSGLD, SGRLD, HAMCMC (M=2)
-};
-
-// A Figure 2 run: the error of the step-weighted running mean every eval_every iterations,
-// with the cumulative time spent in Step() (the estimator's bookkeeping is not timed).
-struct LinearRegressionTrace {
-  std::vector<int64_t> iterations;
-  std::vector<double> seconds;
-  std::vector<double> errors;
 };
 
 struct LinearRegressionFigure2 {
@@ -222,13 +244,15 @@ absl::StatusOr<LinearRegressionFigure1> RunLinearRegressionFigure1(
 absl::StatusOr<LinearRegressionFigure2> RunLinearRegressionFigure2(
     const LinearRegressionOptions& options, int dimension);
 
-// fig1_contours.csv, fig1_<method>.csv and fig1_summary.csv; the draws' CmdStan header
+// fig1_contours.csv, fig1_<method>.csv, fig1_summary.csv and fig1_trace.csv (the eq. 12 error
+// against iterations and seconds: mean, min and max over the chains); the draws' CmdStan header
 // records its path in `output_dir`.
 absl::StatusOr<OutputFiles> LinearRegressionFigure1Files(const LinearRegressionOptions& options,
                                                          const LinearRegressionFigure1& figure1,
                                                          const std::string& output_dir);
 
-// fig2_D<d>.csv per dimension and fig2_summary.csv.
+// fig2_D<d>.csv (mean error and seconds per method), fig2_D<d>_spread.csv (their min and max
+// over the replications) per dimension and fig2_summary.csv.
 OutputFiles LinearRegressionFigure2Files(const LinearRegressionOptions& options,
                                          const std::vector<LinearRegressionFigure2>& figure2);
 

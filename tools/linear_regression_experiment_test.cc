@@ -106,13 +106,43 @@ TEST(LinearRegressionFigure2Test, ErrorsFallAndOutputFilesHaveTheirRows) {
     EXPECT_TRUE(std::is_sorted(trace.seconds.begin(), trace.seconds.end()));
   }
   const OutputFiles files = LinearRegressionFigure2Files(options, {*figure2});
-  ASSERT_EQ(files.size(), 2u);
+  ASSERT_EQ(files.size(), 3u);
   EXPECT_EQ(files[0].first, "fig2_D3.csv");
   EXPECT_EQ(std::count(files[0].second.begin(), files[0].second.end(), '\n'), 201);
-  EXPECT_EQ(files[1].first, "fig2_summary.csv");
-  EXPECT_EQ(std::count(files[1].second.begin(), files[1].second.end(), '\n'), 6);
+  EXPECT_EQ(files[1].first, "fig2_D3_spread.csv");
+  EXPECT_EQ(std::count(files[1].second.begin(), files[1].second.end(), '\n'), 201);
+  EXPECT_EQ(files[2].first, "fig2_summary.csv");
+  EXPECT_EQ(std::count(files[2].second.begin(), files[2].second.end(), '\n'), 6);
   EXPECT_THAT(LinearRegressionSummary(options, nullptr, {*figure2}),
               HasSubstr("HAMCMC (M=3) below both SGLD and pSGLD at"));
+}
+
+// Every replication is a chain with its own stream: the mean trace lies within [min, max],
+// the spread is not degenerate, and Figure 1 pools the chains for R-hat.
+TEST(LinearRegressionFigure2Test, TracesReportTheSpreadOverReplications) {
+  LinearRegressionOptions options = SmallOptions();
+  options.replications = 3;
+  const absl::StatusOr<LinearRegressionFigure2> figure2 = RunLinearRegressionFigure2(options, 3);
+  ASSERT_TRUE(figure2.ok()) << figure2.status();
+  for (const LinearRegressionTrace& trace : figure2->traces) {
+    ASSERT_EQ(trace.errors_min.size(), trace.errors.size());
+    ASSERT_EQ(trace.seconds_max.size(), trace.seconds.size());
+    for (size_t i = 0; i < trace.errors.size(); ++i) {
+      EXPECT_LE(trace.errors_min[i], trace.errors[i] * (1 + 1e-12));
+      EXPECT_GE(trace.errors_max[i], trace.errors[i] * (1 - 1e-12));
+      EXPECT_LE(trace.seconds_min[i], trace.seconds_max[i]);
+    }
+    EXPECT_LT(trace.errors_min.back(), trace.errors_max.back());
+  }
+  const absl::StatusOr<LinearRegressionFigure1> figure1 = RunLinearRegressionFigure1(options);
+  ASSERT_TRUE(figure1.ok()) << figure1.status();
+  for (const LinearRegressionFigure1Row& row : figure1->rows) {
+    EXPECT_EQ(row.chain_covariance_errors.size(), 3u);
+    EXPECT_EQ(row.chain_covariance_errors[0], row.covariance_error);
+    EXPECT_EQ(row.chain_rhats[0], std::max(row.rhat[0], row.rhat[1]));
+    EXPECT_TRUE(std::isfinite(row.pooled_rhat));
+    EXPECT_EQ(row.trace.iterations.size(), 200u);
+  }
 }
 
 TEST(LinearRegressionFigure1Test, OutputFilesInTheCmdStanLayout) {
@@ -121,7 +151,7 @@ TEST(LinearRegressionFigure1Test, OutputFilesInTheCmdStanLayout) {
   ASSERT_TRUE(figure1.ok()) << figure1.status();
   const absl::StatusOr<OutputFiles> files = LinearRegressionFigure1Files(options, *figure1, "/out");
   ASSERT_TRUE(files.ok()) << files.status();
-  ASSERT_EQ(files->size(), 6u);
+  ASSERT_EQ(files->size(), 7u);
   EXPECT_EQ((*files)[0].first, "fig1_contours.csv");
   EXPECT_EQ((*files)[1].first, "fig1_sgld.csv");
   const std::string& sgld = (*files)[1].second;
@@ -131,6 +161,9 @@ TEST(LinearRegressionFigure1Test, OutputFilesInTheCmdStanLayout) {
   EXPECT_EQ((*files)[4].first, "fig1_hamcmc_m2.csv");
   EXPECT_EQ((*files)[5].first, "fig1_summary.csv");
   EXPECT_EQ(std::count((*files)[5].second.begin(), (*files)[5].second.end(), '\n'), 5);
+  EXPECT_EQ((*files)[6].first, "fig1_trace.csv");
+  EXPECT_EQ(std::count((*files)[6].second.begin(), (*files)[6].second.end(), '\n'), 201);
+  EXPECT_THAT((*files)[6].second, HasSubstr("iteration,SGLD,seconds_sgld,sgld_min,sgld_max,"));
   EXPECT_THAT(LinearRegressionSummary(options, &*figure1, {}), HasSubstr("Figure 1: D = 2"));
 }
 
