@@ -592,6 +592,94 @@ std::string Figure2Table(const Config& config,
   return out;
 }
 
+const char* HoldsOrNot(bool holds) { return holds ? "holds" : "does NOT hold"; }
+
+// The paper's Sec. 4.1 statements, each checked on this run's numbers.
+std::string PaperClaims(const Config& config, const LinearRegressionFigure1* figure1,
+                        const std::vector<LinearRegressionFigure2>& figure2) {
+  std::string out = absl::StrFormat(
+      "\nThe paper's statements (Sec. 4.1) on this run (%d chains per method; the hypothesis "
+      "runs behind the gaps: bench/README.md, \"HAMCMC on the linear-Gaussian model\"):\n",
+      config.replications);
+  if (figure1 != nullptr && figure1->rows.size() == 4) {
+    const auto cov = [&](int m) { return SpreadOf(figure1->rows[m].chain_covariance_errors).mean; };
+    const auto rhat = [&](int m) { return figure1->rows[m].pooled_rhat; };
+    absl::StrAppendFormat(
+        &out,
+        "  Fig. 1, SGRLD explores better than SGLD and pSGLD (covariance error %.3f vs %.3f, "
+        "%.3f): %s\n",
+        cov(2), cov(0), cov(1), HoldsOrNot(cov(2) < std::min(cov(0), cov(1))));
+    absl::StrAppendFormat(
+        &out,
+        "  Fig. 1, HAMCMC explores like SGRLD (covariance error within 1.5x of SGRLD's: %.3f vs "
+        "%.3f): %s\n",
+        cov(3), cov(2), HoldsOrNot(cov(3) <= 1.5 * cov(2)));
+    absl::StrAppendFormat(
+        &out,
+        "  Fig. 1, converged chains (pooled split R-hat <= 1.01): SGLD %.3f, pSGLD %.3f, SGRLD "
+        "%.3f, HAMCMC %.3f: %s (R-hat <= 1.01 needs larger steps, whose minibatch noise "
+        "inflates the covariance, for every method)\n",
+        rhat(0), rhat(1), rhat(2), rhat(3),
+        HoldsOrNot(std::max({rhat(0), rhat(1), rhat(2), rhat(3)}) <= 1.01));
+  }
+  for (const LinearRegressionFigure2& result : figure2) {
+    if (result.traces.size() != 5) continue;
+    const auto final_error = [&](int m) { return result.traces[m].errors.back(); };
+    const double baseline = std::min(final_error(0), final_error(1));
+    const std::vector<const Trace*> baselines = {&result.traces[0], &result.traces[1]};
+    const double wins = std::min(WinFraction(result.traces[3], baselines, config.iterations),
+                                 WinFraction(result.traces[4], baselines, config.iterations));
+    absl::StrAppendFormat(
+        &out,
+        "  Fig. 2, D = %d, HAMCMC below SGLD and pSGLD against iterations (M=2 and 3 below both "
+        "at >= 90%% of the points; err@T %.3g and %.3g vs %.3g): %s\n",
+        result.dimension, final_error(3), final_error(4), baseline, HoldsOrNot(wins >= 0.9));
+    const double ratio = final_error(4) / final_error(2);
+    absl::StrAppendFormat(
+        &out,
+        "  Fig. 2, D = %d, HAMCMC (M=3) very similar to SGRLD (err@T within 2x: %.3g vs %.3g, "
+        "%.1fx): %s\n",
+        result.dimension, final_error(4), final_error(2), ratio, HoldsOrNot(ratio <= 2));
+    absl::StrAppendFormat(
+        &out,
+        "  Fig. 2, D = %d, M = 3 better than M = 2 (err@T %.3g vs %.3g): %s\n", result.dimension,
+        final_error(4), final_error(3), HoldsOrNot(final_error(4) < final_error(3)));
+    // Against time: how long SGRLD takes to reach HAMCMC (M=3)'s final error.
+    const Trace& sgrld = result.traces[2];
+    const Trace& hamcmc = result.traces[4];
+    size_t i = 0;
+    while (i < sgrld.errors.size() && sgrld.errors[i] > hamcmc.errors.back()) ++i;
+    if (i < sgrld.errors.size()) {
+      absl::StrAppendFormat(
+          &out,
+          "  Fig. 2, D = %d, against time: SGRLD reaches HAMCMC (M=3)'s err@T %.3g after %.3g s "
+          "(iteration %d); HAMCMC takes %.3g s for it\n",
+          result.dimension, hamcmc.errors.back(), sgrld.seconds[i], sgrld.iterations[i],
+          hamcmc.seconds.back());
+    } else {
+      absl::StrAppendFormat(&out,
+                            "  Fig. 2, D = %d, against time: SGRLD never reaches HAMCMC (M=3)'s "
+                            "err@T %.3g (HAMCMC: %.3g s)\n",
+                            result.dimension, hamcmc.errors.back(), hamcmc.seconds.back());
+    }
+  }
+  if (figure2.size() >= 2 && figure2.front().traces.size() == 5 &&
+      figure2.back().traces.size() == 5) {
+    const auto advantage = [](const LinearRegressionFigure2& result) {
+      return std::min(result.traces[0].errors.back(), result.traces[1].errors.back()) /
+             result.traces[4].errors.back();
+    };
+    const double small = advantage(figure2.front()), large = advantage(figure2.back());
+    absl::StrAppendFormat(
+        &out,
+        "  Fig. 2, HAMCMC's advantage over SGLD/pSGLD grows with D (best of SGLD and pSGLD over "
+        "HAMCMC (M=3) at T: %.2gx at D = %d, %.2gx at D = %d): %s\n",
+        small, figure2.front().dimension, large, figure2.back().dimension,
+        HoldsOrNot(large > small));
+  }
+  return out;
+}
+
 }  // namespace
 
 const char* LinearRegressionMethodLabel(LinearRegressionMethod method) {
@@ -1009,6 +1097,7 @@ std::string LinearRegressionSummary(const LinearRegressionOptions& options,
   std::string out;
   if (figure1 != nullptr) out += Figure1Table(options, *figure1);
   if (!figure2.empty()) out += Figure2Table(options, figure2);
+  out += PaperClaims(options, figure1, figure2);
   return out;
 }
 

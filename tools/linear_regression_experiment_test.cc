@@ -115,6 +115,8 @@ TEST(LinearRegressionFigure2Test, ErrorsFallAndOutputFilesHaveTheirRows) {
   EXPECT_EQ(std::count(files[2].second.begin(), files[2].second.end(), '\n'), 6);
   EXPECT_THAT(LinearRegressionSummary(options, nullptr, {*figure2}),
               HasSubstr("HAMCMC (M=3) below both SGLD and pSGLD at"));
+  EXPECT_THAT(LinearRegressionSummary(options, nullptr, {*figure2}),
+              HasSubstr("Fig. 2, D = 3, HAMCMC (M=3) very similar to SGRLD (err@T within 2x"));
 }
 
 // Every replication is a chain with its own stream: the mean trace lies within [min, max],
@@ -165,6 +167,8 @@ TEST(LinearRegressionFigure1Test, OutputFilesInTheCmdStanLayout) {
   EXPECT_EQ(std::count((*files)[6].second.begin(), (*files)[6].second.end(), '\n'), 201);
   EXPECT_THAT((*files)[6].second, HasSubstr("iteration,SGLD,seconds_sgld,sgld_min,sgld_max,"));
   EXPECT_THAT(LinearRegressionSummary(options, &*figure1, {}), HasSubstr("Figure 1: D = 2"));
+  EXPECT_THAT(LinearRegressionSummary(options, &*figure1, {}),
+              HasSubstr("Fig. 1, converged chains (pooled split R-hat <= 1.01)"));
 }
 
 // With every pair skipped H_t = gamma I, so the curvature ratio is 1 / (gamma (lambda_1 +
