@@ -359,7 +359,7 @@ absl::StatusOr<Tuning> Tune(const Config& config, const Problem& problem, Method
     // A choice at the edge of its grid (with more than one value) may be cut off by the grid.
     const auto edge = [](const std::vector<double>& grid, double value) {
       return grid.size() > 1 && (value == grid.front() || value == grid.back()) ? " (grid edge)"
-                                                                               : "";
+                                                                                : "";
     };
     *config.progress << absl::StrFormat(
         "[tune %s %s] grid: a in 10^{-9, -8.5, ..., 0} (%d values), lambda in {%s}, gamma in "
@@ -449,8 +449,8 @@ std::string SpreadCsv(const std::vector<Method>& methods, const std::vector<cons
   std::string csv = "iteration";
   for (Method method : methods) {
     const char* key = Info(method).key;
-    absl::StrAppendFormat(&csv, ",%s_min,%s_max,seconds_%s_min,seconds_%s_max,seconds_%s", key,
-                          key, key, key, key);
+    absl::StrAppendFormat(&csv, ",%s_min,%s_max,seconds_%s_min,seconds_%s_max,seconds_%s", key, key,
+                          key, key, key);
   }
   csv += "\n";
   for (size_t i = 0; i < traces[0]->iterations.size(); ++i) {
@@ -567,9 +567,9 @@ std::string Figure2Table(const Config& config,
       "\nFigure 2: error ||theta_bar - theta_hat_t||^2 (eq. 12 estimate), mean of %d chains\n",
       config.replications);
   for (const LinearRegressionFigure2& result : figure2) {
-    absl::StrAppendFormat(&out, "%-5s %-14s %9s %7s %7s %11s %11s %11s %11s %23s %9s %9s\n",
-                          "D", "method", "a", "lambda", "gamma", "err@T/100", "err@T/10",
-                          "err@T/2", "err@T", "[min, max] of err@T", "seconds", "us/iter");
+    absl::StrAppendFormat(&out, "%-5s %-14s %9s %7s %7s %11s %11s %11s %11s %23s %9s %9s\n", "D",
+                          "method", "a", "lambda", "gamma", "err@T/100", "err@T/10", "err@T/2",
+                          "err@T", "[min, max] of err@T", "seconds", "us/iter");
     for (size_t m = 0; m < result.methods.size(); ++m) {
       const Figure2SummaryRow row = SummaryRow(result.traces[m], t);
       const Tuning& tuning = result.tunings[m];
@@ -642,10 +642,10 @@ std::string PaperClaims(const Config& config, const LinearRegressionFigure1* fig
         "  Fig. 2, D = %d, HAMCMC (M=3) very similar to SGRLD (err@T within 2x: %.3g vs %.3g, "
         "%.1fx): %s\n",
         result.dimension, final_error(4), final_error(2), ratio, HoldsOrNot(ratio <= 2));
-    absl::StrAppendFormat(
-        &out,
-        "  Fig. 2, D = %d, M = 3 better than M = 2 (err@T %.3g vs %.3g): %s\n", result.dimension,
-        final_error(4), final_error(3), HoldsOrNot(final_error(4) < final_error(3)));
+    absl::StrAppendFormat(&out,
+                          "  Fig. 2, D = %d, M = 3 better than M = 2 (err@T %.3g vs %.3g): %s\n",
+                          result.dimension, final_error(4), final_error(3),
+                          HoldsOrNot(final_error(4) < final_error(3)));
     // Against time: how long SGRLD takes to reach HAMCMC (M=3)'s final error.
     const Trace& sgrld = result.traces[2];
     const Trace& hamcmc = result.traces[4];
@@ -705,8 +705,8 @@ absl::Status LinearRegressionOptions::Validate() const {
         absl::StrCat("eval_every must be in [1, iterations], got ", eval_every));
   }
   if (estimate_burn_in < 0 || estimate_burn_in >= iterations) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "estimate_burn_in must be in [0, iterations), got ", estimate_burn_in));
+    return absl::InvalidArgumentError(
+        absl::StrCat("estimate_burn_in must be in [0, iterations), got ", estimate_burn_in));
   }
   for (const int d : dimensions) {
     if (d < 1 || d > 2000) {
@@ -735,8 +735,7 @@ absl::StatusOr<HamcmcStiffDirection> DiagnoseHamcmcStiffDirection(
     return absl::InvalidArgumentError("DiagnoseHamcmcStiffDirection: method must be HAMCMC");
   }
   const int d = dimension;
-  SGMCMC_ASSIGN_OR_RETURN(const Problem problem,
-                          MakeProblem(config, {absl::StrCat("D", d), d}));
+  SGMCMC_ASSIGN_OR_RETURN(const Problem problem, MakeProblem(config, {absl::StrCat("D", d), d}));
   SGMCMC_ASSIGN_OR_RETURN(const auto tunings,
                           ResolveTunings(config, problem, {Method::kSgld, Method::kSgrld, method}));
   const Tuning& tuning = tunings.at(method);
@@ -789,7 +788,10 @@ absl::StatusOr<HamcmcStiffDirection> DiagnoseHamcmcStiffDirection(
     theta = Eigen::Map<const Eigen::VectorXd>(sampler->theta().data(), d);
     if (!((theta - problem.exact.mean).squaredNorm() <= divergence_radius2)) {
       result.diverged_at = t;
-      if (measured) ratio.pop_back(), alignment.pop_back();
+      if (measured) {  // this step's H_t was measured, its gains are not
+        ratio.pop_back();
+        alignment.pop_back();
+      }
       break;
     }
     const Eigen::VectorXd s = theta - history.col(t % memory);
@@ -808,8 +810,8 @@ absl::StatusOr<HamcmcStiffDirection> DiagnoseHamcmcStiffDirection(
   if (result.steps == 0) return result;
 
   std::vector<double> sorted_alignment = alignment;
-  std::nth_element(sorted_alignment.begin(),
-                   sorted_alignment.begin() + sorted_alignment.size() / 2, sorted_alignment.end());
+  std::nth_element(sorted_alignment.begin(), sorted_alignment.begin() + sorted_alignment.size() / 2,
+                   sorted_alignment.end());
   const double median_alignment = sorted_alignment[sorted_alignment.size() / 2];
   int64_t overshoots = 0, low = 0, low_overshoots = 0, high_overshoots = 0;
   for (size_t i = 0; i < stiff_gain.size(); ++i) {
@@ -824,14 +826,15 @@ absl::StatusOr<HamcmcStiffDirection> DiagnoseHamcmcStiffDirection(
   }
   const int64_t n = result.steps;
   result.overshoot_fraction = static_cast<double>(overshoots) / n;
-  result.overshoot_fraction_low_alignment = low == 0 ? 0 : static_cast<double>(low_overshoots) / low;
+  result.overshoot_fraction_low_alignment =
+      low == 0 ? 0 : static_cast<double>(low_overshoots) / low;
   result.overshoot_fraction_high_alignment =
       n == low ? 0 : static_cast<double>(high_overshoots) / (n - low);
   const auto quantiles = [](std::vector<double> values, double out[5]) {
     std::sort(values.begin(), values.end());
     for (int q = 0; q < 5; ++q) {
-      const size_t i = static_cast<size_t>(HamcmcStiffDirection::kQuantileLevels[q] *
-                                           (values.size() - 1));
+      const size_t i =
+          static_cast<size_t>(HamcmcStiffDirection::kQuantileLevels[q] * (values.size() - 1));
       out[q] = values[i];
     }
   };
@@ -857,9 +860,9 @@ std::string HamcmcStiffDirectionTable(const std::vector<HamcmcStiffDirection>& r
         "eigenvalue %.4g, %d steps%s\n",
         r.dimension, LinearRegressionMethodLabel(r.method), r.tuning.a, r.tuning.lambda,
         r.tuning.gamma, r.stiff_eigenvalue, r.bulk_eigenvalue, r.steps,
-        r.diverged_at > 0 ? absl::StrCat(" (DIVERGED at t = ", r.diverged_at,
-                                         ": measured up to there)")
-                          : "");
+        r.diverged_at > 0
+            ? absl::StrCat(" (DIVERGED at t = ", r.diverged_at, ": measured up to there)")
+            : "");
     const auto row = [&out](const char* name, const double q[5]) {
       absl::StrAppendFormat(&out, "  %-6s %10.3g %10.3g %10.3g %10.3g %10.3g\n", name, q[0], q[1],
                             q[2], q[3], q[4]);
@@ -903,11 +906,11 @@ absl::StatusOr<LinearRegressionFigure1> RunLinearRegressionFigure1(
       SGMCMC_ASSIGN_OR_RETURN(auto sampler, MakeSampler(config, problem, method, tuning,
                                                         config.seed, /*stream=*/1 + r));
       // The first chain (the figure's draws) is "fig1 <method>", the others add their number.
-      Progress progress(config.progress,
-                        r == 0 ? absl::StrCat("fig1 ", info.label)
-                               : absl::StrFormat("fig1 %s chain %d/%d", info.label, r + 1,
-                                                 config.replications),
-                        config.iterations);
+      Progress progress(
+          config.progress,
+          r == 0 ? absl::StrCat("fig1 ", info.label)
+                 : absl::StrFormat("fig1 %s chain %d/%d", info.label, r + 1, config.replications),
+          config.iterations);
       std::vector<double> draws;
       draws.reserve(2 * (config.iterations - burn_in));
       eval::RunningMoments running(2, /*track_covariance=*/false);  // eq. 12, from t = 1
@@ -1012,12 +1015,13 @@ absl::StatusOr<OutputFiles> LinearRegressionFigure1Files(const LinearRegressionO
     const Spread cov = SpreadOf(row.chain_covariance_errors);
     const Spread rhat = SpreadOf(row.chain_rhats);
     absl::StrAppendFormat(
-        &csv, "%s,%g,%g,%g,%.6g,%.6g,%.1f,%.1f,%.4f,%.4f,%.4f,%d,%.6g,%.6g,%.6g,%.4f,%.4f,%.4f,%.4f,"
-              "%.6g,%.6g,%.6g\n",
-        Info(row.method).label, row.tuning.a, row.tuning.lambda, row.tuning.gamma,
-        row.mean_error, row.covariance_error, row.ess[0], row.ess[1], row.rhat[0], row.rhat[1],
-        row.seconds, row.chain_rhats.size(), cov.mean, cov.min, cov.max, rhat.mean, rhat.min,
-        rhat.max, row.pooled_rhat, row.trace.errors.back(), row.trace.errors_min.back(),
+        &csv,
+        "%s,%g,%g,%g,%.6g,%.6g,%.1f,%.1f,%.4f,%.4f,%.4f,%d,%.6g,%.6g,%.6g,%.4f,%.4f,%.4f,%.4f,"
+        "%.6g,%.6g,%.6g\n",
+        Info(row.method).label, row.tuning.a, row.tuning.lambda, row.tuning.gamma, row.mean_error,
+        row.covariance_error, row.ess[0], row.ess[1], row.rhat[0], row.rhat[1], row.seconds,
+        row.chain_rhats.size(), cov.mean, cov.min, cov.max, rhat.mean, rhat.min, rhat.max,
+        row.pooled_rhat, row.trace.errors.back(), row.trace.errors_min.back(),
         row.trace.errors_max.back());
   }
   files.push_back({"fig1_summary.csv", std::move(csv)});

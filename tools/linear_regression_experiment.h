@@ -205,9 +205,9 @@ struct HamcmcStiffDirection {
   LinearRegressionMethod method = LinearRegressionMethod::kHamcmc2;
   LinearRegressionTuning tuning;
   int dimension = 0;
-  double stiff_eigenvalue = 0;     // lambda_1
-  double bulk_eigenvalue = 0;      // mean of the other eigenvalues
-  int64_t steps = 0;               // HAMCMC steps measured (t = 2M+1 ... T)
+  double stiff_eigenvalue = 0;  // lambda_1
+  double bulk_eigenvalue = 0;   // mean of the other eigenvalues
+  int64_t steps = 0;            // HAMCMC steps measured (t = 2M+1 ... T)
   // Quantiles at kQuantileLevels over the steps.
   static constexpr double kQuantileLevels[5] = {0.01, 0.1, 0.5, 0.9, 0.99};
   double ratio[5] = {};
