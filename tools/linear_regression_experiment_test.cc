@@ -212,5 +212,36 @@ TEST(HamcmcStiffDirectionTest, MeasuresTheInverseHessianAlongTheStiffDirection) 
             absl::StatusCode::kInvalidArgument);
 }
 
+// Issue 15's mechanism at D = 100, rho = 0.9 (one eigenvalue ~9000, the others ~11): the
+// pairs often miss the stiff direction v, so H_t = gamma I along v at some steps (the ratio's
+// 1% quantile sits at the floor 1 / (gamma (lambda_1 + lambda))); with the tuned gamma = 0.1
+// sigma^2/N no step overshoots along v after the first ones, while gamma = 1 sigma^2/N
+// overshoots on the poorly aligned pairs and diverges within the first steps.
+TEST(HamcmcStiffDirectionTest, PairsMissTheStiffDirectionSoGammaMustBeSmall) {
+  LinearRegressionOptions options;
+  options.iterations = 2000;
+  options.dimensions = {100};
+  const absl::StatusOr<HamcmcStiffDirection> tuned =
+      DiagnoseHamcmcStiffDirection(options, 100, LinearRegressionMethod::kHamcmc2);
+  ASSERT_TRUE(tuned.ok()) << tuned.status();
+  EXPECT_EQ(tuned->diverged_at, 0);
+  EXPECT_GT(tuned->stiff_eigenvalue, 500 * tuned->bulk_eigenvalue);
+  const double gamma = tuned->tuning.gamma * options.noise_variance / options.num_items;
+  const double floor = 1 / (gamma * (tuned->stiff_eigenvalue + tuned->tuning.lambda));
+  EXPECT_NEAR(tuned->ratio[0], floor, 0.05 * floor);
+  EXPECT_LT(tuned->alignment[2], 1);  // the median pair is less aligned with v than at random
+  EXPECT_LT(tuned->overshoot_fraction, 0.01);
+  EXPECT_LT(tuned->bulk_progress, 0.1 * tuned->sgrld_progress);
+
+  options.hamcmc_gamma = 1;
+  const absl::StatusOr<HamcmcStiffDirection> large =
+      DiagnoseHamcmcStiffDirection(options, 100, LinearRegressionMethod::kHamcmc2);
+  ASSERT_TRUE(large.ok()) << large.status();
+  EXPECT_GT(large->diverged_at, 0);
+  EXPECT_LT(large->diverged_at, 100);
+  EXPECT_GT(large->overshoot_fraction_low_alignment, large->overshoot_fraction_high_alignment);
+  EXPECT_FALSE(std::isfinite(large->final_error));
+}
+
 }  // namespace
 }  // namespace sgmcmc::tools
