@@ -5,13 +5,14 @@
 // are the fields of LinearRegressionOptions).
 //
 // Outputs in --output_dir: fig1_<method>.csv (retained draws, CmdStan CSV layout with lp__),
-// fig1_contours.csv, fig1_summary.csv, fig2_D<d>.csv (iteration, then error and seconds per
-// method), fig2_summary.csv, and figure1.png / figure2.png (gnuplot, tools/plots/
-// linear_regression.gp). A summary table goes to stdout, progress to stderr.
+// fig1_contours.csv, fig1_summary.csv, fig1_trace.csv, fig2_D<d>.csv (iteration, then mean
+// error and seconds per method), fig2_D<d>_spread.csv (their min and max over the
+// replications), fig2_summary.csv, and figure1.png / figure1_error.png / figure2.png (gnuplot,
+// tools/plots/linear_regression.gp). A summary table goes to stdout, progress to stderr.
 //
 // Example:
-//   bazel run //tools:linear_regression                      # defaults, < 1 minute
-//   bazel run //tools:linear_regression -- --seed=7 --replications=5 --output_dir=/tmp/lr
+//   bazel run //tools:linear_regression                      # defaults (5 chains), ~40 s CPU
+//   bazel run //tools:linear_regression -- --seed=7 --replications=2 --output_dir=/tmp/lr
 #include <chrono>
 #include <iostream>
 #include <optional>
@@ -58,6 +59,12 @@ ABSL_FLAG(int, replications, LinearRegressionOptions().replications,
           "Chains (seeds) averaged per Figure 2 curve.");
 ABSL_FLAG(int, eval_every, LinearRegressionOptions().eval_every,
           "Figure 2 records the error every this many iterations.");
+ABSL_FLAG(int64_t, estimate_burn_in, LinearRegressionOptions().estimate_burn_in,
+          "The Figure 2 estimate restarts after this many iterations (0: the paper's eq. 12 "
+          "from t = 1).");
+ABSL_FLAG(bool, hamcmc_diagnostics, false,
+          "Also measure HAMCMC's inverse-Hessian approximation along the stiffest posterior "
+          "direction (M = 2 and 3, every D; one chain each) and print the table.");
 ABSL_FLAG(double, a_sgld, 0, "a of eps_t = (a/t)^0.51 for SGLD; 0 = the tuned default.");
 ABSL_FLAG(double, a_psgld, 0, "a for pSGLD; 0 = the tuned default.");
 ABSL_FLAG(double, a_sgrld, 0, "a for SGRLD; 0 = the tuned default.");
@@ -91,6 +98,7 @@ absl::StatusOr<LinearRegressionOptions> OptionsFromFlags() {
   options.scale_ratio = absl::GetFlag(FLAGS_scale_ratio);
   options.replications = absl::GetFlag(FLAGS_replications);
   options.eval_every = absl::GetFlag(FLAGS_eval_every);
+  options.estimate_burn_in = absl::GetFlag(FLAGS_estimate_burn_in);
   options.a_sgld = absl::GetFlag(FLAGS_a_sgld);
   options.a_psgld = absl::GetFlag(FLAGS_a_psgld);
   options.a_sgrld = absl::GetFlag(FLAGS_a_sgrld);
@@ -127,7 +135,8 @@ void Plot(const std::string& output_dir, const char* argv0) {
   const absl::Status status =
       RunGnuplotScript(argv0, "sgmcmc/tools/plots/linear_regression.gp", output_dir);
   if (status.ok()) {
-    std::cout << "Figures: " << output_dir << "/figure1.png, " << output_dir << "/figure2.png\n";
+    std::cout << "Figures: " << output_dir << "/figure1.png, " << output_dir
+              << "/figure1_error.png, " << output_dir << "/figure2.png\n";
   } else {
     std::cout << "PNGs skipped (the CSVs are written): " << status.message() << "\n";
   }
@@ -163,6 +172,18 @@ absl::Status Run(const char* argv0) {
     SGMCMC_RETURN_IF_ERROR(WriteFiles(output_dir, LinearRegressionFigure2Files(options, figure2)));
   }
   std::cout << LinearRegressionSummary(options, figure1 ? &*figure1 : nullptr, figure2);
+  if (absl::GetFlag(FLAGS_hamcmc_diagnostics)) {
+    std::vector<HamcmcStiffDirection> diagnostics;
+    for (int d : options.dimensions) {
+      for (const LinearRegressionMethod method :
+           {LinearRegressionMethod::kHamcmc2, LinearRegressionMethod::kHamcmc3}) {
+        SGMCMC_ASSIGN_OR_RETURN(HamcmcStiffDirection result,
+                                DiagnoseHamcmcStiffDirection(options, d, method));
+        diagnostics.push_back(result);
+      }
+    }
+    std::cout << HamcmcStiffDirectionTable(diagnostics);
+  }
   if (absl::GetFlag(FLAGS_plot)) Plot(output_dir, argv0);
   std::cout << absl::StrFormat("Done in %.1f s; outputs in %s (seed %d)\n", SecondsSince(start),
                                output_dir, options.seed);

@@ -14,8 +14,8 @@
 //    step eps_t = (a/t)^0.51 with its own a (defaults tuned with `tune`, see below), and
 //    the curves average `replications` chains with different seeds.
 //
-// Each experiment's data comes from stream 1000 + D of `seed`; Figure 1's chains use stream 1,
-// Figure 2's replication r stream 100 + r.
+// Each experiment's data comes from stream 1000 + D of `seed`; Figure 1's chain r (0-based)
+// uses stream 1 + r, Figure 2's replication r stream 100 + r.
 //
 // `tune` picks a (and HAMCMC's lambda and gamma) per method and experiment on short runs
 // (T/4 iterations, chains with seed + 1000) over the same grids for every method, as the
@@ -24,13 +24,20 @@
 // error of the running mean over the second half of the run (Figure 2). It reports the
 // chosen values on `progress`; the built-in defaults are its output for the default settings.
 //
-// Outputs: fig1_<method>.csv (retained draws, CmdStan CSV layout with lp__), fig1_contours.csv
-// and fig1_summary.csv (LinearRegressionFigure1Files); fig2_D<d>.csv (iteration, then error
-// and seconds per method) and fig2_summary.csv (LinearRegressionFigure2Files).
+// Every method runs `replications` chains (default 5) in both figures; Figure 1 draws the first
+// chain's samples and reports the covariance error and split R-hat of each chain and R-hat of
+// all chains pooled; both figures report the error against iterations and seconds as the
+// mean, min and max over the chains.
+//
+// Outputs: fig1_<method>.csv (retained draws, CmdStan CSV layout with lp__), fig1_contours.csv,
+// fig1_summary.csv and fig1_trace.csv (LinearRegressionFigure1Files); fig2_D<d>.csv (iteration,
+// then mean error and seconds per method), fig2_D<d>_spread.csv and fig2_summary.csv
+// (LinearRegressionFigure2Files).
 //
 // Cost: dominated by the chains, T steps each (20000 steps of D = 100 dense SGRLD: ~7 s;
-// every other chain at the defaults well under 0.1 s). `tune` adds, per method and
-// experiment, 19 settings (HAMCMC: 475) of 8 (Figure 1) or 3 chains of T/4 iterations.
+// every other chain at the defaults well under 0.1 s; with 5 replications ~40 s in all).
+// `tune` adds, per method and experiment, 19 settings (HAMCMC: 475) of 8 (Figure 1) or 3
+// chains of T/4 iterations.
 //
 // Example:
 //   LinearRegressionOptions options;
@@ -92,10 +99,14 @@ struct LinearRegressionOptions {
   double scale_ratio = 1;
   // D of Figure 2, each in [1, 2000].
   std::vector<int> dimensions = {10, 100};
-  // Chains (seeds) averaged per Figure 2 curve, >= 1.
-  int replications = 2;
+  // Chains (seeds) per method: averaged per Figure 2 curve (mean, min and max), and Figure 1's
+  // error curves and R-hat over chains, >= 1. Default 5 (2 before the spread was reported).
+  int replications = 5;
   // Figure 2 records the error every this many iterations, in [1, iterations].
   int eval_every = 20;
+  // The Figure 2 estimate restarts after this many iterations, in [0, iterations): 0 is the
+  // paper's eq. 12 (every sample from t = 1); T/2 discards the first half as burn-in.
+  int64_t estimate_burn_in = 0;
   // a of eps_t = (a/t)^0.51 per method, finite and >= 0; 0 = the tuned default. a_hamcmc is
   // HAMCMC's with M = 2 and 3.
   double a_sgld = 0;
@@ -128,6 +139,19 @@ struct LinearRegressionOptions {
   absl::Status Validate() const;
 };
 
+// A run (Figure 2, or Figure 1's chains): the error of the step-weighted running mean every
+// eval_every iterations, with the cumulative time spent in Step() (the estimator's bookkeeping
+// is not timed).
+// Averaged over chains (replications), errors and seconds are the means and the *_min, *_max
+// vectors the spread over the chains (for one chain they equal the values).
+struct LinearRegressionTrace {
+  std::vector<int64_t> iterations;
+  std::vector<double> seconds;
+  std::vector<double> errors;
+  std::vector<double> seconds_min, seconds_max;
+  std::vector<double> errors_min, errors_max;
+};
+
 // One Figure 1 chain: its retained draws and their summaries.
 struct LinearRegressionFigure1Row {
   LinearRegressionMethod method = LinearRegressionMethod::kSgld;
@@ -140,19 +164,20 @@ struct LinearRegressionFigure1Row {
   double rhat[2] = {0, 0};        // split R-hat per coordinate
   double warmup_seconds = 0;      // burn-in
   double seconds = 0;             // the whole chain
+  // Over the `replications` chains (streams 1, 2, ...; the draws above are the first's):
+  // the eq. 12 error of the running mean against iterations and time (as Figure 2's), the
+  // covariance error of each chain's retained draws, the worst coordinate's split R-hat of
+  // each chain, and the split R-hat of all chains together (each split into its M
+  // sub-chains for HAMCMC), the larger of the two coordinates.
+  LinearRegressionTrace trace;
+  std::vector<double> chain_covariance_errors;
+  std::vector<double> chain_rhats;
+  double pooled_rhat = 0;
 };
 
 struct LinearRegressionFigure1 {
   models::GaussianPosterior exact;               // D = 2
   std::vector<LinearRegressionFigure1Row> rows;  // SGLD, pSGLD, SGRLD, HAMCMC (M=2)
-};
-
-// A Figure 2 run: the error of the step-weighted running mean every eval_every iterations,
-// with the cumulative time spent in Step() (the estimator's bookkeeping is not timed).
-struct LinearRegressionTrace {
-  std::vector<int64_t> iterations;
-  std::vector<double> seconds;
-  std::vector<double> errors;
 };
 
 struct LinearRegressionFigure2 {
@@ -162,6 +187,55 @@ struct LinearRegressionFigure2 {
   std::vector<LinearRegressionTrace> traces;  // averaged over replications
 };
 
+// The mechanism behind HAMCMC's gap to SGRLD on a posterior with one stiff direction, measured
+// on one chain (seed, stream 100: Figure 2's first replication) in dimension D with the
+// resolved tuning. With P the exact posterior precision, v its top eigenvector (eigenvalue
+// lambda_1) and u_2 ... u_D the others, before every HAMCMC step t > 2M (warm-up excluded):
+//   ratio_t     = (v' H_t^-1 v) / (v' (P + lambda I) v): the curvature H_t assigns to v over
+//                 the damped target's; below 1, H_t is too large along v;
+//   stiff_gain  = eps_t v' H_t P v: the contraction of the linearised step along v is
+//                 |1 - stiff_gain|, so the step overshoots (grows the error) when it is > 2;
+//   bulk_gain   = eps_t mean_{k>=2} u_k' H_t P u_k: how far a step moves the other directions
+//                 (SGRLD's is eps_t in every direction);
+//   alignment   = max over the M-1 pairs in memory of D (v's)^2 / |s|^2 (1 for a direction
+//                 uniform on the sphere, D when s = v).
+// Cost: one chain of T steps plus D + 2 L-BFGS products per step (O(M D^2)), and an O(D^3)
+// eigendecomposition.
+struct HamcmcStiffDirection {
+  LinearRegressionMethod method = LinearRegressionMethod::kHamcmc2;
+  LinearRegressionTuning tuning;
+  int dimension = 0;
+  double stiff_eigenvalue = 0;  // lambda_1
+  double bulk_eigenvalue = 0;   // mean of the other eigenvalues
+  int64_t steps = 0;            // HAMCMC steps measured (t = 2M+1 ... T)
+  // Quantiles at kQuantileLevels over the steps.
+  static constexpr double kQuantileLevels[5] = {0.01, 0.1, 0.5, 0.9, 0.99};
+  double ratio[5] = {};
+  double stiff_gain[5] = {};
+  double bulk_gain[5] = {};
+  double alignment[5] = {};
+  double overshoot_fraction = 0;  // share of the steps with stiff_gain > 2
+  // The same share among the steps whose alignment is below / at or above its median.
+  double overshoot_fraction_low_alignment = 0;
+  double overshoot_fraction_high_alignment = 0;
+  // sum_t bulk_gain_t / M: the bulk directions' integrated progress per sub-chain (HAMCMC's
+  // sample t moves theta_{t-M}), against SGRLD's sum_t eps_t with its tuned a.
+  double bulk_progress = 0;
+  double sgrld_progress = 0;
+  // The first t with |theta_t - theta_bar|^2 > 1e6 (|theta_bar|^2 + tr Sigma) or not finite
+  // (the steps before it are measured), 0 if none.
+  int64_t diverged_at = 0;
+  // ||theta_bar - theta_hat_T||^2 (eq. 12) of this chain; infinite if it diverged.
+  double final_error = 0;
+};
+
+// InvalidArgument as RunLinearRegressionFigure2, or if `method` is not HAMCMC.
+absl::StatusOr<HamcmcStiffDirection> DiagnoseHamcmcStiffDirection(
+    const LinearRegressionOptions& options, int dimension, LinearRegressionMethod method);
+
+// The table of DiagnoseHamcmcStiffDirection results.
+std::string HamcmcStiffDirectionTable(const std::vector<HamcmcStiffDirection>& results);
+
 // Figure 1. InvalidArgument if `options` are not valid (or from the data model or samplers).
 absl::StatusOr<LinearRegressionFigure1> RunLinearRegressionFigure1(
     const LinearRegressionOptions& options);
@@ -170,13 +244,15 @@ absl::StatusOr<LinearRegressionFigure1> RunLinearRegressionFigure1(
 absl::StatusOr<LinearRegressionFigure2> RunLinearRegressionFigure2(
     const LinearRegressionOptions& options, int dimension);
 
-// fig1_contours.csv, fig1_<method>.csv and fig1_summary.csv; the draws' CmdStan header
+// fig1_contours.csv, fig1_<method>.csv, fig1_summary.csv and fig1_trace.csv (the eq. 12 error
+// against iterations and seconds: mean, min and max over the chains); the draws' CmdStan header
 // records its path in `output_dir`.
 absl::StatusOr<OutputFiles> LinearRegressionFigure1Files(const LinearRegressionOptions& options,
                                                          const LinearRegressionFigure1& figure1,
                                                          const std::string& output_dir);
 
-// fig2_D<d>.csv per dimension and fig2_summary.csv.
+// fig2_D<d>.csv (mean error and seconds per method), fig2_D<d>_spread.csv (their min and max
+// over the replications) per dimension and fig2_summary.csv.
 OutputFiles LinearRegressionFigure2Files(const LinearRegressionOptions& options,
                                          const std::vector<LinearRegressionFigure2>& figure2);
 

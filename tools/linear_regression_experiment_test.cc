@@ -106,13 +106,45 @@ TEST(LinearRegressionFigure2Test, ErrorsFallAndOutputFilesHaveTheirRows) {
     EXPECT_TRUE(std::is_sorted(trace.seconds.begin(), trace.seconds.end()));
   }
   const OutputFiles files = LinearRegressionFigure2Files(options, {*figure2});
-  ASSERT_EQ(files.size(), 2u);
+  ASSERT_EQ(files.size(), 3u);
   EXPECT_EQ(files[0].first, "fig2_D3.csv");
   EXPECT_EQ(std::count(files[0].second.begin(), files[0].second.end(), '\n'), 201);
-  EXPECT_EQ(files[1].first, "fig2_summary.csv");
-  EXPECT_EQ(std::count(files[1].second.begin(), files[1].second.end(), '\n'), 6);
+  EXPECT_EQ(files[1].first, "fig2_D3_spread.csv");
+  EXPECT_EQ(std::count(files[1].second.begin(), files[1].second.end(), '\n'), 201);
+  EXPECT_EQ(files[2].first, "fig2_summary.csv");
+  EXPECT_EQ(std::count(files[2].second.begin(), files[2].second.end(), '\n'), 6);
   EXPECT_THAT(LinearRegressionSummary(options, nullptr, {*figure2}),
               HasSubstr("HAMCMC (M=3) below both SGLD and pSGLD at"));
+  EXPECT_THAT(LinearRegressionSummary(options, nullptr, {*figure2}),
+              HasSubstr("Fig. 2, D = 3, HAMCMC (M=3) very similar to SGRLD (err@T within 2x"));
+}
+
+// Every replication is a chain with its own stream: the mean trace lies within [min, max],
+// the spread is not degenerate, and Figure 1 pools the chains for R-hat.
+TEST(LinearRegressionFigure2Test, TracesReportTheSpreadOverReplications) {
+  LinearRegressionOptions options = SmallOptions();
+  options.replications = 3;
+  const absl::StatusOr<LinearRegressionFigure2> figure2 = RunLinearRegressionFigure2(options, 3);
+  ASSERT_TRUE(figure2.ok()) << figure2.status();
+  for (const LinearRegressionTrace& trace : figure2->traces) {
+    ASSERT_EQ(trace.errors_min.size(), trace.errors.size());
+    ASSERT_EQ(trace.seconds_max.size(), trace.seconds.size());
+    for (size_t i = 0; i < trace.errors.size(); ++i) {
+      EXPECT_LE(trace.errors_min[i], trace.errors[i] * (1 + 1e-12));
+      EXPECT_GE(trace.errors_max[i], trace.errors[i] * (1 - 1e-12));
+      EXPECT_LE(trace.seconds_min[i], trace.seconds_max[i]);
+    }
+    EXPECT_LT(trace.errors_min.back(), trace.errors_max.back());
+  }
+  const absl::StatusOr<LinearRegressionFigure1> figure1 = RunLinearRegressionFigure1(options);
+  ASSERT_TRUE(figure1.ok()) << figure1.status();
+  for (const LinearRegressionFigure1Row& row : figure1->rows) {
+    EXPECT_EQ(row.chain_covariance_errors.size(), 3u);
+    EXPECT_EQ(row.chain_covariance_errors[0], row.covariance_error);
+    EXPECT_EQ(row.chain_rhats[0], std::max(row.rhat[0], row.rhat[1]));
+    EXPECT_TRUE(std::isfinite(row.pooled_rhat));
+    EXPECT_EQ(row.trace.iterations.size(), 200u);
+  }
 }
 
 TEST(LinearRegressionFigure1Test, OutputFilesInTheCmdStanLayout) {
@@ -121,7 +153,7 @@ TEST(LinearRegressionFigure1Test, OutputFilesInTheCmdStanLayout) {
   ASSERT_TRUE(figure1.ok()) << figure1.status();
   const absl::StatusOr<OutputFiles> files = LinearRegressionFigure1Files(options, *figure1, "/out");
   ASSERT_TRUE(files.ok()) << files.status();
-  ASSERT_EQ(files->size(), 6u);
+  ASSERT_EQ(files->size(), 7u);
   EXPECT_EQ((*files)[0].first, "fig1_contours.csv");
   EXPECT_EQ((*files)[1].first, "fig1_sgld.csv");
   const std::string& sgld = (*files)[1].second;
@@ -131,7 +163,84 @@ TEST(LinearRegressionFigure1Test, OutputFilesInTheCmdStanLayout) {
   EXPECT_EQ((*files)[4].first, "fig1_hamcmc_m2.csv");
   EXPECT_EQ((*files)[5].first, "fig1_summary.csv");
   EXPECT_EQ(std::count((*files)[5].second.begin(), (*files)[5].second.end(), '\n'), 5);
+  EXPECT_EQ((*files)[6].first, "fig1_trace.csv");
+  EXPECT_EQ(std::count((*files)[6].second.begin(), (*files)[6].second.end(), '\n'), 201);
+  EXPECT_THAT((*files)[6].second, HasSubstr("iteration,SGLD,seconds_sgld,sgld_min,sgld_max,"));
   EXPECT_THAT(LinearRegressionSummary(options, &*figure1, {}), HasSubstr("Figure 1: D = 2"));
+  EXPECT_THAT(LinearRegressionSummary(options, &*figure1, {}),
+              HasSubstr("Fig. 1, converged chains (pooled split R-hat <= 1.01)"));
+}
+
+// With every pair skipped H_t = gamma I, so the curvature ratio is 1 / (gamma (lambda_1 +
+// lambda)) at every step and the stiff gain eps_t gamma lambda_1 falls with eps_t; with the
+// pairs, H_t differs along v from step to step.
+TEST(HamcmcStiffDirectionTest, MeasuresTheInverseHessianAlongTheStiffDirection) {
+  LinearRegressionOptions options = SmallOptions();
+  options.a_hamcmc = 0.1;
+  options.hamcmc_lambda = 2;
+  options.hamcmc_gamma = 0.5;
+  options.hamcmc_curvature_threshold = 0.999999;
+  const absl::StatusOr<HamcmcStiffDirection> skipped =
+      DiagnoseHamcmcStiffDirection(options, 3, LinearRegressionMethod::kHamcmc2);
+  ASSERT_TRUE(skipped.ok()) << skipped.status();
+  EXPECT_EQ(skipped->steps, 2000 - 4);
+  EXPECT_EQ(skipped->diverged_at, 0);
+  const double gamma = 0.5 * options.noise_variance / options.num_items;
+  const double ratio = 1 / (gamma * (skipped->stiff_eigenvalue + 2));
+  for (int q = 0; q < 5; ++q) EXPECT_NEAR(skipped->ratio[q], ratio, 1e-12 * ratio) << q;
+  // The 1% quantile is the gain of a step t in (1900, 2000].
+  const double gain_per_eps = gamma * skipped->stiff_eigenvalue;
+  EXPECT_GE(skipped->stiff_gain[0], std::pow(0.1 / 2000, 0.51) * gain_per_eps * (1 - 1e-12));
+  EXPECT_LE(skipped->stiff_gain[0], std::pow(0.1 / 1900, 0.51) * gain_per_eps);
+  EXPECT_GT(skipped->stiff_eigenvalue, 10 * skipped->bulk_eigenvalue);
+  EXPECT_TRUE(std::isfinite(skipped->final_error));
+
+  options.hamcmc_curvature_threshold = 1e-10;
+  const absl::StatusOr<HamcmcStiffDirection> used =
+      DiagnoseHamcmcStiffDirection(options, 3, LinearRegressionMethod::kHamcmc3);
+  ASSERT_TRUE(used.ok()) << used.status();
+  EXPECT_EQ(used->steps, 2000 - 6);
+  EXPECT_LT(used->ratio[0], used->ratio[4]);
+  for (int q = 0; q + 1 < 5; ++q) {
+    EXPECT_LE(used->stiff_gain[q], used->stiff_gain[q + 1]);
+    EXPECT_LE(used->alignment[q], used->alignment[q + 1]);
+  }
+  EXPECT_GE(used->overshoot_fraction, 0);
+  EXPECT_LE(used->overshoot_fraction, 1);
+  EXPECT_THAT(HamcmcStiffDirectionTable({*skipped, *used}), HasSubstr("D = 3 HAMCMC (M=3)"));
+  EXPECT_EQ(DiagnoseHamcmcStiffDirection(options, 3, LinearRegressionMethod::kSgld).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
+// Issue 15's mechanism at D = 100, rho = 0.9 (one eigenvalue ~9000, the others ~11): the
+// pairs often miss the stiff direction v, so H_t = gamma I along v at some steps (the ratio's
+// 1% quantile sits at the floor 1 / (gamma (lambda_1 + lambda))); with the tuned gamma = 0.1
+// sigma^2/N no step overshoots along v after the first ones, while gamma = 1 sigma^2/N
+// overshoots on the poorly aligned pairs and diverges within the first steps.
+TEST(HamcmcStiffDirectionTest, PairsMissTheStiffDirectionSoGammaMustBeSmall) {
+  LinearRegressionOptions options;
+  options.iterations = 2000;
+  options.dimensions = {100};
+  const absl::StatusOr<HamcmcStiffDirection> tuned =
+      DiagnoseHamcmcStiffDirection(options, 100, LinearRegressionMethod::kHamcmc2);
+  ASSERT_TRUE(tuned.ok()) << tuned.status();
+  EXPECT_EQ(tuned->diverged_at, 0);
+  EXPECT_GT(tuned->stiff_eigenvalue, 500 * tuned->bulk_eigenvalue);
+  const double gamma = tuned->tuning.gamma * options.noise_variance / options.num_items;
+  const double floor = 1 / (gamma * (tuned->stiff_eigenvalue + tuned->tuning.lambda));
+  EXPECT_NEAR(tuned->ratio[0], floor, 0.05 * floor);
+  EXPECT_LT(tuned->alignment[2], 1);  // the median pair is less aligned with v than at random
+  EXPECT_LT(tuned->overshoot_fraction, 0.01);
+  EXPECT_LT(tuned->bulk_progress, 0.1 * tuned->sgrld_progress);
+
+  options.hamcmc_gamma = 1;
+  const absl::StatusOr<HamcmcStiffDirection> large =
+      DiagnoseHamcmcStiffDirection(options, 100, LinearRegressionMethod::kHamcmc2);
+  ASSERT_TRUE(large.ok()) << large.status();
+  EXPECT_GT(large->diverged_at, 0);
+  EXPECT_LT(large->diverged_at, 100);
+  EXPECT_GT(large->overshoot_fraction_low_alignment, large->overshoot_fraction_high_alignment);
+  EXPECT_FALSE(std::isfinite(large->final_error));
 }
 
 }  // namespace
