@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "absl/types/span.h"
 #include "benchmark/benchmark.h"
 #include "eval/kernel_stein_discrepancy.h"
 #include "rng/engine.h"
@@ -29,45 +31,42 @@ Sample NormalSample(int64_t n, int d) {
   return sample;
 }
 
-void ReportPairs(benchmark::State& state, int64_t pairs_per_call) {
-  const int64_t pairs = pairs_per_call * state.iterations();
-  state.SetItemsProcessed(pairs);
-  state.counters["time_per_pair"] = benchmark::Counter(
-      static_cast<double>(pairs), benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
+using KsdFunction = absl::StatusOr<KsdEstimate> (*)(absl::Span<const double> draws,
+                                                    absl::Span<const double> scores,
+                                                    int dimension,
+                                                    absl::Span<const double> weights,
+                                                    const KernelSteinOptions& options);
+
+// Times `ksd` on NormalSample(n, d), n = range(0), d = range(1), with equal weights.
+void TimeKsd(benchmark::State& state, KsdFunction ksd, const KernelSteinOptions& options) {
+  const int64_t n = state.range(0);
+  const int d = static_cast<int>(state.range(1));
+  const Sample sample = NormalSample(n, d);
+  int64_t pairs = 0;
+  for (auto _ : state) {
+    const KsdEstimate estimate = *ksd(sample.draws, sample.scores, d, {}, options);
+    benchmark::DoNotOptimize(estimate.squared);
+    pairs = estimate.num_pairs;
+  }
+  const int64_t total_pairs = pairs * state.iterations();
+  state.SetItemsProcessed(total_pairs);
+  state.counters["time_per_pair"] =
+      benchmark::Counter(static_cast<double>(total_pairs),
+                         benchmark::Counter::kIsRate | benchmark::Counter::kInvert);
 }
 
 // Args: n, d, 1000 * -beta.
 void BM_KernelSteinDiscrepancyV(benchmark::State& state) {
-  const int64_t n = state.range(0);
-  const int d = static_cast<int>(state.range(1));
   KernelSteinOptions options;
   options.beta = -state.range(2) / 1000.0;
-  const Sample sample = NormalSample(n, d);
-  int64_t pairs = 0;
-  for (auto _ : state) {
-    const KsdEstimate estimate =
-        *KernelSteinDiscrepancy(sample.draws, sample.scores, d, {}, options);
-    benchmark::DoNotOptimize(estimate.squared);
-    pairs = estimate.num_pairs;
-  }
-  ReportPairs(state, pairs);
+  TimeKsd(state, KernelSteinDiscrepancy, options);
 }
 BENCHMARK(BM_KernelSteinDiscrepancyV)
     ->ArgsProduct({{1000, 4000}, {1, 2, 10, 100}, {500}})
     ->Args({4000, 2, 300});
 
 void BM_KernelSteinDiscrepancyLinear(benchmark::State& state) {
-  const int64_t n = state.range(0);
-  const int d = static_cast<int>(state.range(1));
-  const Sample sample = NormalSample(n, d);
-  int64_t pairs = 0;
-  for (auto _ : state) {
-    const KsdEstimate estimate =
-        *LinearKernelSteinDiscrepancy(sample.draws, sample.scores, d, {}, {});
-    benchmark::DoNotOptimize(estimate.squared);
-    pairs = estimate.num_pairs;
-  }
-  ReportPairs(state, pairs);
+  TimeKsd(state, LinearKernelSteinDiscrepancy, {});
 }
 BENCHMARK(BM_KernelSteinDiscrepancyLinear)->ArgsProduct({{1 << 18}, {1, 2, 10, 100}});
 

@@ -8,15 +8,22 @@
 namespace sgmcmc::math {
 namespace {
 
-// Args: {nu, kappa}, one point per region of LogBesselI.
-void BM_BesselLogBesselI(benchmark::State& state) {
-  const double nu = state.range(0);
+// Times function(range(0), kappa = range(1)); kappa passes through DoNotOptimize on every
+// call so that nothing is hoisted out of the loop.
+template <typename First, typename Function>
+void TimeAtKappa(benchmark::State& state, Function function) {
+  const First first = static_cast<First>(state.range(0));
   double kappa = state.range(1);
   for (auto _ : state) {
     benchmark::DoNotOptimize(kappa);
-    benchmark::DoNotOptimize(LogBesselI(nu, kappa));
+    benchmark::DoNotOptimize(function(first, kappa));
   }
   state.SetItemsProcessed(state.iterations());
+}
+
+// Args: {nu, kappa}, one point per region of LogBesselI.
+void BM_BesselLogBesselI(benchmark::State& state) {
+  TimeAtKappa<double>(state, [](double nu, double kappa) { return LogBesselI(nu, kappa); });
 }
 BENCHMARK(BM_BesselLogBesselI)
     ->Args({2499, 3000})    // Debye, few terms
@@ -25,14 +32,10 @@ BENCHMARK(BM_BesselLogBesselI)
     ->Args({3, 50})         // Boost
     ->Args({3, 10000});     // Hankel
 
+// Args: {dim, kappa}.
 void BM_BesselVmfMeanResultantLength(benchmark::State& state) {
-  const int dim = state.range(0);
-  double kappa = state.range(1);
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(kappa);
-    benchmark::DoNotOptimize(VmfMeanResultantLength(dim, kappa));
-  }
-  state.SetItemsProcessed(state.iterations());
+  TimeAtKappa<int>(state,
+                   [](int dim, double kappa) { return VmfMeanResultantLength(dim, kappa); });
 }
 BENCHMARK(BM_BesselVmfMeanResultantLength)->Args({5000, 3000})->Args({3, 50})->Args({3, 10000});
 

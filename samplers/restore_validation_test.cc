@@ -2,7 +2,6 @@
 // any real-valued field (theta, last step size, momenta, thermostat, pSGLD's second moment,
 // HAMCMC's history and L-BFGS pairs) with InvalidArgument naming the field and index, and
 // leaves the chain unchanged.
-#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -12,10 +11,8 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "absl/types/span.h"
 #include "gtest/gtest.h"
 #include "samplers/dense_sgrld.h"
-#include "samplers/fisher_model.h"
 #include "samplers/hamcmc.h"
 #include "samplers/internal/isotropic_gaussian_testing.h"
 #include "samplers/psgld.h"
@@ -32,31 +29,9 @@ constexpr int kDimension = 3;
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// U(theta) = |theta|^2 / 2 with Fisher information I, for DenseSgrld.
-class IsotropicFisher final : public FisherModel {
- public:
-  int dimension() const override { return kDimension; }
-  int64_t num_items() const override { return 1; }
-  void PriorPotentialGradient(absl::Span<const double> theta,
-                              absl::Span<double> out) const override {
-    std::copy(theta.begin(), theta.end(), out.begin());
-  }
-  void AddLikelihoodPotentialGradient(absl::Span<const double>, absl::Span<const int64_t>, double,
-                                      absl::Span<double>) const override {}
-  void ExpectedFisherInformation(absl::Span<const double>,
-                                 absl::Span<double> fisher) const override {
-    for (int i = 0; i < kDimension; ++i) {
-      for (int j = 0; j < kDimension; ++j) fisher[i * kDimension + j] = i == j ? 1 : 0;
-    }
-  }
-};
-
+// U(theta) = |theta|^2 / 2 with Fisher information I (DenseSgrld uses the latter).
 const samplers_internal::IsotropicGaussian& Gaussian() {
   static const auto* model = new samplers_internal::IsotropicGaussian(kDimension);
-  return *model;
-}
-const IsotropicFisher& Fisher() {
-  static const auto* model = new IsotropicFisher();
   return *model;
 }
 
@@ -98,7 +73,7 @@ std::unique_ptr<Sampler> MakeHamcmc() {
 std::unique_ptr<Sampler> MakeDenseSgrld() {
   DenseSgrldOptions options;
   options.chain = Chain();
-  return *DenseSgrld::Create(Fisher(), kTheta0, options);
+  return *DenseSgrld::Create(Gaussian(), kTheta0, options);
 }
 
 struct RestoreCase {

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "eval/ks_dirichlet.h"
 #include "gtest/gtest.h"
@@ -200,35 +201,61 @@ TEST(ScirTest, Corollary42MomentsLimits) {
   EXPECT_NEAR(limit.variance, 5.0 + std::tanh(0.25) * 9.0, 1e-12);
 }
 
+// A stochastic shape for the positive-real steps: â = a ± spread (a fair coin per step), rate
+// `rate`, step h, M = `steps` steps from θ_0.
+struct StochasticShapeChain {
+  int steps;
+  double h, rate, a, spread, theta0;
+};
+
+// Runs one_step.size() (== linear.size()) chains of ScirGammaStep and ScirLogGammaStep side by
+// side: the coins come from Engine(seed, 1), chain r's steps from two copies of
+// Engine(seed, 1000 + r), and the two steps must agree to 1e-12 relative. Fills θ after the
+// first step in `one_step` and rate·θ after the last in `linear`. Call it under
+// ASSERT_NO_FATAL_FAILURE.
+void RunStochasticShapeChains(uint64_t seed, const StochasticShapeChain& chain,
+                              std::vector<double>& one_step, std::vector<double>& linear) {
+  rng::Engine shapes(seed, 1);
+  for (size_t r = 0; r < linear.size(); ++r) {
+    rng::Engine a(seed, 1000 + r), b(seed, 1000 + r);
+    double theta = chain.theta0;
+    for (int m = 0; m < chain.steps; ++m) {
+      const double a_hat = chain.a + ((shapes() >> 63) ? chain.spread : -chain.spread);
+      // Both step from the same θ: (Z + √(2λ))² cancels when Z ~ −√(2λ), which would
+      // amplify the chains' last-bit differences.
+      const double log_theta = ScirLogGammaStep(b, std::log(theta), a_hat, chain.rate, chain.h);
+      theta = ScirGammaStep(a, theta, a_hat, chain.rate, chain.h);
+      ASSERT_NEAR(theta, std::exp(log_theta), 1e-12 * theta) << r << " step " << m;
+      if (m == 0) one_step[r] = theta;
+    }
+    linear[r] = chain.rate * theta;
+  }
+}
+
+// rate·θ_M over the chains (`linear`, from RunStochasticShapeChains) against Corollary 4.2's
+// mean and variance, z-tests at false-failure rate 1e-6; failures start with `label`.
+void ExpectCorollary42Moments(const std::vector<double>& linear, const StochasticShapeChain& chain,
+                              const std::string& label) {
+  const ScirMoments expected = ScirCorollary42Moments(chain.rate * chain.theta0, chain.a,
+                                                      chain.spread * chain.spread, chain.h,
+                                                      chain.steps);
+  const testing::TestResult mean = testing::MeanZTest(linear, expected.mean, expected.variance);
+  EXPECT_TRUE(mean.Passed()) << label << mean;
+  const testing::TestResult var =
+      testing::VarianceZTest(linear, expected.variance, FourthCentralMoment(linear));
+  EXPECT_TRUE(var.Passed()) << label << var;
+}
+
 // The positive-real variant against the same corollary, with a rate: θ targets
 // Gamma(â, rate), i.e. rate·θ is the unit-rate SCIR process. â = a + (Bernoulli(1/2) − 1/2)·2s,
 // mean a and Var[â] = s². Linear and log-space steps share their engine words draw for draw.
 TEST(ScirTest, PositiveRealVariantFollowsCorollary42) {
-  constexpr int kReplicates = 20000, kSteps = 5;
-  constexpr double kH = 0.5, kRate = 4.0, kA = 3.0, kSpread = 2.5, kTheta0 = 0.2;
+  constexpr StochasticShapeChain kChain = {
+      /*steps=*/5, /*h=*/0.5, /*rate=*/4.0, /*a=*/3.0, /*spread=*/2.5, /*theta0=*/0.2};
   for (uint64_t seed : {5u, 6u}) {
-    std::vector<double> linear(kReplicates);
-    rng::Engine shapes(seed, 1);
-    for (int r = 0; r < kReplicates; ++r) {
-      rng::Engine a(seed, 1000 + r), b(seed, 1000 + r);
-      double theta = kTheta0;
-      for (int m = 0; m < kSteps; ++m) {
-        const double a_hat = kA + ((shapes() >> 63) ? kSpread : -kSpread);
-        // Both step from the same θ: (Z + √(2λ))² cancels when Z ~ −√(2λ), which would
-        // amplify the chains' last-bit differences.
-        const double log_theta = ScirLogGammaStep(b, std::log(theta), a_hat, kRate, kH);
-        theta = ScirGammaStep(a, theta, a_hat, kRate, kH);
-        ASSERT_NEAR(theta, std::exp(log_theta), 1e-12 * theta) << r << " step " << m;
-      }
-      linear[r] = kRate * theta;
-    }
-    const ScirMoments expected =
-        ScirCorollary42Moments(kRate * kTheta0, kA, kSpread * kSpread, kH, kSteps);
-    const testing::TestResult mean = testing::MeanZTest(linear, expected.mean, expected.variance);
-    EXPECT_TRUE(mean.Passed()) << mean;
-    const testing::TestResult var =
-        testing::VarianceZTest(linear, expected.variance, FourthCentralMoment(linear));
-    EXPECT_TRUE(var.Passed()) << var;
+    std::vector<double> one_step(20000), linear(20000);
+    ASSERT_NO_FATAL_FAILURE(RunStochasticShapeChains(seed, kChain, one_step, linear));
+    ExpectCorollary42Moments(linear, kChain, "");
   }
 }
 
@@ -490,39 +517,22 @@ TEST(ScirTest, VectorisedKernelIsBitIdenticalForAnySplitAndThreadCount) {
 //    variance z-test's rate holds: rng/gamma_test.cc), z-tests at 1e-6.
 // Linear and log-space steps share their engine words draw for draw (checked).
 TEST(ScirTest, PoissonBranchOfPositiveRealStepsWithStochasticShape) {
-  constexpr int kReplicates = 20000, kSteps = 5;
-  constexpr double kH = 0.5, kRate = 2.0, kA = 0.375, kSpread = 0.075, kTheta0 = 0.4;
+  constexpr int kReplicates = 20000;
+  constexpr StochasticShapeChain kChain = {
+      /*steps=*/5, /*h=*/0.5, /*rate=*/2.0, /*a=*/0.375, /*spread=*/0.075, /*theta0=*/0.4};
   for (uint64_t seed : {71u, 72u}) {
     std::vector<double> one_step(kReplicates), linear(kReplicates);
-    rng::Engine shapes(seed, 1);
-    for (int r = 0; r < kReplicates; ++r) {
-      rng::Engine a(seed, 1000 + r), b(seed, 1000 + r);
-      double theta = kTheta0;
-      for (int m = 0; m < kSteps; ++m) {
-        const double a_hat = kA + ((shapes() >> 63) ? kSpread : -kSpread);
-        const double log_theta = ScirLogGammaStep(b, std::log(theta), a_hat, kRate, kH);
-        theta = ScirGammaStep(a, theta, a_hat, kRate, kH);
-        ASSERT_NEAR(theta, std::exp(log_theta), 1e-12 * theta) << r << " step " << m;
-        if (m == 0) one_step[r] = theta;
-      }
-      linear[r] = kRate * theta;
-    }
-    const double scale = -std::expm1(-kH);
+    ASSERT_NO_FATAL_FAILURE(RunStochasticShapeChains(seed, kChain, one_step, linear));
+    const double scale = -std::expm1(-kChain.h);
     std::vector<double> w(kReplicates);
-    for (int r = 0; r < kReplicates; ++r) w[r] = 2 * kRate * one_step[r] / scale;
-    const double nc = 2 * kRate * kTheta0 * std::exp(-kH) / scale;
+    for (int r = 0; r < kReplicates; ++r) w[r] = 2 * kChain.rate * one_step[r] / scale;
+    const double nc = 2 * kChain.rate * kChain.theta0 * std::exp(-kChain.h) / scale;
     const testing::TestResult ks = testing::KolmogorovSmirnovTest(w, [&](double x) {
-      return 0.5 * math::NoncentralChiSquaredCdf(x, 2 * (kA - kSpread), nc) +
-             0.5 * math::NoncentralChiSquaredCdf(x, 2 * (kA + kSpread), nc);
+      return 0.5 * math::NoncentralChiSquaredCdf(x, 2 * (kChain.a - kChain.spread), nc) +
+             0.5 * math::NoncentralChiSquaredCdf(x, 2 * (kChain.a + kChain.spread), nc);
     });
     EXPECT_TRUE(ks.Passed()) << "seed " << seed << " one step: " << ks;
-    const ScirMoments expected =
-        ScirCorollary42Moments(kRate * kTheta0, kA, kSpread * kSpread, kH, kSteps);
-    const testing::TestResult mean = testing::MeanZTest(linear, expected.mean, expected.variance);
-    EXPECT_TRUE(mean.Passed()) << "seed " << seed << " " << mean;
-    const testing::TestResult var =
-        testing::VarianceZTest(linear, expected.variance, FourthCentralMoment(linear));
-    EXPECT_TRUE(var.Passed()) << "seed " << seed << " " << var;
+    ExpectCorollary42Moments(linear, kChain, absl::StrCat("seed ", seed, " "));
   }
 }
 

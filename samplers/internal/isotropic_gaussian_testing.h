@@ -2,8 +2,10 @@
 // with a single data item whose likelihood is flat, so a stochastic gradient is one copy of
 // theta. Benchmarks use it to time a sampler's own per-iteration work with the gradient
 // (nearly) excluded; BM_IsotropicGaussianGradient in each benchmark reports what remains.
+// It is also a FisherModel (Fisher information I) for the dense-metric samplers' tests.
 //
-// Cost: PriorPotentialGradient copies D doubles; AddLikelihoodPotentialGradient does nothing.
+// Cost: PriorPotentialGradient copies D doubles; AddLikelihoodPotentialGradient does nothing;
+// ExpectedFisherInformation writes D^2 doubles.
 //
 // Example:
 //   const IsotropicGaussian model(/*dimension=*/100000);
@@ -15,11 +17,11 @@
 #include <cstdint>
 
 #include "absl/types/span.h"
-#include "samplers/gradient_model.h"
+#include "samplers/fisher_model.h"
 
 namespace sgmcmc::samplers_internal {
 
-class IsotropicGaussian final : public samplers::GradientModel {
+class IsotropicGaussian final : public samplers::FisherModel {
  public:
   explicit IsotropicGaussian(int dimension) : dimension_(dimension) {}
 
@@ -31,6 +33,12 @@ class IsotropicGaussian final : public samplers::GradientModel {
   }
   void AddLikelihoodPotentialGradient(absl::Span<const double>, absl::Span<const int64_t>, double,
                                       absl::Span<double>) const override {}
+  void ExpectedFisherInformation(absl::Span<const double>,
+                                 absl::Span<double> fisher) const override {
+    for (int i = 0; i < dimension_; ++i) {
+      for (int j = 0; j < dimension_; ++j) fisher[i * dimension_ + j] = i == j ? 1 : 0;
+    }
+  }
 
  private:
   int dimension_;
