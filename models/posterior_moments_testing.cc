@@ -11,22 +11,69 @@
 namespace sgmcmc::models {
 namespace {
 
-// Solves X = A X A' + Q by vectorisation: (I - A kron A) vec X = vec Q.
-Eigen::MatrixXd SolveDiscreteLyapunov(const Eigen::MatrixXd& a, const Eigen::MatrixXd& q) {
+// Solves X = A X A' + Q + sum_k M_k X M_k' by vectorisation (column-major vec):
+// (I - A kron A - sum_k M_k kron M_k) vec X = vec Q, using vec(M X M') = (M kron M) vec X.
+Eigen::MatrixXd SolveDiscreteLyapunov(const Eigen::MatrixXd& a, const Eigen::MatrixXd& q,
+                                      const std::vector<Eigen::MatrixXd>& extra = {}) {
   const int n = static_cast<int>(a.rows());
   Eigen::MatrixXd system = Eigen::MatrixXd::Identity(n * n, n * n);
-  for (int i = 0; i < n; ++i) {
-    for (int j = 0; j < n; ++j) {
-      // Column-major vec: (A X A')_{(r, c)} = sum_{i, j} A_ri X_ij A_cj.
-      for (int r = 0; r < n; ++r) {
-        for (int c = 0; c < n; ++c) system(c * n + r, j * n + i) -= a(r, i) * a(c, j);
+  auto subtract_kron = [&](const Eigen::MatrixXd& m) {
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) {
+        // Column-major vec: (M X M')_{(r, c)} = sum_{i, j} M_ri X_ij M_cj.
+        for (int r = 0; r < n; ++r) {
+          for (int c = 0; c < n; ++c) system(c * n + r, j * n + i) -= m(r, i) * m(c, j);
+        }
       }
     }
-  }
+  };
+  subtract_kron(a);
+  for (const Eigen::MatrixXd& m : extra) subtract_kron(m);
   const Eigen::VectorXd vec_q = Eigen::Map<const Eigen::VectorXd>(q.data(), n * n);
   const Eigen::VectorXd vec_x = system.partialPivLu().solve(vec_q);
   Eigen::MatrixXd x = Eigen::Map<const Eigen::MatrixXd>(vec_x.data(), n, n);
   return (x + x.transpose()) / 2;
+}
+
+// The minibatch noise covariance averaged over theta with mean mu and covariance S:
+// V(S) = v0 + sum_i F_i S F_i' (see the header).
+struct NoiseModel {
+  Eigen::MatrixXd v0;
+  std::vector<Eigen::MatrixXd> factors;
+};
+
+NoiseModel MinibatchNoiseModel(const models::LinearRegression& model, int64_t batch_size,
+                               const Eigen::VectorXd& mu) {
+  const int d = model.dimension();
+  const int64_t n_items = model.num_items();
+  const models::LinearRegressionData& data = model.data();
+  const double inv_var = 1 / data.noise_variance;
+  // Per-item gradient g_i(theta) = B_i theta - c_i with B_i = a_i a_i' / s2, c_i = a_i x_i / s2.
+  std::vector<Eigen::MatrixXd> b(n_items);
+  std::vector<Eigen::VectorXd> c(n_items);
+  Eigen::MatrixXd b_mean = Eigen::MatrixXd::Zero(d, d);
+  Eigen::VectorXd c_mean = Eigen::VectorXd::Zero(d);
+  for (int64_t i = 0; i < n_items; ++i) {
+    const Eigen::Map<const Eigen::VectorXd> a(data.covariates.data() + i * d, d);
+    b[i] = a * a.transpose() * inv_var;
+    c[i] = a * data.observations[i] * inv_var;
+    b_mean += b[i] / n_items;
+    c_mean += c[i] / n_items;
+  }
+  // Cov(nu | theta) = k S^2(theta), k = (N^2 / n)(1 - n / N), S^2 the (N - 1)-normalised
+  // covariance of g_i(theta) = (B_i - B-bar) theta - (c_i - c-bar) + const. Averaged over
+  // theta: k / (N - 1) sum_i [(dB_i mu - dc_i)(dB_i mu - dc_i)' + dB_i S dB_i'].
+  const double n = static_cast<double>(batch_size), big_n = static_cast<double>(n_items);
+  const double k = big_n * big_n / n * (1 - n / big_n) / (big_n - 1);
+  NoiseModel noise;
+  noise.v0 = Eigen::MatrixXd::Zero(d, d);
+  for (int64_t i = 0; i < n_items; ++i) {
+    const Eigen::MatrixXd db = b[i] - b_mean;
+    const Eigen::VectorXd r = db * mu - (c[i] - c_mean);
+    noise.v0 += k * r * r.transpose();
+    noise.factors.push_back(std::sqrt(k) * db);
+  }
+  return noise;
 }
 
 }  // namespace
@@ -101,6 +148,49 @@ Eigen::MatrixXd SghmcCovariance(const Eigen::MatrixXd& precision,
   q << std::pow(h, 4) * gradient_noise + h * h * s, std::pow(h, 3) * gradient_noise + h * s,
       std::pow(h, 3) * gradient_noise + h * s, h * h * gradient_noise + s;
   return SolveDiscreteLyapunov(a, q).topLeftCorner(d, d);
+}
+
+Eigen::MatrixXd ExactLangevinCovariance(const models::LinearRegression& model, int64_t batch_size,
+                                        const Eigen::MatrixXd& preconditioner, double h) {
+  const models::GaussianPosterior exact = model.ExactPosterior();
+  const int d = model.dimension();
+  const Eigen::MatrixXd& g = preconditioner;
+  const NoiseModel noise = MinibatchNoiseModel(model, batch_size, exact.mean);
+  const Eigen::MatrixXd a = Eigen::MatrixXd::Identity(d, d) - h * g * exact.covariance.inverse();
+  const Eigen::MatrixXd q = 2 * h * g + h * h * g * noise.v0 * g;
+  std::vector<Eigen::MatrixXd> extra;
+  for (const Eigen::MatrixXd& f : noise.factors) extra.push_back(h * g * f);
+  return SolveDiscreteLyapunov(a, q, extra);
+}
+
+Eigen::MatrixXd ExactSghmcCovariance(const models::LinearRegression& model, int64_t batch_size,
+                                     double h, double friction, double gradient_noise_estimate) {
+  const models::GaussianPosterior exact = model.ExactPosterior();
+  const int d = model.dimension();
+  const Eigen::MatrixXd precision = exact.covariance.inverse();
+  const Eigen::MatrixXd eye = Eigen::MatrixXd::Identity(d, d);
+  const double keep = 1 - h * friction;
+  const NoiseModel noise = MinibatchNoiseModel(model, batch_size, exact.mean);
+  // State (x, p): x' = (I - h^2 P) x + h keep p + (-h^2 nu + h eta), p' = -h P x + keep p +
+  // (-h nu + eta).
+  Eigen::MatrixXd a(2 * d, 2 * d);
+  a << eye - h * h * precision, h * keep * eye, -h * precision, keep * eye;
+  const Eigen::MatrixXd s = 2 * (friction - gradient_noise_estimate) * h * eye;  // Cov(eta)
+  const Eigen::MatrixXd& v0 = noise.v0;
+  Eigen::MatrixXd q(2 * d, 2 * d);
+  q << std::pow(h, 4) * v0 + h * h * s, std::pow(h, 3) * v0 + h * s, std::pow(h, 3) * v0 + h * s,
+      h * h * v0 + s;
+  // The nu part of the noise is E nu with E = (-h^2 I; -h I) and nu's theta-dependent
+  // covariance F_i x x' F_i': M_i = E F_i [I 0].
+  Eigen::MatrixXd e(2 * d, d);
+  e << -h * h * eye, -h * eye;
+  std::vector<Eigen::MatrixXd> extra;
+  for (const Eigen::MatrixXd& f : noise.factors) {
+    Eigen::MatrixXd m = Eigen::MatrixXd::Zero(2 * d, 2 * d);
+    m.leftCols(d) = e * f;
+    extra.push_back(m);
+  }
+  return SolveDiscreteLyapunov(a, q, extra).topLeftCorner(d, d);
 }
 
 Chains RunChains(const std::function<std::unique_ptr<samplers::Sampler>(uint64_t)>& make,
@@ -191,6 +281,71 @@ Chains RunChains(const std::function<std::unique_ptr<samplers::Sampler>(uint64_t
   }
   if (ok) return ::testing::AssertionSuccess() << table.str();
   return ::testing::AssertionFailure() << table.str();
+}
+
+MeanEstimate QuadraticFormMean(const Chains& chains, const Eigen::VectorXd& mean,
+                               const Eigen::MatrixXd& weight) {
+  const int d = chains.dimension;
+  std::vector<std::vector<double>> series;
+  double sum = 0, total = 0;
+  for (const std::vector<double>& x : chains.draws) {
+    const size_t length = x.size() / d;
+    std::vector<double>& q = series.emplace_back(length);
+    for (size_t t = 0; t < length; ++t) {
+      const Eigen::VectorXd dev = Eigen::Map<const Eigen::VectorXd>(x.data() + t * d, d) - mean;
+      q[t] = dev.dot(weight * dev);
+      sum += q[t];
+    }
+    total += static_cast<double>(length);
+  }
+  MeanEstimate estimate;
+  estimate.mean = sum / total;
+  double ss = 0;
+  for (const std::vector<double>& q : series) {
+    for (double v : q) ss += (v - estimate.mean) * (v - estimate.mean);
+  }
+  const std::vector<absl::Span<const double>> spans(series.begin(), series.end());
+  estimate.ess = eval::EffectiveSampleSize(spans);
+  estimate.standard_error = std::sqrt(ss / (total - 1) / estimate.ess);
+  return estimate;
+}
+
+::testing::AssertionResult CheckBiasTrend(const MeanEstimate& at_h, const MeanEstimate& at_half_h,
+                                          double exact_value, double predicted_h,
+                                          double predicted_half_h, double false_failure_rate) {
+  // Two checks, Bonferroni: each at false_failure_rate / 2, two-sided.
+  const double z =
+      boost::math::quantile(boost::math::complement(boost::math::normal(), false_failure_rate / 4));
+  const double se_h = at_h.standard_error, se_half_h = at_half_h.standard_error;
+  const double bias_h = at_h.mean - exact_value;
+  const double bias_half_h = at_half_h.mean - exact_value;
+  // 1. The fraction of the bias left: b(h/2) / b(h) = r.
+  const double r = predicted_half_h / predicted_h;
+  const double ratio = bias_half_h / bias_h;
+  const double se_ratio =
+      std::sqrt(se_half_h * se_half_h + r * r * se_h * se_h) / std::abs(predicted_h);
+  // 2. The bias removed: b(h) - b(h/2) = E_h[q] - E_h/2[q] (needs no exact value).
+  const double removed = bias_h - bias_half_h;
+  const double predicted_removed = predicted_h - predicted_half_h;
+  const double se_removed = std::sqrt(se_h * se_h + se_half_h * se_half_h);
+  const double err_ratio = std::abs(ratio - r) / (z * se_ratio);
+  const double err_removed = std::abs(removed - predicted_removed) / (z * se_removed);
+  const std::string table = absl::StrFormat(
+      "bias at h:   %.6g (predicted %.6g, se %.3g, ESS %.0f)\n"
+      "bias at h/2: %.6g (predicted %.6g, se %.3g, ESS %.0f)\n"
+      "z = %.3f (Bonferroni over 2 checks)\n"
+      "ratio b(h/2)/b(h): %.4f, predicted %.4f, se %.3g, |err|/tol = %.3f%s\n"
+      "removed b(h)-b(h/2): %.6g, predicted %.6g, se %.3g, |err|/tol = %.3f%s\n",
+      bias_h, predicted_h, se_h, at_h.ess, bias_half_h, predicted_half_h, se_half_h, at_half_h.ess,
+      z, ratio, r, se_ratio, err_ratio, err_ratio <= 1 ? "" : "  FAIL", removed, predicted_removed,
+      se_removed, err_removed, err_removed <= 1 ? "" : "  FAIL");
+  if (!(std::abs(predicted_h) >= 3 * z * se_h)) {
+    return ::testing::AssertionFailure()
+           << "unpowered design: the predicted bias at h is under 3 z standard errors\n"
+           << table;
+  }
+  if (!(err_ratio <= 1 && err_removed <= 1)) return ::testing::AssertionFailure() << table;
+  return ::testing::AssertionSuccess() << table;
 }
 
 }  // namespace sgmcmc::models

@@ -1,6 +1,7 @@
 #include "models/posterior_moments_testing.h"
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -115,6 +116,65 @@ TEST(PosteriorMomentsTestingTest, CheckAcceptsExactDrawsAndRejectsWrongOnes) {
         CheckGaussianMoments(chains, exact, Eigen::Vector2d::Zero(), Eigen::Matrix2d::Zero());
     EXPECT_EQ(static_cast<bool>(result), scale == 1.0) << result.message();
   }
+}
+
+// The exact covariances are fixed points of the approximate solvers evaluated at the chain's
+// own second moment: S = Lyapunov(V(mu, S)) with V the enumeration-tested
+// MinibatchGradientNoise. Without minibatch noise (n = N) both reduce to the noiseless solve,
+// and h -> 0 recovers the posterior.
+TEST(PosteriorMomentsTestingTest, ExactCovariancesAreSelfConsistent) {
+  const models::LinearRegression model = TestModel(2, 30, 0.5, 2);
+  const models::GaussianPosterior exact = model.ExactPosterior();
+  const Eigen::MatrixXd precision = exact.covariance.inverse();
+  const Eigen::MatrixXd g = Eigen::Vector2d(1.0, 0.5).asDiagonal();
+  const double h = 0.3 / precision.norm();
+  const Eigen::MatrixXd langevin = ExactLangevinCovariance(model, 3, g, h);
+  const Eigen::MatrixXd langevin_fixed_point = PreconditionedLangevinCovariance(
+      precision, MinibatchGradientNoise(model, 3, {exact.mean, langevin}), g, h);
+  EXPECT_TRUE(langevin.isApprox(langevin_fixed_point, 1e-12)) << langevin;
+  // The chain's covariance differs from the one with the posterior's noise (O(h^2)).
+  EXPECT_FALSE(langevin.isApprox(
+      PreconditionedLangevinCovariance(precision, MinibatchGradientNoise(model, 3, exact), g, h),
+      1e-6));
+  EXPECT_TRUE(
+      ExactLangevinCovariance(model, 30, g, h)
+          .isApprox(PreconditionedLangevinCovariance(precision, Eigen::MatrixXd::Zero(2, 2), g, h),
+                    1e-12));
+  EXPECT_TRUE(ExactLangevinCovariance(model, 3, g, 1e-9).isApprox(exact.covariance, 1e-6));
+
+  const double step = 0.01, friction = 15, estimate = 0.5;
+  const Eigen::MatrixXd sghmc = ExactSghmcCovariance(model, 3, step, friction, estimate);
+  const Eigen::MatrixXd sghmc_fixed_point = SghmcCovariance(
+      precision, MinibatchGradientNoise(model, 3, {exact.mean, sghmc}), step, friction, estimate);
+  EXPECT_TRUE(sghmc.isApprox(sghmc_fixed_point, 1e-12)) << sghmc;
+  EXPECT_TRUE(ExactSghmcCovariance(model, 30, step, friction, estimate)
+                  .isApprox(SghmcCovariance(precision, Eigen::MatrixXd::Zero(2, 2), step, friction,
+                                            estimate),
+                            1e-12));
+}
+
+// CheckBiasTrend: accepts the predicted ratio, rejects a bias that does not shrink, the
+// opposite bias, no bias, and an unpowered design.
+TEST(PosteriorMomentsTestingTest, BiasTrendCheck) {
+  auto estimate = [](double mean, double se) {
+    MeanEstimate e;
+    e.mean = mean;
+    e.standard_error = se;
+    e.ess = 1000;
+    return e;
+  };
+  const double exact = 2, b = 0.4, b_half = 0.19, se = 0.005;
+  EXPECT_TRUE(CheckBiasTrend(estimate(exact + b, se), estimate(exact + b_half + 2 * se, se), exact,
+                             b, b_half));
+  EXPECT_FALSE(CheckBiasTrend(estimate(exact + b, se), estimate(exact + b, se), exact, b, b_half));
+  EXPECT_FALSE(
+      CheckBiasTrend(estimate(exact - b, se), estimate(exact - b_half, se), exact, b, b_half));
+  EXPECT_FALSE(
+      CheckBiasTrend(estimate(exact + se, se), estimate(exact - se, se), exact, b, b_half));
+  const ::testing::AssertionResult unpowered =
+      CheckBiasTrend(estimate(exact + b, 0.1), estimate(exact + b_half, 0.1), exact, b, b_half);
+  EXPECT_FALSE(unpowered);
+  EXPECT_NE(std::string(unpowered.message()).find("unpowered"), std::string::npos);
 }
 
 }  // namespace
