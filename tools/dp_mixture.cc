@@ -16,6 +16,10 @@
 // end); --resume continues interrupted runs from them, bit-identically (tools/dp_mixture_run.h).
 // The α prior Gamma(b1, b2) is --alpha_shape / --alpha_rate, default Gamma(1, 1): the paper's
 // prior is "uninformative" with no values given, so the default is ours.
+// --atom_concentration, --atom_step, --stick_step and --initial_components replace Table 3's
+// per-method a, h_θ, h_DP and K (0 keeps them), e.g. one prior a for every method; the
+// summary notes when SCIR and SGRLD ran with different a, and which score the paper's
+// ordering holds for (bench/dp_mixture_results.md).
 //
 // Example:
 //   bazel run //tools:dp_mixture                       # embedded subset, 5 seeds x 3 methods

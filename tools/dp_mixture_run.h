@@ -174,9 +174,9 @@ absl::StatusOr<DpRunResult> RunDpChain(const data::Corpus& train, const data::Co
 // comparisons the paper reports: for how many seeds SCIR ends above SGRLD, by the running
 // (draw-averaged) log predictive and by the mean single-draw log predictive, and the mean
 // occupied components of each. Where SCIR and SGRLD ran with different atom priors a (Table
-// 3's settings), a note says so and which score the paper's ordering holds for: with SGRLD's
-// a = 0.001 its draw-averaged score owes its lead to SGRLD's bias, not to its model
-// (bench/dp_mixture_results.md).
+// 3's settings), a note says so and which score the paper's ordering holds for
+// (bench/dp_mixture_results.md: on msweb SGRLD's draw-averaged lead at a = 0.001 comes from
+// its bias, not from a better model or a better approximation of the posterior).
 std::string DpSummaryTable(const std::vector<DpRunResult>& runs);
 
 // Writes trace.csv, summary.csv, draws_*.csv and runs.txt into `output_dir` (created if
