@@ -485,8 +485,9 @@ std::string DpSummaryTable(const std::vector<DpRunResult>& runs) {
       out << "note: different atom priors (SCIR a = " << scir_a << ", SGRLD a = " << sgrld_a
           << ", Table 3), i.e. different models. The paper's ordering is the single-draw "
              "score's; on msweb SGRLD's draw-averaged lead comes from its bias (it beats the "
-             "exact sampler of its own model too) and with one prior (--atom_concentration="
-             "0.5) SCIR leads on both scores: bench/dp_mixture_results.md\n";
+             "exact sampler of its own model) and its K = 30 start; with one prior "
+             "(--atom_concentration=0.5) SCIR leads on both scores: "
+             "bench/dp_mixture_results.md\n";
     }
   }
   return out.str();
