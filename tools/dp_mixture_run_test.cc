@@ -19,6 +19,7 @@ namespace sgmcmc::tools {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::string ReadFile(const std::string& path) {
   std::ifstream file(path);
@@ -39,6 +40,64 @@ TEST(DpMixtureRunTest, MethodsAndOptions) {
   EXPECT_EQ(sgrld.sampler, models::DpSimplexSampler::kSgrld);
   EXPECT_EQ(sgrld.atom_step, 0.001);
   EXPECT_EQ(sgrld.model.seed, 3u);
+}
+
+// --atom_concentration, --atom_step and --stick_step replace Table 3's values for every method
+// they apply to (the atom prior for Gibbs too); 0 keeps them; negative or NaN is rejected.
+TEST(DpMixtureRunTest, AtomPriorAndStepOverrides) {
+  DpExperimentOptions options;
+  EXPECT_EQ(DpMethodOptions(DpMethod::kSgrld, 1, options).model.atom_concentration, 0.001);
+  EXPECT_EQ(DpMethodOptions(DpMethod::kSgrld, 1, options).stick_step, 0.005);
+  EXPECT_EQ(DpMethodOptions(DpMethod::kScir, 1, options).model.atom_concentration, 0.5);
+  options.atom_concentration = 0.5;
+  options.atom_step = 0.002;
+  options.stick_step = 0.01;
+  ASSERT_TRUE(options.Validate().ok());
+  const models::DpStochasticOptions sgrld = DpMethodOptions(DpMethod::kSgrld, 1, options);
+  EXPECT_EQ(sgrld.model.atom_concentration, 0.5);
+  EXPECT_EQ(sgrld.atom_step, 0.002);
+  EXPECT_EQ(sgrld.stick_step, 0.01);
+  EXPECT_EQ(sgrld.model.initial_components, 30);
+  options.initial_components = 20;
+  EXPECT_EQ(DpMethodOptions(DpMethod::kSgrld, 1, options).model.initial_components, 20);
+  options.atom_concentration = 0.001;
+  EXPECT_EQ(DpMethodOptions(DpMethod::kGibbs, 1, options).model.atom_concentration, 0.001);
+  options.atom_concentration = -1;
+  EXPECT_THAT(options.Validate().message(), HasSubstr("atom_concentration"));
+  options.atom_concentration = 0;
+  options.stick_step = std::nan("");
+  EXPECT_THAT(options.Validate().message(), HasSubstr("stick_step"));
+  options.stick_step = 0;
+  options.initial_components = -1;
+  EXPECT_THAT(options.Validate().message(), HasSubstr("initial_components"));
+}
+
+// The summary notes when SCIR and SGRLD sampled different atom priors (Table 3's settings).
+TEST(DpMixtureRunTest, SummaryNotesDifferentAtomPriors) {
+  auto fake = [](DpMethod method, double a) {
+    DpRunResult run;
+    run.method = method;
+    run.seed = 1;
+    run.atom_concentration = a;
+    run.users_per_iteration = 10;
+    DpTracePoint point;
+    point.iteration = 10;
+    point.seconds = 1;
+    point.log_predictive = -9;
+    point.running_log_predictive = -8.9;
+    point.occupied = 3;
+    point.components = 4;
+    point.alpha = 1;
+    run.trace.push_back(point);
+    return run;
+  };
+  const std::string table_mixed =
+      DpSummaryTable({fake(DpMethod::kScir, 0.5), fake(DpMethod::kSgrld, 0.001)});
+  EXPECT_THAT(table_mixed, HasSubstr("different atom priors (SCIR a = 0.5, SGRLD a = 0.001"));
+  const std::string table_same =
+      DpSummaryTable({fake(DpMethod::kScir, 0.5), fake(DpMethod::kSgrld, 0.5)});
+  EXPECT_THAT(table_same, HasSubstr("SCIR above SGRLD in log predictive for 0 of 1 seeds"));
+  EXPECT_THAT(table_same, Not(HasSubstr("different atom priors")));
 }
 
 // Short runs of every method on the embedded subset: the trace has one point per evaluation,

@@ -8,10 +8,11 @@ bin="${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/dp_mixture"
 out="${TEST_TMPDIR}/out"
 "${bin}" --output_dir="${out}" --iterations=30 --eval_every=10 --seeds=2 --noplot \
   > "${TEST_TMPDIR}/stdout" 2> "${TEST_TMPDIR}/stderr"
-grep -q "^seeds=1..2 iterations=30 .* alpha ~ Gamma(1, 1)$" "${TEST_TMPDIR}/stdout"
+grep -q "^seeds=1..2 iterations=30 .* alpha ~ Gamma(1, 1) a per Table 3$" "${TEST_TMPDIR}/stdout"
 grep -q "^train: 4000 users, 12350 visits; test: 1000 users, 3071 visits; 294 Vroots" \
   "${TEST_TMPDIR}/stdout"
 grep -q "SCIR above SGRLD in log predictive for [0-2] of 2 seeds" "${TEST_TMPDIR}/stdout"
+grep -q "^note: different atom priors (SCIR a = 0.5, SGRLD a = 0.001" "${TEST_TMPDIR}/stdout"
 grep -q "^gibbs  mean log predictive" "${TEST_TMPDIR}/stdout"
 grep -q "^\[sgrld seed 2\] 30/30" "${TEST_TMPDIR}/stderr"
 # header + 3 methods x 2 seeds x 3 evaluations
@@ -78,6 +79,11 @@ if "${bin}" --output_dir="${out}" --methods=scir,hmc > /dev/null 2> "${TEST_TMPD
   exit 1
 fi
 grep -q "methods" "${TEST_TMPDIR}/err"
+if "${bin}" --output_dir="${out}" --atom_concentration=-1 > /dev/null 2> "${TEST_TMPDIR}/err"; then
+  echo "expected failure for --atom_concentration=-1" >&2
+  exit 1
+fi
+grep -q "atom_concentration" "${TEST_TMPDIR}/err"
 if "${bin}" --output_dir="${out}" --train=/nonexistent.data --test=/x > /dev/null \
   2> "${TEST_TMPDIR}/err"; then
   echo "expected failure for a missing --train" >&2

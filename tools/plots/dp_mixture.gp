@@ -2,19 +2,23 @@
 # Usage: gnuplot -e "dir='OUTPUT_DIR'" dp_mixture.gp
 # Reads dir/runs.txt (method names) and dir/trace.csv (method, seed, iteration, seconds,
 # log_predictive, running_log_predictive, occupied, components, alpha); writes
-# dir/log_predictive.png: running log predictive vs iteration and vs seconds, and occupied
-# components vs iteration, one curve per run.
+# dir/log_predictive.png, one curve per run: the single-draw log predictive vs iteration (the
+# per-iteration score of the paper's figure), the draw-averaged (running mean after burn-in)
+# log predictive vs iteration and vs sampler seconds, and occupied components vs iteration.
 runs = system("cat '".dir."/runs.txt'")
 seeds = system("tail -n +2 '".dir."/trace.csv' | cut -d, -f2 | sort -un | tr '\n' ' '")
-set terminal pngcairo size 1800,560 noenhanced font ",11"
+set terminal pngcairo size 1400,1000 noenhanced font ",11"
 set output dir."/log_predictive.png"
 set datafile separator ","
 set key bottom right
 set grid
-set multiplot layout 1,3 title "DP mixture of multinomials on msweb (held-out log predictive; running mean after burn-in)"
+set multiplot layout 2,2 title "DP mixture of multinomials on msweb (held-out log predictive per test user)"
 sel(m, s) = sprintf("< awk -F, '$1==\"%s\" && $2==%s' '%s/trace.csv'", m, s, dir)
 set xlabel "iteration"
-set ylabel "log predictive per test user"
+set ylabel "single-draw log predictive"
+plot for [i=1:words(runs)] for [j=1:words(seeds)] sel(word(runs,i), word(seeds,j)) \
+    using 3:5 with lines linecolor i title (j == 1 ? word(runs,i) : "")
+set ylabel "draw-averaged log predictive"
 plot for [i=1:words(runs)] for [j=1:words(seeds)] sel(word(runs,i), word(seeds,j)) \
     using 3:6 with lines linecolor i title (j == 1 ? word(runs,i) : "")
 set xlabel "sampler seconds"
