@@ -14,14 +14,19 @@
 // draws of a seed come from its stream 1. Chains are spread over `threads`; the results do
 // not depend on it.
 //
+// Every chain (and the exact draws) also gets its kernel Stein discrepancy to the exact
+// posterior, in the Dirichlet's additive-log-ratio coordinates (kSparseDirichletKsdDraws below):
+// reported for the same best-d_KS chains, next to d_KS.
+//
 // Outputs (SparseDirichletOutputFiles): fig1_omega5.csv (log10 ω₅ of the exact, SCIR and
 // SGRLD draws), fig2_ks.csv (best d_KS per experiment, seed, proportion and method, with its
-// step size; method "exact" = `iterations` exact draws), fig2_ks_mean.csv (means over seeds,
-// one column per experiment and method) and ks_grid.csv (every step size).
+// step size and that chain's KSD; method "exact" = `iterations` exact draws), fig2_ks_mean.csv
+// (means over seeds, one column per experiment and method, then the same for the KSD,
+// <experiment>_<method>_ksd) and ks_grid.csv (every step size: d_KS and KSD).
 //
 // Cost: 2 · num_seeds · (1 + proportions · G) + G chains, G = |SCIR grid| + |SGRLD grid|,
-// each burn_in + iterations steps plus one d_KS (~20 ms per chain at the defaults, which run
-// 1375 chains).
+// each burn_in + iterations steps plus one d_KS and one KSD (~20 + ~2 ms per chain at the
+// defaults, which run 1375 chains: ~45-50 s on 2 threads).
 //
 // Example:
 //   SparseDirichletOptions options;
