@@ -38,7 +38,7 @@
 //
 // Cost: dominated by the chains, T steps each (20000 steps of D = 100 dense SGRLD: ~7 s;
 // every other chain at the defaults well under 0.1 s; with 5 replications ~40 s in all).
-// Figure 1's KSDs add ~10 ms each, 24 at the defaults.
+// Figure 1's KSDs add ~12 ms each, 24 at the defaults (~0.3 s).
 // `tune` adds, per method and experiment, 19 settings (HAMCMC: 475) of 8 (Figure 1) or 3
 // chains of T/4 iterations.
 //
