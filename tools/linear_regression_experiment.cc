@@ -21,6 +21,7 @@
 #include "base/status_macros.h"
 #include "eval/cmdstan_csv.h"
 #include "eval/ess.h"
+#include "eval/kernel_stein_discrepancy.h"
 #include "eval/rhat.h"
 #include "eval/running_moments.h"
 #include "eval/squared_error.h"
@@ -494,6 +495,34 @@ void Diagnostics(const std::vector<double>& draws, int coordinate, int interleav
   *rhat = eval::SplitRHat(spans);
 }
 
+// KSD (eval/kernel_stein_discrepancy.h: IMQ kernel, c = 1, beta = -1/2, V-statistic) of
+// draws[0], draws[stride], ... of each of `chains` (2 coordinates per draw, pooled) in the exact
+// posterior's whitened coordinates z = L^-1 (theta - theta_bar), Sigma = L L', where the
+// target is N(0, I) with score s(z) = L' grad log p(theta) = -z.
+absl::StatusOr<double> Figure1Ksd(const std::vector<const std::vector<double>*>& chains,
+                                  size_t stride, const models::GaussianPosterior& exact) {
+  const Eigen::Matrix2d cholesky = exact.covariance.llt().matrixL();
+  const Eigen::Vector2d mean = exact.mean;
+  std::vector<double> points, scores;
+  for (const std::vector<double>* draws : chains) {
+    for (size_t i = 0; 2 * i < draws->size(); i += stride) {
+      const Eigen::Vector2d theta((*draws)[2 * i], (*draws)[2 * i + 1]);
+      const Eigen::Vector2d z =
+          cholesky.triangularView<Eigen::Lower>().solve(Eigen::Vector2d(theta - mean));
+      points.insert(points.end(), {z[0], z[1]});
+      scores.insert(scores.end(), {-z[0], -z[1]});
+    }
+  }
+  SGMCMC_ASSIGN_OR_RETURN(const eval::KsdEstimate ksd,
+                          eval::KernelSteinDiscrepancy(points, scores, /*dimension=*/2, {}, {}));
+  return ksd.value();
+}
+
+// The stride that thins n draws to at most kLinearRegressionKsdDraws.
+size_t KsdStride(size_t n) {
+  return std::max<size_t>(1, (n + kLinearRegressionKsdDraws - 1) / kLinearRegressionKsdDraws);
+}
+
 // Error of a trace at iteration t (the recorded point at or before t).
 double ErrorAt(const Trace& trace, int64_t t) {
   size_t i = 0;
@@ -533,29 +562,39 @@ std::string Figure1Table(const Config& config, const LinearRegressionFigure1& fi
       "\nFigure 1: D = 2, sigma^2 = %g, N = %d, N_Omega = %d, T = %d (first half burn-in), "
       "eps_t = (a/t)^0.51\n",
       config.noise_variance, config.num_items, config.batch_size(), config.iterations);
-  absl::StrAppendFormat(&out, "%-14s %9s %7s %7s %13s %11s %9s %9s %7s %7s %8s\n", "method", "a",
-                        "lambda", "gamma", "|mean err|^2", "cov rel err", "ESS(th1)", "ESS(th2)",
-                        "Rhat1", "Rhat2", "seconds");
+  absl::StrAppendFormat(&out, "%-14s %9s %7s %7s %13s %11s %9s %9s %7s %7s %8s %8s\n", "method",
+                        "a", "lambda", "gamma", "|mean err|^2", "cov rel err", "ESS(th1)",
+                        "ESS(th2)", "Rhat1", "Rhat2", "seconds", "KSD");
   for (const LinearRegressionFigure1Row& row : figure1.rows) {
     absl::StrAppendFormat(
-        &out, "%-14s %9.2g %7.2g %7.2g %13.3e %11.3f %9.0f %9.0f %7.3f %7.3f %8.2f\n",
+        &out, "%-14s %9.2g %7.2g %7.2g %13.3e %11.3f %9.0f %9.0f %7.3f %7.3f %8.2f %8.3f\n",
         Info(row.method).label, row.tuning.a, row.tuning.lambda, row.tuning.gamma, row.mean_error,
-        row.covariance_error, row.ess[0], row.ess[1], row.rhat[0], row.rhat[1], row.seconds);
+        row.covariance_error, row.ess[0], row.ess[1], row.rhat[0], row.rhat[1], row.seconds,
+        row.ksd);
   }
+  absl::StrAppendFormat(&out,
+                        "KSD: IMQ kernel (c = 1, beta = -1/2), V-statistic of the retained draws "
+                        "thinned to <= %d, in the exact posterior's whitened coordinates (score "
+                        "-z); as many iid exact draws give %.3f (sqrt E V)\n",
+                        kLinearRegressionKsdDraws, figure1.ksd_iid);
   absl::StrAppendFormat(&out,
                         "Over %d chains (mean [min, max]; R-hat: the worse coordinate, per chain "
                         "and of all chains pooled; HAMCMC split into its M sub-chains):\n",
                         config.replications);
-  absl::StrAppendFormat(&out, "%-14s %27s %27s %12s %31s\n", "method", "cov rel err",
-                        "R-hat per chain", "R-hat pooled", "eq. 12 |mean err|^2 at T");
+  absl::StrAppendFormat(&out, "%-14s %27s %27s %12s %31s %27s %10s\n", "method", "cov rel err",
+                        "R-hat per chain", "R-hat pooled", "eq. 12 |mean err|^2 at T",
+                        "KSD per chain", "KSD pooled");
   for (const LinearRegressionFigure1Row& row : figure1.rows) {
     const Spread cov = SpreadOf(row.chain_covariance_errors);
     const Spread rhat = SpreadOf(row.chain_rhats);
-    absl::StrAppendFormat(
-        &out, "%-14s %7.3f [%7.3f, %7.3f] %7.3f [%7.3f, %7.3f] %12.3f %9.2e [%9.2e, %9.2e]\n",
-        Info(row.method).label, cov.mean, cov.min, cov.max, rhat.mean, rhat.min, rhat.max,
-        row.pooled_rhat, row.trace.errors.back(), row.trace.errors_min.back(),
-        row.trace.errors_max.back());
+    const Spread ksd = SpreadOf(row.chain_ksds);
+    absl::StrAppendFormat(&out,
+                          "%-14s %7.3f [%7.3f, %7.3f] %7.3f [%7.3f, %7.3f] %12.3f %9.2e [%9.2e, "
+                          "%9.2e] %7.3f [%7.3f, %7.3f] %10.3f\n",
+                          Info(row.method).label, cov.mean, cov.min, cov.max, rhat.mean, rhat.min,
+                          rhat.max, row.pooled_rhat, row.trace.errors.back(),
+                          row.trace.errors_min.back(), row.trace.errors_max.back(), ksd.mean,
+                          ksd.min, ksd.max, row.pooled_ksd);
   }
   return out;
 }
@@ -888,6 +927,13 @@ absl::StatusOr<LinearRegressionFigure1> RunLinearRegressionFigure1(
   SGMCMC_ASSIGN_OR_RETURN(const Problem problem, MakeProblem(config, {"fig1", 2}));
   LinearRegressionFigure1 figure1;
   figure1.exact = problem.exact;
+  {
+    // E V = E_p k0(z, z) / n for n iid draws, and k0(z, z) = |z|^2 + 2 (s(z) = -z, c = 1,
+    // beta = -1/2, d = 2) with E |z|^2 = 2.
+    const size_t retained = config.iterations - config.iterations / 2;
+    const size_t n = (retained + KsdStride(retained) - 1) / KsdStride(retained);
+    figure1.ksd_iid = std::sqrt(4.0 / n);
+  }
   const int64_t burn_in = config.iterations / 2;
   const std::vector<Method> methods = {Method::kSgld, Method::kPsgld, Method::kSgrld,
                                        Method::kHamcmc2};
@@ -901,7 +947,8 @@ absl::StatusOr<LinearRegressionFigure1> RunLinearRegressionFigure1(
     row.method = method;
     row.tuning = tuning;
     std::vector<Trace> traces;
-    std::vector<std::vector<double>> pooled[2];  // per coordinate: every chain's sub-chains
+    std::vector<std::vector<double>> pooled[2];    // per coordinate: every chain's sub-chains
+    std::vector<std::vector<double>> other_draws;  // retained draws of chains 2, 3, ...
     for (int r = 0; r < config.replications; ++r) {
       SGMCMC_ASSIGN_OR_RETURN(auto sampler, MakeSampler(config, problem, method, tuning,
                                                         config.seed, /*stream=*/1 + r));
@@ -945,6 +992,9 @@ absl::StatusOr<LinearRegressionFigure1> RunLinearRegressionFigure1(
       for (int j = 0; j < 2; ++j) Diagnostics(draws, j, interleave, &ess[j], &rhat[j]);
       row.chain_covariance_errors.push_back(covariance_error);
       row.chain_rhats.push_back(std::max(rhat[0], rhat[1]));
+      SGMCMC_ASSIGN_OR_RETURN(const double ksd,
+                              Figure1Ksd({&draws}, KsdStride(draws.size() / 2), problem.exact));
+      row.chain_ksds.push_back(ksd);
       const size_t n = draws.size() / 2 / interleave;
       for (int j = 0; j < 2; ++j) {
         for (int m = 0; m < interleave; ++m) {
@@ -954,7 +1004,10 @@ absl::StatusOr<LinearRegressionFigure1> RunLinearRegressionFigure1(
         }
       }
       traces.push_back(std::move(trace));
-      if (r > 0) continue;
+      if (r > 0) {
+        other_draws.push_back(std::move(draws));
+        continue;
+      }
       // The first chain's draws are the figure's.
       row.warmup_seconds = warmup_seconds;
       row.seconds = seconds;
@@ -966,9 +1019,16 @@ absl::StatusOr<LinearRegressionFigure1> RunLinearRegressionFigure1(
       row.covariance_error = covariance_error;
       std::copy(ess, ess + 2, row.ess);
       std::copy(rhat, rhat + 2, row.rhat);
+      row.ksd = ksd;
       row.draws = std::move(draws);
     }
     row.trace = AverageTraces(traces);
+    // Pooled KSD: every chain thinned by the same stride, kLinearRegressionKsdDraws in all.
+    std::vector<const std::vector<double>*> all = {&row.draws};
+    for (const std::vector<double>& draws : other_draws) all.push_back(&draws);
+    SGMCMC_ASSIGN_OR_RETURN(
+        row.pooled_ksd,
+        Figure1Ksd(all, KsdStride(row.draws.size() / 2 * all.size()), problem.exact));
     for (int j = 0; j < 2; ++j) {
       const std::vector<absl::Span<const double>> spans(pooled[j].begin(), pooled[j].end());
       row.pooled_rhat = std::max(row.pooled_rhat, eval::SplitRHat(spans));
@@ -1010,19 +1070,22 @@ absl::StatusOr<OutputFiles> LinearRegressionFigure1Files(const LinearRegressionO
   std::string csv =
       "method,a,lambda,gamma,mean_error,covariance_error,ess_1,ess_2,rhat_1,rhat_2,seconds,"
       "chains,covariance_error_mean,covariance_error_min,covariance_error_max,rhat_max_mean,"
-      "rhat_max_min,rhat_max_max,rhat_pooled,error_T_mean,error_T_min,error_T_max\n";
+      "rhat_max_min,rhat_max_max,rhat_pooled,error_T_mean,error_T_min,error_T_max,ksd,"
+      "ksd_mean,ksd_min,ksd_max,ksd_pooled,ksd_iid\n";
   for (const LinearRegressionFigure1Row& row : figure1.rows) {
     const Spread cov = SpreadOf(row.chain_covariance_errors);
     const Spread rhat = SpreadOf(row.chain_rhats);
+    const Spread ksd = SpreadOf(row.chain_ksds);
     absl::StrAppendFormat(
         &csv,
         "%s,%g,%g,%g,%.6g,%.6g,%.1f,%.1f,%.4f,%.4f,%.4f,%d,%.6g,%.6g,%.6g,%.4f,%.4f,%.4f,%.4f,"
-        "%.6g,%.6g,%.6g\n",
+        "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n",
         Info(row.method).label, row.tuning.a, row.tuning.lambda, row.tuning.gamma, row.mean_error,
         row.covariance_error, row.ess[0], row.ess[1], row.rhat[0], row.rhat[1], row.seconds,
         row.chain_rhats.size(), cov.mean, cov.min, cov.max, rhat.mean, rhat.min, rhat.max,
         row.pooled_rhat, row.trace.errors.back(), row.trace.errors_min.back(),
-        row.trace.errors_max.back());
+        row.trace.errors_max.back(), row.ksd, ksd.mean, ksd.min, ksd.max, row.pooled_ksd,
+        figure1.ksd_iid);
   }
   files.push_back({"fig1_summary.csv", std::move(csv)});
   std::vector<const Trace*> traces;

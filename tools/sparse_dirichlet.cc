@@ -5,8 +5,8 @@
 //
 // Outputs (in --output_dir): fig1_omega5.csv, fig2_ks.csv, fig2_ks_mean.csv, ks_grid.csv, and
 // fig1_omega5.png / fig2_ks.png drawn by tools/plots/sparse_dirichlet_fig{1,2}.gp (via
-// tools/gnuplot.h) when gnuplot is on PATH. A summary table goes to stdout, progress to
-// stderr. Runs are spread over --threads; results do not depend on it.
+// tools/gnuplot.h) when gnuplot is on PATH. A summary table (d_KS, and the kernel Stein
+// discrepancy of the same chains and of the exact draws) goes to stdout, progress to stderr. Runs are spread over --threads; results do not depend on it.
 //
 // Usage:
 //   bazel run //tools:sparse_dirichlet -- --output_dir=/tmp/sd --seed=1

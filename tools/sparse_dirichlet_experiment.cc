@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <thread>
 
@@ -12,6 +13,7 @@
 #include "absl/types/span.h"
 #include "base/check.h"
 #include "base/status_macros.h"
+#include "eval/kernel_stein_discrepancy.h"
 #include "eval/ks_dirichlet.h"
 #include "rng/dirichlet.h"
 #include "rng/engine.h"
@@ -97,7 +99,38 @@ std::vector<double> ExactDraws(const Experiment& experiment, uint64_t seed, int 
   return log_omega;
 }
 
-// Runs `chain` and fills its ks (and log10_omega5 if kept).
+// KSD (eval/kernel_stein_discrepancy.h: IMQ kernel, c = 1, beta = -1/2, V-statistic) of the
+// draws log_omega[0], log_omega[stride], ... (at most kSparseDirichletKsdDraws) against the exact
+// Dir(a) posterior in its additive-log-ratio coordinates y_j = log ω_j − log ω_r (j ≠ r, r the
+// component with the largest a_r, the first on ties): log p(y) = Σ_j a_j log ω_j + const, score
+// a_j − A ω_j with A = Σ a. log ω_j = −inf (an SGRLD component at θ = 0) enters as
+// log(DBL_TRUE_MIN) ≈ −744.4, the least positive double's.
+double AlrKsd(const Experiment& experiment, const std::vector<double>& log_omega) {
+  const std::vector<double>& a = experiment.posterior;
+  const int dim = static_cast<int>(a.size());
+  const int r = static_cast<int>(std::max_element(a.begin(), a.end()) - a.begin());
+  double total = 0;
+  for (const double a_j : a) total += a_j;
+  const size_t n = log_omega.size() / dim;
+  const size_t stride =
+      std::max<size_t>(1, (n + kSparseDirichletKsdDraws - 1) / kSparseDirichletKsdDraws);
+  const double floor = std::log(std::numeric_limits<double>::denorm_min());
+  std::vector<double> points, scores;
+  for (size_t i = 0; i < n; i += stride) {
+    const double* draw = log_omega.data() + i * dim;
+    const double log_reference = std::max(draw[r], floor);
+    for (int j = 0; j < dim; ++j) {
+      if (j == r) continue;
+      points.push_back(std::max(draw[j], floor) - log_reference);
+      scores.push_back(a[j] - total * std::exp(draw[j]));
+    }
+  }
+  const absl::StatusOr<eval::KsdEstimate> ksd =
+      eval::KernelSteinDiscrepancy(points, scores, dim - 1, {}, {});
+  return ksd.ok() ? ksd->value() : std::numeric_limits<double>::quiet_NaN();
+}
+
+// Runs `chain` and fills its ks, ksd (and log10_omega5 if kept).
 void RunJob(const std::vector<Experiment>& experiments, const Options& options,
             SparseDirichletChain& chain) {
   const Experiment& experiment = experiments[chain.experiment];
@@ -116,6 +149,7 @@ void RunJob(const std::vector<Experiment>& experiments, const Options& options,
                  batch_size, seed, options);
   }
   chain.ks = eval::DirichletKsDistanceFromLog(log_omega, dim, experiment.posterior)->distance;
+  chain.ksd = AlrKsd(experiment, log_omega);
   if (chain.keep_omega5) {
     for (size_t i = 4; i < log_omega.size(); i += dim) {
       chain.log10_omega5.push_back(log_omega[i] / std::log(10.0));
@@ -212,12 +246,15 @@ absl::StatusOr<SparseDirichletResult> RunSparseDirichlet(const SparseDirichletOp
   for (const SparseDirichletChain& chain : result.chains) {
     if (chain.method == Method::kExact) {
       result.exact_ks[{chain.experiment, chain.seed_index}] = chain.ks;
+      result.exact_ksd[{chain.experiment, chain.seed_index}] = chain.ksd;
       continue;
     }
     if (chain.proportion_index < 0) continue;
     SparseDirichletBest& b =
         result.best[{chain.experiment, chain.seed_index, chain.proportion_index, chain.method}];
-    if (chain.ks < b.ks) b = {chain.ks, options.step_sizes(chain.method)[chain.step_index]};
+    if (chain.ks < b.ks) {
+      b = {chain.ks, options.step_sizes(chain.method)[chain.step_index], chain.ksd};
+    }
   }
   return result;
 }
@@ -225,18 +262,19 @@ absl::StatusOr<SparseDirichletResult> RunSparseDirichlet(const SparseDirichletOp
 OutputFiles SparseDirichletOutputFiles(const SparseDirichletOptions& options,
                                        const SparseDirichletResult& result) {
   const std::vector<Experiment>& experiments = result.experiments;
-  std::string grid = "experiment,seed,proportion,minibatch_size,method,step_size,ks\n";
+  std::string grid = "experiment,seed,proportion,minibatch_size,method,step_size,ks,ksd\n";
   for (const SparseDirichletChain& chain : result.chains) {
     if (chain.method == Method::kExact || chain.proportion_index < 0) continue;
     const double p = options.proportions[chain.proportion_index];
-    absl::StrAppend(
-        &grid, experiments[chain.experiment].name, ",", options.seed + chain.seed_index, ",",
-        Fmt(p), ",", MinibatchSize(p, experiments[chain.experiment].model.num_items()), ",",
-        SimplexMethodName(chain.method), ",",
-        Fmt(options.step_sizes(chain.method)[chain.step_index]), ",", Fmt(chain.ks), "\n");
+    absl::StrAppend(&grid, experiments[chain.experiment].name, ",", options.seed + chain.seed_index,
+                    ",", Fmt(p), ",",
+                    MinibatchSize(p, experiments[chain.experiment].model.num_items()), ",",
+                    SimplexMethodName(chain.method), ",",
+                    Fmt(options.step_sizes(chain.method)[chain.step_index]), ",", Fmt(chain.ks),
+                    ",", Fmt(chain.ksd), "\n");
   }
 
-  std::string fig2 = "experiment,seed,proportion,minibatch_size,method,step_size,ks\n";
+  std::string fig2 = "experiment,seed,proportion,minibatch_size,method,step_size,ks,ksd\n";
   // Means over seeds, wide: one row per proportion, one column per (experiment, method).
   std::string fig2_mean = "proportion";
   for (const Experiment& experiment : experiments) {
@@ -244,27 +282,36 @@ OutputFiles SparseDirichletOutputFiles(const SparseDirichletOptions& options,
       absl::StrAppend(&fig2_mean, ",", experiment.name, "_", SimplexMethodName(method));
     }
   }
+  for (const Experiment& experiment : experiments) {
+    for (Method method : {Method::kScir, Method::kSgrld, Method::kExact}) {
+      absl::StrAppend(&fig2_mean, ",", experiment.name, "_", SimplexMethodName(method), "_ksd");
+    }
+  }
   absl::StrAppend(&fig2_mean, "\n");
   for (int p = 0; p < static_cast<int>(options.proportions.size()); ++p) {
     const double proportion = options.proportions[p];
     absl::StrAppend(&fig2_mean, Fmt(proportion));
+    std::string ksd_means;
     for (int e = 0; e < static_cast<int>(experiments.size()); ++e) {
       const int64_t batch_size = MinibatchSize(proportion, experiments[e].model.num_items());
       for (Method method : {Method::kScir, Method::kSgrld, Method::kExact}) {
-        double sum = 0;
+        double sum = 0, ksd_sum = 0;
         for (int s = 0; s < options.num_seeds; ++s) {
-          const SparseDirichletBest b = method == Method::kExact
-                                            ? SparseDirichletBest{result.exact_ks.at({e, s}), 0}
-                                            : result.best.at({e, s, p, method});
+          const SparseDirichletBest b =
+              method == Method::kExact
+                  ? SparseDirichletBest{result.exact_ks.at({e, s}), 0, result.exact_ksd.at({e, s})}
+                  : result.best.at({e, s, p, method});
           absl::StrAppend(&fig2, experiments[e].name, ",", options.seed + s, ",", Fmt(proportion),
                           ",", batch_size, ",", SimplexMethodName(method), ",", Fmt(b.step_size),
-                          ",", Fmt(b.ks), "\n");
+                          ",", Fmt(b.ks), ",", Fmt(b.ksd), "\n");
           sum += b.ks;
+          ksd_sum += b.ksd;
         }
         absl::StrAppend(&fig2_mean, ",", Fmt(sum / options.num_seeds));
+        absl::StrAppend(&ksd_means, ",", Fmt(ksd_sum / options.num_seeds));
       }
     }
-    absl::StrAppend(&fig2_mean, "\n");
+    absl::StrAppend(&fig2_mean, ksd_means, "\n");
   }
 
   // Figure 1: exact draws and the best-step SCIR / SGRLD chains, wide format.
@@ -297,34 +344,45 @@ std::string SparseDirichletSummary(const SparseDirichletOptions& options,
       "Figure 2: d_KS at the best Table-1 step size per seed (mean over %d seeds; seeds "
       "%d..%d)\n",
       options.num_seeds, options.seed, options.seed + options.num_seeds - 1);
-  absl::StrAppendFormat(&out, "%-7s %10s %5s %10s %10s %10s %12s\n", "exp", "proportion", "n",
-                        "SCIR", "SGRLD", "exact", "SCIR<SGRLD");
+  absl::StrAppendFormat(&out, "%-7s %10s %5s %10s %10s %10s %12s %10s %10s %10s\n", "exp",
+                        "proportion", "n", "SCIR", "SGRLD", "exact", "SCIR<SGRLD", "KSD SCIR",
+                        "KSD SGRLD", "KSD exact");
   for (int e = 0; e < static_cast<int>(experiments.size()); ++e) {
     int wins = 0, total = 0;
-    double exact = 0;
+    double exact = 0, exact_ksd = 0;
     for (int s = 0; s < options.num_seeds; ++s) {
       exact += result.exact_ks.at({e, s}) / options.num_seeds;
+      exact_ksd += result.exact_ksd.at({e, s}) / options.num_seeds;
     }
     for (int p = 0; p < static_cast<int>(options.proportions.size()); ++p) {
-      double scir = 0, sgrld = 0;
+      double scir = 0, sgrld = 0, scir_ksd = 0, sgrld_ksd = 0;
       int row_wins = 0;
       for (int s = 0; s < options.num_seeds; ++s) {
-        const double a = result.best.at({e, s, p, Method::kScir}).ks;
-        const double b = result.best.at({e, s, p, Method::kSgrld}).ks;
-        scir += a / options.num_seeds;
-        sgrld += b / options.num_seeds;
-        row_wins += a < b;
+        const SparseDirichletBest& a = result.best.at({e, s, p, Method::kScir});
+        const SparseDirichletBest& b = result.best.at({e, s, p, Method::kSgrld});
+        scir += a.ks / options.num_seeds;
+        sgrld += b.ks / options.num_seeds;
+        scir_ksd += a.ksd / options.num_seeds;
+        sgrld_ksd += b.ksd / options.num_seeds;
+        row_wins += a.ks < b.ks;
       }
       wins += row_wins;
       total += options.num_seeds;
-      absl::StrAppendFormat(&out, "%-7s %10g %5d %10.4f %10.4f %10.4f %10d/%d\n",
-                            experiments[e].name, options.proportions[p],
-                            MinibatchSize(options.proportions[p], experiments[e].model.num_items()),
-                            scir, sgrld, exact, row_wins, options.num_seeds);
+      absl::StrAppendFormat(
+          &out, "%-7s %10g %5d %10.4f %10.4f %10.4f %10d/%d %10.4f %10.4f %10.4f\n",
+          experiments[e].name, options.proportions[p],
+          MinibatchSize(options.proportions[p], experiments[e].model.num_items()), scir, sgrld,
+          exact, row_wins, options.num_seeds, scir_ksd, sgrld_ksd, exact_ksd);
     }
     absl::StrAppendFormat(&out, "%s: SCIR below SGRLD in %d of %d (proportion, seed) pairs\n",
                           experiments[e].name, wins, total);
   }
+  absl::StrAppendFormat(&out,
+                        "KSD: of the same chains (the best d_KS step) and of the exact draws, in "
+                        "the Dirichlet's additive-log-ratio coordinates log(omega_j / omega_r) "
+                        "(score a_j - A omega_j); IMQ kernel c = 1, beta = -1/2, V-statistic of "
+                        "<= %d draws\n",
+                        kSparseDirichletKsdDraws);
   return out;
 }
 
