@@ -47,8 +47,9 @@ namespace sgmcmc::models {
 // SCIR", pitfalls). Both have mean E[n_dkw | π] (up to the Gibbs burn-in's bias; tested).
 enum class LdaCountEstimator {
   // The average of n_dkw over the last S - floor(S/2) sweeps: Patterson & Teh's estimate of
-  // E[n_dkw | π], low variance; every LdaPreset's. Fed to SCIR its stationary law is not the
-  // posterior (models/lda_exactness_test.cc measures the offset).
+  // E[n_dkw | π], low variance; every LdaPreset's. SCIR fed these counts (S >= 3) has a
+  // stationary law that is not the posterior, for any h (models/lda_exactness_test.cc
+  // measures the offset).
   kSweepAverage,
   // n_dkw of the last sweep alone: the counts of one assignment z, approximately drawn from
   // p(z | π) after S - 1 sweeps of burn-in. Full-batch SCIR with a large step (e^{-h} -> 0)
@@ -80,8 +81,9 @@ class LdaCountModel final : public samplers::CountModel {
   int64_t num_items() const override { return corpus_->num_documents(); }
   std::vector<double> PriorConcentration() const override { return {beta_}; }
 
-  // Gibbs sweeps on the documents `batch` with π = `parameters` and the scaled expected
-  // counts (D/n) Σ_d E[n_dkw] into `counts`. Reads only the columns of π of the batch's
+  // Gibbs sweeps on the documents `batch` with π = `parameters` and the scaled counts
+  // (D/n) Σ_d n̂_dkw into `counts`, n̂ the estimator's (the kept sweeps' average of n_dkw, or
+  // the last sweep's n_dkw). Reads only the columns of π of the batch's
   // words, through parameters.SimplexColumns (a gather for the simplex samplers).
   void ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> batch,
                     const samplers::SimplexParameters& parameters,
