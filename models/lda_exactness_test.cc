@@ -177,7 +177,9 @@ std::vector<double> UncollapsedFunctionals(const data::Corpus& corpus,
       }
       for (int k = 0; k < kK; ++k) weight *= std::exp(std::lgamma(topic_counts[k] + kAlpha));
       total += weight;
-      for (int k = 0; k < kK; ++k) theta[d][k] += weight * (topic_counts[k] + kAlpha) / (n + kK * kAlpha);
+      for (int k = 0; k < kK; ++k) {
+        theta[d][k] += weight * (topic_counts[k] + kAlpha) / (n + kK * kAlpha);
+      }
     }
     for (int k = 0; k < kK; ++k) theta[d][k] /= total;
   }
