@@ -73,6 +73,10 @@ absl::Status LdaOptions::Validate(int num_documents) const {
     return error("minibatch_size must be in [1, D = ", num_documents, "], got ", minibatch_size);
   }
   if (gibbs_sweeps < 1) return error("gibbs_sweeps must be >= 1, got ", gibbs_sweeps);
+  if (count_estimator != LdaCountEstimator::kSweepAverage &&
+      count_estimator != LdaCountEstimator::kLastSweep) {
+    return error("count_estimator must be kSweepAverage or kLastSweep");
+  }
   return absl::OkStatus();
 }
 
@@ -139,8 +143,9 @@ absl::StatusOr<LdaPreset> ParseLdaPreset(absl::string_view name) {
 absl::StatusOr<Lda> Lda::Create(const data::Corpus& train, const LdaOptions& options,
                                 parallel::ThreadPool* pool) {
   if (absl::Status s = options.Validate(train.num_documents()); !s.ok()) return s;
-  auto count_model = LdaCountModel::Create(&train, options.num_topics, options.alpha,
-                                           options.beta, options.gibbs_sweeps, pool);
+  auto count_model =
+      LdaCountModel::Create(&train, options.num_topics, options.alpha, options.beta,
+                            options.gibbs_sweeps, pool, options.count_estimator);
   if (!count_model.ok()) return count_model.status();
   auto minibatch = samplers::Minibatch::Create(train.num_documents(), options.minibatch_size);
   if (!minibatch.ok()) return minibatch.status();

@@ -72,6 +72,11 @@ struct LdaOptions {
   // Gibbs sweeps S per document per iteration, >= 1; the last S - floor(S/2) are averaged.
   // Default 200 (the papers' setting).
   int gibbs_sweeps = 200;
+  // Which counts the Gibbs sweeps report to the topic sampler (models/lda_count_model.h):
+  // kSweepAverage (the average of the kept sweeps, the papers' estimator and every preset's)
+  // or kLastSweep (one assignment's counts). Averaged counts bias SCIR's stationary law for
+  // any step size (docs/ALGORITHMS.md, "LDA with SGRLD / SCIR"). Default kSweepAverage.
+  LdaCountEstimator count_estimator = LdaCountEstimator::kSweepAverage;
   // Key of every random stream of the run (minibatches, Gibbs, topic update). Default 1.
   uint64_t seed = 1;
 

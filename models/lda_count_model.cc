@@ -29,9 +29,19 @@ void ForChunks(parallel::ThreadPool* pool, int64_t n,
 
 }  // namespace
 
+absl::string_view LdaCountEstimatorName(LdaCountEstimator estimator) {
+  switch (estimator) {
+    case LdaCountEstimator::kSweepAverage:
+      return "sweep_average";
+    case LdaCountEstimator::kLastSweep:
+      return "last_sweep";
+  }
+  return "unknown";
+}
+
 absl::StatusOr<std::unique_ptr<LdaCountModel>> LdaCountModel::Create(
     const data::Corpus* corpus, int num_topics, double alpha, double beta, int gibbs_sweeps,
-    parallel::ThreadPool* pool) {
+    parallel::ThreadPool* pool, LdaCountEstimator estimator) {
   if (corpus == nullptr || corpus->num_documents() < 1 || corpus->vocabulary_size() < 2) {
     return absl::InvalidArgumentError(
         "LdaCountModel: corpus must have at least 1 document and 2 words");
@@ -49,17 +59,19 @@ absl::StatusOr<std::unique_ptr<LdaCountModel>> LdaCountModel::Create(
         absl::StrCat("LdaCountModel: gibbs_sweeps must be >= 1, got ", gibbs_sweeps));
   }
   return std::unique_ptr<LdaCountModel>(
-      new LdaCountModel(corpus, num_topics, alpha, beta, gibbs_sweeps, pool));
+      new LdaCountModel(corpus, num_topics, alpha, beta, gibbs_sweeps, pool, estimator));
 }
 
 LdaCountModel::LdaCountModel(const data::Corpus* corpus, int num_topics, double alpha,
-                             double beta, int gibbs_sweeps, parallel::ThreadPool* pool)
+                             double beta, int gibbs_sweeps, parallel::ThreadPool* pool,
+                             LdaCountEstimator estimator)
     : corpus_(corpus),
       num_topics_(num_topics),
       alpha_(alpha),
       beta_(beta),
       gibbs_sweeps_(gibbs_sweeps),
       pool_(pool),
+      estimator_(estimator),
       local_of_word_(corpus->vocabulary_size(), -1) {}
 
 void LdaCountModel::FillTable(const samplers::SimplexParameters& parameters) const {
@@ -84,7 +96,7 @@ void LdaCountModel::FillTable(const samplers::SimplexParameters& parameters) con
 void LdaCountModel::SampleDocuments(absl::Span<const int64_t> batch, uint64_t key,
                                     absl::Span<const int64_t> order,
                                     std::atomic<int64_t>& next, int thread) const {
-  const int burn_in = gibbs_sweeps_ / 2;
+  const int burn_in = burn_in_sweeps();
   const size_t num_words = words_.size();
   accumulators_[thread].assign(static_cast<size_t>(num_topics_) * num_words, 0);
   int32_t* accumulator = accumulators_[thread].data();
@@ -202,7 +214,7 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
     pool_->RunOnThreads(run);
   }
   stats_.gibbs_seconds = SecondsSince(gibbs_start);
-  const int kept_sweeps = gibbs_sweeps_ - gibbs_sweeps_ / 2;
+  const int kept_sweeps = this->kept_sweeps();
   stats_.token_updates = stats_.tokens * (gibbs_sweeps_ + 1);
   int64_t nonzero = 0;
   for (int64_t n : nonzero_sums_) nonzero += n;

@@ -5,8 +5,10 @@
 //
 // Per document, with π fixed: sequential initialisation of the assignments, then S Gibbs
 // sweeps of p(z_di = k) ∝ (α + n_dk^{\i}) π_{k,w_di} (models/lda_gibbs.h, sparse and exact);
-// the first floor(S/2) sweeps are burn-in and n_dkw is averaged over the remaining ones,
-// giving E[n_dkw]; the counts are (D/n) Σ_{d∈D_t} E[n_dkw].
+// what is kept depends on the LdaCountEstimator: by default (kSweepAverage) the first
+// floor(S/2) sweeps are burn-in and n_dkw is averaged over the remaining ones, an estimate of
+// E[n_dkw | π]; kLastSweep keeps the last sweep's n_dkw only (an approximate draw of z from
+// p(z | π), S - 1 sweeps of burn-in). The counts are (D/n) Σ_{d∈D_t} of those.
 //
 // Threads: the pool's threads take the documents of a minibatch one at a time, longest
 // first; document slot j draws from rng::Engine(key, j), key one word of the caller's engine,
@@ -31,6 +33,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "data/corpus.h"
 #include "models/lda_gibbs.h"
@@ -40,6 +43,24 @@
 
 namespace sgmcmc::models {
 
+// Which per-document counts LdaCountModel reports (docs/ALGORITHMS.md, "LDA with SGRLD /
+// SCIR", pitfalls). Both have mean E[n_dkw | π] (up to the Gibbs burn-in's bias; tested).
+enum class LdaCountEstimator {
+  // The average of n_dkw over the last S - floor(S/2) sweeps: Patterson & Teh's estimate of
+  // E[n_dkw | π], low variance; every LdaPreset's. SCIR fed these counts (S >= 3) has a
+  // stationary law that is not the posterior, for any h (models/lda_exactness_test.cc
+  // measures the offset).
+  kSweepAverage,
+  // n_dkw of the last sweep alone: the counts of one assignment z, approximately drawn from
+  // p(z | π) after S - 1 sweeps of burn-in. Full-batch SCIR with a large step (e^{-h} -> 0)
+  // is then a blocked Gibbs sampler of the posterior (tested there); at small h the counts'
+  // noise averages out over steps and the chain tends to the averaged counts' bias.
+  kLastSweep,
+};
+
+// "sweep_average" / "last_sweep".
+absl::string_view LdaCountEstimatorName(LdaCountEstimator estimator);
+
 // Step 2 of an online LDA iteration as a samplers::CountModel over an in-memory training corpus: the items are the
 // documents. ScaledCounts uses one engine word (the key of the per-document streams).
 //
@@ -48,19 +69,21 @@ namespace sgmcmc::models {
 class LdaCountModel final : public samplers::CountModel {
  public:
   // num_topics in [1, 2^24), alpha > 0, beta > 0, gibbs_sweeps >= 1, a corpus with at least
-  // one document and 2 words; else InvalidArgument naming the argument.
-  static absl::StatusOr<std::unique_ptr<LdaCountModel>> Create(const data::Corpus* corpus,
-                                                               int num_topics, double alpha,
-                                                               double beta, int gibbs_sweeps,
-                                                               parallel::ThreadPool* pool);
+  // one document and 2 words; else InvalidArgument naming the argument. `estimator` picks the
+  // counts reported (LdaCountEstimator; the default gives the historical outputs).
+  static absl::StatusOr<std::unique_ptr<LdaCountModel>> Create(
+      const data::Corpus* corpus, int num_topics, double alpha, double beta, int gibbs_sweeps,
+      parallel::ThreadPool* pool,
+      LdaCountEstimator estimator = LdaCountEstimator::kSweepAverage);
 
   int num_simplices() const override { return num_topics_; }
   int dimension() const override { return corpus_->vocabulary_size(); }
   int64_t num_items() const override { return corpus_->num_documents(); }
   std::vector<double> PriorConcentration() const override { return {beta_}; }
 
-  // Gibbs sweeps on the documents `batch` with π = `parameters` and the scaled expected
-  // counts (D/n) Σ_d E[n_dkw] into `counts`. Reads only the columns of π of the batch's
+  // Gibbs sweeps on the documents `batch` with π = `parameters` and the scaled counts
+  // (D/n) Σ_d n̂_dkw into `counts`, n̂ the estimator's (the kept sweeps' average of n_dkw, or
+  // the last sweep's n_dkw). Reads only the columns of π of the batch's
   // words, through parameters.SimplexColumns (a gather for the simplex samplers).
   void ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> batch,
                     const samplers::SimplexParameters& parameters,
@@ -82,7 +105,13 @@ class LdaCountModel final : public samplers::CountModel {
 
  private:
   LdaCountModel(const data::Corpus* corpus, int num_topics, double alpha, double beta,
-                int gibbs_sweeps, parallel::ThreadPool* pool);
+                int gibbs_sweeps, parallel::ThreadPool* pool, LdaCountEstimator estimator);
+
+  // Sweeps discarded before the kept ones, and the kept sweeps (whose counts are averaged).
+  int burn_in_sweeps() const {
+    return estimator_ == LdaCountEstimator::kLastSweep ? gibbs_sweeps_ - 1 : gibbs_sweeps_ / 2;
+  }
+  int kept_sweeps() const { return gibbs_sweeps_ - burn_in_sweeps(); }
 
   // Builds table_ for the words_ of the current minibatch from π = `parameters`.
   void FillTable(const samplers::SimplexParameters& parameters) const;
@@ -99,6 +128,7 @@ class LdaCountModel final : public samplers::CountModel {
   double beta_;
   int gibbs_sweeps_;
   parallel::ThreadPool* pool_;
+  LdaCountEstimator estimator_;
 
   // Scratch of ScaledCounts, reused across calls.
   mutable std::vector<int32_t> local_of_word_;  // V, -1 outside the current minibatch

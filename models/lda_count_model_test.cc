@@ -208,6 +208,53 @@ TEST(LdaCountModelTest, SameCountsForAnyThreadCountAndParameterPath) {
   }
 }
 
+// kLastSweep reports one assignment's counts: (n/D) x counts are integers, each column sums
+// to the word's occurrences in the batch. With S <= 2 both estimators keep one sweep and give
+// the same counts, bit for bit; with more sweeps the average is not integral.
+TEST(LdaCountModelTest, LastSweepCountsAreOneAssignmentsCounts) {
+  const data::Corpus corpus = BlockCorpus(3, 5, 40, 25, 1);
+  const int cols = corpus.vocabulary_size();
+  samplers::SimplexSamplerOptions so;
+  so.rows = 3;
+  so.cols = cols;
+  so.alpha = {0.5};
+  samplers::Scir scir = *samplers::Scir::Create(so);
+  const std::vector<int64_t> batch = {3, 17, 0, 39};
+  auto dense_counts = [&](int sweeps, LdaCountEstimator estimator) {
+    auto model = *LdaCountModel::Create(&corpus, 3, 0.1, 0.5, sweeps, nullptr, estimator);
+    samplers::SimplexCounts counts;
+    rng::Engine engine(5);
+    model->ScaledCounts(engine, batch, scir, counts);
+    std::vector<double> dense(3 * cols);
+    counts.ToDense(absl::MakeSpan(dense));
+    return dense;
+  };
+  const std::vector<double> last = dense_counts(7, LdaCountEstimator::kLastSweep);
+  bool average_integral = true;
+  const std::vector<double> average = dense_counts(7, LdaCountEstimator::kSweepAverage);
+  for (int j = 0; j < 3 * cols; ++j) {
+    const double n = last[j] * 4 / 40;
+    EXPECT_EQ(n, std::round(n)) << "entry " << j;
+    average_integral &= average[j] * 4 / 40 == std::round(average[j] * 4 / 40);
+  }
+  EXPECT_FALSE(average_integral);
+  for (int w = 0; w < cols; ++w) {
+    double column = 0, expected = 0;
+    for (int k = 0; k < 3; ++k) column += last[k * cols + w];
+    for (int64_t d : batch) {
+      for (int32_t v : corpus.document(static_cast<int>(d))) expected += v == w ? 10.0 : 0.0;
+    }
+    EXPECT_EQ(column, expected) << "word " << w;
+  }
+  for (int sweeps : {1, 2}) {
+    EXPECT_EQ(dense_counts(sweeps, LdaCountEstimator::kLastSweep),
+              dense_counts(sweeps, LdaCountEstimator::kSweepAverage))
+        << sweeps << " sweeps";
+  }
+  EXPECT_EQ(LdaCountEstimatorName(LdaCountEstimator::kSweepAverage), "sweep_average");
+  EXPECT_EQ(LdaCountEstimatorName(LdaCountEstimator::kLastSweep), "last_sweep");
+}
+
 TEST(LdaCountModelTest, CreateRejectsBadArguments) {
   const data::Corpus corpus = BlockCorpus(2, 3, 5, 4, 3);
   EXPECT_FALSE(LdaCountModel::Create(nullptr, 2, 0.1, 0.1, 2, nullptr).ok());

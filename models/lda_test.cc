@@ -52,6 +52,9 @@ TEST(LdaOptionsTest, ValidateNamesTheField) {
   o = LdaOptions();
   o.gibbs_sweeps = 0;
   EXPECT_NE(message(o).find("LdaOptions.gibbs_sweeps"), std::string::npos);
+  o = LdaOptions();
+  o.count_estimator = static_cast<LdaCountEstimator>(7);
+  EXPECT_NE(message(o).find("LdaOptions.count_estimator"), std::string::npos);
 }
 
 // Every setting a preset fixes, in one comparison per field.
@@ -74,6 +77,9 @@ void ExpectPreset(LdaPreset preset, const PresetSettings& want) {
   EXPECT_EQ(o.num_topics, want.num_topics) << name;
   EXPECT_EQ(o.minibatch_size, want.minibatch_size) << name;
   EXPECT_EQ(o.gibbs_sweeps, want.gibbs_sweeps) << name;
+  // Every preset averages the kept sweeps' counts (the papers' estimator; docs/ALGORITHMS.md,
+  // "LDA with SGRLD / SCIR", on its bias under SCIR).
+  EXPECT_EQ(o.count_estimator, LdaCountEstimator::kSweepAverage) << name;
 }
 
 TEST(LdaPresetTest, PaperSettingsOfBakerEtAlTable2AndTunedSettings) {

@@ -75,7 +75,12 @@ std::string Settings(const LdaConfig& config, const ResolvedLdaRun& run, const L
                       data.train.num_documents(), " V=", data.train.vocabulary_size(),
                       " N=", data.train.num_tokens(), " test=", data.test.observed.num_documents(),
                       "/", data.test.held_out.num_tokens(), " eval_sweeps=",
-                      config.has_eval_sweeps() ? config.eval_sweeps() : eval::kDefaultEvalSweeps);
+                      config.has_eval_sweeps() ? config.eval_sweeps() : eval::kDefaultEvalSweeps,
+                      // Only when not the presets' estimator: older checkpoints stay valid.
+                      o.count_estimator == models::LdaCountEstimator::kSweepAverage
+                          ? ""
+                          : absl::StrCat(" counts=",
+                                         models::LdaCountEstimatorName(o.count_estimator)));
 }
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
@@ -335,6 +340,15 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
     if (run.step_size().has_kappa()) o.step_size.kappa = run.step_size().kappa();
     if (run.has_minibatch_size()) o.minibatch_size = run.minibatch_size();
     if (run.has_gibbs_sweeps()) o.gibbs_sweeps = run.gibbs_sweeps();
+    if (run.count_estimator() == LdaRunConfig::SWEEP_AVERAGE ||
+        run.count_estimator() == LdaRunConfig::LAST_SWEEP) {
+      o.count_estimator = run.count_estimator() == LdaRunConfig::LAST_SWEEP
+                              ? models::LdaCountEstimator::kLastSweep
+                              : models::LdaCountEstimator::kSweepAverage;
+    } else if (run.count_estimator() != LdaRunConfig::COUNT_ESTIMATOR_UNSPECIFIED) {
+      return ConfigError(
+          source, absl::StrCat(field, ".count_estimator: unknown value ", run.count_estimator()));
+    }
     o.seed = config.has_seed() ? config.seed() : 1;
     if (absl::Status s = o.Validate(); !s.ok()) return RunOptionsError(source, i, s);
     r.iterations = run.has_iterations() ? run.iterations() : kDefaultLdaIterations;

@@ -93,6 +93,7 @@ TEST(ResolveLdaRunsTest, DefaultRunPresetsAndOverrides) {
   EXPECT_EQ((*runs)[0].name, "scir_fast");
   EXPECT_EQ((*runs)[0].options.num_topics, kDefaultLdaNumTopics);
   EXPECT_EQ((*runs)[0].options.gibbs_sweeps, models::kFastGibbsSweeps);
+  EXPECT_EQ((*runs)[0].options.count_estimator, models::LdaCountEstimator::kSweepAverage);
   EXPECT_EQ((*runs)[0].iterations, kDefaultLdaIterations);
   EXPECT_EQ((*runs)[0].burn_in, kDefaultLdaIterations / 2);
 
@@ -100,7 +101,7 @@ TEST(ResolveLdaRunsTest, DefaultRunPresetsAndOverrides) {
       "seed: 11 runs { preset: 'sgrld_paper' } "
       "runs { preset: 'scir_paper' sampler: SGRLD alpha: 0.2 beta: 0.3 num_topics: 7 "
       "step_size { h: 0.02 tau: 5 kappa: 0.5 } minibatch_size: 9 gibbs_sweeps: 3 "
-      "iterations: 40 burn_in: 10 max_seconds: 2.5 }",
+      "iterations: 40 burn_in: 10 max_seconds: 2.5 count_estimator: LAST_SWEEP }",
       "cfg");
   runs = ResolveLdaRuns(config, "cfg");
   ASSERT_TRUE(runs.ok()) << runs.status();
@@ -119,6 +120,7 @@ TEST(ResolveLdaRunsTest, DefaultRunPresetsAndOverrides) {
   EXPECT_EQ(r.options.step_size.kappa, 0.5);
   EXPECT_EQ(r.options.minibatch_size, 9);
   EXPECT_EQ(r.options.gibbs_sweeps, 3);
+  EXPECT_EQ(r.options.count_estimator, models::LdaCountEstimator::kLastSweep);
   EXPECT_EQ(r.iterations, 40);
   EXPECT_EQ(r.burn_in, 10);
   EXPECT_EQ(r.max_seconds, 2.5);
