@@ -5,9 +5,14 @@
 // Data: synthetic, MovieLens-100k-like shape (943 x 1682, ~100k ratings, 6.3% dense), P = 4
 // blocks per side, so one step processes ~25k ratings. items_per_second = ratings / s.
 //
-// Measured (2-core shared build machine, -c opt, 2026-11-25; see the report in
-// docs or the commit message for the numbers of the run):
-//   bazel run -c opt //models:matrix_factorization_benchmark
+// Measured with `bazel run -c opt //models:matrix_factorization_benchmark` on the 2-core
+// build machine shared with other builds (2026-11-25), items/s by CPU time (wall time was
+// about 2x longer because of the sharing):
+//   BM_MfSgldStep/10        51 M ratings/s     BM_MfSgldStep/100       5.6 M ratings/s
+//   BM_MfPsgldStep/10       47 M ratings/s     BM_MfPsgldStep/100      4.9 M ratings/s
+//   BM_MfHamcmcStep/10      24 M ratings/s     BM_MfHamcmcStep/100     2.3 M ratings/s
+//   BM_MfSubsetGradient/10  74 M ratings/s     BM_MfSubsetGradient/100 8.1 M ratings/s
+// HAMCMC costs ~2.1x an SGLD iteration (two subset gradients plus the L-BFGS products).
 #include <memory>
 #include <vector>
 

@@ -50,16 +50,16 @@ struct MatrixFactorizationExperimentOptions {
   // MovieLens, HAMCMC needs damping of the order of the curvature, ~ ratings per row x
   // |h|^2 / sigma_x^2, because the factorisation's non-convexity makes s'(grad difference)
   // small or negative).
-  double sgld_step = 3e-4;
+  double sgld_step = 5e-4;
   double psgld_step = 1e-6;
-  double hamcmc_step = 0.3;
+  double hamcmc_step = 1;
   double hamcmc_warmup_step = 3e-4;
   // HAMCMC's H^0 = gamma I and damping lambda (samplers/hamcmc.h).
-  double hamcmc_gamma = 1e-3;
-  double hamcmc_damping = 300;
+  double hamcmc_gamma = 5e-4;
+  double hamcmc_damping = 1000;
   // Standard deviation of the N(0, s^2) initial W and H.
   double init_scale = 0.1;
-  int iterations = 2000;
+  int iterations = 5000;
   int burn_in = 50;
   int record_every = 10;
   // Seed of the data, the split and the chains.
