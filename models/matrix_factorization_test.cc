@@ -14,6 +14,7 @@
 #include "rng/engine.h"
 #include "rng/normal.h"
 #include "samplers/gradient_model.h"
+#include "samplers/sampler.h"
 
 namespace sgmcmc::models {
 namespace {
@@ -251,6 +252,34 @@ TEST(MatrixFactorizationRunTest, DeterministicForASeedAndIdenticalAcrossThreadRa
           }
         }
       }
+    }
+  }
+}
+
+// The samplers' checkpoints (samplers/sampler.h SaveState / RestoreState) resume a chain on
+// this model bit-identically, HAMCMC's L-BFGS memory and pSGLD's second moments included.
+TEST(MatrixFactorizationRunTest, SamplerCheckpointResumesBitIdentically) {
+  MatrixFactorizationOptions o;
+  o.rank = 3;
+  o.sigma_x = 0.5;
+  o.num_blocks = 4;
+  const Problem p = MakeProblem(o);
+  const auto model = MustCreate(p.train, o);
+  for (MfMethod method : {MfMethod::kSgld, MfMethod::kPsgld, MfMethod::kHamcmc}) {
+    const MfRunOptions run = RunOptions(method);
+    const std::vector<double> theta0 = InitialMatrixFactorizationTheta(*model, run);
+    auto first = std::move(*MakeMatrixFactorizationSampler(*model, theta0, run));
+    for (int t = 0; t < 13; ++t) first->Step();
+    const samplers::SamplerState state = first->SaveState();
+    for (int t = 0; t < 17; ++t) first->Step();
+    auto second = std::move(*MakeMatrixFactorizationSampler(*model, theta0, run));
+    ASSERT_TRUE(second->RestoreState(state).ok()) << MfMethodName(method);
+    for (int t = 0; t < 17; ++t) second->Step();
+    EXPECT_EQ(second->iteration(), 30);
+    const absl::Span<const double> a = first->theta(), b = second->theta();
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t j = 0; j < a.size(); ++j) {
+      ASSERT_EQ(a[j], b[j]) << MfMethodName(method) << " j " << j;
     }
   }
 }
