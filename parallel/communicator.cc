@@ -1,0 +1,174 @@
+#include "parallel/communicator.h"
+
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
+#include "base/check.h"
+
+namespace sgmcmc::parallel {
+namespace {
+
+class SingleProcessCommunicator final : public Communicator {
+ public:
+  int rank() const override { return 0; }
+  int size() const override { return 1; }
+  absl::Status AllReduceSum(absl::Span<double>) override { return failure_; }
+  absl::Status AgreeOnStatus(const absl::Status& local) override {
+    if (local.ok()) return absl::OkStatus();
+    return absl::Status(local.code(), absl::StrCat("rank 0: ", local.message()));
+  }
+  void Fail(const absl::Status& status) override {
+    failure_ = absl::AbortedError(absl::StrCat("rank 0 failed: ", status.message()));
+  }
+
+ private:
+  absl::Status failure_;
+};
+
+// State shared by the ranks of one RunOnThreads call. A collective is two barrier phases:
+// every rank publishes its input, waits, reads everyone's, waits again.
+class ThreadGroup {
+ public:
+  explicit ThreadGroup(int size)
+      : size_(size), inputs_(size), statuses_(size), first_hand_(size, false) {}
+
+  int size() const { return size_; }
+
+  // Waits until all ranks arrive or the group has failed. Aborted in the latter case.
+  absl::Status Barrier() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (!failure_.ok()) return failure_;
+    const int64_t generation = generation_;
+    if (++arrived_ == size_) {
+      arrived_ = 0;
+      ++generation_;
+      cv_.notify_all();
+      return absl::OkStatus();
+    }
+    cv_.wait(lock, [&] { return generation_ != generation || !failure_.ok(); });
+    if (generation_ != generation) return absl::OkStatus();
+    return failure_;
+  }
+
+  void Fail(int rank, const absl::Status& status) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (failure_.ok()) {
+      failure_ = absl::AbortedError(absl::StrCat("rank ", rank, " failed: ", status.message()));
+      first_hand_[rank] = true;
+    }
+    cv_.notify_all();
+  }
+
+  bool first_hand(int rank) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return first_hand_[rank];
+  }
+
+  std::vector<absl::Span<const double>>& inputs() { return inputs_; }
+  std::vector<absl::Status>& statuses() { return statuses_; }
+
+ private:
+  const int size_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  int arrived_ = 0;
+  int64_t generation_ = 0;
+  absl::Status failure_;
+  std::vector<absl::Span<const double>> inputs_;
+  std::vector<absl::Status> statuses_;
+  std::vector<bool> first_hand_;
+};
+
+class ThreadCommunicator final : public Communicator {
+ public:
+  ThreadCommunicator(ThreadGroup& group, int rank) : group_(group), rank_(rank) {}
+
+  int rank() const override { return rank_; }
+  int size() const override { return group_.size(); }
+
+  absl::Status AllReduceSum(absl::Span<double> values) override {
+    group_.inputs()[rank_] = values;
+    absl::Status status = group_.Barrier();
+    if (!status.ok()) return status;
+    for (int r = 0; r < size(); ++r) {
+      if (group_.inputs()[r].size() != values.size()) {
+        status = absl::InvalidArgumentError(
+            absl::StrCat("AllReduceSum: rank ", r, " passed ", group_.inputs()[r].size(),
+                         " values, rank ", rank_, " passed ", values.size()));
+      }
+    }
+    if (status.ok()) {
+      scratch_.assign(values.size(), 0.0);
+      for (int r = 0; r < size(); ++r) {
+        absl::Span<const double> in = group_.inputs()[r];
+        for (size_t i = 0; i < in.size(); ++i) scratch_[i] += in[i];
+      }
+    }
+    // Nobody overwrites its input until everyone has read it.
+    absl::Status second = group_.Barrier();
+    if (!status.ok()) return status;
+    if (!second.ok()) return second;
+    std::copy(scratch_.begin(), scratch_.end(), values.begin());
+    return absl::OkStatus();
+  }
+
+  absl::Status AgreeOnStatus(const absl::Status& local) override {
+    group_.statuses()[rank_] = local;
+    absl::Status status = group_.Barrier();
+    if (!status.ok()) return status;
+    absl::Status agreed;
+    for (int r = 0; r < size() && agreed.ok(); ++r) {
+      const absl::Status& s = group_.statuses()[r];
+      if (!s.ok()) agreed = absl::Status(s.code(), absl::StrCat("rank ", r, ": ", s.message()));
+    }
+    status = group_.Barrier();
+    if (!status.ok()) return status;
+    return agreed;
+  }
+
+  void Fail(const absl::Status& status) override { group_.Fail(rank_, status); }
+
+ private:
+  ThreadGroup& group_;
+  const int rank_;
+  std::vector<double> scratch_;
+};
+
+}  // namespace
+
+std::unique_ptr<Communicator> MakeSingleProcessCommunicator() {
+  return std::make_unique<SingleProcessCommunicator>();
+}
+
+absl::Status RunOnThreads(int size, const std::function<absl::Status(Communicator&)>& body) {
+  SGMCMC_CHECK(size >= 1) << "RunOnThreads: size must be >= 1, got " << size;
+  ThreadGroup group(size);
+  std::vector<absl::Status> results(size);
+  std::vector<std::thread> threads;
+  threads.reserve(size);
+  for (int r = 0; r < size; ++r) {
+    threads.emplace_back([&, r] {
+      ThreadCommunicator comm(group, r);
+      results[r] = body(comm);
+      if (!results[r].ok()) group.Fail(r, results[r]);
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (int r = 0; r < size; ++r) {
+    if (!results[r].ok() && group.first_hand(r)) return results[r];
+  }
+  for (int r = 0; r < size; ++r) {
+    if (!results[r].ok()) return results[r];
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace sgmcmc::parallel

@@ -1,0 +1,81 @@
+#include "parallel/mpi_communicator.h"
+
+#include <mpi.h>
+
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
+#include "base/check.h"
+
+namespace sgmcmc::parallel {
+namespace {
+
+absl::Status MpiError(int code, const char* what) {
+  if (code == MPI_SUCCESS) return absl::OkStatus();
+  char text[MPI_MAX_ERROR_STRING];
+  int length = 0;
+  MPI_Error_string(code, text, &length);
+  return absl::InternalError(absl::StrCat(what, " failed: ", std::string(text, length)));
+}
+
+}  // namespace
+
+std::unique_ptr<MpiCommunicator> MpiCommunicator::Create(int* argc, char*** argv) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  SGMCMC_CHECK(!initialized) << "MpiCommunicator::Create: MPI is already initialised";
+  SGMCMC_CHECK(MPI_Init(argc, argv) == MPI_SUCCESS) << "MPI_Init failed";
+  // Errors come back as codes (turned into statuses) instead of aborting inside MPI.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return std::unique_ptr<MpiCommunicator>(new MpiCommunicator(rank, size));
+}
+
+MpiCommunicator::~MpiCommunicator() { MPI_Finalize(); }
+
+absl::Status MpiCommunicator::AllReduceSum(absl::Span<double> values) {
+  return MpiError(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()),
+                                MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD),
+                  "MPI_Allreduce");
+}
+
+absl::Status MpiCommunicator::AgreeOnStatus(const absl::Status& local) {
+  int mine = local.ok() ? size_ : rank_;
+  int lowest = size_;
+  if (absl::Status s = MpiError(
+          MPI_Allreduce(&mine, &lowest, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD), "MPI_Allreduce");
+      !s.ok()) {
+    return s;
+  }
+  if (lowest == size_) return absl::OkStatus();
+  int header[2] = {static_cast<int>(local.code()), static_cast<int>(local.message().size())};
+  if (absl::Status s = MpiError(MPI_Bcast(header, 2, MPI_INT, lowest, MPI_COMM_WORLD),
+                                "MPI_Bcast");
+      !s.ok()) {
+    return s;
+  }
+  std::string message(local.message());
+  message.resize(static_cast<size_t>(header[1]));
+  if (absl::Status s = MpiError(
+          MPI_Bcast(message.data(), header[1], MPI_CHAR, lowest, MPI_COMM_WORLD), "MPI_Bcast");
+      !s.ok()) {
+    return s;
+  }
+  return absl::Status(static_cast<absl::StatusCode>(header[0]),
+                      absl::StrCat("rank ", lowest, ": ", message));
+}
+
+void MpiCommunicator::Fail(const absl::Status& status) {
+  std::cerr << "rank " << rank_ << " failed: " << status.message() << std::endl;
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort();
+}
+
+}  // namespace sgmcmc::parallel

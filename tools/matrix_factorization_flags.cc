@@ -1,0 +1,112 @@
+#include "tools/matrix_factorization_flags.h"
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "absl/flags/flag.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/str_split.h"
+#include "models/matrix_factorization.h"
+#include "tools/gnuplot.h"
+#include "tools/matrix_factorization_experiment.h"
+#include "tools/tool_support.h"
+
+using sgmcmc::tools::MatrixFactorizationExperimentOptions;
+
+ABSL_FLAG(std::string, ratings, "",
+          "Ratings file (MovieLens u.data / ratings.dat, Jester; plain or .gz); empty: "
+          "synthetic ratings from the model.");
+ABSL_FLAG(std::string, output_dir, "/tmp/sgmcmc_matrix_factorization",
+          "Directory for rmse.csv and rmse.png (created if missing).");
+ABSL_FLAG(std::string, methods, "sgld,psgld,hamcmc", "Comma-separated methods.");
+ABSL_FLAG(int, rank, 10, "K, the rank of the factorisation.");
+ABSL_FLAG(int, blocks, 4, "P, blocks per side (P subsets of P blocks).");
+ABSL_FLAG(double, sigma_x, 1.0, "Noise standard deviation (also of the synthetic data).");
+ABSL_FLAG(int, iterations, MatrixFactorizationExperimentOptions().iterations,
+          "Iterations (samples) per method.");
+ABSL_FLAG(int, burn_in, MatrixFactorizationExperimentOptions().burn_in,
+          "Samples not averaged (the paper: 50).");
+ABSL_FLAG(int, record_every, MatrixFactorizationExperimentOptions().record_every,
+          "Record the RMSE every this many iterations.");
+ABSL_FLAG(double, sgld_step, MatrixFactorizationExperimentOptions().sgld_step,
+          "Constant DSGLD step.");
+ABSL_FLAG(double, psgld_step, MatrixFactorizationExperimentOptions().psgld_step,
+          "Constant pSGLD step.");
+ABSL_FLAG(double, hamcmc_step, MatrixFactorizationExperimentOptions().hamcmc_step,
+          "Constant HAMCMC step.");
+ABSL_FLAG(double, hamcmc_warmup_step, MatrixFactorizationExperimentOptions().hamcmc_warmup_step,
+          "HAMCMC's SGLD warm-up step.");
+ABSL_FLAG(double, hamcmc_gamma, MatrixFactorizationExperimentOptions().hamcmc_gamma,
+          "HAMCMC's initial inverse-Hessian scale gamma.");
+ABSL_FLAG(double, hamcmc_damping, MatrixFactorizationExperimentOptions().hamcmc_damping,
+          "HAMCMC's damping lambda.");
+ABSL_FLAG(double, init_scale, MatrixFactorizationExperimentOptions().init_scale,
+          "Standard deviation of the initial W and H.");
+ABSL_FLAG(int, synthetic_rows, MatrixFactorizationExperimentOptions().synthetic_rows,
+          "Rows of the synthetic matrix.");
+ABSL_FLAG(int, synthetic_cols, MatrixFactorizationExperimentOptions().synthetic_cols,
+          "Columns of the synthetic matrix.");
+ABSL_FLAG(double, synthetic_density, MatrixFactorizationExperimentOptions().synthetic_density,
+          "Observed fraction of the synthetic matrix.");
+ABSL_FLAG(uint64_t, seed, 1, "Seed of the data, the split and the chains.");
+
+namespace sgmcmc::tools {
+
+absl::StatusOr<MatrixFactorizationExperimentOptions> MatrixFactorizationOptionsFromFlags() {
+  MatrixFactorizationExperimentOptions o;
+  o.ratings_path = absl::GetFlag(FLAGS_ratings);
+  if (!o.ratings_path.empty()) o.ratings_path = FromWorkingDirectory(o.ratings_path);
+  o.methods.clear();
+  for (absl::string_view name :
+       absl::StrSplit(absl::GetFlag(FLAGS_methods), ',', absl::SkipEmpty())) {
+    absl::StatusOr<models::MfMethod> m = models::ParseMfMethod(std::string(name));
+    if (!m.ok()) return AsFlagError(m.status());
+    o.methods.push_back(*m);
+  }
+  o.model.rank = absl::GetFlag(FLAGS_rank);
+  o.model.num_blocks = absl::GetFlag(FLAGS_blocks);
+  o.model.sigma_x = absl::GetFlag(FLAGS_sigma_x);
+  o.iterations = absl::GetFlag(FLAGS_iterations);
+  o.burn_in = absl::GetFlag(FLAGS_burn_in);
+  o.record_every = absl::GetFlag(FLAGS_record_every);
+  o.sgld_step = absl::GetFlag(FLAGS_sgld_step);
+  o.psgld_step = absl::GetFlag(FLAGS_psgld_step);
+  o.hamcmc_step = absl::GetFlag(FLAGS_hamcmc_step);
+  o.hamcmc_warmup_step = absl::GetFlag(FLAGS_hamcmc_warmup_step);
+  o.hamcmc_gamma = absl::GetFlag(FLAGS_hamcmc_gamma);
+  o.hamcmc_damping = absl::GetFlag(FLAGS_hamcmc_damping);
+  o.init_scale = absl::GetFlag(FLAGS_init_scale);
+  o.synthetic_rows = absl::GetFlag(FLAGS_synthetic_rows);
+  o.synthetic_cols = absl::GetFlag(FLAGS_synthetic_cols);
+  o.synthetic_density = absl::GetFlag(FLAGS_synthetic_density);
+  o.seed = absl::GetFlag(FLAGS_seed);
+  if (absl::Status s = o.Validate(); !s.ok()) return AsFlagError(s);
+  return o;
+}
+
+absl::Status WriteMatrixFactorizationOutputs(const char* argv0,
+                                             const MatrixFactorizationResult& result,
+                                             bool plot) {
+  const std::string dir = absl::GetFlag(FLAGS_output_dir);
+  std::cout << MatrixFactorizationSummary(result);
+  if (absl::Status s = CreateOutputDirectory(dir, "--output_dir"); !s.ok()) return s;
+  if (absl::Status s = WriteFile(dir + "/rmse.csv", MatrixFactorizationTraceCsv(result));
+      !s.ok()) {
+    return s;
+  }
+  std::cout << "wrote " << dir << "/rmse.csv\n";
+  if (plot) {
+    absl::Status s =
+        RunGnuplotScript(argv0, "sgmcmc/tools/plots/matrix_factorization.gp", dir);
+    if (s.ok()) {
+      std::cout << "wrote " << dir << "/rmse.png\n";
+    } else {
+      std::cout << "figure skipped: " << s.message() << "\n";
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace sgmcmc::tools
