@@ -271,5 +271,34 @@ TEST(SggmcTest, GsgnhtThermostatStartsAtFrictionAndSeedsDiffer) {
   EXPECT_FALSE(s->x() == t->x());
 }
 
+// Pins the engine order (minibatch ids, then d·K normals per inner step) and the arithmetic:
+// x after three iterations from a fixed start (to 1e-12: a change of order moves x by O(1),
+// while the last bits may depend on the CPU's libm).
+TEST(SggmcTest, PinnedDraws) {
+  Eigen::MatrixXd mu(3, 2);
+  mu << 0, 1, 0.6, 0, 0.8, 0;
+  ProductVmfTarget model(mu, 2.0);
+  Eigen::MatrixXd x0(3, 2);
+  x0 << 1, 0, 0, 0, 0, 1;
+  GeodesicSamplerOptions options = Options(0.1, 1.0, 42);
+  options.chain.batch_size = 2;
+  options.inner_steps = 2;
+  const double expected[2][7] = {
+      {0x1.64794ed463463p-1, 0x1.5040205f7317bp-1, 0x1.28b037305550ap-2, 0x1.3f38a5749b10cp-1,
+       0x1.d11e3a19f0e17p-2, 0x1.45d1af25dfa46p-1, 0},
+      {0x1.6294c6dfd5875p-1, 0x1.51cc3675844c6p-1, 0x1.2ab92df7ecc86p-2, 0x1.42095e89665ffp-1,
+       0x1.d5f468104352ap-2, 0x1.41482bcbe98d2p-1, 0x1.359db718f2c2cp+0}};
+  for (int which = 0; which < 2; ++which) {
+    std::unique_ptr<SphereSampler> s = which == 0 ? Make<Sggmc>(model, x0, options)
+                                                  : Make<Gsgnht>(model, x0, options);
+    for (int m = 0; m < 3; ++m) s->Step();
+    std::printf("%s pinned:", std::string(s->name()).c_str());
+    for (int i = 0; i < 6; ++i) std::printf(" %a", s->x().data()[i]);
+    std::printf(" xi %a\n", s->thermostat());
+    for (int i = 0; i < 6; ++i) EXPECT_NEAR(s->x().data()[i], expected[which][i], 1e-12);
+    EXPECT_NEAR(s->thermostat(), expected[which][6], 1e-12);
+  }
+}
+
 }  // namespace
 }  // namespace sgmcmc::samplers
