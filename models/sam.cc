@@ -1,10 +1,14 @@
 #include "models/sam.h"
 
+#include <algorithm>
 #include <cmath>
 #include <utility>
 
 #include "base/check.h"
 #include "math/bessel.h"
+#include "math/special_functions.h"
+#include "rng/dirichlet.h"
+#include "rng/engine.h"
 
 namespace sgmcmc::models {
 
@@ -77,6 +81,73 @@ void SamTopicModel::SetThetaDraws(int64_t d, const Eigen::Ref<const Eigen::Matri
   SGMCMC_CHECK(d >= 0 && d < num_items());
   SGMCMC_CHECK(draws.rows() == hyper_.num_topics && draws.cols() >= 1);
   theta_draws_[d] = draws;
+}
+
+void SamTopicModel::EnableThetaSampling(const SamThetaSampling& sampling) {
+  SGMCMC_CHECK(sampling.draws >= 1 && sampling.burn_in >= 0);
+  SGMCMC_CHECK(sampling.gmc.Validate().ok());
+  sample_theta_ = true;
+  sampling_ = sampling;
+  theta_points_ = Eigen::MatrixXd::Constant(hyper_.num_topics, num_items(),
+                                            1 / std::sqrt(static_cast<double>(hyper_.num_topics)));
+  visits_.assign(num_items(), 0);
+}
+
+void SamTopicModel::PrepareBatch(const Eigen::Ref<const Eigen::MatrixXd>& beta,
+                                 absl::Span<const int64_t> batch) const {
+  if (!sample_theta_) return;
+  std::vector<int64_t> distinct(batch.begin(), batch.end());
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  const int k = hyper_.num_topics;
+  for (int64_t d : distinct) {
+    const Eigen::VectorXd document = documents_.col(d);
+    const SamThetaPosterior posterior(beta, document, hyper_.kappa, hyper_.alpha);
+    samplers::GmcOptions options = sampling_.gmc;
+    options.stream = (static_cast<uint64_t>(d) << 32) + visits_[d]++;
+    auto gmc = samplers::Gmc::Create(posterior, theta_points_.col(d), options);
+    SGMCMC_CHECK(gmc.ok()) << gmc.status();
+    for (int i = 0; i < sampling_.burn_in; ++i) (*gmc)->Step();
+    Eigen::MatrixXd draws(k, sampling_.draws);
+    for (int n = 0; n < sampling_.draws; ++n) {
+      (*gmc)->Step();
+      draws.col(n) = (*gmc)->x().col(0).cwiseProduct((*gmc)->x().col(0));
+    }
+    theta_points_.col(d) = (*gmc)->x().col(0);
+    theta_draws_[d] = std::move(draws);
+  }
+}
+
+double SamLogPerplexity(absl::Span<const Eigen::MatrixXd> betas,
+                        const Eigen::SparseMatrix<double>& documents,
+                        const SamHyperparameters& hyper, int theta_samples, uint64_t seed) {
+  SGMCMC_CHECK(!betas.empty() && theta_samples >= 1 && documents.cols() >= 1);
+  const int k = hyper.num_topics;
+  const double log_c = math::VmfLogNormalizer(static_cast<int>(documents.rows()), hyper.kappa);
+  const std::vector<double> alpha(k, hyper.alpha);
+  Eigen::MatrixXd thetas(k, theta_samples);
+  std::vector<double> per_theta(theta_samples), per_beta(betas.size());
+  double total = 0;
+  for (int64_t d = 0; d < documents.cols(); ++d) {
+    rng::Engine engine(seed, static_cast<uint64_t>(d));
+    for (int s = 0; s < theta_samples; ++s) {
+      rng::DirichletSample(engine, alpha, absl::MakeSpan(thetas.col(s).data(), k));
+    }
+    for (size_t m = 0; m < betas.size(); ++m) {
+      // vᵀβθ / ‖βθ‖ for all θ_s at once: (βᵀv)ᵀθ and ‖βθ‖.
+      Eigen::VectorXd a = Eigen::VectorXd::Zero(k);
+      for (Eigen::SparseMatrix<double>::InnerIterator it(documents, d); it; ++it) {
+        a += it.value() * betas[m].row(it.index()).transpose();
+      }
+      const Eigen::MatrixXd u = betas[m] * thetas;
+      for (int s = 0; s < theta_samples; ++s) {
+        per_theta[s] = hyper.kappa * a.dot(thetas.col(s)) / u.col(s).norm();
+      }
+      per_beta[m] = math::LogSumExp(per_theta) - std::log(static_cast<double>(theta_samples));
+    }
+    total += log_c + math::LogSumExp(per_beta) - std::log(static_cast<double>(betas.size()));
+  }
+  return -total / static_cast<double>(documents.cols());
 }
 
 SamThetaPosterior::SamThetaPosterior(const Eigen::Ref<const Eigen::MatrixXd>& beta,

@@ -17,8 +17,10 @@
 //    − κ v_dᵀβθ / ‖βθ‖, the Dirichlet density with its Jacobian Π|x_i| (constants dropped);
 //    run samplers::Gmc on it to draw θ_d.
 //
-// Not here yet (issue 18): the log-perplexity estimator, the driver of Algorithm 3, the
-// tf-idf reader and the `sam` tool.
+//  - SamLogPerplexity: the slides' evaluation, −(1/|D|) Σ_d log((1/M) Σ_m π(v_d | β⁽ᵐ⁾)) with
+//    π(v_d | β) = E_{θ~Dir(α)} vMF(v_d | βθ/‖βθ‖, κ) by Monte Carlo in log space.
+//
+// Not here yet (issue 18): the `sam` tool and its experiments.
 //
 // Cost: the prior gradient O(VK) plus two Bessel ratios; the likelihood gradient
 // O(N (nnz(v_d) K + V K)) per document (β θ is dense); SamThetaPosterior precomputes
@@ -37,6 +39,7 @@
 #include "Eigen/Dense"
 #include "Eigen/SparseCore"
 #include "absl/types/span.h"
+#include "samplers/gmc.h"
 #include "samplers/sphere_model.h"
 
 namespace sgmcmc::models {
@@ -48,6 +51,14 @@ struct SamHyperparameters {
   double kappa = 5000;   // κ >= 0, concentration of v_d about its mean direction
   double alpha = 1;      // symmetric Dirichlet α > 0
   Eigen::VectorXd m;     // unit, length V
+};
+
+// How SamTopicModel::PrepareBatch draws θ_d ~ π(θ_d | β, v_d) by GMC (Algorithm 3).
+struct SamThetaSampling {
+  int draws = 5;           // N >= 1 draws kept per document and minibatch visit
+  int burn_in = 5;         // GMC iterations discarded first (each visit restarts from the
+                           // document's last point)
+  samplers::GmcOptions gmc = {samplers::StepSizeOptions::Constant(0.05), 5, 1, 0};
 };
 
 class SamTopicModel final : public samplers::SphereGradientModel {
@@ -72,6 +83,14 @@ class SamTopicModel final : public samplers::SphereGradientModel {
   // a constant.
   double DocumentPotential(const Eigen::Ref<const Eigen::MatrixXd>& beta, int64_t d) const;
 
+  // Algorithm 3's θ step: for every distinct document d in `batch`, runs GMC on
+  // SamThetaPosterior(β, v_d) from d's last point (start: x_i = 1/√K), discards `burn_in`
+  // iterations and keeps `draws`; each visit uses Engine(gmc.seed, stream = d·2³² + visit).
+  // Does nothing unless EnableThetaSampling was called.
+  void PrepareBatch(const Eigen::Ref<const Eigen::MatrixXd>& beta,
+                    absl::Span<const int64_t> batch) const override;
+  void EnableThetaSampling(const SamThetaSampling& sampling);
+
   // Replaces document d's θ draws by the columns of `draws` (K×N, N >= 1; each column on the
   // simplex, not checked).
   void SetThetaDraws(int64_t d, const Eigen::Ref<const Eigen::MatrixXd>& draws);
@@ -82,7 +101,12 @@ class SamTopicModel final : public samplers::SphereGradientModel {
  private:
   Eigen::SparseMatrix<double> documents_;
   SamHyperparameters hyper_;
-  std::vector<Eigen::MatrixXd> theta_draws_;
+  // Mutable: refreshed by PrepareBatch (the sampler holds the model const).
+  mutable std::vector<Eigen::MatrixXd> theta_draws_;
+  bool sample_theta_ = false;
+  SamThetaSampling sampling_;
+  mutable Eigen::MatrixXd theta_points_;      // K×D, each document's GMC point on S^{K−1}
+  mutable std::vector<uint32_t> visits_;
 };
 
 // π(θ_d | β, v_d) on S^{K−1} through θ = x∘x. `beta` V×K, `document` V-vector.
@@ -107,6 +131,13 @@ class SamThetaPosterior final : public samplers::SpherePotentialModel {
   double kappa_;
   double alpha_;
 };
+
+// Log-perplexity of `documents` (V×D, unit columns) under the topic draws `betas` (each
+// V×K): S draws θ_s ~ Dir(α) per document, from Engine(seed, stream = d), shared by all β.
+// betas nonempty, S >= 1 (checked).
+double SamLogPerplexity(absl::Span<const Eigen::MatrixXd> betas,
+                        const Eigen::SparseMatrix<double>& documents,
+                        const SamHyperparameters& hyper, int theta_samples, uint64_t seed);
 
 }  // namespace sgmcmc::models
 

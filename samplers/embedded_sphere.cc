@@ -43,6 +43,7 @@ absl::string_view EmbeddedSphereSampler::name() const {
 void EmbeddedSphereSampler::Step() {
   const double h = BeginIteration();
   const absl::Span<const int64_t> batch = DrawMinibatch();
+  model().PrepareBatch(x(), batch);
   const double sigma = std::sqrt((2 * options_.friction - h * options_.gradient_noise) * h);
   const double m = static_cast<double>(num_spheres()) * (dimension() - 1);
   Eigen::MatrixXd& x = mutable_x();

@@ -50,6 +50,7 @@ Sggmc::Sggmc(const SphereGradientModel& model, const Eigen::Ref<const Eigen::Mat
 void Sggmc::Step() {
   const double h = BeginIteration();
   const absl::Span<const int64_t> batch = DrawMinibatch();
+  model().PrepareBatch(x(), batch);
   const double decay = std::exp(-options_.friction * h / 2);
   const double sigma = std::sqrt((2 * options_.friction - h * options_.gradient_noise) * h);
   Eigen::MatrixXd& x = mutable_x();
@@ -87,6 +88,7 @@ Gsgnht::Gsgnht(const SphereGradientModel& model, const Eigen::Ref<const Eigen::M
 void Gsgnht::Step() {
   const double h = BeginIteration();
   const absl::Span<const int64_t> batch = DrawMinibatch();
+  model().PrepareBatch(x(), batch);
   const double sigma = std::sqrt((2 * options_.friction - h * options_.gradient_noise) * h);
   const double m = static_cast<double>(num_spheres()) * (dimension() - 1);
   Eigen::MatrixXd& x = mutable_x();

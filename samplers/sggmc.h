@@ -2,7 +2,8 @@
 // "Stochastic Gradient Geodesic MCMC Methods", Algorithms 1 and 2 (scalar friction C), on a
 // product of K unit spheres S^{d-1} in embedded coordinates.
 //
-// One iteration draws a minibatch S and runs L inner steps with it, each the symmetric
+// One iteration draws a minibatch S, calls model.PrepareBatch(x, S) and runs L inner steps
+// with it, each the symmetric
 // splitting A-B-O-B-A with step ε = ε_m:
 //   A: (x, v) ← geodesic flow for ε/2 (exact, linalg::GeodesicFlowColumns);
 //   B: v ← e^{-C ε/2} v               (gSGNHT: e^{-ξ ε/2} v);

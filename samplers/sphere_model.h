@@ -55,6 +55,13 @@ class SphereGradientModel {
   virtual void AddLikelihoodPotentialGradient(const Eigen::Ref<const Eigen::MatrixXd>& x,
                                               absl::Span<const int64_t> batch, double scale,
                                               Eigen::Ref<Eigen::MatrixXd> out) const = 0;
+
+  // Called by the stochastic-gradient samplers (SGGMC, gSGNHT, the embedded peers) once per
+  // iteration, after drawing the minibatch and before the inner steps, with the current x.
+  // Models whose gradient averages over per-item latent draws (SAM's θ_d, eq. 13-14)
+  // refresh them here, from their own engines; the default does nothing.
+  virtual void PrepareBatch(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                            absl::Span<const int64_t> batch) const {}
 };
 
 class SpherePotentialModel : public SphereGradientModel {
