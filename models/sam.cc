@@ -100,9 +100,14 @@ void SamTopicModel::PrepareBatch(const Eigen::Ref<const Eigen::MatrixXd>& beta,
   std::sort(distinct.begin(), distinct.end());
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
   const int k = hyper_.num_topics;
+  const Eigen::MatrixXd gram = beta.transpose() * beta;
   for (int64_t d : distinct) {
-    const Eigen::VectorXd document = documents_.col(d);
-    const SamThetaPosterior posterior(beta, document, hyper_.kappa, hyper_.alpha);
+    Eigen::VectorXd a = Eigen::VectorXd::Zero(k);
+    for (Eigen::SparseMatrix<double>::InnerIterator it(documents_, d); it; ++it) {
+      a += it.value() * beta.row(it.index()).transpose();
+    }
+    const SamThetaPosterior posterior =
+        SamThetaPosterior::FromGram(std::move(a), gram, hyper_.kappa, hyper_.alpha);
     samplers::GmcOptions options = sampling_.gmc;
     options.stream = (static_cast<uint64_t>(d) << 32) + visits_[d]++;
     auto gmc = samplers::Gmc::Create(posterior, theta_points_.col(d), options);
@@ -127,6 +132,8 @@ double SamLogPerplexity(absl::Span<const Eigen::MatrixXd> betas,
   const std::vector<double> alpha(k, hyper.alpha);
   Eigen::MatrixXd thetas(k, theta_samples);
   std::vector<double> per_theta(theta_samples), per_beta(betas.size());
+  std::vector<Eigen::MatrixXd> grams;
+  for (const Eigen::MatrixXd& beta : betas) grams.push_back(beta.transpose() * beta);
   double total = 0;
   for (int64_t d = 0; d < documents.cols(); ++d) {
     rng::Engine engine(seed, static_cast<uint64_t>(d));
@@ -134,14 +141,15 @@ double SamLogPerplexity(absl::Span<const Eigen::MatrixXd> betas,
       rng::DirichletSample(engine, alpha, absl::MakeSpan(thetas.col(s).data(), k));
     }
     for (size_t m = 0; m < betas.size(); ++m) {
-      // vᵀβθ / ‖βθ‖ for all θ_s at once: (βᵀv)ᵀθ and ‖βθ‖.
+      // vᵀβθ / ‖βθ‖ for all θ_s at once: (βᵀv)ᵀθ and ‖βθ‖ = √(θᵀGθ), G = βᵀβ.
       Eigen::VectorXd a = Eigen::VectorXd::Zero(k);
       for (Eigen::SparseMatrix<double>::InnerIterator it(documents, d); it; ++it) {
         a += it.value() * betas[m].row(it.index()).transpose();
       }
-      const Eigen::MatrixXd u = betas[m] * thetas;
+      const Eigen::MatrixXd g_theta = grams[m] * thetas;
       for (int s = 0; s < theta_samples; ++s) {
-        per_theta[s] = hyper.kappa * a.dot(thetas.col(s)) / u.col(s).norm();
+        per_theta[s] =
+            hyper.kappa * a.dot(thetas.col(s)) / std::sqrt(thetas.col(s).dot(g_theta.col(s)));
       }
       per_beta[m] = math::LogSumExp(per_theta) - std::log(static_cast<double>(theta_samples));
     }
@@ -158,6 +166,19 @@ SamThetaPosterior::SamThetaPosterior(const Eigen::Ref<const Eigen::MatrixXd>& be
       kappa_(kappa),
       alpha_(alpha) {
   SGMCMC_CHECK(beta.cols() >= 2 && document.size() == beta.rows());
+}
+
+SamThetaPosterior SamThetaPosterior::FromGram(Eigen::VectorXd beta_t_document,
+                                              Eigen::MatrixXd gram, double kappa,
+                                              double alpha) {
+  return SamThetaPosterior(GramTag{}, std::move(beta_t_document), std::move(gram), kappa,
+                           alpha);
+}
+
+SamThetaPosterior::SamThetaPosterior(GramTag, Eigen::VectorXd beta_t_document,
+                                     Eigen::MatrixXd gram, double kappa, double alpha)
+    : a_(std::move(beta_t_document)), g_(std::move(gram)), kappa_(kappa), alpha_(alpha) {
+  SGMCMC_CHECK(a_.size() >= 2 && g_.rows() == a_.size() && g_.cols() == a_.size());
 }
 
 void SamThetaPosterior::PriorPotentialGradient(const Eigen::Ref<const Eigen::MatrixXd>& x,

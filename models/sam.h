@@ -115,6 +115,9 @@ class SamThetaPosterior final : public samplers::SpherePotentialModel {
   SamThetaPosterior(const Eigen::Ref<const Eigen::MatrixXd>& beta,
                     const Eigen::Ref<const Eigen::VectorXd>& document, double kappa,
                     double alpha);
+  // From a = βᵀv_d and G = βᵀβ (K×K), precomputed once per β.
+  static SamThetaPosterior FromGram(Eigen::VectorXd beta_t_document, Eigen::MatrixXd gram,
+                                    double kappa, double alpha);
 
   int dimension() const override { return static_cast<int>(a_.size()); }
   int64_t num_items() const override { return 1; }
@@ -126,6 +129,10 @@ class SamThetaPosterior final : public samplers::SpherePotentialModel {
   double Potential(const Eigen::Ref<const Eigen::MatrixXd>& x) const override;
 
  private:
+  struct GramTag {};
+  SamThetaPosterior(GramTag, Eigen::VectorXd beta_t_document, Eigen::MatrixXd gram,
+                    double kappa, double alpha);
+
   Eigen::VectorXd a_;  // βᵀ v_d
   Eigen::MatrixXd g_;  // βᵀ β
   double kappa_;
