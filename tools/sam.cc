@@ -1,0 +1,239 @@
+// sam: the spherical admixture model (models/sam.h) under SGGMC and gSGNHT (minibatch and full
+// batch) and GMC-bGibbs (blockwise Gibbs: θ_d | β by GMC for every document, then one
+// full-batch GMC step of β | θ), log-perplexity on held-out documents versus wall time
+// (Liu, Zhu & Song 2016, Sec. 5).
+//
+// Data: --train/--test in the 20news-diff tf-idf format (data/tfidf_reader.h), e.g.
+//   bazel run //tools:sam -- --train=../shared/data/20news-diff/diff.train.tfidf1.data.gz
+//       --test=../shared/data/20news-diff/diff.test.tfidf1.data.gz --num_topics=20
+// or, by default, documents generated from SAM itself (V = 50, K = 4, 500 + 200 documents),
+// which runs in well under a minute.
+//
+// Output in --output_dir: sam_perplexity.csv (method, iteration, seconds (sampling only,
+// evaluation excluded), log_perplexity of the draws after --burn_in averaged as in the
+// slides, or of the current draw before). Not yet: the toy histogram, the synthetic
+// marginals, plots.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "Eigen/Dense"
+#include "Eigen/SparseCore"
+#include "absl/flags/flag.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_split.h"
+#include "base/status_macros.h"
+#include "data/tfidf_reader.h"
+#include "models/sam.h"
+#include "rng/dirichlet.h"
+#include "rng/engine.h"
+#include "rng/sphere_uniform.h"
+#include "rng/von_mises_fisher.h"
+#include "samplers/gmc.h"
+#include "samplers/sggmc.h"
+#include "samplers/sphere_sampler.h"
+#include "tools/tool_support.h"
+
+ABSL_FLAG(std::string, train, "", "training documents (tf-idf format); empty: generated");
+ABSL_FLAG(std::string, test, "", "held-out documents (tf-idf format); empty: generated");
+ABSL_FLAG(int, num_topics, 4, "K");
+ABSL_FLAG(double, kappa, 50, "κ, concentration of documents about βθ/‖βθ‖");
+ABSL_FLAG(double, sigma, 1, "σ, concentration of topics about μ");
+ABSL_FLAG(double, kappa0, 1, "κ₀, concentration of μ about the mean direction m");
+ABSL_FLAG(double, alpha, 1, "symmetric Dirichlet α");
+ABSL_FLAG(double, step, 0.003, "step size ε of SGGMC and gSGNHT");
+ABSL_FLAG(double, friction, 5, "friction C");
+ABSL_FLAG(int, batch_size, 20, "minibatch size of the minibatch runs");
+ABSL_FLAG(double, gmc_step, 0.003, "leapfrog step of the β | θ GMC step of GMC-bGibbs");
+ABSL_FLAG(int, iterations, 1500, "iterations per method");
+ABSL_FLAG(int, burn_in, 500, "draws before this iteration are not averaged");
+ABSL_FLAG(int, eval_every, 100, "evaluation interval (iterations)");
+ABSL_FLAG(int, theta_samples, 100, "Dirichlet samples per document in the perplexity");
+ABSL_FLAG(std::string, methods, "sggmc,gsgnht,sggmc_full,gsgnht_full,gmc_bgibbs",
+          "comma-separated methods");
+ABSL_FLAG(uint64_t, seed, 1, "seed");
+ABSL_FLAG(std::string, output_dir, "sam_out", "output directory");
+
+namespace sgmcmc::tools {
+namespace {
+
+Eigen::SparseMatrix<double> Generated(const Eigen::MatrixXd& beta, int count, double kappa,
+                                      uint64_t seed) {
+  rng::Engine engine(seed);
+  const int v = static_cast<int>(beta.rows()), k = static_cast<int>(beta.cols());
+  const std::vector<double> alpha(k, 1.0);
+  Eigen::MatrixXd docs(v, count);
+  Eigen::VectorXd theta(k), mean(v), out(v);
+  for (int d = 0; d < count; ++d) {
+    rng::DirichletSample(engine, alpha, absl::MakeSpan(theta.data(), k));
+    mean = (beta * theta).normalized();
+    rng::VonMisesFisherSample(engine, {mean.data(), static_cast<size_t>(v)}, kappa,
+                              {out.data(), static_cast<size_t>(v)});
+    docs.col(d) = out;
+  }
+  return docs.sparseView();
+}
+
+// β | θ for GMC-bGibbs: the collapsed prior plus every document at its current single θ draw.
+class BetaGivenTheta final : public samplers::SpherePotentialModel {
+ public:
+  explicit BetaGivenTheta(const models::SamTopicModel& model) : model_(model) {}
+  int dimension() const override { return model_.dimension(); }
+  int num_spheres() const override { return model_.num_spheres(); }
+  int64_t num_items() const override { return model_.num_items(); }
+  void PriorPotentialGradient(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                              Eigen::Ref<Eigen::MatrixXd> out) const override {
+    model_.PriorPotentialGradient(x, out);
+  }
+  void AddLikelihoodPotentialGradient(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                                      absl::Span<const int64_t> batch, double scale,
+                                      Eigen::Ref<Eigen::MatrixXd> out) const override {
+    model_.AddLikelihoodPotentialGradient(x, batch, scale, out);
+  }
+  double Potential(const Eigen::Ref<const Eigen::MatrixXd>& x) const override {
+    double u = model_.PriorPotential(x);
+    for (int64_t d = 0; d < model_.num_items(); ++d) u += model_.DocumentPotential(x, d);
+    return u;
+  }
+
+ private:
+  const models::SamTopicModel& model_;
+};
+
+absl::Status RunMethod(const std::string& method, const Eigen::SparseMatrix<double>& train,
+                       const Eigen::SparseMatrix<double>& test,
+                       const models::SamHyperparameters& hyper, const Eigen::MatrixXd& beta0,
+                       std::string& csv) {
+  models::SamTopicModel model(train, hyper);
+  models::SamThetaSampling sampling;
+  sampling.draws = method == "gmc_bgibbs" ? 1 : 3;
+  sampling.burn_in = 3;
+  sampling.gmc.step_size = samplers::StepSizeOptions::Constant(0.1);
+  sampling.gmc.seed = absl::GetFlag(FLAGS_seed);
+  model.EnableThetaSampling(sampling);
+  const int64_t d = train.cols();
+
+  std::unique_ptr<samplers::SphereSampler> sampler;
+  BetaGivenTheta beta_given_theta(model);
+  std::vector<int64_t> all(d);
+  for (int64_t i = 0; i < d; ++i) all[i] = i;
+  if (method == "gmc_bgibbs") {
+    samplers::GmcOptions options;
+    options.step_size = samplers::StepSizeOptions::Constant(absl::GetFlag(FLAGS_gmc_step));
+    options.leapfrog_steps = 5;
+    options.seed = absl::GetFlag(FLAGS_seed);
+    SGMCMC_ASSIGN_OR_RETURN(sampler, samplers::Gmc::Create(beta_given_theta, beta0, options));
+  } else {
+    samplers::GeodesicSamplerOptions options;
+    options.chain.step_size = samplers::StepSizeOptions::Constant(absl::GetFlag(FLAGS_step));
+    options.chain.batch_size =
+        absl::EndsWith(method, "_full") ? d : std::min<int64_t>(absl::GetFlag(FLAGS_batch_size), d);
+    options.chain.seed = absl::GetFlag(FLAGS_seed);
+    options.friction = absl::GetFlag(FLAGS_friction);
+    if (absl::StartsWith(method, "sggmc")) {
+      SGMCMC_ASSIGN_OR_RETURN(sampler, samplers::Sggmc::Create(model, beta0, options));
+    } else if (absl::StartsWith(method, "gsgnht")) {
+      SGMCMC_ASSIGN_OR_RETURN(sampler, samplers::Gsgnht::Create(model, beta0, options));
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("--methods: unknown method ", method));
+    }
+  }
+  const int iterations = absl::GetFlag(FLAGS_iterations);
+  const int burn_in = absl::GetFlag(FLAGS_burn_in);
+  const int every = absl::GetFlag(FLAGS_eval_every);
+  std::vector<Eigen::MatrixXd> draws;
+  double seconds = 0;
+  for (int m = 1; m <= iterations; ++m) {
+    const auto start = std::chrono::steady_clock::now();
+    if (method == "gmc_bgibbs") model.PrepareBatch(sampler->x(), all);
+    sampler->Step();
+    seconds += SecondsSince(start);
+    if (m > burn_in) draws.push_back(sampler->x());
+    if (m % every == 0) {
+      const std::vector<Eigen::MatrixXd> current = {sampler->x()};
+      const double perplexity = models::SamLogPerplexity(
+          draws.empty() ? absl::MakeConstSpan(current) : absl::MakeConstSpan(draws), test,
+          hyper, absl::GetFlag(FLAGS_theta_samples), 12345);
+      absl::StrAppendFormat(&csv, "%s,%d,%.4f,%.6f\n", method, m, seconds, perplexity);
+      std::printf("%-12s it %5d  %7.2fs  log-perplexity %.4f  (%zu draws averaged)\n",
+                  method.c_str(), m, seconds, perplexity, draws.size());
+      std::fflush(stdout);
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status Run(const char* /*argv0*/) {
+  const std::string dir = FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir));
+  SGMCMC_RETURN_IF_ERROR(CreateOutputDirectory(dir, "--output_dir"));
+  Eigen::SparseMatrix<double> train, test;
+  int k = absl::GetFlag(FLAGS_num_topics);
+  if (absl::GetFlag(FLAGS_train).empty() != absl::GetFlag(FLAGS_test).empty()) {
+    return absl::InvalidArgumentError("--train and --test go together");
+  }
+  if (absl::GetFlag(FLAGS_train).empty()) {
+    const int v = 50;
+    Eigen::MatrixXd truth = Eigen::MatrixXd::Constant(v, k, 0.1);
+    for (int i = 0; i < v; ++i) truth(i, i * k / v) = 1.0;
+    truth.colwise().normalize();
+    train = Generated(truth, 500, absl::GetFlag(FLAGS_kappa), 1);
+    test = Generated(truth, 200, absl::GetFlag(FLAGS_kappa), 2);
+    models::SamHyperparameters truth_hyper;
+    truth_hyper.num_topics = k;
+    truth_hyper.kappa = absl::GetFlag(FLAGS_kappa);
+    truth_hyper.alpha = 1;
+    truth_hyper.m = Eigen::VectorXd::Constant(v, 1 / std::sqrt(static_cast<double>(v)));
+    const std::vector<Eigen::MatrixXd> truth_draws = {truth};
+    std::printf("generated data: V = %d, K = %d; held-out log-perplexity at the true topics "
+                "%.4f\n",
+                v, k,
+                models::SamLogPerplexity(truth_draws, test, truth_hyper,
+                                         absl::GetFlag(FLAGS_theta_samples), 12345));
+  } else {
+    SGMCMC_ASSIGN_OR_RETURN(data::TfidfCorpus a,
+                            data::ReadTfidfCorpus(FromWorkingDirectory(absl::GetFlag(FLAGS_train))));
+    SGMCMC_ASSIGN_OR_RETURN(data::TfidfCorpus b,
+                            data::ReadTfidfCorpus(FromWorkingDirectory(absl::GetFlag(FLAGS_test))));
+    train = std::move(a.documents);
+    test = std::move(b.documents);
+  }
+  models::SamHyperparameters hyper;
+  hyper.num_topics = k;
+  hyper.kappa = absl::GetFlag(FLAGS_kappa);
+  hyper.sigma = absl::GetFlag(FLAGS_sigma);
+  hyper.kappa0 = absl::GetFlag(FLAGS_kappa0);
+  hyper.alpha = absl::GetFlag(FLAGS_alpha);
+  const int v = static_cast<int>(train.rows());
+  hyper.m = Eigen::VectorXd::Constant(v, 1 / std::sqrt(static_cast<double>(v)));
+  // Start: each topic the normalised mean of a few training documents plus noise.
+  rng::Engine engine(absl::GetFlag(FLAGS_seed), 99);
+  Eigen::MatrixXd beta0(v, k);
+  Eigen::VectorXd noise(v);
+  for (int j = 0; j < k; ++j) {
+    rng::SphereUniformSample(engine, noise);
+    beta0.col(j) = (Eigen::VectorXd(train.col(j % train.cols())) + 0.1 * noise).normalized();
+  }
+  std::string csv = "method,iteration,seconds,log_perplexity\n";
+  for (absl::string_view method :
+       absl::StrSplit(absl::GetFlag(FLAGS_methods), ',', absl::SkipEmpty())) {
+    SGMCMC_RETURN_IF_ERROR(RunMethod(std::string(method), train, test, hyper, beta0, csv));
+  }
+  return WriteFile(dir + "/sam_perplexity.csv", csv);
+}
+
+}  // namespace
+}  // namespace sgmcmc::tools
+
+int main(int argc, char** argv) {
+  return sgmcmc::tools::ToolMain(argc, argv,
+                                 "SAM under SGGMC, gSGNHT and GMC-bGibbs: held-out "
+                                 "log-perplexity versus wall time.",
+                                 sgmcmc::tools::Run);
+}
