@@ -170,7 +170,42 @@ absl::Status RunMethod(const std::string& method, const Eigen::SparseMatrix<doub
   return absl::OkStatus();
 }
 
+absl::Status ValidateFlags() {
+  const auto fail = [](absl::string_view flag, absl::string_view want, auto value) {
+    return absl::InvalidArgumentError(absl::StrCat("--", flag, " must be ", want, ", got ", value));
+  };
+  if (absl::GetFlag(FLAGS_num_topics) < 2) {
+    return fail("num_topics", ">= 2", absl::GetFlag(FLAGS_num_topics));
+  }
+  if (absl::GetFlag(FLAGS_iterations) < 1) {
+    return fail("iterations", ">= 1", absl::GetFlag(FLAGS_iterations));
+  }
+  if (absl::GetFlag(FLAGS_eval_every) < 1) {
+    return fail("eval_every", ">= 1", absl::GetFlag(FLAGS_eval_every));
+  }
+  if (absl::GetFlag(FLAGS_burn_in) < 0) return fail("burn_in", ">= 0", absl::GetFlag(FLAGS_burn_in));
+  if (absl::GetFlag(FLAGS_theta_samples) < 1) {
+    return fail("theta_samples", ">= 1", absl::GetFlag(FLAGS_theta_samples));
+  }
+  if (absl::GetFlag(FLAGS_batch_size) < 1) {
+    return fail("batch_size", ">= 1", absl::GetFlag(FLAGS_batch_size));
+  }
+  if (!(absl::GetFlag(FLAGS_kappa) >= 0)) return fail("kappa", ">= 0", absl::GetFlag(FLAGS_kappa));
+  if (!(absl::GetFlag(FLAGS_sigma) > 0)) return fail("sigma", "> 0", absl::GetFlag(FLAGS_sigma));
+  if (!(absl::GetFlag(FLAGS_kappa0) > 0)) return fail("kappa0", "> 0", absl::GetFlag(FLAGS_kappa0));
+  if (!(absl::GetFlag(FLAGS_alpha) > 0)) return fail("alpha", "> 0", absl::GetFlag(FLAGS_alpha));
+  for (absl::string_view method :
+       absl::StrSplit(absl::GetFlag(FLAGS_methods), ',', absl::SkipEmpty())) {
+    if (method != "sggmc" && method != "gsgnht" && method != "sggmc_full" &&
+        method != "gsgnht_full" && method != "gmc_bgibbs") {
+      return absl::InvalidArgumentError(absl::StrCat("--methods: unknown method ", method));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status Run(const char* /*argv0*/) {
+  SGMCMC_RETURN_IF_ERROR(ValidateFlags());
   const std::string dir = FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir));
   SGMCMC_RETURN_IF_ERROR(CreateOutputDirectory(dir, "--output_dir"));
   Eigen::SparseMatrix<double> train, test;
