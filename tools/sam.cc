@@ -9,14 +9,21 @@
 // or, by default, documents generated from SAM itself (V = 50, K = 4, 500 + 200 documents),
 // which runs in well under a minute.
 //
-// Output in --output_dir: sam_perplexity.csv (method, iteration, seconds (sampling only,
-// evaluation excluded), log_perplexity of the draws after --burn_in averaged as in the
-// slides, or of the current draw before). Not yet: the toy histogram, the synthetic
-// marginals, plots.
+// Experiments (--experiments, default all three):
+//  - toy: SGGMC and gSGNHT on the slides' circle with N(0, 1000 I) gradient noise;
+//    sam_toy_angles.csv (bin centre, exact density, histograms) and the draws (every 10th)
+//    as CmdStan CSV, sam_toy_sggmc.csv and sam_toy_gsgnht.csv; KS distances printed.
+//  - synthetic: the two-vMF posterior; sam_synthetic_marginals.csv (exact and GMC / SGGMC /
+//    gSGNHT marginal histograms of both angles); mode fractions printed.
+//  - sam: sam_perplexity.csv (method, iteration, seconds (sampling only, evaluation
+//    excluded), log_perplexity of the draws after --burn_in averaged as in the slides, or
+//    of the current draw before).
+// No plots yet.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +38,8 @@
 #include "absl/strings/str_split.h"
 #include "base/status_macros.h"
 #include "data/tfidf_reader.h"
+#include "eval/cmdstan_csv.h"
+#include "models/geodesic_toys.h"
 #include "models/sam.h"
 #include "rng/dirichlet.h"
 #include "rng/engine.h"
@@ -60,6 +69,10 @@ ABSL_FLAG(std::string, methods, "sggmc,gsgnht,sggmc_full,gsgnht_full,gmc_bgibbs"
           "comma-separated methods");
 ABSL_FLAG(uint64_t, seed, 1, "seed");
 ABSL_FLAG(std::string, output_dir, "sam_out", "output directory");
+ABSL_FLAG(std::string, experiments, "toy,synthetic,sam", "comma-separated: toy, synthetic, sam");
+ABSL_FLAG(int, toy_iterations, 100000, "iterations of each toy chain (L = 100 inner steps)");
+ABSL_FLAG(int, synthetic_iterations, 100000,
+          "iterations of the synthetic chains (GMC; SGGMC with minibatches runs 10x)");
 
 namespace sgmcmc::tools {
 namespace {
@@ -170,6 +183,162 @@ absl::Status RunMethod(const std::string& method, const Eigen::SparseMatrix<doub
   return absl::OkStatus();
 }
 
+constexpr int kBins = 100;
+
+int Bin(double theta) {
+  const int b = static_cast<int>((theta + M_PI) / (2 * M_PI) * kBins);
+  return std::clamp(b, 0, kBins - 1);
+}
+
+// The toy of the slides: SGGMC and gSGNHT with N(0, 1000 I) gradient noise (V̂ = 1000,
+// ε = 0.002, C = 1.2, L = 100); angle histograms vs the exact density, KS distances, and the
+// draws (every 10th) as CmdStan CSV.
+absl::Status RunToy(const std::string& dir) {
+  const int n = absl::GetFlag(FLAGS_toy_iterations);
+  // Exact CDF on a fine grid for the KS distance.
+  const int grid = 20000;
+  std::vector<double> cdf(grid + 1, 0.0);
+  for (int i = 1; i <= grid; ++i) {
+    cdf[i] = cdf[i - 1] +
+             models::ToyCircle::AngleDensity(-M_PI + (i - 0.5) * 2 * M_PI / grid) * 2 * M_PI / grid;
+  }
+  Eigen::MatrixXd histogram = Eigen::MatrixXd::Zero(kBins, 2);
+  const char* names[] = {"sggmc", "gsgnht"};
+  for (int which = 0; which < 2; ++which) {
+    models::ToyCircle toy(std::sqrt(1000.0), 17);
+    samplers::GeodesicSamplerOptions options;
+    options.chain.step_size = samplers::StepSizeOptions::Constant(0.002);
+    options.chain.seed = absl::GetFlag(FLAGS_seed);
+    options.friction = 1.2;
+    options.gradient_noise = 1000;
+    options.inner_steps = 100;
+    const Eigen::MatrixXd x0 = Eigen::Vector2d(1, 0);
+    std::unique_ptr<samplers::SphereSampler> sampler;
+    if (which == 0) {
+      SGMCMC_ASSIGN_OR_RETURN(sampler, samplers::Sggmc::Create(toy, x0, options));
+    } else {
+      SGMCMC_ASSIGN_OR_RETURN(sampler, samplers::Gsgnht::Create(toy, x0, options));
+    }
+    const std::string path = absl::StrCat(dir, "/sam_toy_", names[which], ".csv");
+    std::ofstream file(path);
+    eval::CmdStanCsvOptions csv_options;
+    csv_options.model = "toy_circle";
+    csv_options.algorithm = names[which];
+    csv_options.num_samples = n / 10;
+    csv_options.thin = 10;
+    csv_options.seed = absl::GetFlag(FLAGS_seed);
+    csv_options.output_file = path;
+    SGMCMC_ASSIGN_OR_RETURN(eval::CmdStanCsvWriter writer,
+                            eval::CmdStanCsvWriter::Create(&file, {"x.1", "x.2", "angle"},
+                                                           csv_options));
+    std::vector<double> u(n);
+    const auto start = std::chrono::steady_clock::now();
+    for (int m = 0; m < n; ++m) {
+      sampler->Step();
+      const double angle = std::atan2(sampler->x()(1, 0), sampler->x()(0, 0));
+      histogram(Bin(angle), which) += 1;
+      const double t = (angle + M_PI) / (2 * M_PI) * grid;
+      const int i = std::clamp(static_cast<int>(t), 0, grid - 1);
+      u[m] = cdf[i] + (t - i) * (cdf[i + 1] - cdf[i]);
+      if (m % 10 == 9) {
+        const double draw[] = {sampler->x()(0, 0), sampler->x()(1, 0), angle};
+        SGMCMC_RETURN_IF_ERROR(writer.WriteDraw(-models::ToyCircle::AnglePotential(angle), draw));
+      }
+    }
+    SGMCMC_RETURN_IF_ERROR(writer.Finish(0, SecondsSince(start)));
+    std::sort(u.begin(), u.end());
+    double ks = 0;
+    for (int m = 0; m < n; ++m) {
+      ks = std::max({ks, std::abs(u[m] - static_cast<double>(m) / n),
+                     std::abs(u[m] - static_cast<double>(m + 1) / n)});
+    }
+    std::printf("toy %-6s: %d iterations x 100 inner steps in %s, KS distance of the angle %.4f\n",
+                names[which], n, HumanSeconds(SecondsSince(start)).c_str(), ks);
+  }
+  std::string csv = "angle,exact,sggmc,gsgnht\n";
+  const double width = 2 * M_PI / kBins;
+  for (int b = 0; b < kBins; ++b) {
+    const double centre = -M_PI + (b + 0.5) * width;
+    absl::StrAppendFormat(&csv, "%.6f,%.6f,%.6f,%.6f\n", centre,
+                          models::ToyCircle::AngleDensity(centre), histogram(b, 0) / (n * width),
+                          histogram(b, 1) / (n * width));
+  }
+  return WriteFile(dir + "/sam_toy_angles.csv", csv);
+}
+
+// The synthetic two-vMF posterior: marginal histograms of θ₁, θ₂ for GMC, SGGMC (minibatch
+// 10 of 50, ε = 0.002, L = 1) and gSGNHT (full batch, ε = 0.01, L = 10) vs the exact ones.
+absl::Status RunSynthetic(const std::string& dir) {
+  const models::TwoVmfPosterior model(
+      models::TwoVmfPosterior::Generate(1.0, -0.6, 4.0, 50, 2016), 1.0, 4.0);
+  const Eigen::MatrixXd exact = model.ExactMarginals(kBins);
+  const int n = absl::GetFlag(FLAGS_synthetic_iterations);
+  Eigen::MatrixXd x0(2, 2);
+  x0 << 1, 1, 0, 0;
+  Eigen::MatrixXd histograms = Eigen::MatrixXd::Zero(kBins, 6);
+  const char* names[] = {"gmc", "sggmc", "gsgnht"};
+  for (int which = 0; which < 3; ++which) {
+    std::unique_ptr<samplers::SphereSampler> sampler;
+    int iterations = n;
+    if (which == 0) {
+      samplers::GmcOptions options;
+      options.step_size = samplers::StepSizeOptions::Constant(0.05);
+      options.leapfrog_steps = 10;
+      options.seed = absl::GetFlag(FLAGS_seed);
+      SGMCMC_ASSIGN_OR_RETURN(sampler, samplers::Gmc::Create(model, x0, options));
+    } else {
+      samplers::GeodesicSamplerOptions options;
+      options.chain.seed = absl::GetFlag(FLAGS_seed);
+      options.friction = 1.0;
+      if (which == 1) {
+        options.chain.step_size = samplers::StepSizeOptions::Constant(0.002);
+        options.chain.batch_size = 10;
+        iterations = 10 * n;
+        SGMCMC_ASSIGN_OR_RETURN(sampler, samplers::Sggmc::Create(model, x0, options));
+      } else {
+        options.chain.step_size = samplers::StepSizeOptions::Constant(0.01);
+        options.chain.batch_size = 50;
+        options.inner_steps = 10;
+        SGMCMC_ASSIGN_OR_RETURN(sampler, samplers::Gsgnht::Create(model, x0, options));
+      }
+    }
+    const auto start = std::chrono::steady_clock::now();
+    double mode_one = 0;
+    for (int m = 0; m < iterations; ++m) {
+      sampler->Step();
+      const double t1 = std::atan2(sampler->x()(1, 0), sampler->x()(0, 0));
+      const double t2 = std::atan2(sampler->x()(1, 1), sampler->x()(0, 1));
+      histograms(Bin(t1), 2 * which) += 1;
+      histograms(Bin(t2), 2 * which + 1) += 1;
+      if (t1 > 0.6) mode_one += 1;
+    }
+    histograms.col(2 * which) /= iterations * 2 * M_PI / kBins;
+    histograms.col(2 * which + 1) /= iterations * 2 * M_PI / kBins;
+    std::printf("synthetic %-6s: %d iterations in %s, fraction with theta_1 > 0.6 (mode of "
+                "v_1 = v_1^(g)): %.4f\n",
+                names[which], iterations, HumanSeconds(SecondsSince(start)).c_str(),
+                mode_one / iterations);
+  }
+  double exact_one = 0;
+  const int fine = 1000;
+  const Eigen::MatrixXd fine_marginals = model.ExactMarginals(fine);
+  for (int b = 0; b < fine; ++b) {
+    if (-M_PI + (b + 0.5) * 2 * M_PI / fine > 0.6) {
+      exact_one += fine_marginals(0, b) * 2 * M_PI / fine;
+    }
+  }
+  std::printf("synthetic exact : fraction with theta_1 > 0.6: %.4f (grid)\n", exact_one);
+  std::string csv =
+      "angle,exact_v1,gmc_v1,sggmc_v1,gsgnht_v1,exact_v2,gmc_v2,sggmc_v2,gsgnht_v2\n";
+  for (int b = 0; b < kBins; ++b) {
+    absl::StrAppendFormat(&csv, "%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n",
+                          -M_PI + (b + 0.5) * 2 * M_PI / kBins, exact(0, b), histograms(b, 0),
+                          histograms(b, 2), histograms(b, 4), exact(1, b), histograms(b, 1),
+                          histograms(b, 3), histograms(b, 5));
+  }
+  return WriteFile(dir + "/sam_synthetic_marginals.csv", csv);
+}
+
 absl::Status ValidateFlags() {
   const auto fail = [](absl::string_view flag, absl::string_view want, auto value) {
     return absl::InvalidArgumentError(absl::StrCat("--", flag, " must be ", want, ", got ", value));
@@ -201,6 +370,19 @@ absl::Status ValidateFlags() {
       return absl::InvalidArgumentError(absl::StrCat("--methods: unknown method ", method));
     }
   }
+  for (absl::string_view experiment :
+       absl::StrSplit(absl::GetFlag(FLAGS_experiments), ',', absl::SkipEmpty())) {
+    if (experiment != "toy" && experiment != "synthetic" && experiment != "sam") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--experiments: unknown experiment ", experiment));
+    }
+  }
+  if (absl::GetFlag(FLAGS_toy_iterations) < 10) {
+    return fail("toy_iterations", ">= 10", absl::GetFlag(FLAGS_toy_iterations));
+  }
+  if (absl::GetFlag(FLAGS_synthetic_iterations) < 1) {
+    return fail("synthetic_iterations", ">= 1", absl::GetFlag(FLAGS_synthetic_iterations));
+  }
   return absl::OkStatus();
 }
 
@@ -208,6 +390,14 @@ absl::Status Run(const char* /*argv0*/) {
   SGMCMC_RETURN_IF_ERROR(ValidateFlags());
   const std::string dir = FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir));
   SGMCMC_RETURN_IF_ERROR(CreateOutputDirectory(dir, "--output_dir"));
+  const std::vector<std::string> experiments =
+      absl::StrSplit(absl::GetFlag(FLAGS_experiments), ',', absl::SkipEmpty());
+  const auto wants = [&](absl::string_view name) {
+    return std::find(experiments.begin(), experiments.end(), name) != experiments.end();
+  };
+  if (wants("toy")) SGMCMC_RETURN_IF_ERROR(RunToy(dir));
+  if (wants("synthetic")) SGMCMC_RETURN_IF_ERROR(RunSynthetic(dir));
+  if (!wants("sam")) return absl::OkStatus();
   Eigen::SparseMatrix<double> train, test;
   int k = absl::GetFlag(FLAGS_num_topics);
   if (absl::GetFlag(FLAGS_train).empty() != absl::GetFlag(FLAGS_test).empty()) {
