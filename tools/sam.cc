@@ -37,7 +37,10 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_split.h"
 #include "base/status_macros.h"
+#include "data/corpus.h"
+#include "data/tfidf.h"
 #include "data/tfidf_reader.h"
+#include "data/uci_reader.h"
 #include "eval/cmdstan_csv.h"
 #include "models/geodesic_toys.h"
 #include "models/sam.h"
@@ -52,6 +55,12 @@
 
 ABSL_FLAG(std::string, train, "", "training documents (tf-idf format); empty: generated");
 ABSL_FLAG(std::string, test, "", "held-out documents (tf-idf format); empty: generated");
+ABSL_FLAG(std::string, uci_docword, "",
+          "instead of --train/--test: a UCI bag-of-words corpus, turned into tf-idf "
+          "(data/tfidf.h); every --test_every-th document is held out");
+ABSL_FLAG(std::string, uci_vocab, "", "vocabulary file of --uci_docword");
+ABSL_FLAG(int, tfidf_words, 5000, "vocabulary size kept for --uci_docword (largest df)");
+ABSL_FLAG(int, test_every, 10, "held-out document interval for --uci_docword");
 ABSL_FLAG(int, num_topics, 4, "K");
 ABSL_FLAG(double, kappa, 50, "κ, concentration of documents about βθ/‖βθ‖");
 ABSL_FLAG(double, sigma, 1, "σ, concentration of topics about μ");
@@ -403,7 +412,30 @@ absl::Status Run(const char* /*argv0*/) {
   if (absl::GetFlag(FLAGS_train).empty() != absl::GetFlag(FLAGS_test).empty()) {
     return absl::InvalidArgumentError("--train and --test go together");
   }
-  if (absl::GetFlag(FLAGS_train).empty()) {
+  if (!absl::GetFlag(FLAGS_uci_docword).empty()) {
+    if (absl::GetFlag(FLAGS_test_every) < 2) {
+      return absl::InvalidArgumentError("--test_every must be >= 2");
+    }
+    if (absl::GetFlag(FLAGS_tfidf_words) < 2) {
+      return absl::InvalidArgumentError("--tfidf_words must be >= 2");
+    }
+    SGMCMC_ASSIGN_OR_RETURN(
+        data::Corpus corpus,
+        data::ReadUciCorpus(FromWorkingDirectory(absl::GetFlag(FLAGS_uci_docword)),
+                            FromWorkingDirectory(absl::GetFlag(FLAGS_uci_vocab))));
+    std::vector<int> train_ids, test_ids;
+    for (int d = 0; d < corpus.num_documents(); ++d) {
+      (d % absl::GetFlag(FLAGS_test_every) == 0 ? test_ids : train_ids).push_back(d);
+    }
+    const data::Corpus train_corpus = data::SelectDocuments(corpus, train_ids);
+    const data::TfidfVocabulary vocabulary =
+        data::ChooseTfidfVocabulary(train_corpus, absl::GetFlag(FLAGS_tfidf_words));
+    train = data::TfidfTransform(train_corpus, vocabulary).documents;
+    test = data::TfidfTransform(data::SelectDocuments(corpus, test_ids), vocabulary).documents;
+    std::printf("tf-idf corpus: V = %zu, %lld training and %lld held-out documents\n",
+                vocabulary.words.size(), static_cast<long long>(train.cols()),
+                static_cast<long long>(test.cols()));
+  } else if (absl::GetFlag(FLAGS_train).empty()) {
     const int v = 50;
     Eigen::MatrixXd truth = Eigen::MatrixXd::Constant(v, k, 0.1);
     for (int i = 0; i < v; ++i) truth(i, i * k / v) = 1.0;
