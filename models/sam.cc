@@ -1,0 +1,207 @@
+#include "models/sam.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "base/check.h"
+#include "math/bessel.h"
+#include "math/special_functions.h"
+#include "rng/dirichlet.h"
+#include "rng/engine.h"
+
+namespace sgmcmc::models {
+
+SamTopicModel::SamTopicModel(Eigen::SparseMatrix<double> documents, SamHyperparameters hyper)
+    : documents_(std::move(documents)), hyper_(std::move(hyper)) {
+  SGMCMC_CHECK(hyper_.num_topics >= 1);
+  SGMCMC_CHECK(hyper_.kappa0 > 0 && hyper_.sigma > 0 && hyper_.kappa >= 0 && hyper_.alpha > 0);
+  SGMCMC_CHECK(hyper_.m.size() == documents_.rows());
+  SGMCMC_CHECK(documents_.rows() >= 2 && documents_.cols() >= 1);
+  theta_draws_.assign(documents_.cols(),
+                      Eigen::MatrixXd::Constant(hyper_.num_topics, 1, 1.0 / hyper_.num_topics));
+}
+
+void SamTopicModel::PriorPotentialGradient(const Eigen::Ref<const Eigen::MatrixXd>& beta,
+                                           Eigen::Ref<Eigen::MatrixXd> out) const {
+  // U = log c_V(r), r = ‖s‖, s = κ₀ m + σ Σ_k β_k; dU/dβ_k = -A_V(r) σ s / r.
+  const Eigen::VectorXd s = hyper_.kappa0 * hyper_.m + hyper_.sigma * beta.rowwise().sum();
+  const double r = s.norm();
+  const double a = math::VmfMeanResultantLength(dimension(), r);
+  const Eigen::VectorXd col = (-a * hyper_.sigma / r) * s;
+  for (int k = 0; k < beta.cols(); ++k) out.col(k) = col;
+}
+
+double SamTopicModel::PriorPotential(const Eigen::Ref<const Eigen::MatrixXd>& beta) const {
+  const Eigen::VectorXd s = hyper_.kappa0 * hyper_.m + hyper_.sigma * beta.rowwise().sum();
+  return math::VmfLogNormalizer(dimension(), s.norm());
+}
+
+void SamTopicModel::AddLikelihoodPotentialGradient(const Eigen::Ref<const Eigen::MatrixXd>& beta,
+                                                   absl::Span<const int64_t> batch,
+                                                   double scale,
+                                                   Eigen::Ref<Eigen::MatrixXd> out) const {
+  Eigen::VectorXd direction(beta.rows());
+  for (int64_t d : batch) {
+    const Eigen::MatrixXd& draws = theta_draws_[d];
+    const double weight = scale * hyper_.kappa / static_cast<double>(draws.cols());
+    for (int n = 0; n < draws.cols(); ++n) {
+      const Eigen::VectorXd u = beta * draws.col(n);
+      const double norm = u.norm();
+      double u_dot_v = 0;
+      for (Eigen::SparseMatrix<double>::InnerIterator it(documents_, d); it; ++it) {
+        u_dot_v += u[it.index()] * it.value();
+      }
+      // (I - ūūᵀ) v / ‖u‖ = (v - u (uᵀv) / ‖u‖²) / ‖u‖.
+      direction = (-u_dot_v / (norm * norm * norm)) * u;
+      for (Eigen::SparseMatrix<double>::InnerIterator it(documents_, d); it; ++it) {
+        direction[it.index()] += it.value() / norm;
+      }
+      for (int k = 0; k < beta.cols(); ++k) out.col(k) -= (weight * draws(k, n)) * direction;
+    }
+  }
+}
+
+double SamTopicModel::DocumentPotential(const Eigen::Ref<const Eigen::MatrixXd>& beta,
+                                        int64_t d) const {
+  const Eigen::MatrixXd& draws = theta_draws_[d];
+  double total = 0;
+  for (int n = 0; n < draws.cols(); ++n) {
+    const Eigen::VectorXd u = beta * draws.col(n);
+    double u_dot_v = 0;
+    for (Eigen::SparseMatrix<double>::InnerIterator it(documents_, d); it; ++it) {
+      u_dot_v += u[it.index()] * it.value();
+    }
+    total -= hyper_.kappa * u_dot_v / u.norm();
+  }
+  return total / static_cast<double>(draws.cols());
+}
+
+void SamTopicModel::SetThetaDraws(int64_t d, const Eigen::Ref<const Eigen::MatrixXd>& draws) {
+  SGMCMC_CHECK(d >= 0 && d < num_items());
+  SGMCMC_CHECK(draws.rows() == hyper_.num_topics && draws.cols() >= 1);
+  theta_draws_[d] = draws;
+}
+
+void SamTopicModel::EnableThetaSampling(const SamThetaSampling& sampling) {
+  SGMCMC_CHECK(sampling.draws >= 1 && sampling.burn_in >= 0);
+  SGMCMC_CHECK(sampling.gmc.Validate().ok());
+  sample_theta_ = true;
+  sampling_ = sampling;
+  theta_points_ = Eigen::MatrixXd::Constant(hyper_.num_topics, num_items(),
+                                            1 / std::sqrt(static_cast<double>(hyper_.num_topics)));
+  visits_.assign(num_items(), 0);
+}
+
+void SamTopicModel::PrepareBatch(const Eigen::Ref<const Eigen::MatrixXd>& beta,
+                                 absl::Span<const int64_t> batch) const {
+  if (!sample_theta_) return;
+  std::vector<int64_t> distinct(batch.begin(), batch.end());
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  const int k = hyper_.num_topics;
+  const Eigen::MatrixXd gram = beta.transpose() * beta;
+  for (int64_t d : distinct) {
+    Eigen::VectorXd a = Eigen::VectorXd::Zero(k);
+    for (Eigen::SparseMatrix<double>::InnerIterator it(documents_, d); it; ++it) {
+      a += it.value() * beta.row(it.index()).transpose();
+    }
+    const SamThetaPosterior posterior =
+        SamThetaPosterior::FromGram(std::move(a), gram, hyper_.kappa, hyper_.alpha);
+    samplers::GmcOptions options = sampling_.gmc;
+    options.stream = (static_cast<uint64_t>(d) << 32) + visits_[d]++;
+    auto gmc = samplers::Gmc::Create(posterior, theta_points_.col(d), options);
+    SGMCMC_CHECK(gmc.ok()) << gmc.status();
+    for (int i = 0; i < sampling_.burn_in; ++i) (*gmc)->Step();
+    Eigen::MatrixXd draws(k, sampling_.draws);
+    for (int n = 0; n < sampling_.draws; ++n) {
+      (*gmc)->Step();
+      draws.col(n) = (*gmc)->x().col(0).cwiseProduct((*gmc)->x().col(0));
+    }
+    theta_points_.col(d) = (*gmc)->x().col(0);
+    theta_draws_[d] = std::move(draws);
+  }
+}
+
+double SamLogPerplexity(absl::Span<const Eigen::MatrixXd> betas,
+                        const Eigen::SparseMatrix<double>& documents,
+                        const SamHyperparameters& hyper, int theta_samples, uint64_t seed) {
+  SGMCMC_CHECK(!betas.empty() && theta_samples >= 1 && documents.cols() >= 1);
+  const int k = hyper.num_topics;
+  const double log_c = math::VmfLogNormalizer(static_cast<int>(documents.rows()), hyper.kappa);
+  const std::vector<double> alpha(k, hyper.alpha);
+  Eigen::MatrixXd thetas(k, theta_samples);
+  std::vector<double> per_theta(theta_samples), per_beta(betas.size());
+  std::vector<Eigen::MatrixXd> grams;
+  for (const Eigen::MatrixXd& beta : betas) grams.push_back(beta.transpose() * beta);
+  double total = 0;
+  for (int64_t d = 0; d < documents.cols(); ++d) {
+    rng::Engine engine(seed, static_cast<uint64_t>(d));
+    for (int s = 0; s < theta_samples; ++s) {
+      rng::DirichletSample(engine, alpha, absl::MakeSpan(thetas.col(s).data(), k));
+    }
+    for (size_t m = 0; m < betas.size(); ++m) {
+      // vᵀβθ / ‖βθ‖ for all θ_s at once: (βᵀv)ᵀθ and ‖βθ‖ = √(θᵀGθ), G = βᵀβ.
+      Eigen::VectorXd a = Eigen::VectorXd::Zero(k);
+      for (Eigen::SparseMatrix<double>::InnerIterator it(documents, d); it; ++it) {
+        a += it.value() * betas[m].row(it.index()).transpose();
+      }
+      const Eigen::MatrixXd g_theta = grams[m] * thetas;
+      for (int s = 0; s < theta_samples; ++s) {
+        per_theta[s] =
+            hyper.kappa * a.dot(thetas.col(s)) / std::sqrt(thetas.col(s).dot(g_theta.col(s)));
+      }
+      per_beta[m] = math::LogSumExp(per_theta) - std::log(static_cast<double>(theta_samples));
+    }
+    total += log_c + math::LogSumExp(per_beta) - std::log(static_cast<double>(betas.size()));
+  }
+  return -total / static_cast<double>(documents.cols());
+}
+
+SamThetaPosterior::SamThetaPosterior(const Eigen::Ref<const Eigen::MatrixXd>& beta,
+                                     const Eigen::Ref<const Eigen::VectorXd>& document,
+                                     double kappa, double alpha)
+    : a_(beta.transpose() * document),
+      g_(beta.transpose() * beta),
+      kappa_(kappa),
+      alpha_(alpha) {
+  SGMCMC_CHECK(beta.cols() >= 2 && document.size() == beta.rows());
+}
+
+SamThetaPosterior SamThetaPosterior::FromGram(Eigen::VectorXd beta_t_document,
+                                              Eigen::MatrixXd gram, double kappa,
+                                              double alpha) {
+  return SamThetaPosterior(GramTag{}, std::move(beta_t_document), std::move(gram), kappa,
+                           alpha);
+}
+
+SamThetaPosterior::SamThetaPosterior(GramTag, Eigen::VectorXd beta_t_document,
+                                     Eigen::MatrixXd gram, double kappa, double alpha)
+    : a_(std::move(beta_t_document)), g_(std::move(gram)), kappa_(kappa), alpha_(alpha) {
+  SGMCMC_CHECK(a_.size() >= 2 && g_.rows() == a_.size() && g_.cols() == a_.size());
+}
+
+void SamThetaPosterior::PriorPotentialGradient(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                                               Eigen::Ref<Eigen::MatrixXd> out) const {
+  // U = -(2α - 1) Σ log|x_i| - κ aᵀθ / √(θᵀGθ), θ = x∘x; ∂U/∂x = 2 x∘∂U/∂θ for the second.
+  const Eigen::VectorXd theta = x.col(0).cwiseProduct(x.col(0));
+  const Eigen::VectorXd g_theta = g_ * theta;
+  const double n = std::sqrt(theta.dot(g_theta));
+  const double a_theta = a_.dot(theta);
+  const Eigen::VectorXd d_theta = -kappa_ * (a_ / n - (a_theta / (n * n * n)) * g_theta);
+  out.col(0) = 2 * x.col(0).cwiseProduct(d_theta) - (2 * alpha_ - 1) * x.col(0).cwiseInverse();
+}
+
+void SamThetaPosterior::AddLikelihoodPotentialGradient(const Eigen::Ref<const Eigen::MatrixXd>&,
+                                                       absl::Span<const int64_t>, double,
+                                                       Eigen::Ref<Eigen::MatrixXd>) const {}
+
+double SamThetaPosterior::Potential(const Eigen::Ref<const Eigen::MatrixXd>& x) const {
+  const Eigen::VectorXd theta = x.col(0).cwiseProduct(x.col(0));
+  const double n = std::sqrt(theta.dot(g_ * theta));
+  double u = -kappa_ * a_.dot(theta) / n;
+  for (int i = 0; i < x.rows(); ++i) u -= (2 * alpha_ - 1) * std::log(std::abs(x(i, 0)));
+  return u;
+}
+
+}  // namespace sgmcmc::models

@@ -1,0 +1,40 @@
+#!/bin/sh
+# Smoke test of //tools:sam: a short run of the three experiments on generated data writes the
+# toy histograms and CmdStan CSV draws, the synthetic marginals and the perplexity CSV with one
+# row per method and evaluation; a bad flag is rejected with a message naming it.
+set -eu
+bin="${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/sam"
+out="${TEST_TMPDIR}/out"
+"${bin}" --output_dir="${out}" --iterations=40 --burn_in=20 --eval_every=20 \
+  --theta_samples=10 --toy_iterations=200 --synthetic_iterations=200 \
+  > "${TEST_TMPDIR}/stdout" 2> "${TEST_TMPDIR}/stderr"
+grep -q "toy sggmc" "${TEST_TMPDIR}/stdout"
+grep -q "synthetic exact" "${TEST_TMPDIR}/stdout"
+# header + 100 bins
+test "$(wc -l < "${out}/sam_toy_angles.csv")" -eq 101
+test "$(wc -l < "${out}/sam_synthetic_marginals.csv")" -eq 101
+head -1 "${out}/sam_toy_angles.csv" | grep -q "^angle,exact,sggmc,gsgnht$"
+grep -q "^lp__,x.1,x.2,angle$" "${out}/sam_toy_gsgnht.csv"
+# 200 iterations thinned by 10
+test "$(grep -c '^-\?[0-9]' "${out}/sam_toy_sggmc.csv")" -eq 20
+grep -q "held-out log-perplexity at the true topics" "${TEST_TMPDIR}/stdout"
+# header + 5 methods x 2 evaluations
+test "$(wc -l < "${out}/sam_perplexity.csv")" -eq 11
+head -1 "${out}/sam_perplexity.csv" | grep -q "^method,iteration,seconds,log_perplexity$"
+grep -q "^gmc_bgibbs,40," "${out}/sam_perplexity.csv"
+if "${bin}" --output_dir="${out}" --num_topics=1 > /dev/null 2> "${TEST_TMPDIR}/err"; then
+  echo "expected failure for --num_topics=1" >&2
+  exit 1
+fi
+grep -q -- "--num_topics must be >= 2" "${TEST_TMPDIR}/err"
+if "${bin}" --output_dir="${out}" --methods=sggmc,nuts > /dev/null 2> "${TEST_TMPDIR}/err"; then
+  echo "expected failure for --methods=sggmc,nuts" >&2
+  exit 1
+fi
+grep -q -- "--methods: unknown method nuts" "${TEST_TMPDIR}/err"
+if "${bin}" --output_dir="${out}" --experiments=toy,lda > /dev/null 2> "${TEST_TMPDIR}/err"; then
+  echo "expected failure for --experiments=toy,lda" >&2
+  exit 1
+fi
+grep -q -- "--experiments: unknown experiment lda" "${TEST_TMPDIR}/err"
+echo PASS
