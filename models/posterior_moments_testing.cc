@@ -38,30 +38,34 @@ Eigen::MatrixXd SolveDiscreteLyapunov(const Eigen::MatrixXd& a, const Eigen::Mat
 }
 
 // Per-item gradient g_i(theta) = B_i theta - c_i with B_i = a_i a_i' / s2, c_i = a_i x_i / s2,
-// and the means B-bar, c-bar over the N items.
-struct ItemGradients {
-  std::vector<Eigen::MatrixXd> b;
-  std::vector<Eigen::VectorXd> c;
-  Eigen::MatrixXd b_mean;
-  Eigen::VectorXd c_mean;
+// centred on the means B-bar, c-bar over the N items: dB_i = B_i - B-bar, dc_i = c_i - c-bar.
+struct CentredGradients {
+  std::vector<Eigen::MatrixXd> db;
+  std::vector<Eigen::VectorXd> dc;
 };
 
-ItemGradients PerItemGradients(const models::LinearRegression& model) {
+CentredGradients PerItemGradients(const models::LinearRegression& model) {
   const int d = model.dimension();
   const int64_t n_items = model.num_items();
   const models::LinearRegressionData& data = model.data();
   const double inv_var = 1 / data.noise_variance;
-  ItemGradients g;
-  g.b.resize(n_items);
-  g.c.resize(n_items);
-  g.b_mean = Eigen::MatrixXd::Zero(d, d);
-  g.c_mean = Eigen::VectorXd::Zero(d);
+  std::vector<Eigen::MatrixXd> b(n_items);
+  std::vector<Eigen::VectorXd> c(n_items);
+  Eigen::MatrixXd b_mean = Eigen::MatrixXd::Zero(d, d);
+  Eigen::VectorXd c_mean = Eigen::VectorXd::Zero(d);
   for (int64_t i = 0; i < n_items; ++i) {
     const Eigen::Map<const Eigen::VectorXd> a(data.covariates.data() + i * d, d);
-    g.b[i] = a * a.transpose() * inv_var;
-    g.c[i] = a * data.observations[i] * inv_var;
-    g.b_mean += g.b[i] / n_items;
-    g.c_mean += g.c[i] / n_items;
+    b[i] = a * a.transpose() * inv_var;
+    c[i] = a * data.observations[i] * inv_var;
+    b_mean += b[i] / n_items;
+    c_mean += c[i] / n_items;
+  }
+  CentredGradients g;
+  g.db.resize(n_items);
+  g.dc.resize(n_items);
+  for (int64_t i = 0; i < n_items; ++i) {
+    g.db[i] = b[i] - b_mean;
+    g.dc[i] = c[i] - c_mean;
   }
   return g;
 }
@@ -77,11 +81,7 @@ NoiseModel MinibatchNoiseModel(const models::LinearRegression& model, int64_t ba
                                const Eigen::VectorXd& mu) {
   const int d = model.dimension();
   const int64_t n_items = model.num_items();
-  const ItemGradients g = PerItemGradients(model);
-  const std::vector<Eigen::MatrixXd>& b = g.b;
-  const std::vector<Eigen::VectorXd>& c = g.c;
-  const Eigen::MatrixXd& b_mean = g.b_mean;
-  const Eigen::VectorXd& c_mean = g.c_mean;
+  const CentredGradients g = PerItemGradients(model);
   // Cov(nu | theta) = k S^2(theta), k = (N^2 / n)(1 - n / N), S^2 the (N - 1)-normalised
   // covariance of g_i(theta) = (B_i - B-bar) theta - (c_i - c-bar) + const. Averaged over
   // theta: k / (N - 1) sum_i [(dB_i mu - dc_i)(dB_i mu - dc_i)' + dB_i S dB_i'].
@@ -90,8 +90,8 @@ NoiseModel MinibatchNoiseModel(const models::LinearRegression& model, int64_t ba
   NoiseModel noise;
   noise.v0 = Eigen::MatrixXd::Zero(d, d);
   for (int64_t i = 0; i < n_items; ++i) {
-    const Eigen::MatrixXd db = b[i] - b_mean;
-    const Eigen::VectorXd r = db * mu - (c[i] - c_mean);
+    const Eigen::MatrixXd& db = g.db[i];
+    const Eigen::VectorXd r = db * mu - g.dc[i];
     noise.v0 += k * r * r.transpose();
     noise.factors.push_back(std::sqrt(k) * db);
   }
@@ -116,17 +116,13 @@ Eigen::MatrixXd MinibatchGradientNoise(const models::LinearRegression& model, in
                                        const models::GaussianPosterior& posterior) {
   const int d = model.dimension();
   const int64_t n_items = model.num_items();
-  const ItemGradients g = PerItemGradients(model);
-  const std::vector<Eigen::MatrixXd>& b = g.b;
-  const std::vector<Eigen::VectorXd>& c = g.c;
-  const Eigen::MatrixXd& b_mean = g.b_mean;
-  const Eigen::VectorXd& c_mean = g.c_mean;
+  const CentredGradients g = PerItemGradients(model);
   const Eigen::VectorXd& mu = posterior.mean;
   const Eigen::MatrixXd second = posterior.covariance + mu * mu.transpose();
   Eigen::MatrixXd s2 = Eigen::MatrixXd::Zero(d, d);
   for (int64_t i = 0; i < n_items; ++i) {
-    const Eigen::MatrixXd db = b[i] - b_mean;
-    const Eigen::VectorXd dc = c[i] - c_mean;
+    const Eigen::MatrixXd& db = g.db[i];
+    const Eigen::VectorXd& dc = g.dc[i];
     const Eigen::VectorXd db_mu = db * mu;
     s2 += db * second * db.transpose() - db_mu * dc.transpose() - dc * db_mu.transpose() +
           dc * dc.transpose();
