@@ -77,7 +77,8 @@ TEST(SghmcTest, StationaryCovarianceMatchesExactDiscretisedChain) {
       [&](double step, uint64_t seed) {
         return std::unique_ptr<Sampler>(
             *Sghmc::Create(model, start, Options(step, batch, seed, friction)));
-      });
+      },
+      /*burn_in=*/2000, /*iterations_at_h=*/200000, /*thin=*/2);
 }
 
 // One full-batch step by hand, from the momentum drawn at creation.

@@ -86,7 +86,8 @@ TEST(SgldTest, StationaryCovarianceMatchesExactDiscretisedChain) {
         return models::ExactLangevinCovariance(model, batch, Eigen::MatrixXd::Identity(2, 2),
                                                step);
       },
-      [&](double step, uint64_t seed) { return MakeSgld(model, step, batch, seed, start); });
+      [&](double step, uint64_t seed) { return MakeSgld(model, step, batch, seed, start); },
+      /*burn_in=*/2000, /*iterations_at_h=*/200000, /*thin=*/2);
 }
 
 // A full-batch step uses no randomness for the minibatch, so the update can be checked

@@ -360,7 +360,8 @@ MeanEstimate QuadraticFormMean(const Chains& chains, const Eigen::VectorXd& mean
 void ExpectDiscretisedChainLaw(
     const models::LinearRegression& model, double h,
     const std::function<Eigen::MatrixXd(double step)>& covariance,
-    const std::function<std::unique_ptr<samplers::Sampler>(double step, uint64_t seed)>& make) {
+    const std::function<std::unique_ptr<samplers::Sampler>(double step, uint64_t seed)>& make,
+    int64_t burn_in, int64_t iterations_at_h, int thin) {
   const int d = model.dimension();
   const models::GaussianPosterior exact = model.ExactPosterior();
   const Eigen::MatrixXd precision = exact.covariance.inverse();
@@ -368,10 +369,9 @@ void ExpectDiscretisedChainLaw(
   std::vector<double> predicted_bias;
   for (double step : {h, h / 2}) {
     const models::GaussianPosterior chain_law = {exact.mean, covariance(step)};
-    const Chains chains = RunChains([&](uint64_t seed) { return make(step, seed); },
-                                    {21, 22, 23, 24}, /*burn_in=*/2000,
-                                    /*iterations=*/static_cast<int64_t>(200000 * h / step),
-                                    /*thin=*/2);
+    const Chains chains =
+        RunChains([&](uint64_t seed) { return make(step, seed); }, {21, 22, 23, 24}, burn_in,
+                  static_cast<int64_t>(static_cast<double>(iterations_at_h) * h / step), thin);
     const ::testing::AssertionResult result = CheckGaussianMoments(
         chains, chain_law, Eigen::VectorXd::Zero(d), Eigen::MatrixXd::Zero(d, d));
     EXPECT_TRUE(result) << "step " << step;
