@@ -145,16 +145,66 @@ absl::StatusOr<std::unique_ptr<DpSliceGibbs>> DpSliceGibbs::Create(
   return std::unique_ptr<DpSliceGibbs>(new DpSliceGibbs(corpus, options, pool));
 }
 
+DpSliceChain::DpSliceChain(parallel::ThreadPool* pool, int vocabulary_size, double alpha,
+                           int64_t num_points)
+    : pool_(pool),
+      vocabulary_size_(vocabulary_size),
+      alpha_(alpha),
+      z_(num_points),
+      scratch_(pool == nullptr ? 1 : pool->num_threads()) {}
+
+void DpSliceChain::ForChunks(int64_t n, absl::FunctionRef<void(int64_t, int64_t, int)> fn) {
+  if (pool_ == nullptr) {
+    fn(0, n, 0);
+  } else {
+    pool_->ParallelForChunks(0, n, fn);
+  }
+}
+
+int DpSliceChain::MaxLabel() const {
+  int max_label = static_cast<int>(sizes_.size());
+  while (max_label > 0 && sizes_[max_label - 1] == 0) --max_label;
+  return max_label;
+}
+
+int DpSliceChain::num_occupied() const {
+  return static_cast<int>(std::count_if(sizes_.begin(), sizes_.end(),
+                                        [](int64_t m) { return m > 0; }));
+}
+
+DpSliceSummary DpSliceChain::Summary() const {
+  DpSliceSummary summary;
+  summary.steps = steps_;
+  summary.num_components = num_components();
+  summary.num_occupied = num_occupied();
+  summary.max_label = MaxLabel();
+  summary.alpha = alpha_;
+  return summary;
+}
+
+void DpSliceChain::CurrentDraw(DpMixtureDraw& draw) const {
+  draw.alpha = alpha_;
+  draw.log_leftover = log_leftover_;
+  draw.vocabulary_size = vocabulary_size_;
+  draw.weights.assign(weights_.begin(), weights_.end());
+  draw.log_atoms.assign(log_atoms_.begin(), log_atoms_.end());
+}
+
+void DpSliceChain::ClearDraw() {
+  log_v_.clear();
+  log1m_v_.clear();
+  weights_.clear();
+  log_atoms_.clear();
+  log_leftover_ = 0;
+}
+
 DpSliceGibbs::DpSliceGibbs(const data::Corpus* corpus, const DpMixtureOptions& options,
                            parallel::ThreadPool* pool)
-    : corpus_(corpus),
+    : DpSliceChain(pool, corpus->vocabulary_size(), options.initial_alpha,
+                   corpus->num_documents()),
+      corpus_(corpus),
       options_(options),
-      pool_(pool),
-      vocabulary_size_(corpus->vocabulary_size()),
-      alpha_(options.initial_alpha),
-      z_(corpus->num_documents()),
-      u_(corpus->num_documents()),
-      scratch_(pool == nullptr ? 1 : pool->num_threads()) {
+      u_(corpus->num_documents()) {
   for (int64_t i = 0; i < static_cast<int64_t>(z_.size()); ++i) {
     rng::Engine engine(options_.seed, DpPointStream(0, i));
     z_[i] = static_cast<int32_t>(rng::UniformInt(engine, options_.initial_components));
@@ -165,30 +215,6 @@ DpSliceGibbs::DpSliceGibbs(const data::Corpus* corpus, const DpMixtureOptions& o
 void DpSliceGibbs::CountSizes(int num_components) {
   sizes_.assign(num_components, 0);
   for (int32_t z : z_) ++sizes_[z];
-}
-
-void DpSliceGibbs::ForChunks(int64_t n, absl::FunctionRef<void(int64_t, int64_t, int)> fn) {
-  if (pool_ == nullptr) {
-    fn(0, n, 0);
-  } else {
-    pool_->ParallelForChunks(0, n, fn);
-  }
-}
-
-int DpSliceGibbs::num_occupied() const {
-  return static_cast<int>(std::count_if(sizes_.begin(), sizes_.end(),
-                                        [](int64_t m) { return m > 0; }));
-}
-
-DpSliceSummary DpSliceGibbs::Summary() const {
-  DpSliceSummary summary;
-  summary.steps = steps_;
-  summary.num_components = num_components();
-  summary.num_occupied = num_occupied();
-  summary.max_label = static_cast<int>(sizes_.size());
-  while (summary.max_label > 0 && sizes_[summary.max_label - 1] == 0) --summary.max_label;
-  summary.alpha = alpha_;
-  return summary;
 }
 
 void DpSliceGibbs::Step() {
@@ -306,20 +332,9 @@ absl::Status DpSliceGibbs::RestoreState(const DpSliceGibbsState& state) {
   alpha_ = state.alpha();
   z_.assign(state.allocations().begin(), state.allocations().end());
   CountSizes(max_label + 1);
-  log_v_.clear();
-  log1m_v_.clear();
-  weights_.clear();
-  log_atoms_.clear();
-  log_leftover_ = 0;
+  ClearDraw();
   return absl::OkStatus();
 }
 
-void DpSliceGibbs::CurrentDraw(DpMixtureDraw& draw) const {
-  draw.alpha = alpha_;
-  draw.log_leftover = log_leftover_;
-  draw.vocabulary_size = vocabulary_size_;
-  draw.weights.assign(weights_.begin(), weights_.end());
-  draw.log_atoms.assign(log_atoms_.begin(), log_atoms_.end());
-}
 
 }  // namespace sgmcmc::models

@@ -142,7 +142,54 @@ struct DpSliceSummary {
   double alpha = 0;
 };
 
-class DpSliceGibbs {
+// What both DP slice samplers (DpSliceGibbs here, DpStochasticSlice in
+// models/dp_stochastic_slice.h) carry: the chain (steps, α, allocations, component sizes), the
+// draw of the last step (sticks, weights, atoms) and the read-only views of them.
+class DpSliceChain {
+ public:
+  int64_t steps() const { return steps_; }
+  double alpha() const { return alpha_; }
+  // Instantiated components k* and their weights/atoms of the last step (empty before it).
+  int num_components() const { return static_cast<int>(weights_.size()); }
+  absl::Span<const double> weights() const { return weights_; }
+  absl::Span<const double> log_atoms() const { return log_atoms_; }
+  // Allocations z_i and the number of points per component (size >= num_components()).
+  absl::Span<const int32_t> allocations() const { return z_; }
+  absl::Span<const int64_t> component_sizes() const { return sizes_; }
+  int num_occupied() const;
+  DpSliceSummary Summary() const;
+  // The current (ω, θ, α) into `draw` (reusing its capacity).
+  void CurrentDraw(DpMixtureDraw& draw) const;
+
+ protected:
+  // `pool` may be null (one thread); z_ gets `num_points` entries, sizes_ none.
+  DpSliceChain(parallel::ThreadPool* pool, int vocabulary_size, double alpha,
+               int64_t num_points);
+  ~DpSliceChain() = default;
+
+  // fn(begin, end, thread) over contiguous chunks of [0, n), on the pool if there is one.
+  void ForChunks(int64_t n, absl::FunctionRef<void(int64_t, int64_t, int)> fn);
+  // Z*: 1 + the largest component with points (0 if none).
+  int MaxLabel() const;
+  // Empties the draw (sticks, weights, atoms; log_leftover_ = 0), as after RestoreState.
+  void ClearDraw();
+
+  parallel::ThreadPool* pool_;
+  int vocabulary_size_;
+  int64_t steps_ = 0;
+  double alpha_;
+  std::vector<int32_t> z_;
+  std::vector<int64_t> sizes_;      // per component
+  std::vector<double> log_v_;       // log v_j, k*
+  std::vector<double> log1m_v_;     // log(1 − v_j), k*
+  double log_leftover_ = 0;         // log(1 − Σ_{j<k*} ω_j)
+  std::vector<double> weights_;     // ω, k*
+  std::vector<double> log_atoms_;   // k* x V
+  std::vector<std::vector<double>> scratch_;  // per thread
+};
+
+class DpSliceGibbs : public DpSliceChain {
+
  public:
   // `corpus` (the users, at least one; a vocabulary of >= 2 words; empty users are allowed) and
   // `pool` (may be null: one thread) must outlive the sampler. InvalidArgument naming the
@@ -154,19 +201,8 @@ class DpSliceGibbs {
   // One sweep of the cycle in the header comment.
   void Step();
 
-  int64_t steps() const { return steps_; }
-  double alpha() const { return alpha_; }
-  // Instantiated components k* and their weights/atoms of the last step (empty before it).
-  int num_components() const { return static_cast<int>(weights_.size()); }
-  absl::Span<const double> weights() const { return weights_; }
-  absl::Span<const double> log_atoms() const { return log_atoms_; }
-  // Allocations z_i in [0, num_components()) and the number of points per component.
-  absl::Span<const int32_t> allocations() const { return z_; }
-  absl::Span<const int64_t> component_sizes() const { return sizes_; }
-  int num_occupied() const;
-  DpSliceSummary Summary() const;
-  // The current (ω, θ, α) into `draw` (reusing its capacity).
-  void CurrentDraw(DpMixtureDraw& draw) const;
+  // steps(), alpha(), the draw, allocations() (in [0, num_components())), component_sizes(),
+  // Summary() and CurrentDraw() come from DpSliceChain.
 
   // Checkpoint (models/dp_mixture_state.proto): what a step carries to the next, (steps, α,
   // z); restoring it into a sampler created with the same corpus and options continues the
@@ -181,25 +217,11 @@ class DpSliceGibbs {
   DpSliceGibbs(const data::Corpus* corpus, const DpMixtureOptions& options,
                parallel::ThreadPool* pool);
   void CountSizes(int num_components);
-  // fn(begin, end, thread) over contiguous chunks of [0, n), on the pool if there is one.
-  void ForChunks(int64_t n, absl::FunctionRef<void(int64_t, int64_t, int)> fn);
 
   const data::Corpus* corpus_;
   DpMixtureOptions options_;
-  parallel::ThreadPool* pool_;
-  int vocabulary_size_;
-  int64_t steps_ = 0;
-  double alpha_;
-  std::vector<int32_t> z_;
   std::vector<double> u_;
-  std::vector<int64_t> sizes_;      // per component of the last allocation
-  std::vector<double> log_v_;       // log v_j, k*
-  std::vector<double> log1m_v_;     // log(1 − v_j), k*
-  double log_leftover_ = 0;         // log(1 − Σ_{j<k*} ω_j)
-  std::vector<double> weights_;     // ω, k*
-  std::vector<double> log_atoms_;   // k* x V
   std::vector<double> word_counts_;  // scratch, k* x V
-  std::vector<std::vector<double>> scratch_;  // per thread, k*
 };
 
 }  // namespace sgmcmc::models

@@ -7,36 +7,14 @@
 
 #include "data/corpus.h"
 #include "eval/ess.h"
-#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "models/dp_collapsed_gibbs_testing.h"
+#include "models/dp_mixture_testing.h"
 #include "parallel/thread_pool.h"
-#include "rng/categorical.h"
-#include "rng/engine.h"
-#include "rng/uniform.h"
 
 namespace sgmcmc::models {
 namespace {
-
-// A mixture of `num_components` multinomials with disjoint supports: component c puts mass
-// 1/width on words [c width, (c + 1) width). Users get `tokens` tokens each; the true labels
-// go to *labels.
-data::Corpus SeparatedMixture(absl::Span<const double> weights, int width, int num_users,
-                              int tokens, uint64_t seed, std::vector<int>* labels) {
-  const int k = static_cast<int>(weights.size());
-  data::Corpus corpus;
-  for (int w = 0; w < k * width; ++w) corpus.vocabulary.push_back(absl::StrCat("w", w));
-  rng::Engine engine(seed);
-  std::vector<int32_t> bag(tokens);
-  for (int i = 0; i < num_users; ++i) {
-    const int c = rng::CategoricalSample(engine, weights);
-    labels->push_back(c);
-    for (int32_t& w : bag) w = c * width + static_cast<int32_t>(rng::UniformInt(engine, width));
-    corpus.AddDocument(bag);
-  }
-  return corpus;
-}
 
 TEST(DpMixtureOptionsTest, ValidateNamesTheField) {
   DpMixtureOptions options;

@@ -113,16 +113,14 @@ absl::StatusOr<std::unique_ptr<DpStochasticSlice>> DpStochasticSlice::Create(
 DpStochasticSlice::DpStochasticSlice(const data::Corpus* corpus,
                                      const DpStochasticOptions& options,
                                      parallel::ThreadPool* pool, samplers::Minibatch minibatch)
-    : corpus_(corpus),
+    : DpSliceChain(pool, corpus->vocabulary_size(), options.model.initial_alpha,
+                   corpus->num_documents()),
+      corpus_(corpus),
       options_(options),
-      pool_(pool),
       minibatch_(std::move(minibatch)),
-      vocab_(corpus->vocabulary_size()),
-      capacity_(std::max(options.initial_capacity, options.model.initial_components)),
-      alpha_(options.model.initial_alpha),
-      z_(corpus->num_documents()),
-      sizes_(capacity_, 0),
-      scratch_(pool == nullptr ? 1 : pool->num_threads()) {}
+      capacity_(std::max(options.initial_capacity, options.model.initial_components)) {
+  sizes_.assign(capacity_, 0);
+}
 
 absl::Status DpStochasticSlice::Initialize() {
   samplers::SimplexSamplerOptions stick_options;
@@ -135,7 +133,7 @@ absl::Status DpStochasticSlice::Initialize() {
   if (!sticks.ok()) return sticks.status();
   sticks_ = std::move(*sticks);
   samplers::SimplexSamplerOptions atom_options = stick_options;
-  atom_options.cols = vocab_;
+  atom_options.cols = vocabulary_size_;
   atom_options.alpha = {options_.model.atom_concentration};
   absl::StatusOr<std::unique_ptr<samplers::SimplexSampler>> atoms =
       MakeSimplexSampler(options_.sampler, atom_options);
@@ -151,36 +149,6 @@ absl::Status DpStochasticSlice::Initialize() {
   rng::Engine global(options_.model.seed, DpGlobalStream(0));
   for (int j = 0; j < k0; ++j) SetPriorComponent(0, j, global);
   return absl::OkStatus();
-}
-
-void DpStochasticSlice::ForChunks(int64_t n,
-                                  absl::FunctionRef<void(int64_t, int64_t, int)> fn) {
-  if (pool_ == nullptr) {
-    fn(0, n, 0);
-  } else {
-    pool_->ParallelForChunks(0, n, fn);
-  }
-}
-
-int DpStochasticSlice::MaxLabel() const {
-  int max_label = static_cast<int>(sizes_.size());
-  while (max_label > 0 && sizes_[max_label - 1] == 0) --max_label;
-  return max_label;
-}
-
-int DpStochasticSlice::num_occupied() const {
-  return static_cast<int>(
-      std::count_if(sizes_.begin(), sizes_.end(), [](int64_t m) { return m > 0; }));
-}
-
-DpSliceSummary DpStochasticSlice::Summary() const {
-  DpSliceSummary summary;
-  summary.steps = steps_;
-  summary.num_components = num_components();
-  summary.num_occupied = num_occupied();
-  summary.max_label = MaxLabel();
-  summary.alpha = alpha_;
-  return summary;
 }
 
 void DpStochasticSlice::EnsureCapacity(int rows) {
@@ -215,7 +183,7 @@ void DpStochasticSlice::SetPriorComponent(uint64_t step, int j, rng::Engine& glo
   SGMCMC_CHECK(sticks_->SetLogTheta(j, log_stick).ok());
   rng::Engine engine(options_.model.seed, DpComponentStream(step, j));
   std::vector<double>& row = scratch_[0];
-  row.resize(vocab_);
+  row.resize(vocabulary_size_);
   for (double& l : row) {
     l = std::max(rng::LogGammaSample(engine, options_.model.atom_concentration), kMinLogTheta);
   }
@@ -258,14 +226,14 @@ void DpStochasticSlice::Step() {
   log_leftover_ = StickBreakingWeights(log_v_, log1m_v_, absl::MakeSpan(weights_));
 
   // 3. Atoms from the minibatch's word counts.
-  atom_counts_.resize(static_cast<size_t>(capacity_) * vocab_);
-  std::fill(atom_counts_.begin(), atom_counts_.begin() + static_cast<size_t>(max_label) * vocab_,
+  atom_counts_.resize(static_cast<size_t>(capacity_) * vocabulary_size_);
+  std::fill(atom_counts_.begin(), atom_counts_.begin() + static_cast<size_t>(max_label) * vocabulary_size_,
             0.0);
   for (int64_t i : batch) {
-    double* row = atom_counts_.data() + static_cast<size_t>(z_[i]) * vocab_;
+    double* row = atom_counts_.data() + static_cast<size_t>(z_[i]) * vocabulary_size_;
     for (int32_t w : corpus_->document(static_cast<int>(i))) row[w] += scale;
   }
-  const samplers::DenseCountsView atom_view{capacity_, vocab_, atom_counts_};
+  const samplers::DenseCountsView atom_view{capacity_, vocabulary_size_, atom_counts_};
   ForChunks(max_label, [&](int64_t begin, int64_t end, int) {
     atoms_->StepRows(atom_view, options_.atom_step, static_cast<int>(begin),
                      static_cast<int>(end));
@@ -299,12 +267,12 @@ void DpStochasticSlice::Step() {
     log_leftover_ += log_stick[1];
   }
   const int k = num_components();
-  log_atoms_.resize(static_cast<size_t>(k) * vocab_);
+  log_atoms_.resize(static_cast<size_t>(k) * vocabulary_size_);
   ForChunks(k, [&](int64_t begin, int64_t end, int) {
     for (int64_t j = begin; j < end; ++j) {
       atoms_->LogSimplex(static_cast<int>(j),
-                         absl::MakeSpan(log_atoms_.data() + static_cast<size_t>(j) * vocab_,
-                                        vocab_));
+                         absl::MakeSpan(log_atoms_.data() + static_cast<size_t>(j) * vocabulary_size_,
+                                        vocabulary_size_));
     }
   });
 
@@ -317,7 +285,7 @@ void DpStochasticSlice::Step() {
       rng::Engine engine(seed, DpPointStream(t, batch[b]));
       engine.Discard(1);
       new_z[b] = SampleSliceAllocation(engine, corpus_->document(static_cast<int>(batch[b])),
-                                       u_[b], weights_, log_atoms_, vocab_,
+                                       u_[b], weights_, log_atoms_, vocabulary_size_,
                                        absl::MakeSpan(scratch));
     }
   });
@@ -390,20 +358,8 @@ absl::Status DpStochasticSlice::RestoreState(const DpStochasticSliceState& state
   z_.assign(state.allocations().begin(), state.allocations().end());
   sizes_.assign(capacity_, 0);
   for (int32_t z : z_) ++sizes_[z];
-  log_v_.clear();
-  log1m_v_.clear();
-  weights_.clear();
-  log_atoms_.clear();
-  log_leftover_ = 0;
+  ClearDraw();
   return absl::OkStatus();
-}
-
-void DpStochasticSlice::CurrentDraw(DpMixtureDraw& draw) const {
-  draw.alpha = alpha_;
-  draw.log_leftover = log_leftover_;
-  draw.vocabulary_size = vocab_;
-  draw.weights.assign(weights_.begin(), weights_.end());
-  draw.log_atoms.assign(log_atoms_.begin(), log_atoms_.end());
 }
 
 }  // namespace sgmcmc::models

@@ -92,7 +92,7 @@ struct DpStochasticOptions {
 // h_θ = 0.001, h_DP = 0.005, a = 0.001, K = 30, n = 1000. α ~ Gamma(1, 1), seed 1.
 DpStochasticOptions DpStochasticPaperOptions(DpSimplexSampler sampler);
 
-class DpStochasticSlice {
+class DpStochasticSlice : public DpSliceChain {
  public:
   // `corpus` (>= 1 user, >= 2 words) and `pool` (may be null) must outlive the sampler.
   static absl::StatusOr<std::unique_ptr<DpStochasticSlice>> Create(
@@ -101,21 +101,13 @@ class DpStochasticSlice {
 
   void Step();
 
-  int64_t steps() const { return steps_; }
-  double alpha() const { return alpha_; }
-  int num_components() const { return static_cast<int>(weights_.size()); }
-  absl::Span<const double> weights() const { return weights_; }
-  absl::Span<const double> log_atoms() const { return log_atoms_; }
-  absl::Span<const int32_t> allocations() const { return z_; }
-  // Users per component over all N (size >= num_components()).
-  absl::Span<const int64_t> component_sizes() const { return sizes_; }
-  int num_occupied() const;
+  // steps(), alpha(), the draw, allocations(), component_sizes() (users per component over
+  // all N, size capacity()), Summary() and CurrentDraw() come from DpSliceChain.
+
   // Rows the simplex samplers hold now.
   int capacity() const { return capacity_; }
   const samplers::SimplexSampler& atom_sampler() const { return *atoms_; }
   const samplers::SimplexSampler& stick_sampler() const { return *sticks_; }
-  DpSliceSummary Summary() const;
-  void CurrentDraw(DpMixtureDraw& draw) const;
 
   // Checkpoint (models/dp_stochastic_slice_state.proto): steps, α, the allocations and both
   // simplex samplers; restoring it into a sampler created with the same corpus and options
@@ -132,31 +124,19 @@ class DpStochasticSlice {
   DpStochasticSlice(const data::Corpus* corpus, const DpStochasticOptions& options,
                     parallel::ThreadPool* pool, samplers::Minibatch minibatch);
   absl::Status Initialize();
-  void ForChunks(int64_t n, absl::FunctionRef<void(int64_t, int64_t, int)> fn);
-  int MaxLabel() const;
   void EnsureCapacity(int rows);
   void SetPriorComponent(uint64_t step, int j, rng::Engine& global);
 
   const data::Corpus* corpus_;
   DpStochasticOptions options_;
-  parallel::ThreadPool* pool_;
   samplers::Minibatch minibatch_;
-  int vocab_;
   int capacity_;
-  int64_t steps_ = 0;
-  double alpha_;
   std::unique_ptr<samplers::SimplexSampler> sticks_;  // capacity x 2: (v, 1 − v)
   std::unique_ptr<samplers::SimplexSampler> atoms_;   // capacity x V
-  std::vector<int32_t> z_;
-  std::vector<int64_t> sizes_;  // capacity
-  std::vector<double> u_;       // minibatch
-  std::vector<double> log_v_, log1m_v_, weights_;
-  double log_leftover_ = 0;
-  std::vector<double> log_atoms_;     // k* x V
+  std::vector<double> u_;             // minibatch
   std::vector<double> stick_counts_;  // capacity x 2, rows < Z* used
   std::vector<double> atom_counts_;   // capacity x V, rows < Z* used
   std::vector<double> batch_sizes_;   // Z*
-  std::vector<std::vector<double>> scratch_;  // per thread
 };
 
 }  // namespace sgmcmc::models

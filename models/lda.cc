@@ -7,25 +7,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/check.h"
+#include "base/seconds_since.h"
 #include "samplers/scir.h"
 #include "samplers/sgrld.h"
 
 namespace sgmcmc::models {
 namespace {
-
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// Runs fn(begin, end, thread) over static chunks of [0, n): on the pool when there is one.
-void ForChunks(parallel::ThreadPool* pool, int64_t n,
-               absl::FunctionRef<void(int64_t, int64_t, int)> fn) {
-  if (pool == nullptr) {
-    if (n > 0) fn(0, n, 0);
-    return;
-  }
-  pool->ParallelForChunks(0, n, fn);
-}
 
 absl::StatusOr<std::unique_ptr<samplers::SimplexSampler>> MakeSampler(
     const LdaOptions& options, int vocabulary_size) {
@@ -174,7 +161,7 @@ void Lda::Step() {
   const auto start = std::chrono::steady_clock::now();
   const double h = step_size_(iteration_);
   samplers::SimplexSampler& sampler = *sampler_;
-  ForChunks(pool_, num_topics(), [&](int64_t begin, int64_t end, int) {
+  parallel::ForChunksOnPool(pool_, num_topics(), [&](int64_t begin, int64_t end, int) {
     sampler.StepRows(counts_, h, static_cast<int>(begin), static_cast<int>(end));
   });
   update_seconds_ = SecondsSince(start);
@@ -187,7 +174,7 @@ void Lda::Topics(absl::Span<double> out) const {
       << "Lda::Topics: out has size " << out.size() << ", expected " << num_topics() << " x "
       << cols;
   const samplers::SimplexSampler& s = sampler();
-  ForChunks(pool_, num_topics(), [&](int64_t begin, int64_t end, int) {
+  parallel::ForChunksOnPool(pool_, num_topics(), [&](int64_t begin, int64_t end, int) {
     s.SimplexRows(static_cast<int>(begin), static_cast<int>(end),
                   out.subspan(begin * cols, (end - begin) * cols));
   });

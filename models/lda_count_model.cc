@@ -9,25 +9,9 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/check.h"
+#include "base/seconds_since.h"
 
 namespace sgmcmc::models {
-namespace {
-
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// Runs fn(begin, end, thread) over static chunks of [0, n): on the pool when there is one.
-void ForChunks(parallel::ThreadPool* pool, int64_t n,
-               absl::FunctionRef<void(int64_t, int64_t, int)> fn) {
-  if (pool == nullptr) {
-    if (n > 0) fn(0, n, 0);
-    return;
-  }
-  pool->ParallelForChunks(0, n, fn);
-}
-
-}  // namespace
 
 absl::string_view LdaCountEstimatorName(LdaCountEstimator estimator) {
   switch (estimator) {
@@ -81,7 +65,7 @@ void LdaCountModel::FillTable(const samplers::SimplexParameters& parameters) con
   // K = 100) stays in L2 while it is transposed into the word-major table.
   constexpr int kSliceWords = 256;
   const int num_words = static_cast<int>(words_.size());
-  ForChunks(pool_, num_words, [&](int64_t begin, int64_t end, int thread) {
+  parallel::ForChunksOnPool(pool_, num_words, [&](int64_t begin, int64_t end, int thread) {
     std::vector<double>& slice = slices_[thread];
     for (int64_t first = begin; first < end; first += kSliceWords) {
       const int width = static_cast<int>(std::min<int64_t>(kSliceWords, end - first));
@@ -230,7 +214,7 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
   const double scale = static_cast<double>(num_items()) / batch.size() / kept_sweeps;
   nonzero_entries_.resize(threads);
   for (std::vector<NonzeroCount>& entries : nonzero_entries_) entries.clear();  // empty chunks
-  ForChunks(pool_, num_topics_, [&](int64_t begin, int64_t end, int thread) {
+  parallel::ForChunksOnPool(pool_, num_topics_, [&](int64_t begin, int64_t end, int thread) {
     constexpr int kGroup = 8;
     std::vector<NonzeroCount>& out = nonzero_entries_[thread];
     int32_t* total = accumulators_[thread].data();

@@ -190,16 +190,23 @@ MfRunOptions RunOptions(MfMethod method) {
   return run;
 }
 
-// On data generated from the model the averaged predictions approach the noise level
-// sigma_x = 0.5 (predicting 0 scores about sqrt(K sigma_w^2 sigma_h^2 + sigma_x^2) = 1.8).
-TEST(MatrixFactorizationRunTest, AveragedRmseApproachesTheNoiseLevel) {
+// The model of the run tests: rank 3, noise sigma_x = 0.5, 4 blocks; and the methods they run.
+MatrixFactorizationOptions RunTestOptions() {
   MatrixFactorizationOptions o;
   o.rank = 3;
   o.sigma_x = 0.5;
   o.num_blocks = 4;
+  return o;
+}
+constexpr MfMethod kRunTestMethods[] = {MfMethod::kSgld, MfMethod::kPsgld, MfMethod::kHamcmc};
+
+// On data generated from the model the averaged predictions approach the noise level
+// sigma_x = 0.5 (predicting 0 scores about sqrt(K sigma_w^2 sigma_h^2 + sigma_x^2) = 1.8).
+TEST(MatrixFactorizationRunTest, AveragedRmseApproachesTheNoiseLevel) {
+  const MatrixFactorizationOptions o = RunTestOptions();
   const Problem p = MakeProblem(o);
   const auto model = MustCreate(p.train, o);
-  for (MfMethod method : {MfMethod::kSgld, MfMethod::kPsgld, MfMethod::kHamcmc}) {
+  for (MfMethod method : kRunTestMethods) {
     absl::StatusOr<std::vector<MfTracePoint>> trace =
         RunMatrixFactorization(*model, p.test, RunOptions(method), 50);
     ASSERT_TRUE(trace.ok()) << trace.status();
@@ -210,12 +217,9 @@ TEST(MatrixFactorizationRunTest, AveragedRmseApproachesTheNoiseLevel) {
 }
 
 TEST(MatrixFactorizationRunTest, DeterministicForASeedAndIdenticalAcrossThreadRankCounts) {
-  MatrixFactorizationOptions o;
-  o.rank = 3;
-  o.sigma_x = 0.5;
-  o.num_blocks = 4;
+  const MatrixFactorizationOptions o = RunTestOptions();
   const Problem p = MakeProblem(o);
-  for (MfMethod method : {MfMethod::kSgld, MfMethod::kPsgld, MfMethod::kHamcmc}) {
+  for (MfMethod method : kRunTestMethods) {
     MfRunOptions run = RunOptions(method);
     run.iterations = 30;
     run.burn_in = 5;
@@ -259,13 +263,10 @@ TEST(MatrixFactorizationRunTest, DeterministicForASeedAndIdenticalAcrossThreadRa
 // The samplers' checkpoints (samplers/sampler.h SaveState / RestoreState) resume a chain on
 // this model bit-identically, HAMCMC's L-BFGS memory and pSGLD's second moments included.
 TEST(MatrixFactorizationRunTest, SamplerCheckpointResumesBitIdentically) {
-  MatrixFactorizationOptions o;
-  o.rank = 3;
-  o.sigma_x = 0.5;
-  o.num_blocks = 4;
+  const MatrixFactorizationOptions o = RunTestOptions();
   const Problem p = MakeProblem(o);
   const auto model = MustCreate(p.train, o);
-  for (MfMethod method : {MfMethod::kSgld, MfMethod::kPsgld, MfMethod::kHamcmc}) {
+  for (MfMethod method : kRunTestMethods) {
     const MfRunOptions run = RunOptions(method);
     const std::vector<double> theta0 = InitialMatrixFactorizationTheta(*model, run);
     auto first = std::move(*MakeMatrixFactorizationSampler(*model, theta0, run));

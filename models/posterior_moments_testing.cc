@@ -1,6 +1,8 @@
 #include "models/posterior_moments_testing.h"
 
 #include <cmath>
+#include <iostream>
+#include <memory>
 #include <sstream>
 
 #include "absl/strings/str_format.h"
@@ -35,20 +37,18 @@ Eigen::MatrixXd SolveDiscreteLyapunov(const Eigen::MatrixXd& a, const Eigen::Mat
   return (x + x.transpose()) / 2;
 }
 
-// The minibatch noise covariance averaged over theta with mean mu and covariance S:
-// V(S) = v0 + sum_i F_i S F_i' (see the header).
-struct NoiseModel {
-  Eigen::MatrixXd v0;
-  std::vector<Eigen::MatrixXd> factors;
+// Per-item gradient g_i(theta) = B_i theta - c_i with B_i = a_i a_i' / s2, c_i = a_i x_i / s2,
+// centred on the means B-bar, c-bar over the N items: dB_i = B_i - B-bar, dc_i = c_i - c-bar.
+struct CentredGradients {
+  std::vector<Eigen::MatrixXd> db;
+  std::vector<Eigen::VectorXd> dc;
 };
 
-NoiseModel MinibatchNoiseModel(const models::LinearRegression& model, int64_t batch_size,
-                               const Eigen::VectorXd& mu) {
+CentredGradients PerItemGradients(const models::LinearRegression& model) {
   const int d = model.dimension();
   const int64_t n_items = model.num_items();
   const models::LinearRegressionData& data = model.data();
   const double inv_var = 1 / data.noise_variance;
-  // Per-item gradient g_i(theta) = B_i theta - c_i with B_i = a_i a_i' / s2, c_i = a_i x_i / s2.
   std::vector<Eigen::MatrixXd> b(n_items);
   std::vector<Eigen::VectorXd> c(n_items);
   Eigen::MatrixXd b_mean = Eigen::MatrixXd::Zero(d, d);
@@ -60,6 +60,28 @@ NoiseModel MinibatchNoiseModel(const models::LinearRegression& model, int64_t ba
     b_mean += b[i] / n_items;
     c_mean += c[i] / n_items;
   }
+  CentredGradients g;
+  g.db.resize(n_items);
+  g.dc.resize(n_items);
+  for (int64_t i = 0; i < n_items; ++i) {
+    g.db[i] = b[i] - b_mean;
+    g.dc[i] = c[i] - c_mean;
+  }
+  return g;
+}
+
+// The minibatch noise covariance averaged over theta with mean mu and covariance S:
+// V(S) = v0 + sum_i F_i S F_i' (see the header).
+struct NoiseModel {
+  Eigen::MatrixXd v0;
+  std::vector<Eigen::MatrixXd> factors;
+};
+
+NoiseModel MinibatchNoiseModel(const models::LinearRegression& model, int64_t batch_size,
+                               const Eigen::VectorXd& mu) {
+  const int d = model.dimension();
+  const int64_t n_items = model.num_items();
+  const CentredGradients g = PerItemGradients(model);
   // Cov(nu | theta) = k S^2(theta), k = (N^2 / n)(1 - n / N), S^2 the (N - 1)-normalised
   // covariance of g_i(theta) = (B_i - B-bar) theta - (c_i - c-bar) + const. Averaged over
   // theta: k / (N - 1) sum_i [(dB_i mu - dc_i)(dB_i mu - dc_i)' + dB_i S dB_i'].
@@ -68,8 +90,8 @@ NoiseModel MinibatchNoiseModel(const models::LinearRegression& model, int64_t ba
   NoiseModel noise;
   noise.v0 = Eigen::MatrixXd::Zero(d, d);
   for (int64_t i = 0; i < n_items; ++i) {
-    const Eigen::MatrixXd db = b[i] - b_mean;
-    const Eigen::VectorXd r = db * mu - (c[i] - c_mean);
+    const Eigen::MatrixXd& db = g.db[i];
+    const Eigen::VectorXd r = db * mu - g.dc[i];
     noise.v0 += k * r * r.transpose();
     noise.factors.push_back(std::sqrt(k) * db);
   }
@@ -94,26 +116,13 @@ Eigen::MatrixXd MinibatchGradientNoise(const models::LinearRegression& model, in
                                        const models::GaussianPosterior& posterior) {
   const int d = model.dimension();
   const int64_t n_items = model.num_items();
-  const models::LinearRegressionData& data = model.data();
-  const double inv_var = 1 / data.noise_variance;
-  // Per-item gradient g_i(theta) = B_i theta - c_i with B_i = a_i a_i' / s2, c_i = a_i x_i / s2.
-  std::vector<Eigen::MatrixXd> b(n_items);
-  std::vector<Eigen::VectorXd> c(n_items);
-  Eigen::MatrixXd b_mean = Eigen::MatrixXd::Zero(d, d);
-  Eigen::VectorXd c_mean = Eigen::VectorXd::Zero(d);
-  for (int64_t i = 0; i < n_items; ++i) {
-    const Eigen::Map<const Eigen::VectorXd> a(data.covariates.data() + i * d, d);
-    b[i] = a * a.transpose() * inv_var;
-    c[i] = a * data.observations[i] * inv_var;
-    b_mean += b[i] / n_items;
-    c_mean += c[i] / n_items;
-  }
+  const CentredGradients g = PerItemGradients(model);
   const Eigen::VectorXd& mu = posterior.mean;
   const Eigen::MatrixXd second = posterior.covariance + mu * mu.transpose();
   Eigen::MatrixXd s2 = Eigen::MatrixXd::Zero(d, d);
   for (int64_t i = 0; i < n_items; ++i) {
-    const Eigen::MatrixXd db = b[i] - b_mean;
-    const Eigen::VectorXd dc = c[i] - c_mean;
+    const Eigen::MatrixXd& db = g.db[i];
+    const Eigen::VectorXd& dc = g.dc[i];
     const Eigen::VectorXd db_mu = db * mu;
     s2 += db * second * db.transpose() - db_mu * dc.transpose() - dc * db_mu.transpose() +
           dc * dc.transpose();
@@ -346,6 +355,34 @@ MeanEstimate QuadraticFormMean(const Chains& chains, const Eigen::VectorXd& mean
   }
   if (!(err_ratio <= 1 && err_removed <= 1)) return ::testing::AssertionFailure() << table;
   return ::testing::AssertionSuccess() << table;
+}
+
+void ExpectDiscretisedChainLaw(
+    const models::LinearRegression& model, double h,
+    const std::function<Eigen::MatrixXd(double step)>& covariance,
+    const std::function<std::unique_ptr<samplers::Sampler>(double step, uint64_t seed)>& make,
+    int64_t burn_in, int64_t iterations_at_h, int thin) {
+  const int d = model.dimension();
+  const models::GaussianPosterior exact = model.ExactPosterior();
+  const Eigen::MatrixXd precision = exact.covariance.inverse();
+  std::vector<MeanEstimate> q;
+  std::vector<double> predicted_bias;
+  for (double step : {h, h / 2}) {
+    const models::GaussianPosterior chain_law = {exact.mean, covariance(step)};
+    const Chains chains =
+        RunChains([&](uint64_t seed) { return make(step, seed); }, {21, 22, 23, 24}, burn_in,
+                  static_cast<int64_t>(static_cast<double>(iterations_at_h) * h / step), thin);
+    const ::testing::AssertionResult result = CheckGaussianMoments(
+        chains, chain_law, Eigen::VectorXd::Zero(d), Eigen::MatrixXd::Zero(d, d));
+    EXPECT_TRUE(result) << "step " << step;
+    std::cerr << "step " << step << "\n" << result.message();
+    q.push_back(QuadraticFormMean(chains, exact.mean, precision));
+    predicted_bias.push_back((precision * chain_law.covariance).trace() - d);
+  }
+  const ::testing::AssertionResult trend =
+      CheckBiasTrend(q[0], q[1], d, predicted_bias[0], predicted_bias[1]);
+  EXPECT_TRUE(trend);
+  std::cerr << trend.message();
 }
 
 }  // namespace sgmcmc::models

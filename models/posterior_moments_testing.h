@@ -147,6 +147,19 @@ MeanEstimate QuadraticFormMean(const Chains& chains, const Eigen::VectorXd& mean
                                           double predicted_half_h,
                                           double false_failure_rate = 1e-6);
 
+// The test of a discretised chain at h and h/2 against its own exact stationary law: for each
+// step s in {h, h/2}, chains from make(s, seed) (seeds 21..24, `burn_in` iterations, then
+// iterations_at_h h / s kept every `thin`-th) against (mu, covariance(s)) by
+// CheckGaussianMoments with zero
+// allowances, then CheckBiasTrend of q = (theta - mu)' P (theta - mu) with the predicted
+// biases tr(P covariance(s)) - D (mu, P = Sigma^-1 of model.ExactPosterior()). Each check is
+// an EXPECT_TRUE of the calling test; its message goes to std::cerr.
+void ExpectDiscretisedChainLaw(
+    const models::LinearRegression& model, double h,
+    const std::function<Eigen::MatrixXd(double step)>& covariance,
+    const std::function<std::unique_ptr<samplers::Sampler>(double step, uint64_t seed)>& make,
+    int64_t burn_in, int64_t iterations_at_h, int thin);
+
 }  // namespace sgmcmc::models
 
 #endif  // SGMCMC_MODELS_POSTERIOR_MOMENTS_TESTING_H_

@@ -137,4 +137,13 @@ void ThreadPool::ParallelFor(int64_t begin, int64_t end, absl::FunctionRef<void(
   });
 }
 
+void ForChunksOnPool(ThreadPool* pool, int64_t n,
+                     absl::FunctionRef<void(int64_t, int64_t, int)> fn) {
+  if (pool == nullptr) {
+    if (n > 0) fn(0, n, 0);
+    return;
+  }
+  pool->ParallelForChunks(0, n, fn);
+}
+
 }  // namespace sgmcmc::parallel

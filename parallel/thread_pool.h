@@ -87,6 +87,12 @@ class ThreadPool {
   bool stop_ = false;
 };
 
+// fn(chunk_begin, chunk_end, thread) over the static chunks of [0, n): on `pool`
+// (ParallelForChunks), or, when it is null, once over the whole range on the calling thread
+// as thread 0 (not at all when n <= 0).
+void ForChunksOnPool(ThreadPool* pool, int64_t n,
+                     absl::FunctionRef<void(int64_t, int64_t, int)> fn);
+
 }  // namespace sgmcmc::parallel
 
 #endif  // SGMCMC_PARALLEL_THREAD_POOL_H_

@@ -127,15 +127,6 @@ std::string Settings(const data::Corpus& train, const data::Corpus& test, DpMeth
       Fingerprint(test));
 }
 
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
-  return contents.str();
-}
-
 // The tool's part of a checkpoint: the trace, the draws and the timings of `run`.
 void SaveRun(const DpRunResult& run, DpMixtureCheckpoint& checkpoint) {
   checkpoint.clear_trace();

@@ -3,10 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 #include <thread>
 #include <utility>
 
@@ -81,15 +79,6 @@ std::string Settings(const LdaConfig& config, const ResolvedLdaRun& run, const L
                           ? ""
                           : absl::StrCat(" counts=",
                                          models::LdaCountEstimatorName(o.count_estimator)));
-}
-
-absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
-  return contents.str();
 }
 
 std::string TraceCsv(const LdaCheckpoint& checkpoint) {

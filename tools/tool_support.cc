@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <system_error>
 
 #include "absl/flags/parse.h"
@@ -30,6 +31,15 @@ absl::Status CreateOutputDirectory(const std::string& dir, absl::string_view wha
   return absl::OkStatus();
 }
 
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
+  std::ostringstream contents;
+  contents << in.rdbuf();
+  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
+  return contents.str();
+}
+
 absl::Status WriteFile(const std::string& path, absl::string_view contents) {
   const std::string temporary = path + ".tmp";
   {
@@ -52,10 +62,6 @@ absl::Status WriteFiles(const std::string& dir, const OutputFiles& files) {
     if (!status.ok()) return status;
   }
   return absl::OkStatus();
-}
-
-double SecondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 std::string HumanRate(double per_second) {

@@ -23,7 +23,9 @@
 
 #include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "base/seconds_since.h"
 
 namespace sgmcmc::tools {
 
@@ -35,6 +37,10 @@ std::string FromWorkingDirectory(const std::string& path);
 // that gave the directory) and `dir`, if it cannot: "--output_dir: cannot create /x: ...".
 absl::Status CreateOutputDirectory(const std::string& dir, absl::string_view what);
 
+// The bytes of the file `path`: NotFound ("<path>: cannot open") or DataLoss ("<path>: read
+// error") naming it otherwise.
+absl::StatusOr<std::string> ReadFile(const std::string& path);
+
 // Replaces the file `path` by `contents`, atomically (written to `path`.tmp, then renamed),
 // so an interrupted run never leaves a truncated file. Unavailable naming the path on error.
 absl::Status WriteFile(const std::string& path, absl::string_view contents);
@@ -44,9 +50,6 @@ using OutputFiles = std::vector<std::pair<std::string, std::string>>;
 
 // WriteFile of every file of `files` into the directory `dir`; stops at the first error.
 absl::Status WriteFiles(const std::string& dir, const OutputFiles& files);
-
-// Seconds elapsed since `start` on the steady clock.
-double SecondsSince(std::chrono::steady_clock::time_point start);
 
 // A rate with an SI suffix for progress lines: "950", "12.3k", "2.35M" (per second).
 std::string HumanRate(double per_second);
