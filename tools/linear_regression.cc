@@ -32,7 +32,10 @@
 #include "absl/strings/str_split.h"
 #include "base/status_macros.h"
 #include "tools/gnuplot.h"
+#include "tools/hamcmc_stiff_direction.h"
 #include "tools/linear_regression_experiment.h"
+#include "tools/linear_regression_report.h"
+#include "tools/linear_regression_types.h"
 #include "tools/tool_support.h"
 
 using sgmcmc::tools::LinearRegressionOptions;

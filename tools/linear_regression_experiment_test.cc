@@ -10,6 +10,9 @@
 #include "absl/status/status.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tools/hamcmc_stiff_direction.h"
+#include "tools/linear_regression_report.h"
+#include "tools/linear_regression_types.h"
 
 namespace sgmcmc::tools {
 namespace {
