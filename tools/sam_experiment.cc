@@ -1,0 +1,455 @@
+#include "tools/sam_experiment.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "Eigen/Dense"
+#include "Eigen/SparseCore"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "base/status_macros.h"
+#include "data/corpus.h"
+#include "data/tfidf.h"
+#include "data/tfidf_reader.h"
+#include "data/uci_reader.h"
+#include "eval/cmdstan_csv.h"
+#include "models/geodesic_toys.h"
+#include "models/sam.h"
+#include "rng/dirichlet.h"
+#include "rng/engine.h"
+#include "rng/sphere_uniform.h"
+#include "rng/von_mises_fisher.h"
+#include "samplers/gmc.h"
+#include "samplers/sggmc.h"
+#include "samplers/sphere_sampler.h"
+
+namespace sgmcmc::tools {
+namespace {
+
+constexpr int kBins = kSamAngleBins;
+
+template <typename... Args>
+void Log(const SamOptions& options, const absl::FormatSpec<Args...>& format,
+         const Args&... args) {
+  if (options.log == nullptr) return;
+  *options.log << absl::StrFormat(format, args...);
+  options.log->flush();
+}
+
+Eigen::SparseMatrix<double> Generated(const Eigen::MatrixXd& beta, int count, double kappa,
+                                      uint64_t seed) {
+  rng::Engine engine(seed);
+  const int v = static_cast<int>(beta.rows()), k = static_cast<int>(beta.cols());
+  const std::vector<double> alpha(k, 1.0);
+  Eigen::MatrixXd docs(v, count);
+  Eigen::VectorXd theta(k), mean(v), out(v);
+  for (int d = 0; d < count; ++d) {
+    rng::DirichletSample(engine, alpha, absl::MakeSpan(theta.data(), k));
+    mean = (beta * theta).normalized();
+    rng::VonMisesFisherSample(engine, {mean.data(), static_cast<size_t>(v)}, kappa,
+                              {out.data(), static_cast<size_t>(v)});
+    docs.col(d) = out;
+  }
+  return docs.sparseView();
+}
+
+// β | θ for GMC-bGibbs: the collapsed prior plus every document at its current single θ draw.
+class BetaGivenTheta final : public samplers::SpherePotentialModel {
+ public:
+  explicit BetaGivenTheta(const models::SamTopicModel& model) : model_(model) {}
+  int dimension() const override { return model_.dimension(); }
+  int num_spheres() const override { return model_.num_spheres(); }
+  int64_t num_items() const override { return model_.num_items(); }
+  void PriorPotentialGradient(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                              Eigen::Ref<Eigen::MatrixXd> out) const override {
+    model_.PriorPotentialGradient(x, out);
+  }
+  void AddLikelihoodPotentialGradient(const Eigen::Ref<const Eigen::MatrixXd>& x,
+                                      absl::Span<const int64_t> batch, double scale,
+                                      Eigen::Ref<Eigen::MatrixXd> out) const override {
+    model_.AddLikelihoodPotentialGradient(x, batch, scale, out);
+  }
+  double Potential(const Eigen::Ref<const Eigen::MatrixXd>& x) const override {
+    double u = model_.PriorPotential(x);
+    for (int64_t d = 0; d < model_.num_items(); ++d) u += model_.DocumentPotential(x, d);
+    return u;
+  }
+
+ private:
+  const models::SamTopicModel& model_;
+};
+
+absl::Status RunMethod(const SamOptions& options, const std::string& method,
+                       const Eigen::SparseMatrix<double>& train,
+                       const Eigen::SparseMatrix<double>& test,
+                       const models::SamHyperparameters& hyper, const Eigen::MatrixXd& beta0,
+                       std::vector<SamPerplexityRow>& rows) {
+  models::SamTopicModel model(train, hyper);
+  models::SamThetaSampling sampling;
+  sampling.draws = method == "gmc_bgibbs" ? 1 : 3;
+  sampling.burn_in = 3;
+  sampling.gmc.step_size = samplers::StepSizeOptions::Constant(0.1);
+  sampling.gmc.seed = options.seed;
+  model.EnableThetaSampling(sampling);
+  const int64_t d = train.cols();
+
+  std::unique_ptr<samplers::SphereSampler> sampler;
+  BetaGivenTheta beta_given_theta(model);
+  std::vector<int64_t> all(d);
+  for (int64_t i = 0; i < d; ++i) all[i] = i;
+  if (method == "gmc_bgibbs") {
+    samplers::GmcOptions gmc;
+    gmc.step_size = samplers::StepSizeOptions::Constant(options.gmc_step);
+    gmc.leapfrog_steps = 5;
+    gmc.seed = options.seed;
+    SGMCMC_ASSIGN_OR_RETURN(sampler, samplers::Gmc::Create(beta_given_theta, beta0, gmc));
+  } else {
+    samplers::GeodesicSamplerOptions geodesic;
+    geodesic.chain.step_size = samplers::StepSizeOptions::Constant(options.step);
+    geodesic.chain.batch_size =
+        absl::EndsWith(method, "_full") ? d : std::min<int64_t>(options.batch_size, d);
+    geodesic.chain.seed = options.seed;
+    geodesic.friction = options.friction;
+    if (absl::StartsWith(method, "sggmc")) {
+      SGMCMC_ASSIGN_OR_RETURN(sampler, samplers::Sggmc::Create(model, beta0, geodesic));
+    } else if (absl::StartsWith(method, "gsgnht")) {
+      SGMCMC_ASSIGN_OR_RETURN(sampler, samplers::Gsgnht::Create(model, beta0, geodesic));
+    } else {
+      return absl::InvalidArgumentError(absl::StrCat("methods: unknown method ", method));
+    }
+  }
+  std::vector<Eigen::MatrixXd> draws;
+  double seconds = 0;
+  for (int m = 1; m <= options.iterations; ++m) {
+    const auto start = std::chrono::steady_clock::now();
+    if (method == "gmc_bgibbs") model.PrepareBatch(sampler->x(), all);
+    sampler->Step();
+    seconds += SecondsSince(start);
+    if (m > options.burn_in) draws.push_back(sampler->x());
+    if (m % options.eval_every == 0) {
+      const std::vector<Eigen::MatrixXd> current = {sampler->x()};
+      const double perplexity = models::SamLogPerplexity(
+          draws.empty() ? absl::MakeConstSpan(current) : absl::MakeConstSpan(draws), test,
+          hyper, options.theta_samples, 12345);
+      rows.push_back({method, m, seconds, perplexity});
+      Log(options, "%-12s it %5d  %7.2fs  log-perplexity %.4f  (%zu draws averaged)\n", method,
+          m, seconds, perplexity, draws.size());
+    }
+  }
+  return absl::OkStatus();
+}
+
+int Bin(double theta) {
+  const int b = static_cast<int>((theta + M_PI) / (2 * M_PI) * kBins);
+  return std::clamp(b, 0, kBins - 1);
+}
+
+constexpr const char* kToyNames[] = {"sggmc", "gsgnht"};
+
+}  // namespace
+
+absl::Status SamOptions::Validate() const {
+  const auto fail = [](absl::string_view field, absl::string_view want, auto value) {
+    return absl::InvalidArgumentError(absl::StrCat(field, " must be ", want, ", got ", value));
+  };
+  if (num_topics < 2) return fail("num_topics", ">= 2", num_topics);
+  if (iterations < 1) return fail("iterations", ">= 1", iterations);
+  if (eval_every < 1) return fail("eval_every", ">= 1", eval_every);
+  if (burn_in < 0) return fail("burn_in", ">= 0", burn_in);
+  if (theta_samples < 1) return fail("theta_samples", ">= 1", theta_samples);
+  if (batch_size < 1) return fail("batch_size", ">= 1", batch_size);
+  if (!(kappa >= 0)) return fail("kappa", ">= 0", kappa);
+  if (!(sigma > 0)) return fail("sigma", "> 0", sigma);
+  if (!(kappa0 > 0)) return fail("kappa0", "> 0", kappa0);
+  if (!(alpha > 0)) return fail("alpha", "> 0", alpha);
+  for (const std::string& method : methods) {
+    if (method != "sggmc" && method != "gsgnht" && method != "sggmc_full" &&
+        method != "gsgnht_full" && method != "gmc_bgibbs") {
+      return absl::InvalidArgumentError(absl::StrCat("methods: unknown method ", method));
+    }
+  }
+  for (const std::string& experiment : experiments) {
+    if (experiment != "toy" && experiment != "synthetic" && experiment != "sam") {
+      return absl::InvalidArgumentError(
+          absl::StrCat("experiments: unknown experiment ", experiment));
+    }
+  }
+  if (toy_iterations < 10) return fail("toy_iterations", ">= 10", toy_iterations);
+  if (synthetic_iterations < 1) {
+    return fail("synthetic_iterations", ">= 1", synthetic_iterations);
+  }
+  if (train.empty() != test.empty()) {
+    return absl::InvalidArgumentError("train and test go together");
+  }
+  if (!uci_docword.empty()) {
+    if (test_every < 2) return absl::InvalidArgumentError("test_every must be >= 2");
+    if (tfidf_words < 2) return absl::InvalidArgumentError("tfidf_words must be >= 2");
+  }
+  return absl::OkStatus();
+}
+
+bool SamOptions::Wants(const std::string& name) const {
+  return std::find(experiments.begin(), experiments.end(), name) != experiments.end();
+}
+
+absl::StatusOr<SamToyResult> RunSamToy(const SamOptions& options) {
+  SGMCMC_RETURN_IF_ERROR(options.Validate());
+  const int n = options.toy_iterations;
+  SamToyResult result;
+  result.iterations = n;
+  // Exact CDF on a fine grid for the KS distance.
+  const int grid = 20000;
+  std::vector<double> cdf(grid + 1, 0.0);
+  for (int i = 1; i <= grid; ++i) {
+    cdf[i] = cdf[i - 1] +
+             models::ToyCircle::AngleDensity(-M_PI + (i - 0.5) * 2 * M_PI / grid) * 2 * M_PI / grid;
+  }
+  Eigen::MatrixXd histogram = Eigen::MatrixXd::Zero(kBins, 2);
+  for (int which = 0; which < 2; ++which) {
+    models::ToyCircle toy(std::sqrt(1000.0), 17);
+    samplers::GeodesicSamplerOptions geodesic;
+    geodesic.chain.step_size = samplers::StepSizeOptions::Constant(0.002);
+    geodesic.chain.seed = options.seed;
+    geodesic.friction = 1.2;
+    geodesic.gradient_noise = 1000;
+    geodesic.inner_steps = 100;
+    const Eigen::MatrixXd x0 = Eigen::Vector2d(1, 0);
+    std::unique_ptr<samplers::SphereSampler> sampler;
+    if (which == 0) {
+      SGMCMC_ASSIGN_OR_RETURN(sampler, samplers::Sggmc::Create(toy, x0, geodesic));
+    } else {
+      SGMCMC_ASSIGN_OR_RETURN(sampler, samplers::Gsgnht::Create(toy, x0, geodesic));
+    }
+    std::ostringstream file;
+    eval::CmdStanCsvOptions csv_options;
+    csv_options.model = "toy_circle";
+    csv_options.algorithm = kToyNames[which];
+    csv_options.num_samples = n / 10;
+    csv_options.thin = 10;
+    csv_options.seed = options.seed;
+    csv_options.output_file = absl::StrCat(options.output_dir, "/sam_toy_", kToyNames[which], ".csv");
+    SGMCMC_ASSIGN_OR_RETURN(eval::CmdStanCsvWriter writer,
+                            eval::CmdStanCsvWriter::Create(&file, {"x.1", "x.2", "angle"},
+                                                           csv_options));
+    std::vector<double> u(n);
+    const auto start = std::chrono::steady_clock::now();
+    for (int m = 0; m < n; ++m) {
+      sampler->Step();
+      const double angle = std::atan2(sampler->x()(1, 0), sampler->x()(0, 0));
+      histogram(Bin(angle), which) += 1;
+      const double t = (angle + M_PI) / (2 * M_PI) * grid;
+      const int i = std::clamp(static_cast<int>(t), 0, grid - 1);
+      u[m] = cdf[i] + (t - i) * (cdf[i + 1] - cdf[i]);
+      if (m % 10 == 9) {
+        const double draw[] = {sampler->x()(0, 0), sampler->x()(1, 0), angle};
+        SGMCMC_RETURN_IF_ERROR(writer.WriteDraw(-models::ToyCircle::AnglePotential(angle), draw));
+      }
+    }
+    SGMCMC_RETURN_IF_ERROR(writer.Finish(0, SecondsSince(start)));
+    result.draws_csv[which] = file.str();
+    std::sort(u.begin(), u.end());
+    double ks = 0;
+    for (int m = 0; m < n; ++m) {
+      ks = std::max({ks, std::abs(u[m] - static_cast<double>(m) / n),
+                     std::abs(u[m] - static_cast<double>(m + 1) / n)});
+    }
+    result.ks[which] = ks;
+    Log(options, "toy %-6s: %d iterations x 100 inner steps in %s, KS distance of the angle %.4f\n",
+        kToyNames[which], n, HumanSeconds(SecondsSince(start)), ks);
+  }
+  result.histogram = std::move(histogram);
+  return result;
+}
+
+OutputFiles SamToyOutputFiles(const SamToyResult& result) {
+  const int n = result.iterations;
+  std::string csv = "angle,exact,sggmc,gsgnht\n";
+  const double width = 2 * M_PI / kBins;
+  for (int b = 0; b < kBins; ++b) {
+    const double centre = -M_PI + (b + 0.5) * width;
+    absl::StrAppendFormat(&csv, "%.6f,%.6f,%.6f,%.6f\n", centre,
+                          models::ToyCircle::AngleDensity(centre),
+                          result.histogram(b, 0) / (n * width),
+                          result.histogram(b, 1) / (n * width));
+  }
+  return {{"sam_toy_sggmc.csv", result.draws_csv[0]},
+          {"sam_toy_gsgnht.csv", result.draws_csv[1]},
+          {"sam_toy_angles.csv", std::move(csv)}};
+}
+
+absl::StatusOr<SamSyntheticResult> RunSamSynthetic(const SamOptions& options) {
+  SGMCMC_RETURN_IF_ERROR(options.Validate());
+  const models::TwoVmfPosterior model(
+      models::TwoVmfPosterior::Generate(1.0, -0.6, 4.0, 50, 2016), 1.0, 4.0);
+  SamSyntheticResult result;
+  result.exact = model.ExactMarginals(kBins);
+  const int n = options.synthetic_iterations;
+  Eigen::MatrixXd x0(2, 2);
+  x0 << 1, 1, 0, 0;
+  Eigen::MatrixXd histograms = Eigen::MatrixXd::Zero(kBins, 6);
+  const char* names[] = {"gmc", "sggmc", "gsgnht"};
+  for (int which = 0; which < 3; ++which) {
+    std::unique_ptr<samplers::SphereSampler> sampler;
+    int iterations = n;
+    if (which == 0) {
+      samplers::GmcOptions gmc;
+      gmc.step_size = samplers::StepSizeOptions::Constant(0.05);
+      gmc.leapfrog_steps = 10;
+      gmc.seed = options.seed;
+      SGMCMC_ASSIGN_OR_RETURN(sampler, samplers::Gmc::Create(model, x0, gmc));
+    } else {
+      samplers::GeodesicSamplerOptions geodesic;
+      geodesic.chain.seed = options.seed;
+      geodesic.friction = 1.0;
+      if (which == 1) {
+        geodesic.chain.step_size = samplers::StepSizeOptions::Constant(0.002);
+        geodesic.chain.batch_size = 10;
+        iterations = 10 * n;
+        SGMCMC_ASSIGN_OR_RETURN(sampler, samplers::Sggmc::Create(model, x0, geodesic));
+      } else {
+        geodesic.chain.step_size = samplers::StepSizeOptions::Constant(0.01);
+        geodesic.chain.batch_size = 50;
+        geodesic.inner_steps = 10;
+        SGMCMC_ASSIGN_OR_RETURN(sampler, samplers::Gsgnht::Create(model, x0, geodesic));
+      }
+    }
+    const auto start = std::chrono::steady_clock::now();
+    double mode_one = 0;
+    for (int m = 0; m < iterations; ++m) {
+      sampler->Step();
+      const double t1 = std::atan2(sampler->x()(1, 0), sampler->x()(0, 0));
+      const double t2 = std::atan2(sampler->x()(1, 1), sampler->x()(0, 1));
+      histograms(Bin(t1), 2 * which) += 1;
+      histograms(Bin(t2), 2 * which + 1) += 1;
+      if (t1 > 0.6) mode_one += 1;
+    }
+    histograms.col(2 * which) /= iterations * 2 * M_PI / kBins;
+    histograms.col(2 * which + 1) /= iterations * 2 * M_PI / kBins;
+    result.mode_fraction[which] = mode_one / iterations;
+    Log(options,
+        "synthetic %-6s: %d iterations in %s, fraction with theta_1 > 0.6 (mode of "
+        "v_1 = v_1^(g)): %.4f\n",
+        names[which], iterations, HumanSeconds(SecondsSince(start)), mode_one / iterations);
+  }
+  double exact_one = 0;
+  const int fine = 1000;
+  const Eigen::MatrixXd fine_marginals = model.ExactMarginals(fine);
+  for (int b = 0; b < fine; ++b) {
+    if (-M_PI + (b + 0.5) * 2 * M_PI / fine > 0.6) {
+      exact_one += fine_marginals(0, b) * 2 * M_PI / fine;
+    }
+  }
+  result.exact_mode_fraction = exact_one;
+  Log(options, "synthetic exact : fraction with theta_1 > 0.6: %.4f (grid)\n", exact_one);
+  result.histograms = std::move(histograms);
+  return result;
+}
+
+OutputFiles SamSyntheticOutputFiles(const SamSyntheticResult& result) {
+  const Eigen::MatrixXd& exact = result.exact;
+  const Eigen::MatrixXd& histograms = result.histograms;
+  std::string csv =
+      "angle,exact_v1,gmc_v1,sggmc_v1,gsgnht_v1,exact_v2,gmc_v2,sggmc_v2,gsgnht_v2\n";
+  for (int b = 0; b < kBins; ++b) {
+    absl::StrAppendFormat(&csv, "%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n",
+                          -M_PI + (b + 0.5) * 2 * M_PI / kBins, exact(0, b), histograms(b, 0),
+                          histograms(b, 2), histograms(b, 4), exact(1, b), histograms(b, 1),
+                          histograms(b, 3), histograms(b, 5));
+  }
+  return {{"sam_synthetic_marginals.csv", std::move(csv)}};
+}
+
+absl::StatusOr<SamData> LoadSamData(const SamOptions& options) {
+  SGMCMC_RETURN_IF_ERROR(options.Validate());
+  SamData data;
+  const int k = options.num_topics;
+  if (!options.uci_docword.empty()) {
+    SGMCMC_ASSIGN_OR_RETURN(data::Corpus corpus,
+                            data::ReadUciCorpus(options.uci_docword, options.uci_vocab));
+    std::vector<int> train_ids, test_ids;
+    for (int d = 0; d < corpus.num_documents(); ++d) {
+      (d % options.test_every == 0 ? test_ids : train_ids).push_back(d);
+    }
+    const data::Corpus train_corpus = data::SelectDocuments(corpus, train_ids);
+    const data::TfidfVocabulary vocabulary =
+        data::ChooseTfidfVocabulary(train_corpus, options.tfidf_words);
+    data.train = data::TfidfTransform(train_corpus, vocabulary).documents;
+    data.test =
+        data::TfidfTransform(data::SelectDocuments(corpus, test_ids), vocabulary).documents;
+    Log(options, "tf-idf corpus: V = %zu, %lld training and %lld held-out documents\n",
+        vocabulary.words.size(), static_cast<long long>(data.train.cols()),
+        static_cast<long long>(data.test.cols()));
+  } else if (options.train.empty()) {
+    const int v = 50;
+    Eigen::MatrixXd truth = Eigen::MatrixXd::Constant(v, k, 0.1);
+    for (int i = 0; i < v; ++i) truth(i, i * k / v) = 1.0;
+    truth.colwise().normalize();
+    data.train = Generated(truth, 500, options.kappa, 1);
+    data.test = Generated(truth, 200, options.kappa, 2);
+    models::SamHyperparameters truth_hyper;
+    truth_hyper.num_topics = k;
+    truth_hyper.kappa = options.kappa;
+    truth_hyper.alpha = 1;
+    truth_hyper.m = Eigen::VectorXd::Constant(v, 1 / std::sqrt(static_cast<double>(v)));
+    const std::vector<Eigen::MatrixXd> truth_draws = {truth};
+    Log(options,
+        "generated data: V = %d, K = %d; held-out log-perplexity at the true topics %.4f\n", v,
+        k, models::SamLogPerplexity(truth_draws, data.test, truth_hyper, options.theta_samples,
+                                    12345));
+  } else {
+    SGMCMC_ASSIGN_OR_RETURN(data::TfidfCorpus a, data::ReadTfidfCorpus(options.train));
+    SGMCMC_ASSIGN_OR_RETURN(data::TfidfCorpus b, data::ReadTfidfCorpus(options.test));
+    data.train = std::move(a.documents);
+    data.test = std::move(b.documents);
+  }
+  return data;
+}
+
+absl::StatusOr<SamPerplexityResult> RunSamPerplexity(const SamOptions& options,
+                                                     const SamData& data) {
+  SGMCMC_RETURN_IF_ERROR(options.Validate());
+  const Eigen::SparseMatrix<double>& train = data.train;
+  const int k = options.num_topics;
+  models::SamHyperparameters hyper;
+  hyper.num_topics = k;
+  hyper.kappa = options.kappa;
+  hyper.sigma = options.sigma;
+  hyper.kappa0 = options.kappa0;
+  hyper.alpha = options.alpha;
+  const int v = static_cast<int>(train.rows());
+  hyper.m = Eigen::VectorXd::Constant(v, 1 / std::sqrt(static_cast<double>(v)));
+  // Start: each topic the normalised mean of a few training documents plus noise.
+  rng::Engine engine(options.seed, 99);
+  Eigen::MatrixXd beta0(v, k);
+  Eigen::VectorXd noise(v);
+  for (int j = 0; j < k; ++j) {
+    rng::SphereUniformSample(engine, noise);
+    beta0.col(j) = (Eigen::VectorXd(train.col(j % train.cols())) + 0.1 * noise).normalized();
+  }
+  SamPerplexityResult result;
+  for (const std::string& method : options.methods) {
+    SGMCMC_RETURN_IF_ERROR(
+        RunMethod(options, method, train, data.test, hyper, beta0, result.rows));
+  }
+  return result;
+}
+
+OutputFiles SamPerplexityOutputFiles(const SamPerplexityResult& result) {
+  std::string csv = "method,iteration,seconds,log_perplexity\n";
+  for (const SamPerplexityRow& row : result.rows) {
+    absl::StrAppendFormat(&csv, "%s,%d,%.4f,%.6f\n", row.method, row.iteration, row.seconds,
+                          row.log_perplexity);
+  }
+  return {{"sam_perplexity.csv", std::move(csv)}};
+}
+
+}  // namespace sgmcmc::tools
