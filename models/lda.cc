@@ -61,8 +61,18 @@ absl::Status LdaOptions::Validate(int num_documents) const {
   }
   if (gibbs_sweeps < 1) return error("gibbs_sweeps must be >= 1, got ", gibbs_sweeps);
   if (count_estimator != LdaCountEstimator::kSweepAverage &&
-      count_estimator != LdaCountEstimator::kLastSweep) {
-    return error("count_estimator must be kSweepAverage or kLastSweep");
+      count_estimator != LdaCountEstimator::kLastSweep &&
+      count_estimator != LdaCountEstimator::kPersistentJoint) {
+    return error("count_estimator must be kSweepAverage, kLastSweep or kPersistentJoint");
+  }
+  if (count_estimator == LdaCountEstimator::kPersistentJoint) {
+    if (sampler != LdaSampler::kScir) {
+      return error("sampler must be kScir with count_estimator kPersistentJoint");
+    }
+    if (num_documents >= 0 && minibatch_size != num_documents) {
+      return error("minibatch_size must equal D = ", num_documents,
+                   " (full batch) with count_estimator kPersistentJoint, got ", minibatch_size);
+    }
   }
   return absl::OkStatus();
 }
@@ -185,6 +195,8 @@ LdaState Lda::State() const {
   state.set_iteration(iteration_);
   state.set_driver_position(driver_.position());
   *state.mutable_topics() = sampler_->SaveState();
+  const absl::Span<const int32_t> z = count_model_->assignments();
+  state.mutable_assignments()->Add(z.begin(), z.end());
   return state;
 }
 
@@ -194,6 +206,11 @@ absl::Status Lda::Restore(const LdaState& state) {
         absl::StrCat("Lda::Restore: iteration must be >= 0, got ", state.iteration()));
   }
   if (absl::Status s = sampler_->RestoreState(state.topics()); !s.ok()) {
+    return absl::Status(s.code(), absl::StrCat("Lda::Restore: ", s.message()));
+  }
+  if (absl::Status s = count_model_->SetAssignments(absl::MakeConstSpan(
+          state.assignments().data(), static_cast<size_t>(state.assignments_size())));
+      !s.ok()) {
     return absl::Status(s.code(), absl::StrCat("Lda::Restore: ", s.message()));
   }
   iteration_ = state.iteration();

@@ -75,7 +75,11 @@ struct LdaOptions {
   // Which counts the Gibbs sweeps report to the topic sampler (models/lda_count_model.h):
   // kSweepAverage (the average of the kept sweeps, the papers' estimator and every preset's)
   // or kLastSweep (one assignment's counts). Averaged counts bias SCIR's stationary law for
-  // any step size (docs/ALGORITHMS.md, "LDA with SGRLD / SCIR"). Default kSweepAverage.
+  // any step size (docs/ALGORITHMS.md, "LDA with SGRLD / SCIR"). kPersistentJoint (the
+  // exact scheme at any h: persistent assignments z of the whole corpus, Gibbs on the joint's
+  // conditional with SCIR's θ) is valid only with sampler kScir and minibatch_size == D (full
+  // batch), which Validate(D) checks; its z is part of the checkpoint (LdaState.assignments),
+  // and its sweeps run on one thread. Default kSweepAverage.
   LdaCountEstimator count_estimator = LdaCountEstimator::kSweepAverage;
   // Key of every random stream of the run (minibatches, Gibbs, topic update). Default 1.
   uint64_t seed = 1;

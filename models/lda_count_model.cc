@@ -10,6 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/check.h"
 #include "base/seconds_since.h"
+#include "rng/uniform.h"
+#include "samplers/scir.h"
 
 namespace sgmcmc::models {
 
@@ -19,6 +21,8 @@ absl::string_view LdaCountEstimatorName(LdaCountEstimator estimator) {
       return "sweep_average";
     case LdaCountEstimator::kLastSweep:
       return "last_sweep";
+    case LdaCountEstimator::kPersistentJoint:
+      return "persistent_joint";
   }
   return "unknown";
 }
@@ -137,6 +141,10 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
       << "LdaCountModel::ScaledCounts: parameters are " << parameters.rows() << " x "
       << parameters.cols() << ", model is " << num_topics_ << " x " << dimension();
   const uint64_t key = engine();
+  if (estimator_ == LdaCountEstimator::kPersistentJoint) {
+    PersistentJointCounts(key, batch, parameters, counts);
+    return;
+  }
   const auto start = std::chrono::steady_clock::now();
   stats_ = Stats();
   stats_.documents = static_cast<int64_t>(batch.size());
@@ -241,6 +249,133 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
     for (const NonzeroCount& e : entries) counts.Append(e.topic, words_[e.word], e.count * scale);
   }
   for (int32_t w : words_) local_of_word_[w] = -1;
+  stats_.counts_seconds = SecondsSince(counts_start);
+}
+
+absl::Status LdaCountModel::SetAssignments(absl::Span<const int32_t> z){
+  if (estimator_ != LdaCountEstimator::kPersistentJoint) {
+    if (z.empty()) return absl::OkStatus();
+    return absl::FailedPreconditionError(
+        "LdaCountModel::SetAssignments: assignments are kept only by kPersistentJoint");
+  }
+  if (z.empty()) {
+    persistent_z_.clear();
+    return absl::OkStatus();
+  }
+  if (z.size() != corpus_->tokens.size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("LdaCountModel::SetAssignments: ", z.size(), " assignments for ",
+                     corpus_->tokens.size(), " tokens"));
+  }
+  for (int32_t k : z) {
+    if (k < 0 || k >= num_topics_) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "LdaCountModel::SetAssignments: topic ", k, " outside [0, ", num_topics_, ")"));
+    }
+  }
+  const int num_docs = corpus_->num_documents();
+  const size_t vocabulary = static_cast<size_t>(dimension());
+  persistent_z_.assign(z.begin(), z.end());
+  persistent_doc_topic_.assign(static_cast<size_t>(num_docs) * num_topics_, 0);
+  persistent_topic_.assign(num_topics_, 0);
+  persistent_word_topic_.assign(num_topics_ * vocabulary, 0);
+  for (int d = 0; d < num_docs; ++d) {
+    for (int64_t i = corpus_->doc_offsets[d]; i < corpus_->doc_offsets[d + 1]; ++i) {
+      const int32_t k = persistent_z_[i];
+      ++persistent_doc_topic_[static_cast<size_t>(d) * num_topics_ + k];
+      ++persistent_topic_[k];
+      ++persistent_word_topic_[k * vocabulary + corpus_->tokens[i]];
+    }
+  }
+  return absl::OkStatus();
+}
+
+void LdaCountModel::PersistentJointCounts(uint64_t key, absl::Span<const int64_t> batch,
+                                          const samplers::SimplexParameters& parameters,
+                                          samplers::SimplexCounts& counts) const {
+  const int num_docs = corpus_->num_documents();
+  SGMCMC_CHECK(static_cast<int64_t>(batch.size()) == num_docs)
+      << "LdaCountModel::ScaledCounts: kPersistentJoint needs the full batch (" << num_docs
+      << " documents), got " << batch.size();
+  const auto* sampler = dynamic_cast<const samplers::Scir*>(&parameters);
+  SGMCMC_CHECK(sampler != nullptr)
+      << "LdaCountModel::ScaledCounts: kPersistentJoint needs SCIR's θ (samplers::Scir)";
+  const auto start = std::chrono::steady_clock::now();
+  stats_ = Stats();
+  stats_.documents = num_docs;
+  stats_.tokens = static_cast<int64_t>(corpus_->tokens.size());
+  stats_.distinct_words = dimension();
+  const size_t vocabulary = static_cast<size_t>(dimension());
+  const int K = num_topics_;
+  persistent_theta_.resize(K * vocabulary);
+  for (int k = 0; k < K; ++k) {
+    const absl::Span<const double> log_theta = sampler->log_theta(k);
+    for (size_t w = 0; w < vocabulary; ++w) {
+      persistent_theta_[k * vocabulary + w] = std::exp(log_theta[w]);
+    }
+  }
+  stats_.table_seconds = SecondsSince(start);
+  const auto gibbs_start = std::chrono::steady_clock::now();
+  const bool initialise = persistent_z_.empty();
+  if (initialise) {
+    persistent_z_.assign(corpus_->tokens.size(), 0);
+    persistent_doc_topic_.assign(static_cast<size_t>(num_docs) * K, 0);
+    persistent_topic_.assign(K, 0);
+    persistent_word_topic_.assign(K * vocabulary, 0);
+  }
+  const double total_prior = beta_ * static_cast<double>(vocabulary);
+  persistent_cumulative_.resize(K);
+  double* cumulative = persistent_cumulative_.data();
+  int64_t nonzero = 0;
+  for (int d = 0; d < num_docs; ++d) {
+    rng::Engine engine(key, static_cast<uint64_t>(d));
+    int32_t* doc_topic = persistent_doc_topic_.data() + static_cast<size_t>(d) * K;
+    const int64_t begin = corpus_->doc_offsets[d], end = corpus_->doc_offsets[d + 1];
+    if (initialise) {
+      for (int64_t i = begin; i < end; ++i) {
+        const int32_t k = static_cast<int32_t>(
+            std::min<double>(K - 1, std::floor(rng::UniformDouble(engine) * K)));
+        persistent_z_[i] = k;
+        ++doc_topic[k];
+        ++persistent_topic_[k];
+        ++persistent_word_topic_[k * vocabulary + corpus_->tokens[i]];
+      }
+    }
+    for (int sweep = 0; sweep < gibbs_sweeps_; ++sweep) {
+      for (int64_t i = begin; i < end; ++i) {
+        const size_t w = static_cast<size_t>(corpus_->tokens[i]);
+        int32_t k = persistent_z_[i];
+        --doc_topic[k];
+        --persistent_topic_[k];
+        --persistent_word_topic_[k * vocabulary + w];
+        double total = 0;
+        for (int j = 0; j < K; ++j) {
+          total += (alpha_ + doc_topic[j]) * persistent_theta_[j * vocabulary + w] /
+                   (total_prior + static_cast<double>(persistent_topic_[j]));
+          cumulative[j] = total;
+        }
+        const double u = rng::UniformDouble(engine) * total;
+        k = 0;
+        while (k < K - 1 && !(u < cumulative[k])) ++k;
+        persistent_z_[i] = k;
+        ++doc_topic[k];
+        ++persistent_topic_[k];
+        ++persistent_word_topic_[k * vocabulary + w];
+      }
+    }
+    for (int k = 0; k < K; ++k) nonzero += doc_topic[k] != 0;
+  }
+  stats_.gibbs_seconds = SecondsSince(gibbs_start);
+  stats_.token_updates = stats_.tokens * (gibbs_sweeps_ + (initialise ? 1 : 0));
+  stats_.mean_topics_per_document = static_cast<double>(nonzero) / num_docs;
+  const auto counts_start = std::chrono::steady_clock::now();
+  counts.Reset(K, dimension());
+  for (int k = 0; k < K; ++k) {
+    for (size_t w = 0; w < vocabulary; ++w) {
+      const int32_t n = persistent_word_topic_[k * vocabulary + w];
+      if (n != 0) counts.Append(k, static_cast<int>(w), n);
+    }
+  }
   stats_.counts_seconds = SecondsSince(counts_start);
 }
 

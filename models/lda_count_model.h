@@ -9,8 +9,10 @@
 // floor(S/2) sweeps are burn-in and n_dkw is averaged over the remaining ones, an estimate of
 // E[n_dkw | π]; kLastSweep keeps the last sweep's n_dkw only (an approximate draw of z from
 // p(z | π), S - 1 sweeps of burn-in). The counts are (D/n) Σ_{d∈D_t} of those.
+// kPersistentJoint (full batch, SCIR) instead keeps the corpus's assignments across calls
+// and sweeps them with the joint's conditional, which uses θ, not π (see the enum).
 //
-// Threads: the pool's threads take the documents of a minibatch one at a time, longest
+// Threads (kPersistentJoint aside, which runs on one thread): the pool's threads take the documents of a minibatch one at a time, longest
 // first; document slot j draws from rng::Engine(key, j), key one word of the caller's engine,
 // and the averaged counts are integer sums until the final scaling, so the counts are
 // bit-identical for any number of threads (tested).
@@ -32,6 +34,7 @@
 #include <memory>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
@@ -56,9 +59,22 @@ enum class LdaCountEstimator {
   // is then a blocked Gibbs sampler of the posterior (tested there); at small h the counts'
   // noise averages out over steps and the chain tends to the averaged counts' bias.
   kLastSweep,
+  // Exact at any step size, full batch, SCIR only (models/lda.h validates both): the
+  // assignments z of every token of the corpus persist across calls (initialised uniformly on
+  // the first call) and each call runs S Gibbs sweeps of the conditional of the joint
+  // p(z | w) Π_kw Gamma(θ_kw; β + n_kw(z)),
+  //   p(z_i = k | rest) ∝ (α + n_dk^{\i}) θ_{k,w_i} / (Vβ + n_k·^{\i}),
+  // with SCIR's unnormalised θ (not π) and the global topic totals n_k·, then reports that z's
+  // n_kw. A SCIR step with these counts leaves Π Gamma(β + n_kw) invariant, so the chain
+  // (θ, z) leaves the joint invariant, whose (φ = θ/θ_k·)-marginal is the posterior
+  // (models/lda_exactness_test.cc). The batch must be every document; the sweeps run on one
+  // thread (the topic totals couple the documents), document d drawing from
+  // rng::Engine(key, d), so the counts are the same for any pool. Cost per call: O(K V) for θ
+  // and O(S K N) for the sweeps (N tokens of the corpus; dense, no sparse buckets).
+  kPersistentJoint,
 };
 
-// "sweep_average" / "last_sweep".
+// "sweep_average" / "last_sweep" / "persistent_joint".
 absl::string_view LdaCountEstimatorName(LdaCountEstimator estimator);
 
 // Step 2 of an online LDA iteration as a samplers::CountModel over an in-memory training corpus: the items are the
@@ -103,6 +119,14 @@ class LdaCountModel final : public samplers::CountModel {
   };
   const Stats& last_stats() const { return stats_; }
 
+  // kPersistentJoint's assignments z, one topic per token of the corpus in corpus order;
+  // empty before the first ScaledCounts (and always for the other estimators).
+  absl::Span<const int32_t> assignments() const { return persistent_z_; }
+  // Sets them (for a checkpoint's restore): empty (the next call initialises), or one topic in
+  // [0, K) per token; else InvalidArgument. Only for kPersistentJoint (else
+  // FailedPrecondition unless empty).
+  absl::Status SetAssignments(absl::Span<const int32_t> z);
+
  private:
   LdaCountModel(const data::Corpus* corpus, int num_topics, double alpha, double beta,
                 int gibbs_sweeps, parallel::ThreadPool* pool, LdaCountEstimator estimator);
@@ -120,6 +144,10 @@ class LdaCountModel final : public samplers::CountModel {
   void SampleDocuments(absl::Span<const int64_t> batch, uint64_t key,
                        absl::Span<const int64_t> order, std::atomic<int64_t>& next,
                        int thread) const;
+  // kPersistentJoint: the sweeps on the whole corpus (batch = every document) and n_kw.
+  void PersistentJointCounts(uint64_t key, absl::Span<const int64_t> batch,
+                             const samplers::SimplexParameters& parameters,
+                             samplers::SimplexCounts& counts) const;
   int num_threads() const { return pool_ == nullptr ? 1 : pool_->num_threads(); }
 
   const data::Corpus* corpus_;
@@ -146,6 +174,15 @@ class LdaCountModel final : public samplers::CountModel {
   mutable std::vector<int64_t> nonzero_sums_;               // per thread
   mutable std::vector<int64_t> alpha_draw_sums_;            // per thread
   mutable Stats stats_;
+
+  // kPersistentJoint's state, kept across calls: z per token (corpus order), n_dk (D x K),
+  // n_k· (K), n_kw (K x V), and scratch: θ (K x V) and the cumulative weights (K).
+  mutable std::vector<int32_t> persistent_z_;
+  mutable std::vector<int32_t> persistent_doc_topic_;
+  mutable std::vector<int64_t> persistent_topic_;
+  mutable std::vector<int32_t> persistent_word_topic_;
+  mutable std::vector<double> persistent_theta_;
+  mutable std::vector<double> persistent_cumulative_;
 };
 
 }  // namespace sgmcmc::models

@@ -25,11 +25,12 @@
 // to the same continuous-time limit as the average, dθ = (β + E[n_kw | φ] − θ)dt + √(2θ) dW,
 // whose stationary law lacks SGRLD's −ω_kw ĉ_k· drift term and is not the posterior
 // (docs/ALGORITHMS.md, "LDA with SGRLD / SCIR"). Exact at any h: persistent assignments with
-// the conditional of the joint p(z | w) Π Gamma(θ_kw; β + n_kw), full batch only, implemented
-// here in the test (ScirWithPersistentAssignmentsMatchesTheEnumeratedPosterior).
+// the conditional of the joint p(z | w) Π Gamma(θ_kw; β + n_kw), full batch only,
+// LdaCountEstimator::kPersistentJoint (ScirWithPersistentAssignmentsMatchesTheEnumeratedPosterior).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <vector>
 
 #include "data/corpus.h"
@@ -39,7 +40,6 @@
 #include "models/lda.h"
 #include "models/lda_count_model.h"
 #include "rng/engine.h"
-#include "rng/uniform.h"
 #include "samplers/count_model.h"
 #include "samplers/scir.h"
 #include "samplers/step_size.h"
@@ -238,56 +238,6 @@ Trace ScirTrace(const data::Corpus& corpus, LdaCountEstimator estimator, double 
   return trace;
 }
 
-// The exact finite-h scheme (docs/ALGORITHMS.md, "LDA with SGRLD / SCIR"): persistent
-// assignments z of the whole corpus and SCIR's θ as the state of the joint
-// p(z | w) Π_kw Gamma(θ_kw; β + n_kw(z)), whose (φ = θ/θ_k·, z)-marginal is the posterior.
-// Per step: one Gibbs sweep of its conditional p(z_i = k | rest) ∝ (α + n_dk^{\i}) θ_{k,w_i} /
-// (Vβ + n_k·^{\i}) (not π_kw: the topic totals enter), then one SCIR step with the counts n_kw
-// (it leaves Π Gamma(β + n_kw) invariant). Both steps leave the joint invariant, for any h.
-Trace PersistentScirTrace(const data::Corpus& corpus, double h, int steps) {
-  samplers::Scir scir =
-      *samplers::Scir::Create(samplers::SimplexSamplerOptions{kK, kV, {kBeta}, 7});
-  const int n = static_cast<int>(corpus.tokens.size());
-  std::vector<int> doc_of(n), z(n);
-  for (int d = 0; d < corpus.num_documents(); ++d) {
-    for (int64_t i = corpus.doc_offsets[d]; i < corpus.doc_offsets[d + 1]; ++i) doc_of[i] = d;
-  }
-  rng::Engine engine(11);
-  std::vector<double> word_topic(kK * kV, 0.0);  // n_kw as the SCIR counts
-  std::vector<int> topic(kK, 0);
-  std::vector<std::vector<int>> doc_topic(corpus.num_documents(), std::vector<int>(kK, 0));
-  for (int i = 0; i < n; ++i) {
-    z[i] = rng::UniformDouble(engine) < 0.5 ? 0 : 1;
-    word_topic[z[i] * kV + corpus.tokens[i]] += 1;
-    ++topic[z[i]];
-    ++doc_topic[doc_of[i]][z[i]];
-  }
-  std::vector<double> phi(kK * kV);
-  Trace trace;
-  for (int m = -2000; m < steps; ++m) {
-    for (int i = 0; i < n; ++i) {
-      const int w = corpus.tokens[i], d = doc_of[i];
-      word_topic[z[i] * kV + w] -= 1;
-      --topic[z[i]];
-      --doc_topic[d][z[i]];
-      double weight[kK];
-      for (int k = 0; k < kK; ++k) {
-        weight[k] = (kAlpha + doc_topic[d][k]) * std::exp(scir.log_theta(k)[w]) /
-                    (kV * kBeta + topic[k]);
-      }
-      z[i] = rng::UniformDouble(engine) * (weight[0] + weight[1]) < weight[0] ? 0 : 1;
-      word_topic[z[i] * kV + w] += 1;
-      ++topic[z[i]];
-      ++doc_topic[d][z[i]];
-    }
-    scir.Step(samplers::DenseCountsView{kK, kV, word_topic}, h);
-    if (m < 0) continue;
-    scir.SimplexRows(0, kK, absl::MakeSpan(phi));
-    trace.Add(UncollapsedFunctionals(corpus, phi));
-  }
-  return trace;
-}
-
 // The collapsed Gibbs reference (Rao-Blackwellised: E[f | z] per sweep) matches the
 // enumeration. A conditional that uses 2α for the document prior fails it (14 functionals).
 TEST(LdaExactnessTest, CollapsedGibbsMatchesTheEnumeratedPosterior) {
@@ -469,24 +419,32 @@ TEST(LdaExactnessTest, ScirLdaWithAveragedCountsIsBiased) {
       << trace.StandardError(0) << ")";
 }
 
-// The persistent-assignment scheme (PersistentScirTrace) is exact at a small step, where
-// SCIR fed averaged counts or one fresh assignment's counts sits on its floor (Q_00 about
-// 0.206 at h = 0.02-0.05, docs/ALGORITHMS.md): all 22 functionals within 5.5 se at h = 0.05
-// over 10^6 steps (measured: Q_00 0.2106 against 0.2114, se 0.0010, max |z| 1.9; at h = 0.5,
-// 0.2111, se 0.0007). Planted defect that fails it: the conditional without the topic-total
-// factor 1/(Vβ + n_k·^{\i}) (Q_00 0.2041 here, 6 se; at h = 0.5 0.2042 and P far off, max
-// |z| 80). Not caught
-// at this length: π_kw in place of θ_kw/(Vβ + n_k·^{\i}) (z drawn from p(z | φ), the
-// kLastSweep scheme with persistent z), whose offset at h = 0.05 is about 4 se here.
+// The persistent-assignment scheme (LdaCountEstimator::kPersistentJoint through Lda: full
+// batch, one Gibbs sweep of the joint's conditional p(z_i = k | rest) ∝ (α + n_dk^{\i})
+// θ_{k,w_i} / (Vβ + n_k·^{\i}) and one SCIR step per iteration; both leave the joint
+// p(z | w) Π_kw Gamma(θ_kw; β + n_kw(z)) invariant, whose φ-marginal is the posterior) is
+// exact at a small step, where SCIR fed averaged counts or one fresh assignment's counts sits
+// on its floor (Q_00 about 0.206 at h = 0.02-0.05, docs/ALGORITHMS.md): all 22 functionals
+// within 5.5 se at h = 0.05 over 10^6 steps (measured: Q_00 0.2106 against 0.2114, se
+// 0.0010; at h = 0.5, 0.2111, se 0.0007, with the test-only version this replaced). Planted
+// defect that fails it: the conditional without the topic-total factor 1/(Vβ + n_k·^{\i})
+// (Q_00 0.2030, 7 se, and the P_dw far off, max |z| 68). Not caught at this length: π_kw in
+// place of θ_kw/(Vβ + n_k·^{\i}) (z drawn from p(z | φ), the kLastSweep scheme with
+// persistent z), whose offset at h = 0.05 is about 4 se here.
 TEST(LdaExactnessTest, ScirWithPersistentAssignmentsMatchesTheEnumeratedPosterior) {
   const data::Corpus corpus = TinyCorpus();
   const std::vector<double> exact = EnumeratedPosteriorMeans(corpus);
-  const Trace trace = PersistentScirTrace(corpus, /*h=*/0.05, 1000000);
+  const Trace trace = ScirTrace(corpus, LdaCountEstimator::kPersistentJoint, /*h=*/0.05,
+                                /*sweeps=*/1, 1000000);
+  double max_z = 0;
   for (size_t i = 0; i < trace.size(); ++i) {
     const double z = (trace.Mean(i) - exact[i]) / trace.StandardError(i);
+    max_z = std::max(max_z, std::abs(z));
     EXPECT_LE(std::abs(z), kMaxZ) << "functional " << i << ": " << trace.Mean(i) << " vs exact "
                                   << exact[i] << " (se " << trace.StandardError(i) << ")";
   }
+  std::printf("persistent_joint h = 0.05: Q_00 %.4f vs exact %.4f (se %.4f), max |z| %.2f\n",
+              trace.Mean(0), exact[0], trace.StandardError(0), max_z);
 }
 
 }  // namespace

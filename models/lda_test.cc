@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "data/corpus.h"
@@ -55,6 +56,16 @@ TEST(LdaOptionsTest, ValidateNamesTheField) {
   o = LdaOptions();
   o.count_estimator = static_cast<LdaCountEstimator>(7);
   EXPECT_NE(message(o).find("LdaOptions.count_estimator"), std::string::npos);
+  // The persistent joint scheme: SCIR and the full batch only.
+  o = LdaOptions();
+  o.count_estimator = LdaCountEstimator::kPersistentJoint;
+  EXPECT_NE(message(o).find("LdaOptions.minibatch_size must equal D = 100"), std::string::npos)
+      << message(o);
+  o.minibatch_size = 100;
+  EXPECT_TRUE(o.Validate(100).ok());
+  o.sampler = LdaSampler::kSgrld;
+  EXPECT_NE(message(o).find("LdaOptions.sampler must be kScir"), std::string::npos)
+      << message(o);
 }
 
 // Every setting a preset fixes, in one comparison per field.
@@ -157,6 +168,58 @@ TEST(LdaTest, RestoredRunContinuesBitIdentically) {
     EXPECT_EQ(Vec(a.topics().row_steps()), Vec(b.topics().row_steps()));
     EXPECT_EQ(a.driver_position(), b.driver_position());
   }
+}
+
+LdaOptions PersistentOptions() {
+  LdaOptions options = SmallOptions(LdaSampler::kScir);
+  options.count_estimator = LdaCountEstimator::kPersistentJoint;
+  options.minibatch_size = 30;  // BlockCorpus(4, ., 30, ...): D = 30
+  options.gibbs_sweeps = 2;
+  return options;
+}
+
+// kPersistentJoint: the same chain for any pool (its sweeps run on one thread, document d on
+// its own stream), the assignments persist and are part of the checkpoint, and a restored
+// run continues bit-identically.
+TEST(LdaTest, PersistentJointIsBitIdenticalForAnyThreadCountAndRestores) {
+  const data::Corpus corpus = BlockCorpus(4, 8, 30, 10, 7);
+  ASSERT_EQ(corpus.num_documents(), 30);
+  std::vector<double> reference;
+  LdaState reference_state;
+  for (int threads : {0, 1, 3}) {
+    std::unique_ptr<parallel::ThreadPool> pool;
+    if (threads > 0) pool = std::make_unique<parallel::ThreadPool>(threads);
+    auto lda = Lda::Create(corpus, PersistentOptions(), pool.get());
+    ASSERT_TRUE(lda.ok()) << lda.status();
+    EXPECT_EQ(lda->State().assignments_size(), 0);
+    for (int m = 0; m < 6; ++m) lda->Step();
+    const LdaState state = lda->State();
+    EXPECT_EQ(state.assignments_size(), corpus.num_tokens());
+    if (reference.empty()) {
+      reference = TopicsOf(*lda);
+      reference_state = state;
+    } else {
+      EXPECT_EQ(TopicsOf(*lda), reference) << "threads=" << threads;
+      EXPECT_EQ(Vec(state.assignments()), Vec(reference_state.assignments()));
+    }
+  }
+  auto first = Lda::Create(corpus, PersistentOptions(), nullptr);
+  ASSERT_TRUE(first.ok());
+  for (int m = 0; m < 3; ++m) first->Step();
+  auto resumed = Lda::Create(corpus, PersistentOptions(), nullptr);
+  ASSERT_TRUE(resumed.ok());
+  ASSERT_TRUE(resumed->Restore(first->State()).ok());
+  for (int m = 3; m < 6; ++m) resumed->Step();
+  EXPECT_EQ(TopicsOf(*resumed), reference);
+  EXPECT_EQ(Vec(resumed->State().assignments()), Vec(reference_state.assignments()));
+  // A state whose assignments do not fit is rejected; so is one with assignments for the
+  // other estimators.
+  LdaState bad = first->State();
+  bad.set_assignments(0, 4);
+  EXPECT_NE(resumed->Restore(bad).message().find("Lda::Restore"), std::string::npos);
+  auto averaged = Lda::Create(corpus, SmallOptions(LdaSampler::kScir), nullptr);
+  ASSERT_TRUE(averaged.ok());
+  EXPECT_FALSE(averaged->Restore(first->State()).ok());
 }
 
 TEST(LdaTest, RestoreRejectsMismatchedState) {
