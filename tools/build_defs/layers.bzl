@@ -1,0 +1,33 @@
+"""The package groups that enforce the four floors (README.md "Layout", docs/ARCHITECTURE.md).
+
+LAYER_EXCLUSIONS maps each package to the packages that may NOT depend on it: the floors
+below it and the forbidden neighbours on its own floor. sgmcmc_layer_package_groups() turns
+each entry into the package group "<pkg>_users" = "//..." minus those packages; in Bazel 4
+"//..." inside a package_group means every package of every repository, so consumer
+workspaces keep access to single targets. tools/check_layers.py checks the #includes against
+the same order.
+"""
+
+_FLOOR1_BELOW_RNG = ["base", "math", "testing"]
+_FLOOR1 = _FLOOR1_BELOW_RNG + ["linalg", "parallel", "rng"]
+
+LAYER_EXCLUSIONS = {
+    "testing": ["base"],
+    "math": ["base", "testing"],
+    "rng": _FLOOR1_BELOW_RNG + ["linalg", "parallel"],
+    "linalg": _FLOOR1_BELOW_RNG + ["parallel", "rng"],
+    "parallel": _FLOOR1_BELOW_RNG + ["linalg", "rng"],
+    "data": _FLOOR1 + ["samplers"],
+    "eval": _FLOOR1 + ["data"],
+    "samplers": _FLOOR1 + ["data", "eval"],
+    "models": _FLOOR1 + ["data", "eval", "samplers"],
+    "tools": _FLOOR1 + ["data", "eval", "models", "samplers"],
+}
+
+def sgmcmc_layer_package_groups():
+    """Defines one package_group "<pkg>_users" per entry of LAYER_EXCLUSIONS."""
+    for package, excluded in LAYER_EXCLUSIONS.items():
+        native.package_group(
+            name = package + "_users",
+            packages = ["//..."] + ["-//%s/..." % p for p in sorted(excluded)],
+        )
