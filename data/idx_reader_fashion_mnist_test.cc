@@ -2,13 +2,18 @@
 // /usr/share/datasets/fashion-mnist, which the default test suite does not assume).
 //   ./bazelw test //data:idx_reader_fashion_mnist_test
 // Fashion-MNIST (Xiao, Rasul & Vollgraf 2017): 60,000 training and 10,000 test images of
-// 28 x 28 pixels, ten classes of exactly 6,000 and 1,000 images each.
+// 28 x 28 pixels, ten classes of exactly 6,000 and 1,000 images each. The test also renders
+// the ten class means of the counts (data/feature_grid.h) to
+// $TEST_UNDECLARED_OUTPUTS_DIR/<split>_class_means.png for a look with any PNG viewer.
 #include <array>
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "data/feature_grid.h"
 #include "data/idx_reader.h"
 #include "gtest/gtest.h"
 
@@ -42,10 +47,19 @@ void CheckSplit(const std::string& split, int64_t count) {
   // Mean ink per image at max_count 4; every image has some ink.
   std::cout << split << ": " << count << " images, mean count per image "
             << static_cast<double>(total) / count << "\n";
+  std::vector<double> class_means(10 * 784, 0.0);
   for (int64_t i = 0; i < count; ++i) {
     int64_t n = 0;
-    for (int32_t c : counts.row(i)) n += c;
+    for (int d = 0; d < 784; ++d) {
+      n += counts.row(i)[d];
+      class_means[(*labels)[i] * 784 + d] += counts.row(i)[d];
+    }
     ASSERT_GT(n, 0) << "image " << i;
+  }
+  const absl::StatusOr<std::string> png = FeatureGridPng(class_means, 28, 28, {});
+  ASSERT_TRUE(png.ok()) << png.status();
+  if (const char* dir = std::getenv("TEST_UNDECLARED_OUTPUTS_DIR")) {
+    std::ofstream(std::string(dir) + "/" + split + "_class_means.png", std::ios::binary) << *png;
   }
 }
 
