@@ -231,9 +231,14 @@ void LogisticNormalMultinomial::LogLikelihoods(absl::Span<const int32_t> point,
   for (size_t k = 0; k < atoms.size(); ++k) {
     const double* log_probs = atoms[k].log_probs.data();
     SGMCMC_DCHECK(atoms[k].log_probs.size() == d) << "LogLikelihoods: atom " << k;
-    double sum = 0;
-    for (size_t i = 0; i < d; ++i) sum += point[i] * log_probs[i];
-    out[k] = coefficient + sum;
+    // Four partial sums break the add dependency chain (a fixed order: same bits everywhere).
+    double sum[4] = {0, 0, 0, 0};
+    size_t i = 0;
+    for (; i + 4 <= d; i += 4) {
+      for (int lane = 0; lane < 4; ++lane) sum[lane] += point[i + lane] * log_probs[i + lane];
+    }
+    for (; i < d; ++i) sum[0] += point[i] * log_probs[i];
+    out[k] = coefficient + ((sum[0] + sum[1]) + (sum[2] + sum[3]));
   }
 }
 
