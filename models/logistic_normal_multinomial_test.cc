@@ -36,12 +36,22 @@ LogisticNormalMultinomialOptions SmallOptions() {
   return options;
 }
 
-LogisticNormalMultinomial SmallModel(uint64_t seed) {
+// A model with Λ and m drawn from their priors by Engine(seed).
+LogisticNormalMultinomial CreateModel(const LogisticNormalMultinomialOptions& options,
+                                      uint64_t seed) {
   rng::Engine engine(seed);
   absl::StatusOr<LogisticNormalMultinomial> model =
-      LogisticNormalMultinomial::Create(SmallOptions(), engine);
+      LogisticNormalMultinomial::Create(options, engine);
   SGMCMC_CHECK(model.ok()) << model.status();
   return *std::move(model);
+}
+
+LogisticNormalMultinomial SmallModel(uint64_t seed) { return CreateModel(SmallOptions(), seed); }
+
+// z statistic of the mean of iid paired differences whose exact mean is 0.
+double PairedZ(absl::Span<const double> differences) {
+  const testing::SampleMoments moments = testing::ComputeMoments(differences);
+  return moments.mean / std::sqrt(moments.variance / differences.size());
 }
 
 // Σ = Λ Λᵀ + s² I of the model, dense.
@@ -184,11 +194,8 @@ TEST(LogisticNormalMultinomialTest, SetBaseValidatesAndRefreshes) {
                              1.0));
   LogisticNormalMultinomialOptions fixed_mean = SmallOptions();
   fixed_mean.mean_prior_sd = 0;
-  rng::Engine engine(6);
-  absl::StatusOr<LogisticNormalMultinomial> fixed =
-      LogisticNormalMultinomial::Create(fixed_mean, engine);
-  ASSERT_TRUE(fixed.ok());
-  EXPECT_THAT(fixed->SetBase({1.0, 0.0, 0.0}, {0.5, 0, 0}).message(),
+  LogisticNormalMultinomial fixed = CreateModel(fixed_mean, 6);
+  EXPECT_THAT(fixed.SetBase({1.0, 0.0, 0.0}, {0.5, 0, 0}).message(),
               HasSubstr("mean_prior_sd = 0"));
 }
 
@@ -228,17 +235,14 @@ TEST(LogisticNormalMultinomialTest, DrawFromBaseHasBaseMarginals) {
 void CheckUpdateAtomJoint(int64_t n, int atom_steps, uint64_t seed) {
   LogisticNormalMultinomialOptions options = SmallOptions();
   options.atom_steps = atom_steps;
-  rng::Engine base_engine(seed);
-  absl::StatusOr<LogisticNormalMultinomial> model =
-      LogisticNormalMultinomial::Create(options, base_engine);
-  ASSERT_TRUE(model.ok());
-  const Eigen::MatrixXd sigma = DenseCovariance(*model);
+  const LogisticNormalMultinomial model = CreateModel(options, seed);
+  const Eigen::MatrixXd sigma = DenseCovariance(model);
   constexpr int kReplicates = 20000;
   std::vector<std::vector<double>> ends(3, std::vector<double>(kReplicates));
   std::vector<double> differences(kReplicates);
   for (int i = 0; i < kReplicates; ++i) {
     rng::Engine engine(seed, /*stream=*/1 + i);
-    LogisticNormalAtom atom = model->DrawFromBase(engine);
+    LogisticNormalAtom atom = model.DrawFromBase(engine);
     std::vector<double> probs(3);
     for (int d = 0; d < 3; ++d) probs[d] = std::exp(atom.log_probs[d]);
     std::vector<int64_t> counts(3);
@@ -248,7 +252,7 @@ void CheckUpdateAtomJoint(int64_t n, int atom_steps, uint64_t seed) {
     stats.total = n;
     stats.members = 1;
     const double before = LogLikelihoodKernel(stats, atom.log_probs);
-    model->UpdateAtom(stats, &atom, engine);
+    model.UpdateAtom(stats, &atom, engine);
     differences[i] = LogLikelihoodKernel(stats, atom.log_probs) - before;
     for (int d = 0; d < 3; ++d) ends[d][i] = atom.eta[d];
     // log_probs stay consistent with η.
@@ -257,16 +261,13 @@ void CheckUpdateAtomJoint(int64_t n, int atom_steps, uint64_t seed) {
     ASSERT_EQ(atom.log_probs, expected);
   }
   for (int d = 0; d < 3; ++d) {
-    const double m = model->mean()[d];
+    const double m = model.mean()[d];
     const double sd = std::sqrt(sigma(d, d));
     const TestResult ks =
         KolmogorovSmirnovTest(ends[d], [&](double v) { return NormalCdf(v, m, sd); });
     EXPECT_TRUE(ks.Passed()) << "n " << n << " d " << d << ": " << ks;
   }
-  const testing::SampleMoments moments = testing::ComputeMoments(differences);
-  const double z = moments.mean / std::sqrt(moments.variance / kReplicates);
-  EXPECT_LT(std::abs(z), 5.0) << "n " << n << ": mean change of g " << moments.mean
-                              << ", sd " << std::sqrt(moments.variance);
+  EXPECT_LT(std::abs(PairedZ(differences)), 5.0) << "n " << n;
   // The kernel moves: g changes in almost every replicate.
   int moved = 0;
   for (double diff : differences) moved += diff != 0;
@@ -323,26 +324,21 @@ TEST(LogisticNormalMultinomialTest, UpdateBaseKeepsConditionalInvariant) {
         means[d], [&](double v) { return NormalCdf(v, 0, options.mean_prior_sd); });
     EXPECT_TRUE(ks_mean.Passed()) << "mean " << d << ": " << ks_mean;
   }
-  const testing::SampleMoments moments = testing::ComputeMoments(differences);
-  const double z = moments.mean / std::sqrt(moments.variance / kReplicates);
-  EXPECT_LT(std::abs(z), 5.0) << "mean change of g " << moments.mean << ", sd "
-                              << std::sqrt(moments.variance);
+  EXPECT_LT(std::abs(PairedZ(differences)), 5.0);
 }
 
 // With σ_m = 0 the mean stays 0 and only Λ moves.
 TEST(LogisticNormalMultinomialTest, UpdateBaseWithFixedMeanMovesLoadingsOnly) {
   LogisticNormalMultinomialOptions options = SmallOptions();
   options.mean_prior_sd = 0;
-  rng::Engine engine(14);
-  absl::StatusOr<LogisticNormalMultinomial> model =
-      LogisticNormalMultinomial::Create(options, engine);
-  ASSERT_TRUE(model.ok());
-  std::vector<LogisticNormalAtom> atoms = {model->DrawFromBase(engine),
-                                           model->DrawFromBase(engine)};
-  const std::vector<double> before(model->loadings().begin(), model->loadings().end());
-  model->UpdateBase(atoms, engine);
-  EXPECT_THAT(model->mean(), ::testing::Each(0.0));
-  EXPECT_NE(std::vector<double>(model->loadings().begin(), model->loadings().end()), before);
+  LogisticNormalMultinomial model = CreateModel(options, 14);
+  rng::Engine engine(15);
+  std::vector<LogisticNormalAtom> atoms = {model.DrawFromBase(engine),
+                                           model.DrawFromBase(engine)};
+  const std::vector<double> before(model.loadings().begin(), model.loadings().end());
+  model.UpdateBase(atoms, engine);
+  EXPECT_THAT(model.mean(), ::testing::Each(0.0));
+  EXPECT_NE(std::vector<double>(model.loadings().begin(), model.loadings().end()), before);
 }
 
 // Stream stability: a base draw and one atom update from fixed seeds, pinned; the same
