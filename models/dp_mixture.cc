@@ -17,7 +17,7 @@ namespace {
 constexpr int kMaxComponents = 1 << 24;
 constexpr uint64_t kMaxStep = uint64_t{1} << 32;
 
-uint64_t TaggedStream(uint64_t tag, uint64_t step, int64_t index) {
+uint64_t CheckedTaggedStream(uint64_t tag, uint64_t step, int64_t index) {
   SGMCMC_CHECK(step < kMaxStep) << "DP mixture streams: step " << step << " >= 2^32";
   SGMCMC_CHECK(index >= 0 && index < kMaxComponents)
       << "DP mixture streams: point/component " << index << " outside [0, 2^24)";
@@ -54,15 +54,18 @@ absl::Status DpMixtureOptions::Validate() const {
   return absl::OkStatus();
 }
 
+uint64_t DpTaggedStream(uint64_t tag, uint64_t step, int64_t index) {
+  return CheckedTaggedStream(tag, step, index);
+}
 uint64_t DpPointStream(uint64_t step, int64_t point) {
-  return TaggedStream(kDpPointStreamTag, step, point);
+  return DpTaggedStream(kDpPointStreamTag, step, point);
 }
 uint64_t DpComponentStream(uint64_t step, int64_t component) {
-  return TaggedStream(kDpComponentStreamTag, step, component);
+  return DpTaggedStream(kDpComponentStreamTag, step, component);
 }
-uint64_t DpGlobalStream(uint64_t step) { return TaggedStream(kDpGlobalStreamTag, step, 0); }
+uint64_t DpGlobalStream(uint64_t step) { return DpTaggedStream(kDpGlobalStreamTag, step, 0); }
 uint64_t DpMinibatchStream(uint64_t step) {
-  return TaggedStream(kDpMinibatchStreamTag, step, 0);
+  return DpTaggedStream(kDpMinibatchStreamTag, step, 0);
 }
 
 LogStickBreak SampleLogStickBreak(rng::Engine& engine, double a, double b) {

@@ -83,6 +83,9 @@ inline constexpr uint64_t kDpPointStreamTag = 0xD1;
 inline constexpr uint64_t kDpComponentStreamTag = 0xD2;
 inline constexpr uint64_t kDpGlobalStreamTag = 0xD3;
 inline constexpr uint64_t kDpMinibatchStreamTag = 0xD4;
+// The stream (tag << 56) | (step << 24) | index; step < 2^32, index in [0, 2^24) (checked).
+// Other DP samplers use tags 0xD5-0xD7 (models/dp_neal8.h, models/dp_parallel.h).
+uint64_t DpTaggedStream(uint64_t tag, uint64_t step, int64_t index);
 uint64_t DpPointStream(uint64_t step, int64_t point);
 uint64_t DpComponentStream(uint64_t step, int64_t component);
 uint64_t DpGlobalStream(uint64_t step);
