@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "base/check.h"
 #include "math/special_functions.h"
 #include "rng/beta.h"
+#include "rng/categorical.h"
 #include "rng/dirichlet.h"
 #include "rng/gamma.h"
+#include "rng/multinomial.h"
 #include "rng/uniform.h"
 
 namespace sgmcmc::models {
@@ -148,6 +151,33 @@ double DpLogPredictive(const DpComponentModel& model, const double* x,
   }
   terms.push_back(log_rest + model.LogMarginal(x));
   return math::LogSumExp(terms);
+}
+
+std::vector<CountMatrix> SyntheticMultinomialMixture(absl::Span<const int> sizes, int dimension,
+                                                     int counts_per_row, int components,
+                                                     double gamma, uint64_t seed) {
+  SGMCMC_CHECK(dimension >= 2 && components >= 1 && gamma > 0);
+  rng::Engine engine(seed);
+  const int d = dimension, k = components;
+  std::vector<double> atoms(static_cast<size_t>(k) * d), weights(k);
+  const std::vector<double> base(d, gamma), ones(k, 1.0);
+  for (int c = 0; c < k; ++c) {
+    rng::DirichletSample(engine, base, absl::MakeSpan(atoms.data() + c * d, d));
+  }
+  rng::DirichletSample(engine, ones, absl::MakeSpan(weights));
+  std::vector<int64_t> counts(d);
+  std::vector<CountMatrix> out;
+  for (const int rows : sizes) {
+    CountMatrix m{d, {}};
+    for (int i = 0; i < rows; ++i) {
+      const int c = rng::CategoricalSample(engine, weights);
+      rng::MultinomialSample(engine, counts_per_row, absl::MakeConstSpan(atoms.data() + c * d, d),
+                             absl::MakeSpan(counts));
+      m.values.insert(m.values.end(), counts.begin(), counts.end());
+    }
+    out.push_back(std::move(m));
+  }
+  return out;
 }
 
 double SampleAlphaWest(rng::Engine& engine, double alpha, int num_clusters, int64_t num_points,

@@ -173,6 +173,14 @@ double DpLogPredictive(const DpComponentModel& model, const double* x,
                        absl::Span<const double> log_weights, absl::Span<const double> atoms,
                        double log_rest);
 
+// Synthetic data of Zhang et al. §4.1: `components` atoms θ_c ~ Dir(γ) of dimension D and
+// weights ~ Dir(1, ..., 1), then for each of the sizes.size() matrices, sizes[j] rows
+// x ~ Multinomial(counts_per_row, θ_c), c ~ weights (all from one generating mixture).
+// All draws from rng::Engine(seed). D >= 2, components >= 1, γ > 0 (checked).
+std::vector<CountMatrix> SyntheticMultinomialMixture(absl::Span<const int> sizes, int dimension,
+                                                     int counts_per_row, int components,
+                                                     double gamma, uint64_t seed);
+
 // α | K clusters, N points by West (1992) / Escobar & West (1995) §6: η ~ Beta(α + 1, N),
 // then α ~ Gamma(shape + K, rate − log η) with odds (shape + K − 1) / (N (rate − log η)),
 // else Gamma(shape + K − 1, rate − log η). shape, rate > 0; K >= 1; N >= 1.

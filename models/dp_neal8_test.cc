@@ -46,7 +46,7 @@ std::vector<double> FinalPartitions(const PartitionPosterior& exact, const DpNea
   return Normalised(counts);
 }
 
-constexpr int kChains = 20000;
+constexpr int kChains = 15000;
 constexpr int kSweeps = 25;
 // False-failure rate of each TV check (TotalVariationTolerance); the chains' burn-in of
 // kSweeps sweeps leaves a bias far below the margin on five points.

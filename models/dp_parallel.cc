@@ -124,12 +124,14 @@ void DpParallelSampler::AcceleratedSweep(rng::Engine& engine) {
     const double max = *std::max_element(log_w.begin(), log_w.end());
     for (int64_t i = 0; i < n; ++i) w[i] = std::exp(log_w[i] - max);
   }
+  // An alias table: new features are opened (and their slots refilled) often here.
+  absl::StatusOr<rng::AliasTable> table = rng::AliasTable::Create(w);
+  SGMCMC_CHECK(table.ok()) << table.status();
   auto empirical = [&](double* atom) {
     if (n == 0) {
       model_->SampleBase(engine, atom);
     } else {
-      model_->SampleEmpirical(engine, data_->row(begin_ + rng::CategoricalSample(engine, w)),
-                              atom);
+      model_->SampleEmpirical(engine, data_->row(begin_ + table->Sample(engine)), atom);
     }
   };
   for (int s = 0; s < m; ++s) empirical(pool_.data() + s * a);
@@ -156,23 +158,9 @@ void DpParallelSampler::AcceleratedSweep(rng::Engine& engine) {
       log_weights_.push_back(log_new + model_->LogLikelihood(x, pool_.data() + s * a));
       candidates_.push_back(-1 - local_.num_slots() - s);
     }
-    int32_t label = candidates_[rng::LogCategoricalSample(engine, log_weights_)];
-    if (label < -local_.num_slots()) {  // a pool slot: a new local feature
-      const int s = -1 - local_.num_slots() - label;
-      label = -1 - local_.Open(pool_.data() + s * a);
-      empirical(pool_.data() + s * a);
-    }
-    if (label >= 0) {
-      ++local_counts_[label];
-    } else {
-      local_.Add(-1 - label, x);
-      ++tail_points_;
-    }
-    z_[i] = label;
+    Place(i, candidates_[rng::LogCategoricalSample(engine, log_weights_)], empirical);
   }
-  for (int c = 0; c < local_.num_slots(); ++c) {
-    if (local_.is_open(c)) model_->UpdateAtom(engine, local_.stats(c), local_.atom(c));
-  }
+  UpdateLocalAtoms(engine);
 }
 
 void DpParallelSampler::ExactSweep(rng::Engine& engine) {
@@ -224,20 +212,29 @@ void DpParallelSampler::ExactSweep(rng::Engine& engine) {
       log_weights_.push_back(log_new + model_->LogLikelihood(x, pool_.data() + s * a));
       candidates_.push_back(-1 - local_.num_slots() - s);
     }
-    int32_t label = candidates_[rng::LogCategoricalSample(engine, log_weights_)];
-    if (label < -local_.num_slots()) {  // a pool slot: a new tail feature, the slot redrawn
-      const int s = -1 - local_.num_slots() - label;
-      label = -1 - local_.Open(pool_.data() + s * a);
-      model_->SampleBase(engine, pool_.data() + s * a);
-    }
-    if (label >= 0) {
-      ++local_counts_[label];
-    } else {
-      local_.Add(-1 - label, x);
-      ++tail_points_;
-    }
-    z_[i] = label;
+    Place(i, candidates_[rng::LogCategoricalSample(engine, log_weights_)],
+          [&](double* atom) { model_->SampleBase(engine, atom); });
   }
+  UpdateLocalAtoms(engine);
+}
+
+void DpParallelSampler::Place(int64_t i, int32_t label,
+                              absl::FunctionRef<void(double*)> refill) {
+  if (label < -local_.num_slots()) {  // a pool slot: a new local feature, the slot refilled
+    const int a = model_->atom_size(), s = -1 - local_.num_slots() - label;
+    label = -1 - local_.Open(pool_.data() + s * a);
+    refill(pool_.data() + s * a);
+  }
+  if (label >= 0) {
+    ++local_counts_[label];
+  } else {
+    local_.Add(-1 - label, data_->row(begin_ + i));
+    ++tail_points_;
+  }
+  z_[i] = label;
+}
+
+void DpParallelSampler::UpdateLocalAtoms(rng::Engine& engine) {
   for (int c = 0; c < local_.num_slots(); ++c) {
     if (local_.is_open(c)) model_->UpdateAtom(engine, local_.stats(c), local_.atom(c));
   }

@@ -71,6 +71,7 @@
 #include <memory>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
@@ -141,6 +142,11 @@ class DpParallelSampler {
   void AcceleratedSweep(rng::Engine& engine);
   void ExactSweep(rng::Engine& engine);
   void RemovePoint(int64_t i, bool swap_into_pool, rng::Engine& engine);
+  // Local row i joins candidate `label` (a feature, a local feature, or pool slot s as
+  // −1 − num_slots − s: a new local feature, the slot refilled by `refill`).
+  void Place(int64_t i, int32_t label, absl::FunctionRef<void(double*)> refill);
+  // The local features' atoms given their local members.
+  void UpdateLocalAtoms(rng::Engine& engine);
   absl::Status Synchronise();
 
   parallel::Communicator* comm_;

@@ -75,15 +75,15 @@ void ExpectHybridMatchesEnumeration(int workers, int chains, bool sample_alpha) 
 }
 
 TEST(DpParallelTest, HybridOnOneWorkerMatchesEnumeratedPosterior) {
-  ExpectHybridMatchesEnumeration(/*workers=*/1, /*chains=*/10000, /*sample_alpha=*/false);
+  ExpectHybridMatchesEnumeration(/*workers=*/1, /*chains=*/8000, /*sample_alpha=*/false);
 }
 
 TEST(DpParallelTest, HybridOnTwoWorkersMatchesEnumeratedPosterior) {
-  ExpectHybridMatchesEnumeration(/*workers=*/2, /*chains=*/6000, /*sample_alpha=*/false);
+  ExpectHybridMatchesEnumeration(/*workers=*/2, /*chains=*/5000, /*sample_alpha=*/false);
 }
 
 TEST(DpParallelTest, HybridWithWestAlphaOnThreeWorkersMatchesEnumeratedPosterior) {
-  ExpectHybridMatchesEnumeration(/*workers=*/3, /*chains=*/5000, /*sample_alpha=*/true);
+  ExpectHybridMatchesEnumeration(/*workers=*/3, /*chains=*/4000, /*sample_alpha=*/true);
 }
 
 // 300 rows of dimension 12 from 4 multinomials with disjoint supports.

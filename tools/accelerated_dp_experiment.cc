@@ -19,10 +19,7 @@
 #include "models/dp_parallel.h"
 #include "models/dp_predictive.h"
 #include "parallel/thread_pool.h"
-#include "rng/dirichlet.h"
 #include "rng/engine.h"
-#include "rng/categorical.h"
-#include "rng/multinomial.h"
 #include "rng/uniform.h"
 
 namespace sgmcmc::tools {
@@ -193,27 +190,11 @@ absl::Status AcceleratedDpExperimentOptions::Validate() const {
 
 void SyntheticMixtureCounts(const AcceleratedDpExperimentOptions& options,
                             models::CountMatrix* train, models::CountMatrix* test) {
-  rng::Engine engine(options.data_seed);
-  const int d = options.dimension, k = options.true_components;
-  std::vector<double> atoms(static_cast<size_t>(k) * d), weights(k);
-  const std::vector<double> gamma(d, options.gamma), ones(k, 1.0);
-  for (int c = 0; c < k; ++c) {
-    rng::DirichletSample(engine, gamma, absl::MakeSpan(atoms.data() + c * d, d));
-  }
-  rng::DirichletSample(engine, ones, absl::MakeSpan(weights));
-  std::vector<int64_t> counts(d);
-  for (models::CountMatrix* out : {train, test}) {
-    out->dimension = d;
-    out->values.clear();
-    const int rows = out == train ? options.train_points : options.test_points;
-    for (int i = 0; i < rows; ++i) {
-      const int c = rng::CategoricalSample(engine, weights);
-      rng::MultinomialSample(engine, options.counts_per_point,
-                             absl::MakeConstSpan(atoms.data() + c * d, d),
-                             absl::MakeSpan(counts));
-      out->values.insert(out->values.end(), counts.begin(), counts.end());
-    }
-  }
+  std::vector<models::CountMatrix> data = models::SyntheticMultinomialMixture(
+      {options.train_points, options.test_points}, options.dimension, options.counts_per_point,
+      options.true_components, options.gamma, options.data_seed);
+  *train = std::move(data[0]);
+  *test = std::move(data[1]);
 }
 
 std::vector<int32_t> KMeansLabels(const models::CountMatrix& data, int k, int iterations,
