@@ -79,6 +79,10 @@ DpNeal8::DpNeal8(const DpComponentModel* model, const CountMatrix* data,
   for (int k = 0; k < clusters_.num_slots(); ++k) {
     model->UpdateAtom(engine, clusters_.stats(k), clusters_.atom(k));
   }
+  if (options.empirical_probability > 0) {
+    log_normalizers_.resize(data->rows());
+    for (int64_t i = 0; i < data->rows(); ++i) log_normalizers_[i] = model->LogNormalizer(data->row(i));
+  }
 }
 
 double DpNeal8::LogProposalDensity(const double* atom, absl::Span<const double> log_w) const {
@@ -104,7 +108,7 @@ void DpNeal8::RefreshPool(rng::Engine& engine) {
   std::vector<double> log_w(n), w(n);
   for (int64_t i = 0; i < n; ++i) {
     const double* x = data_->row(i);
-    log_w[i] = -(model_->LogLikelihood(x, clusters_.atom(z_[i])) + model_->LogNormalizer(x));
+    log_w[i] = -(model_->LogLikelihood(x, clusters_.atom(z_[i])) + log_normalizers_[i]);
   }
   const double log_total = math::LogSumExp(log_w);
   for (int64_t i = 0; i < n; ++i) {

@@ -110,6 +110,7 @@ class DpNeal8 {
   std::vector<int32_t> z_;
   DpClusterTable clusters_;
   std::vector<double> pool_;  // m x atom_size
+  std::vector<double> log_normalizers_;  // per row, for ρ > 0
   int64_t proposals_ = 0, acceptances_ = 0;
   std::vector<double> log_weights_;
   std::vector<int> candidates_;

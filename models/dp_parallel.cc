@@ -44,8 +44,13 @@ DpParallelSampler::DpParallelSampler(parallel::Communicator* comm, DpComponentMo
       end_(data->rows() * (comm->rank() + 1) / comm->size()),
       alpha_(options.concentration.initial_alpha),
       z_(end_ - begin_),
+      log_normalizers_(end_ - begin_),
       local_(model),
-      pool_(static_cast<size_t>(options.num_auxiliary) * model->atom_size()) {}
+      pool_(static_cast<size_t>(options.num_auxiliary) * model->atom_size()) {
+  for (int64_t i = begin_; i < end_; ++i) {
+    log_normalizers_[i - begin_] = model->LogNormalizer(data->row(i));
+  }
+}
 
 absl::StatusOr<std::unique_ptr<DpParallelSampler>> DpParallelSampler::Create(
     parallel::Communicator* comm, DpComponentModel* model, const CountMatrix* data,
@@ -119,7 +124,7 @@ void DpParallelSampler::AcceleratedSweep(rng::Engine& engine) {
       const double* x = data_->row(begin_ + i);
       const double* atom = z_[i] >= 0 ? atoms_.data() + static_cast<size_t>(z_[i]) * a
                                       : local_.atom(-1 - z_[i]);
-      log_w[i] = -(model_->LogLikelihood(x, atom) + model_->LogNormalizer(x));
+      log_w[i] = -(model_->LogLikelihood(x, atom) + log_normalizers_[i]);
     }
     const double max = *std::max_element(log_w.begin(), log_w.end());
     for (int64_t i = 0; i < n; ++i) w[i] = std::exp(log_w[i] - max);
@@ -389,32 +394,49 @@ absl::Status DpParallelSampler::Synchronise() {
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::vector<int32_t>> DpParallelSampler::GatherAllocations() {
-  std::vector<double> labels(data_->rows(), 0.0);
-  for (int64_t i = 0; i < end_ - begin_; ++i) {
-    SGMCMC_CHECK(z_[i] >= 0 || -1 - z_[i] < static_cast<int>(slot_feature_.size()))
-        << "GatherAllocations between synchronisations";
-    labels[begin_ + i] = z_[i] >= 0 ? z_[i] : slot_feature_[-1 - z_[i]];
+absl::StatusOr<double> DistributedTestLogPredictive(parallel::Communicator& comm,
+                                                    const DpComponentModel& model,
+                                                    const CountMatrix& test,
+                                                    absl::Span<const double> log_weights,
+                                                    absl::Span<const double> atoms,
+                                                    double log_rest) {
+  const int64_t rows = test.rows();
+  const int rank = comm.rank(), p = comm.size();
+  std::vector<double> values(rows, 0.0);
+  for (int64_t i = rows * rank / p; i < rows * (rank + 1) / p; ++i) {
+    values[i] = DpLogPredictive(model, test.row(i), log_weights, atoms, log_rest);
   }
-  SGMCMC_RETURN_IF_ERROR(comm_->AllReduceSum(absl::MakeSpan(labels)));
-  return std::vector<int32_t>(labels.begin(), labels.end());
-}
-
-absl::StatusOr<double> DpParallelSampler::TestLogPredictive(const CountMatrix& test) {
-  const int64_t t = test.rows();
-  const int rank = comm_->rank(), p = comm_->size();
-  const double log_norm = std::log(static_cast<double>(data_->rows()) + alpha_);
-  std::vector<double> log_weights;
-  for (const int64_t c : counts_) log_weights.push_back(std::log(static_cast<double>(c)) - log_norm);
-  std::vector<double> values(t, 0.0);
-  for (int64_t i = t * rank / p; i < t * (rank + 1) / p; ++i) {
-    values[i] =
-        DpLogPredictive(*model_, test.row(i), log_weights, atoms_, std::log(alpha_) - log_norm);
-  }
-  SGMCMC_RETURN_IF_ERROR(comm_->AllReduceSum(absl::MakeSpan(values)));
+  SGMCMC_RETURN_IF_ERROR(comm.AllReduceSum(absl::MakeSpan(values)));
   double sum = 0;
   for (const double v : values) sum += v;
   return sum;
+}
+
+absl::StatusOr<std::vector<int32_t>> GatherShards(parallel::Communicator& comm, int64_t total,
+                                                  int64_t begin,
+                                                  absl::Span<const int32_t> local) {
+  std::vector<double> labels(total, 0.0);
+  for (size_t i = 0; i < local.size(); ++i) labels[begin + i] = local[i];
+  SGMCMC_RETURN_IF_ERROR(comm.AllReduceSum(absl::MakeSpan(labels)));
+  return std::vector<int32_t>(labels.begin(), labels.end());
+}
+
+absl::StatusOr<std::vector<int32_t>> DpParallelSampler::GatherAllocations() {
+  std::vector<int32_t> labels(z_.size());
+  for (size_t i = 0; i < z_.size(); ++i) {
+    SGMCMC_CHECK(z_[i] >= 0 || -1 - z_[i] < static_cast<int>(slot_feature_.size()))
+        << "GatherAllocations between synchronisations";
+    labels[i] = z_[i] >= 0 ? z_[i] : slot_feature_[-1 - z_[i]];
+  }
+  return GatherShards(*comm_, data_->rows(), begin_, labels);
+}
+
+absl::StatusOr<double> DpParallelSampler::TestLogPredictive(const CountMatrix& test) {
+  const double log_norm = std::log(static_cast<double>(data_->rows()) + alpha_);
+  std::vector<double> log_weights;
+  for (const int64_t c : counts_) log_weights.push_back(std::log(static_cast<double>(c)) - log_norm);
+  return DistributedTestLogPredictive(*comm_, *model_, test, log_weights, atoms_,
+                                      std::log(alpha_) - log_norm);
 }
 
 }  // namespace sgmcmc::models

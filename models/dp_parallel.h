@@ -100,6 +100,21 @@ struct DpParallelOptions {
   absl::Status Validate() const;
 };
 
+// Collective helpers of the distributed DP samplers. Σ over the rows x of `test` of
+// DpLogPredictive(model, x, log_weights, atoms, log_rest), the rows split over the ranks and
+// the sum exact and identical on every rank.
+absl::StatusOr<double> DistributedTestLogPredictive(parallel::Communicator& comm,
+                                                    const DpComponentModel& model,
+                                                    const CountMatrix& test,
+                                                    absl::Span<const double> log_weights,
+                                                    absl::Span<const double> atoms,
+                                                    double log_rest);
+// The `total` labels of all ranks, each rank passing those of its rows [begin, begin +
+// local.size()) (disjoint shards covering [0, total)).
+absl::StatusOr<std::vector<int32_t>> GatherShards(parallel::Communicator& comm, int64_t total,
+                                                  int64_t begin,
+                                                  absl::Span<const int32_t> local);
+
 class DpParallelSampler {
  public:
   // Collective (every rank, same arguments). `comm`, `model` and `data` (the full training
@@ -165,6 +180,7 @@ class DpParallelSampler {
   // Local: z_ for rows [begin_, end_): k >= 0 an instantiated feature, −1 − c local
   // feature c of `local_` (new features in the accelerated stage, the tail on p*).
   std::vector<int32_t> z_;
+  std::vector<double> log_normalizers_;  // LogNormalizer of the local rows
   std::vector<int64_t> local_counts_;  // per instantiated feature
   DpClusterTable local_;
   int64_t tail_points_ = 0;

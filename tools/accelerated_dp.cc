@@ -45,8 +45,6 @@ ABSL_FLAG(int, num_auxiliary, AcceleratedDpExperimentOptions().num_auxiliary,
           "m, unoccupied atoms.");
 ABSL_FLAG(int, initial_clusters, AcceleratedDpExperimentOptions().initial_clusters,
           "Clusters of the random and k-means starts.");
-ABSL_FLAG(int, slice_threads, AcceleratedDpExperimentOptions().slice_threads,
-          "Threads of the uncollapsed sampler (rank 0).");
 ABSL_FLAG(int, train_points, AcceleratedDpExperimentOptions().train_points, "Training rows.");
 ABSL_FLAG(int, test_points, AcceleratedDpExperimentOptions().test_points, "Test rows.");
 ABSL_FLAG(int, dimension, AcceleratedDpExperimentOptions().dimension, "D.");
@@ -68,7 +66,6 @@ AcceleratedDpExperimentOptions OptionsFromFlags() {
   o.accelerated_iterations = absl::GetFlag(FLAGS_accelerated_iterations);
   o.num_auxiliary = absl::GetFlag(FLAGS_num_auxiliary);
   o.initial_clusters = absl::GetFlag(FLAGS_initial_clusters);
-  o.slice_threads = absl::GetFlag(FLAGS_slice_threads);
   o.train_points = absl::GetFlag(FLAGS_train_points);
   o.test_points = absl::GetFlag(FLAGS_test_points);
   o.dimension = absl::GetFlag(FLAGS_dimension);

@@ -13,12 +13,9 @@
 #include "absl/strings/str_format.h"
 #include "base/seconds_since.h"
 #include "base/status_macros.h"
-#include "data/corpus.h"
-#include "models/dp_mixture.h"
+#include "models/dp_distributed_slice.h"
 #include "models/dp_neal8.h"
 #include "models/dp_parallel.h"
-#include "models/dp_predictive.h"
-#include "parallel/thread_pool.h"
 #include "rng/engine.h"
 #include "rng/uniform.h"
 
@@ -104,54 +101,22 @@ void RunCollapsed(const AcceleratedDpExperimentOptions& options,
   }
 }
 
-data::Corpus AsCorpus(const models::CountMatrix& counts) {
-  data::Corpus corpus;
-  for (int d = 0; d < counts.dimension; ++d) corpus.vocabulary.push_back(absl::StrCat("d", d));
-  std::vector<int32_t> bag;
-  for (int64_t i = 0; i < counts.rows(); ++i) {
-    bag.clear();
-    for (int d = 0; d < counts.dimension; ++d) {
-      bag.insert(bag.end(), static_cast<size_t>(counts.row(i)[d]), d);
-    }
-    corpus.AddDocument(bag);
-  }
-  return corpus;
-}
-
 absl::Status RunUncollapsed(const AcceleratedDpExperimentOptions& options,
                             const models::CountMatrix& train, const models::CountMatrix& test,
-                            absl::Span<const int32_t> initial, const std::string& init,
+                            absl::Span<const int32_t> initial, parallel::Communicator& comm,
                             const Run& run) {
-  const data::Corpus train_corpus = AsCorpus(train), test_corpus = AsCorpus(test);
-  models::DpMixtureOptions mo;
-  mo.atom_concentration = options.gamma;
-  mo.seed = options.seed;
-  mo.initial_components = init == "one" ? 1 : options.initial_clusters;
-  std::unique_ptr<parallel::ThreadPool> pool;
-  if (options.slice_threads > 1) pool = std::make_unique<parallel::ThreadPool>(options.slice_threads);
+  models::MultinomialDirichletModel model(options.dimension, options.gamma);
+  models::DpDistributedSliceOptions so;
+  so.seed = options.seed;
   SGMCMC_ASSIGN_OR_RETURN(auto sampler,
-                          models::DpSliceGibbs::Create(&train_corpus, mo, pool.get()));
-  if (init == "kmeans") {
-    models::DpSliceGibbsState state;
-    state.set_alpha(mo.initial_alpha);
-    for (const int32_t l : initial) state.add_allocations(l);
-    SGMCMC_RETURN_IF_ERROR(sampler->RestoreState(state));
-  }
-  models::DpMixtureDraw draw;
-  auto evaluate = [&]() {
-    double sum = 0;
-    for (int i = 0; i < test_corpus.num_documents(); ++i) {
-      sum += models::DpLogPredictive(draw, options.gamma, test_corpus.document(i));
-    }
-    return sum;
-  };
+                          models::DpDistributedSlice::Create(&comm, &model, &train, so, initial));
   double seconds = 0;
   for (int t = 1; t <= options.iterations; ++t) {
     const Clock::time_point start = Clock::now();
-    sampler->Step();
+    SGMCMC_RETURN_IF_ERROR(sampler->Step());
     seconds += SecondsSince(start);
-    sampler->CurrentDraw(draw);
-    run.Add(t, seconds, evaluate(), sampler->num_occupied(), sampler->alpha());
+    SGMCMC_ASSIGN_OR_RETURN(const double ll, sampler->TestLogPredictive(test));
+    run.Add(t, seconds, ll, sampler->num_occupied(), sampler->alpha());
   }
   return absl::OkStatus();
 }
@@ -169,7 +134,6 @@ absl::Status AcceleratedDpExperimentOptions::Validate() const {
   SGMCMC_RETURN_IF_ERROR(AtLeast("accelerated_iterations", accelerated_iterations, 0));
   SGMCMC_RETURN_IF_ERROR(AtLeast("num_auxiliary", num_auxiliary, 1));
   SGMCMC_RETURN_IF_ERROR(AtLeast("initial_clusters", initial_clusters, 1));
-  SGMCMC_RETURN_IF_ERROR(AtLeast("slice_threads", slice_threads, 1));
   if (!(std::isfinite(gamma) && gamma > 0)) {
     return absl::InvalidArgumentError(absl::StrCat("gamma must be finite and > 0, got ", gamma));
   }
@@ -262,17 +226,11 @@ absl::StatusOr<AcceleratedDpResult> RunAcceleratedDpExperiment(
       if (method == "accelerated" || method == "hybrid") {
         SGMCMC_RETURN_IF_ERROR(
             RunParallel(options, method == "accelerated", train, test, initial, comm, run));
-        continue;
+      } else if (method == "uncollapsed") {
+        SGMCMC_RETURN_IF_ERROR(RunUncollapsed(options, train, test, initial, comm, run));
+      } else if (comm.rank() == 0) {  // collapsed: serial
+        RunCollapsed(options, train, test, initial, run);
       }
-      absl::Status status;
-      if (comm.rank() == 0) {
-        if (method == "collapsed") {
-          RunCollapsed(options, train, test, initial, run);
-        } else {
-          status = RunUncollapsed(options, train, test, initial, init, run);
-        }
-      }
-      SGMCMC_RETURN_IF_ERROR(comm.AgreeOnStatus(status));
     }
   }
   return result;
@@ -310,21 +268,24 @@ std::string AcceleratedDpSummary(const AcceleratedDpResult& result) {
   reference = count > 0 ? reference / count : std::numeric_limits<double>::quiet_NaN();
   const double threshold = reference - 0.01 * std::abs(reference);
   std::string out =
-      "method,init,final_test_log_likelihood,final_features,seconds,seconds_to_1pct\n";
+      "method,init,final_test_log_likelihood,final_features,seconds,seconds_to_1pct,"
+      "iterations_to_1pct\n";
   std::map<std::pair<std::string, std::string>, double> to_1pct;
   for (const auto& key : runs) {
     const auto& ps = points[key];
     double t = std::numeric_limits<double>::quiet_NaN();
+    int64_t iterations = -1;
     for (const AcceleratedDpTracePoint* p : ps) {
       if (p->test_log_likelihood >= threshold) {
         t = p->seconds;
+        iterations = p->iteration;
         break;
       }
     }
     to_1pct[key] = t;
-    absl::StrAppendFormat(&out, "%s,%s,%.10g,%d,%.6f,%.6f\n", key.first, key.second,
+    absl::StrAppendFormat(&out, "%s,%s,%.10g,%d,%.6f,%.6f,%d\n", key.first, key.second,
                           ps.back()->test_log_likelihood, ps.back()->features,
-                          ps.back()->seconds, t);
+                          ps.back()->seconds, t, iterations);
   }
   absl::StrAppendFormat(&out, "# reference %.10g (collapsed, second halves), 1%% threshold %.10g\n",
                         reference, threshold);

@@ -5,14 +5,14 @@
 //   accelerated  models/dp_parallel.h, accelerated stage then the exact hybrid stage;
 //   hybrid       models/dp_parallel.h with no accelerated stage (Dubey et al. alone);
 //   collapsed    Neal's Algorithm 8 (models/dp_neal8.h, ρ = 0), serial on rank 0;
-//   uncollapsed  the exact slice sampler (models/dp_mixture.h), on rank 0 with a thread pool;
+//   uncollapsed  the distributed slice sampler (models/dp_distributed_slice.h, Ge et al.);
 // each from one of three starts: "one" cluster, "random" labels over initial_clusters, or
 // "kmeans" (Lloyd's algorithm on the rows' proportions, initial_clusters centres). The trace
 // records the test-set log predictive (sum over test rows, multinomial coefficients
 // included) and the number of features against the sampling seconds (evaluation excluded).
 //
-// The parallel samplers run on every rank of the communicator (threads or MPI); the serial
-// ones on rank 0 while the others wait. Everything but the seconds is bit-identical for a
+// The parallel samplers run on every rank of the communicator (threads or MPI); collapsed on
+// rank 0 while the others wait. Everything but the seconds is bit-identical for a
 // seed and worker count on threads and under MPI.
 //
 // Summary: the reference is the mean test log predictive over the second half of the
@@ -56,8 +56,6 @@ struct AcceleratedDpExperimentOptions {
   int accelerated_iterations = 50;
   int num_auxiliary = 3;
   int initial_clusters = 100;
-  // Threads of the uncollapsed sampler's pool (rank 0). Default 1.
-  int slice_threads = 1;
   // Subsets of {accelerated, hybrid, collapsed, uncollapsed} and {one, random, kmeans}.
   std::vector<std::string> methods = {"accelerated", "hybrid", "collapsed", "uncollapsed"};
   std::vector<std::string> inits = {"one", "random", "kmeans"};
@@ -95,7 +93,8 @@ absl::StatusOr<AcceleratedDpResult> RunAcceleratedDpExperiment(
 
 // "method,init,iteration,seconds,test_log_likelihood,features,alpha" and one row per point.
 std::string AcceleratedDpTraceCsv(const AcceleratedDpResult& result);
-// "method,init,final_test_log_likelihood,final_features,seconds,seconds_to_1pct" per run,
+// "method,init,final_test_log_likelihood,final_features,seconds,seconds_to_1pct,
+// iterations_to_1pct" per run (NaN and -1 if never within 1%),
 // then "# reference ..." and "# speedup <init> ..." comment lines.
 std::string AcceleratedDpSummary(const AcceleratedDpResult& result);
 
