@@ -255,17 +255,15 @@ std::string AcceleratedDpSummary(const AcceleratedDpResult& result) {
     if (points[key].empty()) runs.push_back(key);
     points[key].push_back(&p);
   }
-  double reference = 0;
-  int count = 0;
+  // The reference: the best second-half mean of any run (all samplers target the same
+  // posterior; a run stuck in a poor mode, like Algorithm 8 in high dimension, must not set it).
+  double reference = -std::numeric_limits<double>::infinity();
   for (const auto& key : runs) {
-    if (key.first != "collapsed") continue;
     const auto& ps = points[key];
-    for (size_t j = ps.size() / 2; j < ps.size(); ++j) {
-      reference += ps[j]->test_log_likelihood;
-      ++count;
-    }
+    double sum = 0;
+    for (size_t j = ps.size() / 2; j < ps.size(); ++j) sum += ps[j]->test_log_likelihood;
+    reference = std::max(reference, sum / static_cast<double>(ps.size() - ps.size() / 2));
   }
-  reference = count > 0 ? reference / count : std::numeric_limits<double>::quiet_NaN();
   const double threshold = reference - 0.01 * std::abs(reference);
   std::string out =
       "method,init,final_test_log_likelihood,final_features,seconds,seconds_to_1pct,"
@@ -287,15 +285,25 @@ std::string AcceleratedDpSummary(const AcceleratedDpResult& result) {
                           ps.back()->test_log_likelihood, ps.back()->features,
                           ps.back()->seconds, t, iterations);
   }
-  absl::StrAppendFormat(&out, "# reference %.10g (collapsed, second halves), 1%% threshold %.10g\n",
+  absl::StrAppendFormat(&out,
+                        "# reference %.10g (best second-half mean of a run), 1%% threshold "
+                        "%.10g\n",
                         reference, threshold);
   for (const auto& key : runs) {
     if (key.first != "accelerated") continue;
     const auto collapsed = to_1pct.find({"collapsed", key.second});
     if (collapsed == to_1pct.end()) continue;
-    absl::StrAppendFormat(&out, "# speedup %s %.4g (collapsed %.6fs / accelerated %.6fs)\n",
-                          key.second, collapsed->second / to_1pct[key], collapsed->second,
-                          to_1pct[key]);
+    if (std::isnan(collapsed->second)) {  // never within 1%: a lower bound from its whole run
+      const double total = points[{"collapsed", key.second}].back()->seconds;
+      absl::StrAppendFormat(&out,
+                            "# speedup %s >= %.4g (collapsed never within 1%% in %.6fs / "
+                            "accelerated %.6fs)\n",
+                            key.second, total / to_1pct[key], total, to_1pct[key]);
+    } else {
+      absl::StrAppendFormat(&out, "# speedup %s %.4g (collapsed %.6fs / accelerated %.6fs)\n",
+                            key.second, collapsed->second / to_1pct[key], collapsed->second,
+                            to_1pct[key]);
+    }
   }
   return out;
 }

@@ -15,9 +15,11 @@
 // rank 0 while the others wait. Everything but the seconds is bit-identical for a
 // seed and worker count on threads and under MPI.
 //
-// Summary: the reference is the mean test log predictive over the second half of the
-// collapsed runs' trace points; for each run, the first time its trace is within 1% of the
-// reference, and the accelerated speed-up over collapsed for the same start.
+// Summary: the reference is the best, over runs, of the mean test log predictive over the
+// second half of a run's trace points (every sampler targets the same posterior; one stuck in
+// a poor mode must not set it); for each run, the first time its trace is within 1% of the
+// reference, and the accelerated speed-up over collapsed for the same start (a lower bound,
+// collapsed's whole run time, when collapsed never gets within 1%).
 //
 // Cost: per iteration O(N K D) (see the samplers); the default run takes seconds.
 //
@@ -95,7 +97,7 @@ absl::StatusOr<AcceleratedDpResult> RunAcceleratedDpExperiment(
 std::string AcceleratedDpTraceCsv(const AcceleratedDpResult& result);
 // "method,init,final_test_log_likelihood,final_features,seconds,seconds_to_1pct,
 // iterations_to_1pct" per run (NaN and -1 if never within 1%),
-// then "# reference ..." and "# speedup <init> ..." comment lines.
+// then "# reference ..." and "# speedup <init> [>=] ..." comment lines.
 std::string AcceleratedDpSummary(const AcceleratedDpResult& result);
 
 }  // namespace sgmcmc::tools
