@@ -37,21 +37,12 @@ absl::StatusOr<std::unique_ptr<DpDistributedSlice>> DpDistributedSlice::Create(
     parallel::Communicator* comm, DpComponentModel* model, const CountMatrix* data,
     const DpDistributedSliceOptions& options, absl::Span<const int32_t> initial_allocations) {
   SGMCMC_RETURN_IF_ERROR(options.Validate());
-  if (data->rows() < 1 || data->dimension != model->dimension()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "DpDistributedSlice: need >= 1 row of dimension ", model->dimension()));
-  }
-  if (!initial_allocations.empty() &&
-      static_cast<int64_t>(initial_allocations.size()) != data->rows()) {
-    return absl::InvalidArgumentError(absl::StrCat("DpDistributedSlice: ",
-                                                   initial_allocations.size(),
-                                                   " initial allocations for ", data->rows(),
-                                                   " rows"));
-  }
+  SGMCMC_RETURN_IF_ERROR(
+      ValidateDistributedInput("DpDistributedSlice", *model, *data, initial_allocations));
   std::unique_ptr<DpDistributedSlice> s(new DpDistributedSlice(comm, model, data, options));
   for (size_t i = 0; i < initial_allocations.size(); ++i) {
     const int32_t label = initial_allocations[i];
-    if (label < 0 || label >= kMaxComponents) {
+    if (label >= kMaxComponents) {
       return absl::InvalidArgumentError(
           absl::StrCat("DpDistributedSlice: initial allocation ", label, " of row ", i));
     }
@@ -116,15 +107,8 @@ absl::Status DpDistributedSlice::Step() {
   const double log_u_min = std::log(*std::min_element(minima.begin(), minima.end()));
 
   // 4. New sticks until the leftover is below u*; atoms.
-  while (log_leftover_ >= log_u_min) {
-    SGMCMC_CHECK(static_cast<int>(log_v_.size()) < kMaxComponents)
-        << "DpDistributedSlice: more than 2^24 components needed";
-    const LogStickBreak v = SampleLogStickBreak(global, 1.0, alpha_);
-    log_v_.push_back(v.log_v);
-    log1m_v_.push_back(v.log1m_v);
-    weights_.push_back(std::exp(v.log_v + log_leftover_));
-    log_leftover_ += v.log1m_v;
-  }
+  log_leftover_ = ExtendSticksBelowSlice(global, alpha_, log_u_min, log_leftover_, log_v_,
+                                         log1m_v_, weights_);
   const int k = num_components();
   const std::vector<double> no_stats(st, 0.0);
   const int had = static_cast<int>(atoms_.size()) / a;

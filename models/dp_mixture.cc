@@ -95,6 +95,22 @@ double SampleAlphaGivenSticks(rng::Engine& engine, double shape, double rate,
   return rng::GammaSample(engine, shape + static_cast<double>(log1m_v.size())) / posterior_rate;
 }
 
+double ExtendSticksBelowSlice(rng::Engine& engine, double alpha, double log_u_min,
+                              double log_leftover, std::vector<double>& log_v,
+                              std::vector<double>& log1m_v, std::vector<double>& weights) {
+  while (log_leftover >= log_u_min) {
+    SGMCMC_CHECK(static_cast<int>(log_v.size()) < kMaxComponents)
+        << "DP slice samplers: more than 2^24 components needed (slice " << std::exp(log_u_min)
+        << ")";
+    const LogStickBreak v = SampleLogStickBreak(engine, 1.0, alpha);
+    log_v.push_back(v.log_v);
+    log1m_v.push_back(v.log1m_v);
+    weights.push_back(std::exp(v.log_v + log_leftover));
+    log_leftover += v.log1m_v;
+  }
+  return log_leftover;
+}
+
 double BagLogLikelihood(absl::Span<const int32_t> tokens, const double* log_theta) {
   double sum = 0;
   for (int32_t w : tokens) sum += log_theta[w];
@@ -256,16 +272,8 @@ void DpSliceGibbs::Step() {
   }
 
   // 4. New components from the prior until the leftover stick is below u*.
-  while (log_leftover_ >= log_u_min) {
-    SGMCMC_CHECK(static_cast<int>(log_v_.size()) < kMaxComponents)
-        << "DpSliceGibbs: more than 2^24 components needed (slice " << std::exp(log_u_min)
-        << ")";
-    const LogStickBreak v = SampleLogStickBreak(global, 1.0, alpha_);
-    log_v_.push_back(v.log_v);
-    log1m_v_.push_back(v.log1m_v);
-    weights_.push_back(std::exp(v.log_v + log_leftover_));
-    log_leftover_ += v.log1m_v;
-  }
+  log_leftover_ = ExtendSticksBelowSlice(global, alpha_, log_u_min, log_leftover_, log_v_,
+                                         log1m_v_, weights_);
   const int k = static_cast<int>(weights_.size());
 
   // 5. Atoms given the allocations.

@@ -116,6 +116,13 @@ LogStickBreak SampleLogStickBreak(rng::Engine& engine, double a, double b);
 double StickBreakingWeights(absl::Span<const double> log_v, absl::Span<const double> log1m_v,
                             absl::Span<double> weights);
 
+// Walker's slice extension (step 4 below): appends stick breaks v ~ Beta(1, α) to log_v,
+// log1m_v and weights (ω = v · leftover) until the leftover stick is below the slice,
+// log(1 − Σ ω) < log_u_min; returns the new log leftover. CHECK-fails past 2^24 components.
+double ExtendSticksBelowSlice(rng::Engine& engine, double alpha, double log_u_min,
+                              double log_leftover, std::vector<double>& log_v,
+                              std::vector<double>& log1m_v, std::vector<double>& weights);
+
 // A draw of α | v ~ Gamma(shape + |v|, rate − Σ_j log(1 − v_j)) (Baker et al. 2018 D.3).
 // `log1m_v` holds log(1 − v_j) (each <= 0, finite).
 double SampleAlphaGivenSticks(rng::Engine& engine, double shape, double rate,

@@ -56,27 +56,13 @@ absl::StatusOr<std::unique_ptr<DpParallelSampler>> DpParallelSampler::Create(
     parallel::Communicator* comm, DpComponentModel* model, const CountMatrix* data,
     const DpParallelOptions& options, absl::Span<const int32_t> initial_allocations) {
   SGMCMC_RETURN_IF_ERROR(options.Validate());
-  if (data->rows() < 1 || data->dimension != model->dimension()) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "DpParallelSampler: need >= 1 row of dimension ", model->dimension(), ", got ",
-        data->rows(), " of ", data->dimension));
-  }
-  if (!initial_allocations.empty() &&
-      static_cast<int64_t>(initial_allocations.size()) != data->rows()) {
-    return absl::InvalidArgumentError(absl::StrCat("DpParallelSampler: ",
-                                                   initial_allocations.size(),
-                                                   " initial allocations for ", data->rows(),
-                                                   " rows"));
-  }
+  SGMCMC_RETURN_IF_ERROR(
+      ValidateDistributedInput("DpParallelSampler", *model, *data, initial_allocations));
   std::unique_ptr<DpParallelSampler> s(new DpParallelSampler(comm, model, data, options));
   // Features numbered by first appearance over all rows (the same on every rank).
   std::map<int32_t, int32_t> feature_of_label;
   for (int64_t i = 0; i < data->rows(); ++i) {
     const int32_t label = initial_allocations.empty() ? 0 : initial_allocations[i];
-    if (label < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("DpParallelSampler: initial allocation ", label, " of row ", i));
-    }
     const int32_t k =
         feature_of_label.emplace(label, static_cast<int32_t>(feature_of_label.size()))
             .first->second;
@@ -391,6 +377,29 @@ absl::Status DpParallelSampler::Synchronise() {
   }
   ++syncs_;
   just_synced_ = true;
+  return absl::OkStatus();
+}
+
+absl::Status ValidateDistributedInput(const char* sampler, const DpComponentModel& model,
+                                      const CountMatrix& data,
+                                      absl::Span<const int32_t> initial_allocations) {
+  if (data.rows() < 1 || data.dimension != model.dimension()) {
+    return absl::InvalidArgumentError(absl::StrCat(sampler, ": need >= 1 row of dimension ",
+                                                   model.dimension(), ", got ", data.rows(),
+                                                   " of ", data.dimension));
+  }
+  if (!initial_allocations.empty() &&
+      static_cast<int64_t>(initial_allocations.size()) != data.rows()) {
+    return absl::InvalidArgumentError(absl::StrCat(sampler, ": ", initial_allocations.size(),
+                                                   " initial allocations for ", data.rows(),
+                                                   " rows"));
+  }
+  for (size_t i = 0; i < initial_allocations.size(); ++i) {
+    if (initial_allocations[i] < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          sampler, ": initial allocation ", initial_allocations[i], " of row ", i));
+    }
+  }
   return absl::OkStatus();
 }
 

@@ -100,6 +100,12 @@ struct DpParallelOptions {
   absl::Status Validate() const;
 };
 
+// InvalidArgument, prefixed by `sampler`, unless `data` has >= 1 row of model.dimension()
+// entries and `initial_allocations` is empty or one label >= 0 per row.
+absl::Status ValidateDistributedInput(const char* sampler, const DpComponentModel& model,
+                                      const CountMatrix& data,
+                                      absl::Span<const int32_t> initial_allocations);
+
 // Collective helpers of the distributed DP samplers. Σ over the rows x of `test` of
 // DpLogPredictive(model, x, log_weights, atoms, log_rest), the rows split over the ranks and
 // the sum exact and identical on every rank.
