@@ -7,7 +7,7 @@ set -eu
 bin="${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/accelerated_dp"
 mpi() { timeout 300 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader,tcp "$@"; }
 flags="--train_points=300 --test_points=40 --iterations=30 --accelerated_iterations=10
-  --initial_clusters=20 --methods=accelerated,hybrid,collapsed --inits=one,kmeans"
+  --initial_clusters=20 --methods=accelerated,hybrid,collapsed,uncollapsed --inits=one,kmeans"
 for np in 2 4; do
   # shellcheck disable=SC2086
   "${bin}" ${flags} --workers="${np}" --output_dir="${TEST_TMPDIR}/threads${np}" \
@@ -21,8 +21,9 @@ for np in 2 4; do
   done
   cmp "${TEST_TMPDIR}/threads${np}.trace" "${TEST_TMPDIR}/mpi${np}.trace"
 done
-# 3 runs x 2 starts x (1 + 30 / 10 syncs or 30 sweeps) points: the traces are complete.
-test "$(wc -l < "${TEST_TMPDIR}/mpi2.trace")" -eq 79
+# 2 starts x (accelerated, hybrid: 1 + 3 syncs; collapsed: 1 + 30 sweeps; uncollapsed: 30
+# steps) + the header: the traces are complete.
+test "$(wc -l < "${TEST_TMPDIR}/mpi2.trace")" -eq 139
 # Different worker counts are different (approximate-stage) runs of the accelerated sampler.
 if cmp -s "${TEST_TMPDIR}/mpi2.trace" "${TEST_TMPDIR}/mpi4.trace"; then
   echo "2 and 4 workers gave the same trace" >&2
