@@ -3,10 +3,8 @@
 #include <cmath>
 
 #include "base/check.h"
-#include "rng/beta.h"
+#include "models/dp_component_model.h"
 #include "rng/categorical.h"
-#include "rng/gamma.h"
-#include "rng/uniform.h"
 
 namespace sgmcmc::models {
 
@@ -86,14 +84,8 @@ void CollapsedDpGibbs::Sweep() {
     Add(i, rng::LogCategoricalSample(engine_, log_weights_));
   }
   if (options_.sample_alpha) {
-    const double k = num_clusters();
-    const double eta = rng::BetaSample(engine_, alpha_ + 1.0, n);
-    const double rate = options_.alpha_rate - std::log(eta);
-    const double odds = (options_.alpha_shape + k - 1.0) / (n * rate);
-    const double shape = rng::UniformDouble(engine_) < odds / (1.0 + odds)
-                             ? options_.alpha_shape + k
-                             : options_.alpha_shape + k - 1.0;
-    alpha_ = rng::GammaSample(engine_, shape) / rate;
+    alpha_ = SampleAlphaWest(engine_, alpha_, num_clusters(), n,
+                             options_.alpha_shape, options_.alpha_rate);
   }
 }
 

@@ -17,7 +17,7 @@ namespace {
 constexpr int kMaxComponents = 1 << 24;
 constexpr uint64_t kMaxStep = uint64_t{1} << 32;
 
-uint64_t TaggedStream(uint64_t tag, uint64_t step, int64_t index) {
+uint64_t CheckedTaggedStream(uint64_t tag, uint64_t step, int64_t index) {
   SGMCMC_CHECK(step < kMaxStep) << "DP mixture streams: step " << step << " >= 2^32";
   SGMCMC_CHECK(index >= 0 && index < kMaxComponents)
       << "DP mixture streams: point/component " << index << " outside [0, 2^24)";
@@ -54,15 +54,18 @@ absl::Status DpMixtureOptions::Validate() const {
   return absl::OkStatus();
 }
 
+uint64_t DpTaggedStream(uint64_t tag, uint64_t step, int64_t index) {
+  return CheckedTaggedStream(tag, step, index);
+}
 uint64_t DpPointStream(uint64_t step, int64_t point) {
-  return TaggedStream(kDpPointStreamTag, step, point);
+  return DpTaggedStream(kDpPointStreamTag, step, point);
 }
 uint64_t DpComponentStream(uint64_t step, int64_t component) {
-  return TaggedStream(kDpComponentStreamTag, step, component);
+  return DpTaggedStream(kDpComponentStreamTag, step, component);
 }
-uint64_t DpGlobalStream(uint64_t step) { return TaggedStream(kDpGlobalStreamTag, step, 0); }
+uint64_t DpGlobalStream(uint64_t step) { return DpTaggedStream(kDpGlobalStreamTag, step, 0); }
 uint64_t DpMinibatchStream(uint64_t step) {
-  return TaggedStream(kDpMinibatchStreamTag, step, 0);
+  return DpTaggedStream(kDpMinibatchStreamTag, step, 0);
 }
 
 LogStickBreak SampleLogStickBreak(rng::Engine& engine, double a, double b) {
@@ -90,6 +93,22 @@ double SampleAlphaGivenSticks(rng::Engine& engine, double shape, double rate,
   double posterior_rate = rate;
   for (double l : log1m_v) posterior_rate -= l;
   return rng::GammaSample(engine, shape + static_cast<double>(log1m_v.size())) / posterior_rate;
+}
+
+double ExtendSticksBelowSlice(rng::Engine& engine, double alpha, double log_u_min,
+                              double log_leftover, std::vector<double>& log_v,
+                              std::vector<double>& log1m_v, std::vector<double>& weights) {
+  while (log_leftover >= log_u_min) {
+    SGMCMC_CHECK(static_cast<int>(log_v.size()) < kMaxComponents)
+        << "DP slice samplers: more than 2^24 components needed (slice " << std::exp(log_u_min)
+        << ")";
+    const LogStickBreak v = SampleLogStickBreak(engine, 1.0, alpha);
+    log_v.push_back(v.log_v);
+    log1m_v.push_back(v.log1m_v);
+    weights.push_back(std::exp(v.log_v + log_leftover));
+    log_leftover += v.log1m_v;
+  }
+  return log_leftover;
 }
 
 double BagLogLikelihood(absl::Span<const int32_t> tokens, const double* log_theta) {
@@ -253,16 +272,8 @@ void DpSliceGibbs::Step() {
   }
 
   // 4. New components from the prior until the leftover stick is below u*.
-  while (log_leftover_ >= log_u_min) {
-    SGMCMC_CHECK(static_cast<int>(log_v_.size()) < kMaxComponents)
-        << "DpSliceGibbs: more than 2^24 components needed (slice " << std::exp(log_u_min)
-        << ")";
-    const LogStickBreak v = SampleLogStickBreak(global, 1.0, alpha_);
-    log_v_.push_back(v.log_v);
-    log1m_v_.push_back(v.log1m_v);
-    weights_.push_back(std::exp(v.log_v + log_leftover_));
-    log_leftover_ += v.log1m_v;
-  }
+  log_leftover_ = ExtendSticksBelowSlice(global, alpha_, log_u_min, log_leftover_, log_v_,
+                                         log1m_v_, weights_);
   const int k = static_cast<int>(weights_.size());
 
   // 5. Atoms given the allocations.

@@ -83,6 +83,9 @@ inline constexpr uint64_t kDpPointStreamTag = 0xD1;
 inline constexpr uint64_t kDpComponentStreamTag = 0xD2;
 inline constexpr uint64_t kDpGlobalStreamTag = 0xD3;
 inline constexpr uint64_t kDpMinibatchStreamTag = 0xD4;
+// The stream (tag << 56) | (step << 24) | index; step < 2^32, index in [0, 2^24) (checked).
+// Other DP samplers use tags 0xD5-0xD7 (models/dp_neal8.h, models/dp_parallel.h).
+uint64_t DpTaggedStream(uint64_t tag, uint64_t step, int64_t index);
 uint64_t DpPointStream(uint64_t step, int64_t point);
 uint64_t DpComponentStream(uint64_t step, int64_t component);
 uint64_t DpGlobalStream(uint64_t step);
@@ -112,6 +115,13 @@ LogStickBreak SampleLogStickBreak(rng::Engine& engine, double a, double b);
 // log(1 − Σ_j ω_j) = Σ_j log(1 − v_j), the log of the stick left over.
 double StickBreakingWeights(absl::Span<const double> log_v, absl::Span<const double> log1m_v,
                             absl::Span<double> weights);
+
+// Walker's slice extension (step 4 below): appends stick breaks v ~ Beta(1, α) to log_v,
+// log1m_v and weights (ω = v · leftover) until the leftover stick is below the slice,
+// log(1 − Σ ω) < log_u_min; returns the new log leftover. CHECK-fails past 2^24 components.
+double ExtendSticksBelowSlice(rng::Engine& engine, double alpha, double log_u_min,
+                              double log_leftover, std::vector<double>& log_v,
+                              std::vector<double>& log1m_v, std::vector<double>& weights);
 
 // A draw of α | v ~ Gamma(shape + |v|, rate − Σ_j log(1 − v_j)) (Baker et al. 2018 D.3).
 // `log1m_v` holds log(1 − v_j) (each <= 0, finite).

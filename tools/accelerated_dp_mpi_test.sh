@@ -1,0 +1,73 @@
+#!/bin/sh
+# //tools:accelerated_dp under mpirun -np 2 and 4 (oversubscribed, loopback) gives the same
+# trace as the thread back end with as many workers (bit-identical; only the seconds differ);
+# bad flags end every rank with the error; a rank killed mid-run ends the job with an error
+# from mpirun, never a hang.
+set -eu
+bin="${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/accelerated_dp"
+mpi() { timeout 300 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader,tcp "$@"; }
+flags="--train_points=300 --test_points=40 --iterations=30 --accelerated_iterations=10
+  --initial_clusters=20 --methods=accelerated,hybrid,collapsed,uncollapsed --inits=one,kmeans"
+for np in 2 4; do
+  # shellcheck disable=SC2086
+  "${bin}" ${flags} --workers="${np}" --output_dir="${TEST_TMPDIR}/threads${np}" \
+    > "${TEST_TMPDIR}/threads${np}.out" 2>&1
+  # shellcheck disable=SC2086
+  mpi -np "${np}" "${bin}" --backend=mpi ${flags} --output_dir="${TEST_TMPDIR}/mpi${np}" \
+    > "${TEST_TMPDIR}/mpi${np}.out" 2>&1
+  grep -q "${np} rank(s)" "${TEST_TMPDIR}/mpi${np}.out"
+  for run in threads mpi; do
+    cut -d, -f1-3,5-7 "${TEST_TMPDIR}/${run}${np}/trace.csv" > "${TEST_TMPDIR}/${run}${np}.trace"
+  done
+  cmp "${TEST_TMPDIR}/threads${np}.trace" "${TEST_TMPDIR}/mpi${np}.trace"
+done
+# 2 starts x (accelerated, hybrid: 1 + 3 syncs; collapsed: 1 + 30 sweeps; uncollapsed: 30
+# steps) + the header: the traces are complete.
+test "$(wc -l < "${TEST_TMPDIR}/mpi2.trace")" -eq 139
+# Different worker counts are different (approximate-stage) runs of the accelerated sampler.
+if cmp -s "${TEST_TMPDIR}/mpi2.trace" "${TEST_TMPDIR}/mpi4.trace"; then
+  echo "2 and 4 workers gave the same trace" >&2
+  exit 1
+fi
+# Bad flags: every rank reports the error.
+if mpi -np 2 "${bin}" --backend=mpi --sync_every=0 > "${TEST_TMPDIR}/bad.out" 2>&1; then
+  echo "expected failure for --sync_every=0" >&2
+  exit 1
+fi
+test "$(grep -c "sync_every must be >= 1" "${TEST_TMPDIR}/bad.out")" -eq 2
+# A rank killed mid-run: mpirun ends the job with an error (exit code not 0, not 124).
+mpi -np 2 "${bin}" --backend=mpi --iterations=1000000 --methods=accelerated --inits=one \
+  > "${TEST_TMPDIR}/killed.out" 2>&1 &
+launcher=$!
+descendants() {
+  for child in $(ps -o pid= --ppid "$1"); do
+    echo "${child}"
+    descendants "${child}"
+  done
+}
+victim=""
+for _ in $(seq 1 200); do
+  ranks=""
+  for pid in $(descendants "${launcher}"); do
+    if [ "$(ps -o comm= -p "${pid}")" = "accelerated_dp" ]; then ranks="${ranks} ${pid}"; fi
+  done
+  # shellcheck disable=SC2086
+  set -- ${ranks}
+  if [ "$#" -ge 2 ]; then
+    victim="$2"
+    break
+  fi
+  sleep 0.1
+done
+test -n "${victim}"
+sleep 1
+kill -9 "${victim}"
+if wait "${launcher}"; then
+  echo "expected the run with a killed rank to fail" >&2
+  exit 1
+else
+  code=$?
+fi
+test "${code}" -ne 124
+grep -qi "signal 9\|killed" "${TEST_TMPDIR}/killed.out"
+echo PASS
