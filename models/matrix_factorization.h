@@ -57,6 +57,17 @@
 
 namespace sgmcmc::models {
 
+// Start of block p of the P near-equal contiguous ranges of [0, n) (rows or columns).
+int MfBlockBegin(int n, int num_blocks, int p);
+// Which of the P near-equal ranges of [0, n) holds x.
+int MfBlockOf(int n, int num_blocks, int x);
+
+// The likelihood-gradient kernel of one block: for each rating, e = c (w_row . h_col - x),
+// grad_w[row] += e h_col and grad_h[col] += e w_row, where w_row = w + row K and
+// h_col = h + col K (row and col relative to w and h). O(|ratings| K).
+void AddMfBlockGradient(absl::Span<const data::Rating> ratings, int rank, const double* w,
+                        const double* h, double c, double* grad_w, double* grad_h);
+
 struct MatrixFactorizationOptions {
   // K, the rank; >= 1. Default 10 (the paper's).
   int rank = 10;
@@ -188,6 +199,8 @@ absl::StatusOr<std::unique_ptr<samplers::EuclideanSampler>> MakeMatrixFactorizat
 // theta0 ~ N(0, init_scale^2) from engine (seed, stream 1); the same on every rank.
 std::vector<double> InitialMatrixFactorizationTheta(const MatrixFactorization& model,
                                                     const MfRunOptions& run);
+// The same for a model of dimension (I + J) K.
+std::vector<double> InitialMatrixFactorizationTheta(int64_t dimension, const MfRunOptions& run);
 
 struct MfTracePoint {
   int iteration = 0;       // 1-based
