@@ -51,6 +51,15 @@ ABSL_FLAG(int, synthetic_cols, MatrixFactorizationExperimentOptions().synthetic_
 ABSL_FLAG(double, synthetic_density, MatrixFactorizationExperimentOptions().synthetic_density,
           "Observed fraction of the synthetic matrix.");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the data, the split and the chains.");
+ABSL_FLAG(std::string, checkpoint_dir, "",
+          "Directory of the per-method, per-rank checkpoints; empty: none.");
+ABSL_FLAG(int, checkpoint_every, 0,
+          "Write checkpoints every this many iterations (0: when a method ends or stops).");
+ABSL_FLAG(bool, resume, false,
+          "Continue every method from its checkpoints in --checkpoint_dir when they exist.");
+ABSL_FLAG(int, stop_after, 0,
+          "Stop every method after this many iterations, writing checkpoints, as if "
+          "interrupted (0: run to the end); no rmse.csv is written.");
 
 namespace sgmcmc::tools {
 
@@ -82,6 +91,11 @@ absl::StatusOr<MatrixFactorizationExperimentOptions> MatrixFactorizationOptionsF
   o.synthetic_cols = absl::GetFlag(FLAGS_synthetic_cols);
   o.synthetic_density = absl::GetFlag(FLAGS_synthetic_density);
   o.seed = absl::GetFlag(FLAGS_seed);
+  o.checkpoint_dir = absl::GetFlag(FLAGS_checkpoint_dir);
+  if (!o.checkpoint_dir.empty()) o.checkpoint_dir = FromWorkingDirectory(o.checkpoint_dir);
+  o.checkpoint_every = absl::GetFlag(FLAGS_checkpoint_every);
+  o.resume = absl::GetFlag(FLAGS_resume);
+  o.stop_after = absl::GetFlag(FLAGS_stop_after);
   if (absl::Status s = o.Validate(); !s.ok()) return AsFlagError(s);
   return o;
 }
@@ -91,6 +105,7 @@ absl::Status WriteMatrixFactorizationOutputs(const char* argv0,
                                              bool plot) {
   const std::string dir = absl::GetFlag(FLAGS_output_dir);
   std::cout << MatrixFactorizationSummary(result);
+  if (result.stopped) return absl::OkStatus();
   if (absl::Status s = CreateOutputDirectory(dir, "--output_dir"); !s.ok()) return s;
   if (absl::Status s = WriteFile(dir + "/rmse.csv", MatrixFactorizationTraceCsv(result));
       !s.ok()) {
