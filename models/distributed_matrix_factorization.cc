@@ -1,6 +1,7 @@
 #include "models/distributed_matrix_factorization.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -155,6 +156,10 @@ absl::StatusOr<std::unique_ptr<DistributedMfChain>> DistributedMfChain::Create(
   return chain;
 }
 
+int DistributedMfChain::pair_tail() const {
+  return run_.method == MfMethod::kHamcmc && run_.hamcmc_block_memory ? 4 : 0;
+}
+
 int DistributedMfChain::num_fields() const {
   switch (run_.method) {
     case MfMethod::kSgld:
@@ -182,7 +187,11 @@ absl::Status DistributedMfChain::MoveTo(int s) {
   if (s == subset_) return absl::OkStatus();
   const int d = s - subset_;
   send_.clear();
-  for (const Block& b : h_) send_.insert(send_.end(), b.data.begin(), b.data.end());
+  const int tail = pair_tail();
+  for (const Block& b : h_) {
+    send_.insert(send_.end(), b.data.begin(), b.data.end());
+    send_.insert(send_.end(), b.pair.begin(), b.pair.begin() + tail);
+  }
   // Column block c is on rank (c - subset) mod S and goes to (c - s) mod S: offset -d.
   const int source = Mod(rank_id_ + d, num_ranks_);
   const size_t per_column = static_cast<size_t>(num_fields()) * k_;
@@ -192,7 +201,8 @@ absl::Status DistributedMfChain::MoveTo(int s) {
     const int c = ColumnBlockOf(source, l, subset_);
     source_offset[c] = total;
     total += per_column * (MfBlockBegin(num_cols_, num_blocks_, c + 1) -
-                           MfBlockBegin(num_cols_, num_blocks_, c));
+                           MfBlockBegin(num_cols_, num_blocks_, c)) +
+             tail;
   }
   receive_.resize(total);
   if (absl::Status st = comm_.Shift(send_, absl::MakeSpan(receive_), -d); !st.ok()) return st;
@@ -203,6 +213,7 @@ absl::Status DistributedMfChain::MoveTo(int s) {
     b.count = MfBlockBegin(num_cols_, num_blocks_, b.id + 1) - b.begin;
     const double* from = receive_.data() + source_offset[b.id];
     b.data.assign(from, from + per_column * b.count);
+    std::copy(from + per_column * b.count, from + per_column * b.count + tail, b.pair.begin());
   }
   subset_ = s;
   return absl::OkStatus();
@@ -282,35 +293,50 @@ absl::Status DistributedMfChain::StepHamcmc(int s) {
     // H_t grad and S_t z with the single pair (ComputeOnePairLbfgsCoefficients).
     Gradient(kOlder, s, c, /*prior=*/true, grad_base_);
     origin_field = kOlder;
-    OnePairLbfgsCoefficients pair;
-    if (pair_used_) {
-      std::vector<double> dots(4, 0.0);  // s'g, y'g, s'z, y'z
-      for (size_t i = 0; i < blocks.size(); ++i) {
-        const double* ps = blocks[i]->field(kPairS, k_);
-        const double* py = blocks[i]->field(kPairY, k_);
-        for (size_t j = 0; j < noise_[i].size(); ++j) {
-          dots[0] += ps[j] * grad_base_[i][j];
-          dots[1] += py[j] * grad_base_[i][j];
-          dots[2] += ps[j] * noise_[i][j];
-          dots[3] += py[j] * noise_[i][j];
-        }
+    const size_t nb = blocks.size();
+    std::vector<OnePairLbfgsCoefficients> pair(nb);
+    std::vector<bool> used(nb, pair_used_);
+    // s'g, y'g, s'z, y'z of block i.
+    auto block_dots = [&](size_t i, double* dots) {
+      const double* ps = blocks[i]->field(kPairS, k_);
+      const double* py = blocks[i]->field(kPairY, k_);
+      for (size_t j = 0; j < noise_[i].size(); ++j) {
+        dots[0] += ps[j] * grad_base_[i][j];
+        dots[1] += py[j] * grad_base_[i][j];
+        dots[2] += ps[j] * noise_[i][j];
+        dots[3] += py[j] * noise_[i][j];
       }
+    };
+    if (run_.hamcmc_block_memory) {
+      for (size_t i = 0; i < nb; ++i) {
+        const std::array<double, 4>& p = blocks[i]->pair;  // used, s'y, s's, y'y
+        used[i] = p[0] != 0;
+        if (!used[i]) continue;
+        double dots[4] = {0, 0, 0, 0};
+        block_dots(i, dots);
+        pair[i] = ComputeOnePairLbfgsCoefficients(dots[0], dots[1], dots[2], dots[3], p[1], p[2],
+                                                  p[3], gamma);
+      }
+    } else if (pair_used_) {
+      std::vector<double> dots(4, 0.0);
+      for (size_t i = 0; i < nb; ++i) block_dots(i, dots.data());
       if (absl::Status st = comm_.AllReduceSum(absl::MakeSpan(dots)); !st.ok()) return st;
-      pair = ComputeOnePairLbfgsCoefficients(dots[0], dots[1], dots[2], dots[3], pair_sy_,
-                                             pair_ss_, pair_yy_, gamma);
+      pair.assign(nb, ComputeOnePairLbfgsCoefficients(dots[0], dots[1], dots[2], dots[3],
+                                                      pair_sy_, pair_ss_, pair_yy_, gamma));
     }
     const double sqrt_gamma = std::sqrt(gamma);
-    for (size_t i = 0; i < blocks.size(); ++i) {
+    for (size_t i = 0; i < nb; ++i) {
       const double* ps = blocks[i]->field(kPairS, k_);
       const double* py = blocks[i]->field(kPairY, k_);
       std::vector<double>& drift = grad_[i];
       drift.resize(noise_[i].size());
+      const OnePairLbfgsCoefficients& q = pair[i];
       for (size_t j = 0; j < noise_[i].size(); ++j) {
         const double g = grad_base_[i][j];
-        drift[j] = pair_used_ ? gamma * (g - pair.alpha * py[j]) + (pair.alpha - pair.beta) * ps[j]
-                              : gamma * g;
-        noise_[i][j] = pair_used_ ? sqrt_gamma * (noise_[i][j] - pair.z_coefficient * ps[j])
-                                  : sqrt_gamma * noise_[i][j];
+        drift[j] = used[i] ? gamma * (g - q.alpha * py[j]) + (q.alpha - q.beta) * ps[j]
+                           : gamma * g;
+        noise_[i][j] = used[i] ? sqrt_gamma * (noise_[i][j] - q.z_coefficient * ps[j])
+                               : sqrt_gamma * noise_[i][j];
       }
     }
   }
@@ -331,26 +357,36 @@ absl::Status DistributedMfChain::StepHamcmc(int s) {
   }
   if (!record_pair) return absl::OkStatus();
   Gradient(kX, s, c, /*prior=*/true, grad_);
+  // Written so that NaN or infinite values fail the test (linalg::Lbfgs::AddPair's rule).
+  auto accepted = [](double sy, double ss, double yy) {
+    const double threshold =
+        samplers::HamcmcOptions().curvature_threshold * std::sqrt(ss) * std::sqrt(yy);
+    return sy > threshold && std::isfinite(sy) && std::isfinite(threshold);
+  };
   std::vector<double> dots(3, 0.0);  // s'y, s's, y'y of the damped pair
   const double lambda = run_.hamcmc_damping;
   for (size_t i = 0; i < blocks.size(); ++i) {
     const double* ps = blocks[i]->field(kPairS, k_);
     double* py = blocks[i]->field(kPairY, k_);
+    double block[3] = {0, 0, 0};
+    double* sums = run_.hamcmc_block_memory ? block : dots.data();
     for (size_t j = 0; j < grad_[i].size(); ++j) {
       py[j] = (grad_[i][j] - grad_base_[i][j]) + lambda * ps[j];
-      dots[0] += ps[j] * py[j];
-      dots[1] += ps[j] * ps[j];
-      dots[2] += py[j] * py[j];
+      sums[0] += ps[j] * py[j];
+      sums[1] += ps[j] * ps[j];
+      sums[2] += py[j] * py[j];
+    }
+    if (run_.hamcmc_block_memory) {
+      blocks[i]->pair = {accepted(block[0], block[1], block[2]) ? 1.0 : 0.0, block[0], block[1],
+                         block[2]};
     }
   }
+  if (run_.hamcmc_block_memory) return absl::OkStatus();
   if (absl::Status st = comm_.AllReduceSum(absl::MakeSpan(dots)); !st.ok()) return st;
   pair_sy_ = dots[0];
   pair_ss_ = dots[1];
   pair_yy_ = dots[2];
-  const double threshold = samplers::HamcmcOptions().curvature_threshold *
-                           std::sqrt(pair_ss_) * std::sqrt(pair_yy_);
-  // Written so that NaN or infinite values fail the test (linalg::Lbfgs::AddPair's rule).
-  pair_used_ = pair_sy_ > threshold && std::isfinite(pair_sy_) && std::isfinite(threshold);
+  pair_used_ = accepted(pair_sy_, pair_ss_, pair_yy_);
   return absl::OkStatus();
 }
 
@@ -457,8 +493,15 @@ MfChainState DistributedMfChain::SaveState() const {
   state.set_subset(subset_);
   state.set_subset_engine_position(subset_engine_.position());
   state.set_noise_engine_position(noise_engine_.position());
-  for (const Block& b : w_) state.mutable_w()->Add(b.data.begin(), b.data.end());
-  for (const Block& b : h_) state.mutable_h()->Add(b.data.begin(), b.data.end());
+  const int tail = pair_tail();
+  for (const Block& b : w_) {
+    state.mutable_w()->Add(b.data.begin(), b.data.end());
+    state.mutable_w()->Add(b.pair.begin(), b.pair.begin() + tail);
+  }
+  for (const Block& b : h_) {
+    state.mutable_h()->Add(b.data.begin(), b.data.end());
+    state.mutable_h()->Add(b.pair.begin(), b.pair.begin() + tail);
+  }
   state.set_pair_used(pair_used_);
   state.set_pair_sy(pair_sy_);
   state.set_pair_ss(pair_ss_);
@@ -483,12 +526,14 @@ absl::Status DistributedMfChain::RestoreState(const MfChainState& state) {
         " or num_averaged ", state.num_averaged()));
   }
   const size_t per_row = static_cast<size_t>(num_fields()) * k_;
+  const int tail = pair_tail();
   size_t w_size = 0, h_size = 0;
-  for (const Block& b : w_) w_size += b.data.size();
+  for (const Block& b : w_) w_size += b.data.size() + tail;
   for (int l = 0; l < slots_; ++l) {
     const int c = ColumnBlockOf(rank_id_, l, state.subset());
     h_size += per_row * (MfBlockBegin(num_cols_, num_blocks_, c + 1) -
-                         MfBlockBegin(num_cols_, num_blocks_, c));
+                         MfBlockBegin(num_cols_, num_blocks_, c)) +
+              tail;
   }
   if (static_cast<size_t>(state.w_size()) != w_size ||
       static_cast<size_t>(state.h_size()) != h_size ||
@@ -507,6 +552,8 @@ absl::Status DistributedMfChain::RestoreState(const MfChainState& state) {
     std::copy(state.w().begin() + offset, state.w().begin() + offset + b.data.size(),
               b.data.begin());
     offset += b.data.size();
+    std::copy(state.w().begin() + offset, state.w().begin() + offset + tail, b.pair.begin());
+    offset += tail;
   }
   offset = 0;
   for (int l = 0; l < slots_; ++l) {
@@ -516,6 +563,8 @@ absl::Status DistributedMfChain::RestoreState(const MfChainState& state) {
     b.count = MfBlockBegin(num_cols_, num_blocks_, b.id + 1) - b.begin;
     b.data.assign(state.h().begin() + offset, state.h().begin() + offset + per_row * b.count);
     offset += per_row * b.count;
+    std::copy(state.h().begin() + offset, state.h().begin() + offset + tail, b.pair.begin());
+    offset += tail;
   }
   pair_used_ = state.pair_used();
   pair_sy_ = state.pair_sy();

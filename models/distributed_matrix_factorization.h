@@ -27,7 +27,10 @@
 //    gradients. The two-loop recursion and the eq. 11 square-root factor with one pair need
 //    the inner products s'g, y'g, s'z, y'z (one AllReduceSum of 4 scalars per iteration) and
 //    the pair's s'y, s's, y'y (one AllReduceSum of 3 scalars per iteration); nothing else of
-//    HAMCMC is communicated.
+//    HAMCMC is communicated. With run.hamcmc_block_memory the L-BFGS matrix is instead
+//    block-diagonal, one pair per W row block and per H column block (its s'y, s's, y'y
+//    travel with the block): H_t is still built from the pair t-1 only, so the chain is as
+//    valid, and nothing is reduced; each block gets its own curvature scale.
 //
 // Determinism: the same seed, data, options and rank count give bit-identical chains on
 // every back end (threads or MPI). Different rank counts give different chains (their noise
@@ -60,6 +63,7 @@
 #ifndef SGMCMC_MODELS_DISTRIBUTED_MATRIX_FACTORIZATION_H_
 #define SGMCMC_MODELS_DISTRIBUTED_MATRIX_FACTORIZATION_H_
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -140,6 +144,8 @@ class DistributedMfChain {
     int begin = 0;
     int count = 0;
     std::vector<double> data;
+    // HAMCMC with per-block memory: the block's pair (used, s'y, s's, y'y); travels with it.
+    std::array<double, 4> pair{};
     double* field(int f, int rank) { return data.data() + static_cast<size_t>(f) * count * rank; }
   };
   // A test rating with its W slot and row relative to the slot.
@@ -154,6 +160,9 @@ class DistributedMfChain {
                      parallel::Communicator& comm, int num_rows, int num_cols);
 
   int num_fields() const;
+  // Doubles of per-block pair state that travel with a block: 4 for HAMCMC with per-block
+  // memory, else 0.
+  int pair_tail() const;
   // Column block held in H slot l in subset s.
   int ColumnBlockOf(int rank, int slot, int s) const;
   // Moves the H blocks to subset s (collective).

@@ -60,6 +60,21 @@ MfRunOptions SmallRun(MfMethod method) {
   return run;
 }
 
+// SGLD, pSGLD, HAMCMC and HAMCMC with per-block memory.
+std::vector<MfRunOptions> AllRuns() {
+  std::vector<MfRunOptions> runs;
+  for (MfMethod method : {MfMethod::kSgld, MfMethod::kPsgld, MfMethod::kHamcmc}) {
+    runs.push_back(SmallRun(method));
+  }
+  runs.push_back(SmallRun(MfMethod::kHamcmc));
+  runs.back().hamcmc_block_memory = true;
+  return runs;
+}
+
+std::string Name(const MfRunOptions& run) {
+  return std::string(MfMethodName(run.method)) + (run.hamcmc_block_memory ? " (block)" : "");
+}
+
 struct RunResult {
   std::vector<double> theta;
   MfEvaluation evaluation;
@@ -163,11 +178,11 @@ TEST(DistributedMfChainTest, OneRankOneBlockSgldStepIsTheSgldUpdate) {
 TEST(DistributedMfChainTest, DeterministicForASeedAndRankCount) {
   const MatrixFactorizationOptions o = SmallModel(4);
   const Data d = MakeData(60, 50, 0.3, o, 2);
-  for (MfMethod method : {MfMethod::kSgld, MfMethod::kPsgld, MfMethod::kHamcmc}) {
+  for (const MfRunOptions& run : AllRuns()) {
     for (int ranks : {1, 2, 4}) {
-      const RunResult a = RunChain(d, o, SmallRun(method), ranks, 40);
-      const RunResult b = RunChain(d, o, SmallRun(method), ranks, 40);
-      EXPECT_EQ(a.theta, b.theta) << MfMethodName(method) << " " << ranks;
+      const RunResult a = RunChain(d, o, run, ranks, 40);
+      const RunResult b = RunChain(d, o, run, ranks, 40);
+      EXPECT_EQ(a.theta, b.theta) << Name(run) << " " << ranks;
       EXPECT_EQ(a.evaluation.average_rmse, b.evaluation.average_rmse);
     }
   }
@@ -189,17 +204,17 @@ TEST(DistributedMfChainTest, RankCountsStartAtTheSamePointButDrawTheirOwnNoise) 
 // Every method, 1, 2 and 4 ranks: the averaged test RMSE after 400 iterations on data with
 // noise level sigma_x = 0.5. Measured over seeds 1..8 x ranks {1, 2, 4} (24 runs per method,
 // all between 0.510 and 0.544), the final RMSE has sd 0.003 (SGLD), 0.009 (pSGLD), 0.007
-// (HAMCMC), so the difference of two runs has sd <= 0.013: rank counts must agree within 0.05
+// (HAMCMC, global or per-block memory), so the difference of two runs has sd <= 0.013: rank counts must agree within 0.05
 // (about 4 sd for pSGLD, more for the others), and all reach within 30% of the noise level.
 TEST(DistributedMfChainTest, RankCountsReachTheSameRmse) {
   const MatrixFactorizationOptions o = SmallModel(4);
   const Data d = MakeData(150, 120, 0.3, o, 4);
-  for (MfMethod method : {MfMethod::kSgld, MfMethod::kPsgld, MfMethod::kHamcmc}) {
-    const double one = RunChain(d, o, SmallRun(method), 1, 400).evaluation.average_rmse;
-    EXPECT_LT(one, 1.3 * o.sigma_x) << MfMethodName(method);
+  for (const MfRunOptions& run : AllRuns()) {
+    const double one = RunChain(d, o, run, 1, 400).evaluation.average_rmse;
+    EXPECT_LT(one, 1.3 * o.sigma_x) << Name(run);
     for (int ranks : {2, 4}) {
-      const double rmse = RunChain(d, o, SmallRun(method), ranks, 400).evaluation.average_rmse;
-      EXPECT_NEAR(rmse, one, 0.05) << MfMethodName(method) << " " << ranks;
+      const double rmse = RunChain(d, o, run, ranks, 400).evaluation.average_rmse;
+      EXPECT_NEAR(rmse, one, 0.05) << Name(run) << " " << ranks;
     }
   }
 }
@@ -207,13 +222,12 @@ TEST(DistributedMfChainTest, RankCountsReachTheSameRmse) {
 TEST(DistributedMfChainTest, SaveAndRestoreContinueBitIdentically) {
   const MatrixFactorizationOptions o = SmallModel(4);
   const Data d = MakeData(60, 50, 0.3, o, 2);
-  for (MfMethod method : {MfMethod::kSgld, MfMethod::kPsgld, MfMethod::kHamcmc}) {
+  for (const MfRunOptions& run : AllRuns()) {
     for (int ranks : {1, 2}) {
       std::vector<MfChainState> saved;
-      const RunResult full = RunChain(d, o, SmallRun(method), ranks, 45, /*save_at=*/27, nullptr,
-                                 &saved);
-      const RunResult resumed = RunChain(d, o, SmallRun(method), ranks, 45, 0, &saved);
-      EXPECT_EQ(full.theta, resumed.theta) << MfMethodName(method) << " " << ranks;
+      const RunResult full = RunChain(d, o, run, ranks, 45, /*save_at=*/27, nullptr, &saved);
+      const RunResult resumed = RunChain(d, o, run, ranks, 45, 0, &saved);
+      EXPECT_EQ(full.theta, resumed.theta) << Name(run) << " " << ranks;
       EXPECT_EQ(full.evaluation.average_rmse, resumed.evaluation.average_rmse);
       EXPECT_EQ(saved[0].iteration(), 27);
     }

@@ -21,8 +21,10 @@
 // scaling gives (N / |Omega_s|) g_s, the DSGLD estimate of the paper. Larger batches are valid
 // but cost a full subset per id; use batch_size = 1.
 //
-// Distribution: with a Communicator of size S the blocks b with b mod S = rank are computed on
-// this rank, the partial gradients (disjoint supports) are summed with AllReduceSum, and every
+// Distribution (replicated-parameter mode; the distributed design, where each rank
+// owns its W rows and the H blocks travel, is models/distributed_matrix_factorization.h,
+// which the tools use): with a Communicator of size S the blocks b with b mod S = rank are
+// computed on this rank, the partial gradients (disjoint supports) are summed with AllReduceSum, and every
 // rank gets the same gradient. Each coordinate is produced by one block in a fixed order and
 // the sum adds only zeros to it, so gradients, and hence chains run with the same seed, are
 // bit-identical for every rank count (including 1). Every rank must call the model in the
@@ -187,6 +189,9 @@ struct MfRunOptions {
   double hamcmc_gamma = 1;
   double hamcmc_damping = 1;
   double hamcmc_warmup_step = 1e-4;
+  // models::DistributedMfChain only: one L-BFGS pair per block (block-diagonal H_t) instead
+  // of one global pair. Default false (the paper's global inner products).
+  bool hamcmc_block_memory = false;
 
   absl::Status Validate() const;
 };

@@ -65,6 +65,8 @@ struct MatrixFactorizationExperimentOptions {
   // HAMCMC's H^0 = gamma I and damping lambda (samplers/hamcmc.h).
   double hamcmc_gamma = 5e-4;
   double hamcmc_damping = 1000;
+  // HAMCMC's L-BFGS memory per block (block-diagonal H_t) instead of global.
+  bool hamcmc_block_memory = false;
   // Standard deviation of the N(0, s^2) initial W and H.
   double init_scale = 0.1;
   int iterations = 5000;

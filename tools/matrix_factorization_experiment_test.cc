@@ -69,6 +69,17 @@ TEST(MatrixFactorizationExperimentTest, SyntheticRunApproachesTheNoiseLevelForEv
   EXPECT_THAT(MatrixFactorizationSummary(*r), HasSubstr("hamcmc  final averaged test RMSE"));
 }
 
+// The status of the experiment on each of two thread ranks.
+std::vector<absl::Status> StatusesOnTwoRanks(const MatrixFactorizationExperimentOptions& o) {
+  std::vector<absl::Status> seen(2);
+  absl::Status status = parallel::RunOnThreads(2, [&](parallel::Communicator& c) {
+    seen[c.rank()] = RunMatrixFactorizationExperiment(o, c).status();
+    return absl::OkStatus();
+  });
+  EXPECT_TRUE(status.ok()) << status;
+  return seen;
+}
+
 // Runs the experiment on `ranks` thread ranks; every rank must report the same traces.
 MatrixFactorizationResult RunOnRanks(const MatrixFactorizationExperimentOptions& o, int ranks) {
   std::vector<MatrixFactorizationResult> results(ranks);
@@ -132,13 +143,7 @@ TEST(MatrixFactorizationExperimentTest, InterruptedAndResumedRunEqualsAnUninterr
   EXPECT_EQ(MatrixFactorizationTraceCsvWithoutSeconds(RunOnRanks(o, 2)), full);
   // Other options (or another rank count) do not resume from these checkpoints.
   o.sgld_step *= 2;
-  std::vector<absl::Status> seen(2);
-  absl::Status status = parallel::RunOnThreads(2, [&](parallel::Communicator& c) {
-    seen[c.rank()] = RunMatrixFactorizationExperiment(o, c).status();
-    return absl::OkStatus();
-  });
-  ASSERT_TRUE(status.ok());
-  for (const absl::Status& s : seen) {
+  for (const absl::Status& s : StatusesOnTwoRanks(o)) {
     EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
     EXPECT_THAT(std::string(s.message()), HasSubstr("written with other options or data"));
   }
@@ -163,13 +168,7 @@ TEST(MatrixFactorizationExperimentTest, ReadsARatingsFileAndReportsBadRowsOnEver
   EXPECT_TRUE(std::isnan(r->noise_level));
 
   o.ratings_path = sgmcmc::testing::WriteTestFile("bad.data", contents + "1\t2\n");
-  std::vector<absl::Status> seen(2);
-  absl::Status status = parallel::RunOnThreads(2, [&](parallel::Communicator& c) {
-    seen[c.rank()] = RunMatrixFactorizationExperiment(o, c).status();
-    return absl::OkStatus();
-  });
-  ASSERT_TRUE(status.ok());
-  for (const absl::Status& s : seen) {
+  for (const absl::Status& s : StatusesOnTwoRanks(o)) {
     EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
     EXPECT_THAT(std::string(s.message()), HasSubstr("bad.data:121: expected user"));
   }

@@ -42,6 +42,8 @@ ABSL_FLAG(double, hamcmc_gamma, MatrixFactorizationExperimentOptions().hamcmc_ga
           "HAMCMC's initial inverse-Hessian scale gamma.");
 ABSL_FLAG(double, hamcmc_damping, MatrixFactorizationExperimentOptions().hamcmc_damping,
           "HAMCMC's damping lambda.");
+ABSL_FLAG(bool, hamcmc_block_memory, false,
+          "HAMCMC: one L-BFGS pair per block (block-diagonal H) instead of one global pair.");
 ABSL_FLAG(double, init_scale, MatrixFactorizationExperimentOptions().init_scale,
           "Standard deviation of the initial W and H.");
 ABSL_FLAG(int, synthetic_rows, MatrixFactorizationExperimentOptions().synthetic_rows,
@@ -86,6 +88,7 @@ absl::StatusOr<MatrixFactorizationExperimentOptions> MatrixFactorizationOptionsF
   o.hamcmc_warmup_step = absl::GetFlag(FLAGS_hamcmc_warmup_step);
   o.hamcmc_gamma = absl::GetFlag(FLAGS_hamcmc_gamma);
   o.hamcmc_damping = absl::GetFlag(FLAGS_hamcmc_damping);
+  o.hamcmc_block_memory = absl::GetFlag(FLAGS_hamcmc_block_memory);
   o.init_scale = absl::GetFlag(FLAGS_init_scale);
   o.synthetic_rows = absl::GetFlag(FLAGS_synthetic_rows);
   o.synthetic_cols = absl::GetFlag(FLAGS_synthetic_cols);
