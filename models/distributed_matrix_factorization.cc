@@ -71,17 +71,10 @@ absl::StatusOr<std::unique_ptr<DistributedMfChain>> DistributedMfChain::Create(
     const data::RatingMatrix& train, const data::RatingMatrix& test,
     const MatrixFactorizationOptions& model, const MfRunOptions& run,
     parallel::Communicator& comm) {
-  if (absl::Status s = model.Validate(); !s.ok()) return s;
+  if (absl::Status s = ValidateMatrixFactorizationData(train, model); !s.ok()) return s;
   if (absl::Status s = run.Validate(); !s.ok()) return s;
-  if (absl::Status s = train.Validate(); !s.ok()) return s;
   if (absl::Status s = test.Validate(); !s.ok()) return s;
-  if (train.ratings.empty()) return absl::InvalidArgumentError("no training ratings");
   const int p = model.num_blocks;
-  if (p > train.num_rows || p > train.num_cols) {
-    return absl::InvalidArgumentError(absl::StrCat("num_blocks ", p, " exceeds the ",
-                                                   train.num_rows, " x ", train.num_cols,
-                                                   " matrix"));
-  }
   if (p % comm.size() != 0) {
     return absl::InvalidArgumentError(absl::StrCat("num_blocks ", p,
                                                    " must be a multiple of the number of ranks ",

@@ -68,9 +68,8 @@ MatrixFactorization::MatrixFactorization(const MatrixFactorizationOptions& optio
       num_blocks_(options.num_blocks),
       comm_(comm) {}
 
-absl::StatusOr<std::unique_ptr<MatrixFactorization>> MatrixFactorization::Create(
-    const data::RatingMatrix& train, const MatrixFactorizationOptions& options,
-    parallel::Communicator* comm) {
+absl::Status ValidateMatrixFactorizationData(const data::RatingMatrix& train,
+                                             const MatrixFactorizationOptions& options) {
   if (absl::Status s = options.Validate(); !s.ok()) return s;
   if (absl::Status s = train.Validate(); !s.ok()) return s;
   if (train.ratings.empty()) return absl::InvalidArgumentError("no training ratings");
@@ -84,6 +83,14 @@ absl::StatusOr<std::unique_ptr<MatrixFactorization>> MatrixFactorization::Create
   if (d > std::numeric_limits<int>::max()) {
     return absl::InvalidArgumentError(absl::StrCat("dimension ", d, " exceeds 2^31 - 1"));
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<MatrixFactorization>> MatrixFactorization::Create(
+    const data::RatingMatrix& train, const MatrixFactorizationOptions& options,
+    parallel::Communicator* comm) {
+  if (absl::Status s = ValidateMatrixFactorizationData(train, options); !s.ok()) return s;
+  const int p = options.num_blocks;
   std::unique_ptr<MatrixFactorization> model(
       new MatrixFactorization(options, train.num_rows, train.num_cols, comm));
   // Counting sort by (subset, block); stable, so the input order is kept within a block.
@@ -103,7 +110,7 @@ absl::StatusOr<std::unique_ptr<MatrixFactorization>> MatrixFactorization::Create
   for (size_t i = 0; i < train.ratings.size(); ++i) {
     model->ratings_[counts[key[i]]++] = train.ratings[i];
   }
-  model->scratch_.assign(static_cast<size_t>(d), 0.0);
+  model->scratch_.assign(static_cast<size_t>(model->dimension()), 0.0);
   return model;
 }
 

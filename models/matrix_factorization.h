@@ -83,6 +83,11 @@ struct MatrixFactorizationOptions {
   absl::Status Validate() const;
 };
 
+// InvalidArgument unless the options are valid, `train` is valid and non-empty, P <= I, J
+// and (I + J) K < 2^31.
+absl::Status ValidateMatrixFactorizationData(const data::RatingMatrix& train,
+                                             const MatrixFactorizationOptions& options);
+
 class MatrixFactorization final : public samplers::GradientModel {
  public:
   // `train` must be valid and non-empty; `comm` (may be null: one process) must outlive the

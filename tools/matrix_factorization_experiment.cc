@@ -160,18 +160,24 @@ absl::StatusOr<std::vector<models::MfTracePoint>> RunChain(
     if (path.empty()) return absl::OkStatus();
     return comm.AgreeOnStatus(SaveCheckpoint(path, fingerprint, chain, trace, seconds));
   };
+  // A communicator error inside the chain concerns this rank alone: fail the rank, so that
+  // the others' collectives return an error (threads) or the job ends (MPI), never a hang.
+  auto fail = [&](const absl::Status& status) {
+    comm.Fail(status);
+    return status;
+  };
   const int end = options.stop_after > 0 ? std::min(run.iterations, options.stop_after)
                                          : run.iterations;
   for (int t = static_cast<int>(chain.iteration()) + 1; t <= end; ++t) {
     const Clock::time_point start = Clock::now();
-    if (absl::Status s = chain.Step(); !s.ok()) return s;
+    if (absl::Status s = chain.Step(); !s.ok()) return fail(s);
     seconds += std::chrono::duration<double>(Clock::now() - start).count();
     if (t > run.burn_in) {
-      if (absl::Status s = chain.AddToAverage(); !s.ok()) return s;
+      if (absl::Status s = chain.AddToAverage(); !s.ok()) return fail(s);
     }
     if (t % options.record_every == 0 || t == run.iterations) {
       absl::StatusOr<models::MfEvaluation> e = chain.Evaluate();
-      if (!e.ok()) return e.status();
+      if (!e.ok()) return fail(e.status());
       models::MfTracePoint point;
       point.iteration = t;
       point.seconds = seconds;
