@@ -255,6 +255,65 @@ TEST(DistributedMfChainTest, RestoreRejectsAStateOfAnotherRunShape) {
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
 }
 
+// A communicator whose Shift fails on rank `fail_rank` at its `fail_at`-th call.
+class FailingShiftCommunicator final : public parallel::Communicator {
+ public:
+  FailingShiftCommunicator(parallel::Communicator& inner, int fail_rank, int fail_at)
+      : inner_(inner), fail_rank_(fail_rank), fail_at_(fail_at) {}
+  int rank() const override { return inner_.rank(); }
+  int size() const override { return inner_.size(); }
+  absl::Status AllReduceSum(absl::Span<double> values) override {
+    return inner_.AllReduceSum(values);
+  }
+  absl::Status Shift(absl::Span<const double> send, absl::Span<double> receive,
+                     int offset) override {
+    if (rank() == fail_rank_ && ++calls_ == fail_at_) {
+      return absl::UnavailableError("injected link failure");
+    }
+    return inner_.Shift(send, receive, offset);
+  }
+  absl::Status AgreeOnStatus(const absl::Status& local) override {
+    return inner_.AgreeOnStatus(local);
+  }
+  void Fail(const absl::Status& status) override { inner_.Fail(status); }
+
+ private:
+  parallel::Communicator& inner_;
+  const int fail_rank_;
+  const int fail_at_;
+  int calls_ = 0;
+};
+
+// Rank 2 of 4 loses its link in the middle of a HAMCMC run (between the shifts and the
+// reductions): it returns the error, and every other rank's chain returns Aborted naming
+// it instead of waiting.
+TEST(DistributedMfChainTest, AFailingRankEndsEveryRanksChainWithAnError) {
+  const MatrixFactorizationOptions o = SmallModel(4);
+  const Data d = MakeData(60, 50, 0.3, o, 2);
+  std::vector<absl::Status> seen(4);
+  absl::Status status = parallel::RunOnThreads(4, [&](parallel::Communicator& comm) {
+    FailingShiftCommunicator failing(comm, /*fail_rank=*/2, /*fail_at=*/5);
+    auto chain =
+        DistributedMfChain::Create(d.train, d.test, o, SmallRun(MfMethod::kHamcmc), failing);
+    if (!chain.ok()) return chain.status();
+    for (int t = 0; t < 1000; ++t) {
+      absl::Status s = (*chain)->Step();
+      if (s.ok()) s = (*chain)->AddToAverage();
+      if (!s.ok()) {
+        seen[comm.rank()] = s;
+        return s;
+      }
+    }
+    return absl::OkStatus();
+  });
+  EXPECT_EQ(status.code(), absl::StatusCode::kUnavailable);
+  EXPECT_EQ(status.message(), "injected link failure");
+  for (int r : {0, 1, 3}) {
+    EXPECT_EQ(seen[r].code(), absl::StatusCode::kAborted) << r;
+    EXPECT_THAT(std::string(seen[r].message()), HasSubstr("rank 2 failed: injected link"));
+  }
+}
+
 TEST(DistributedMfChainTest, CreateRejectsBlocksThatAreNotAMultipleOfTheRanks) {
   const MatrixFactorizationOptions o = SmallModel(3);
   const Data d = MakeData(30, 20, 0.3, o, 2);

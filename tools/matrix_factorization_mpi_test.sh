@@ -6,8 +6,8 @@
 #   (on this seeded problem |RMSE(1) - RMSE(P)| measured <= 0.008 for SGLD / pSGLD and
 #   <= 0.045 for HAMCMC over seeds 1..6 and P = 2, 4; see
 #   tools/matrix_factorization_experiment_test.cc);
-# - a run interrupted after 37 iterations (--stop_after) and resumed (--resume) from its
-#   per-rank checkpoints gives the uninterrupted -np 2 trace;
+# - a HAMCMC run (the most sampler state) interrupted after 37 iterations (--stop_after) and
+#   resumed (--resume) from its per-rank checkpoints gives the uninterrupted -np 2 trace;
 # - a bad ratings file ends the run with the file:line error on every rank.
 set -eu
 bin="${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/matrix_factorization_mpi"
@@ -41,16 +41,20 @@ done
 # Interrupt after 37 iterations, resume, compare with the uninterrupted -np 2 run.
 ckpt="--checkpoint_dir=${TEST_TMPDIR}/ckpt --checkpoint_every=10"
 # shellcheck disable=SC2086
-mpi -np 2 "${bin}" ${flags} ${ckpt} --stop_after=37 --output_dir="${TEST_TMPDIR}/stop" \
+mpi -np 2 "${bin}" ${flags} ${ckpt} --methods=hamcmc --stop_after=37 \
+  --output_dir="${TEST_TMPDIR}/stop" \
   > "${TEST_TMPDIR}/stop.out" 2>&1
 grep -q "stopped (stop_after)" "${TEST_TMPDIR}/stop.out"
 test ! -e "${TEST_TMPDIR}/stop/rmse.csv"
 test -e "${TEST_TMPDIR}/ckpt/checkpoint_hamcmc_rank1_of2.pb"
 # shellcheck disable=SC2086
-mpi -np 2 "${bin}" ${flags} ${ckpt} --resume --output_dir="${TEST_TMPDIR}/resumed" \
+mpi -np 2 "${bin}" ${flags} ${ckpt} --methods=hamcmc --resume \
+  --output_dir="${TEST_TMPDIR}/resumed" \
   > "${TEST_TMPDIR}/resumed.out" 2>&1
-cut -d, -f1,2,4,5 "${TEST_TMPDIR}/resumed/rmse.csv" > "${TEST_TMPDIR}/rmse_resumed"
-cmp "${TEST_TMPDIR}/rmse2" "${TEST_TMPDIR}/rmse_resumed"
+cut -d, -f1,2,4,5 "${TEST_TMPDIR}/resumed/rmse.csv" | grep "^hamcmc," > "${TEST_TMPDIR}/rmse_resumed"
+grep "^hamcmc," "${TEST_TMPDIR}/rmse2" > "${TEST_TMPDIR}/rmse2_hamcmc"
+test "$(wc -l < "${TEST_TMPDIR}/rmse2_hamcmc")" -eq 30
+cmp "${TEST_TMPDIR}/rmse2_hamcmc" "${TEST_TMPDIR}/rmse_resumed"
 printf '1\t1\t5\n2\t2\t4\n3\t1\n' > "${TEST_TMPDIR}/bad.data"
 if mpi -np 2 "${bin}" --ratings="${TEST_TMPDIR}/bad.data" --noplot \
   --output_dir="${TEST_TMPDIR}/bad" > "${TEST_TMPDIR}/bad.out" 2>&1; then
