@@ -30,20 +30,18 @@ namespace {
 
 bool Positive(double x) { return x > 0 && std::isfinite(x); }
 
-// Start of range p of P near-equal contiguous ranges of [0, n).
-int RangeBegin(int n, int num_ranges, int p) {
-  return static_cast<int>(static_cast<int64_t>(n) * p / num_ranges);
+}  // namespace
+
+int MfBlockBegin(int n, int num_blocks, int p) {
+  return static_cast<int>(static_cast<int64_t>(n) * p / num_blocks);
 }
 
-// Which of the P near-equal ranges of [0, n) holds x.
-int RangeOf(int n, int num_ranges, int x) {
-  int p = static_cast<int>(static_cast<int64_t>(x) * num_ranges / n);
-  while (p + 1 < num_ranges && RangeBegin(n, num_ranges, p + 1) <= x) ++p;
-  while (p > 0 && RangeBegin(n, num_ranges, p) > x) --p;
+int MfBlockOf(int n, int num_blocks, int x) {
+  int p = static_cast<int>(static_cast<int64_t>(x) * num_blocks / n);
+  while (p + 1 < num_blocks && MfBlockBegin(n, num_blocks, p + 1) <= x) ++p;
+  while (p > 0 && MfBlockBegin(n, num_blocks, p) > x) --p;
   return p;
 }
-
-}  // namespace
 
 absl::Status MatrixFactorizationOptions::Validate() const {
   if (rank < 1) {
@@ -70,9 +68,8 @@ MatrixFactorization::MatrixFactorization(const MatrixFactorizationOptions& optio
       num_blocks_(options.num_blocks),
       comm_(comm) {}
 
-absl::StatusOr<std::unique_ptr<MatrixFactorization>> MatrixFactorization::Create(
-    const data::RatingMatrix& train, const MatrixFactorizationOptions& options,
-    parallel::Communicator* comm) {
+absl::Status ValidateMatrixFactorizationData(const data::RatingMatrix& train,
+                                             const MatrixFactorizationOptions& options) {
   if (absl::Status s = options.Validate(); !s.ok()) return s;
   if (absl::Status s = train.Validate(); !s.ok()) return s;
   if (train.ratings.empty()) return absl::InvalidArgumentError("no training ratings");
@@ -86,6 +83,14 @@ absl::StatusOr<std::unique_ptr<MatrixFactorization>> MatrixFactorization::Create
   if (d > std::numeric_limits<int>::max()) {
     return absl::InvalidArgumentError(absl::StrCat("dimension ", d, " exceeds 2^31 - 1"));
   }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<MatrixFactorization>> MatrixFactorization::Create(
+    const data::RatingMatrix& train, const MatrixFactorizationOptions& options,
+    parallel::Communicator* comm) {
+  if (absl::Status s = ValidateMatrixFactorizationData(train, options); !s.ok()) return s;
+  const int p = options.num_blocks;
   std::unique_ptr<MatrixFactorization> model(
       new MatrixFactorization(options, train.num_rows, train.num_cols, comm));
   // Counting sort by (subset, block); stable, so the input order is kept within a block.
@@ -93,8 +98,8 @@ absl::StatusOr<std::unique_ptr<MatrixFactorization>> MatrixFactorization::Create
   std::vector<int64_t> counts(static_cast<size_t>(p) * p + 1, 0);
   for (size_t i = 0; i < train.ratings.size(); ++i) {
     const data::Rating& r = train.ratings[i];
-    const int b = RangeOf(train.num_rows, p, r.row);
-    const int c = RangeOf(train.num_cols, p, r.col);
+    const int b = MfBlockOf(train.num_rows, p, r.row);
+    const int c = MfBlockOf(train.num_cols, p, r.col);
     const int s = ((c - b) % p + p) % p;
     key[i] = s * p + b;
     ++counts[key[i] + 1];
@@ -105,7 +110,7 @@ absl::StatusOr<std::unique_ptr<MatrixFactorization>> MatrixFactorization::Create
   for (size_t i = 0; i < train.ratings.size(); ++i) {
     model->ratings_[counts[key[i]]++] = train.ratings[i];
   }
-  model->scratch_.assign(static_cast<size_t>(d), 0.0);
+  model->scratch_.assign(static_cast<size_t>(model->dimension()), 0.0);
   return model;
 }
 
@@ -128,20 +133,20 @@ void MatrixFactorization::PriorPotentialGradient(absl::Span<const double> theta,
 
 namespace {
 
-// out_w += c e h, out_h += c e w over the ratings, e = w.h - x; K fixed at compile time when
-// kRank > 0.
+// AddMfBlockGradient with K fixed at compile time when kRank > 0.
 template <int kRank>
 void BlockGradientKernel(const data::Rating* begin, const data::Rating* end, int rank,
-                         int num_rows, const double* theta, double c, double* out) {
+                         const double* w_base, const double* h_base, double c,
+                         double* grad_w, double* grad_h) {
   const int k_count = kRank > 0 ? kRank : rank;
   for (const data::Rating* r = begin; r != end; ++r) {
-    const double* w = theta + static_cast<size_t>(r->row) * k_count;
-    const double* h = theta + static_cast<size_t>(num_rows + r->col) * k_count;
+    const double* w = w_base + static_cast<size_t>(r->row) * k_count;
+    const double* h = h_base + static_cast<size_t>(r->col) * k_count;
     double pred = 0;
     for (int k = 0; k < k_count; ++k) pred += w[k] * h[k];
     const double e = c * (pred - static_cast<double>(r->value));
-    double* gw = out + static_cast<size_t>(r->row) * k_count;
-    double* gh = out + static_cast<size_t>(num_rows + r->col) * k_count;
+    double* gw = grad_w + static_cast<size_t>(r->row) * k_count;
+    double* gh = grad_h + static_cast<size_t>(r->col) * k_count;
     for (int k = 0; k < k_count; ++k) {
       gw[k] += e * h[k];
       gh[k] += e * w[k];
@@ -151,15 +156,25 @@ void BlockGradientKernel(const data::Rating* begin, const data::Rating* end, int
 
 }  // namespace
 
+void AddMfBlockGradient(absl::Span<const data::Rating> ratings, int rank, const double* w,
+                        const double* h, double c, double* grad_w, double* grad_h) {
+  const data::Rating* begin = ratings.data();
+  const data::Rating* end = begin + ratings.size();
+  if (rank == 10) {
+    BlockGradientKernel<10>(begin, end, rank, w, h, c, grad_w, grad_h);
+  } else {
+    BlockGradientKernel<0>(begin, end, rank, w, h, c, grad_w, grad_h);
+  }
+}
+
 void MatrixFactorization::AddBlockGradient(absl::Span<const double> theta, int s, int b,
                                            double c) const {
-  const data::Rating* begin = ratings_.data() + block_offsets_[s * num_blocks_ + b];
-  const data::Rating* end = ratings_.data() + block_offsets_[s * num_blocks_ + b + 1];
-  if (rank_ == 10) {
-    BlockGradientKernel<10>(begin, end, rank_, num_rows_, theta.data(), c, scratch_.data());
-  } else {
-    BlockGradientKernel<0>(begin, end, rank_, num_rows_, theta.data(), c, scratch_.data());
-  }
+  const int64_t begin = block_offsets_[s * num_blocks_ + b];
+  const int64_t end = block_offsets_[s * num_blocks_ + b + 1];
+  const size_t split = static_cast<size_t>(num_rows_) * rank_;
+  AddMfBlockGradient(absl::MakeConstSpan(ratings_.data() + begin, ratings_.data() + end), rank_,
+                     theta.data(), theta.data() + split, c, scratch_.data(),
+                     scratch_.data() + split);
 }
 
 void MatrixFactorization::AddLikelihoodPotentialGradient(absl::Span<const double> theta,
@@ -358,8 +373,12 @@ absl::StatusOr<std::unique_ptr<samplers::EuclideanSampler>> MakeMatrixFactorizat
 
 std::vector<double> InitialMatrixFactorizationTheta(const MatrixFactorization& model,
                                                     const MfRunOptions& run) {
+  return InitialMatrixFactorizationTheta(model.dimension(), run);
+}
+
+std::vector<double> InitialMatrixFactorizationTheta(int64_t dimension, const MfRunOptions& run) {
   rng::Engine engine(run.seed, /*stream=*/1);
-  std::vector<double> theta(static_cast<size_t>(model.dimension()));
+  std::vector<double> theta(static_cast<size_t>(dimension));
   for (double& x : theta) x = run.init_scale * rng::NormalSample(engine);
   return theta;
 }

@@ -21,8 +21,10 @@
 // scaling gives (N / |Omega_s|) g_s, the DSGLD estimate of the paper. Larger batches are valid
 // but cost a full subset per id; use batch_size = 1.
 //
-// Distribution: with a Communicator of size S the blocks b with b mod S = rank are computed on
-// this rank, the partial gradients (disjoint supports) are summed with AllReduceSum, and every
+// Distribution (replicated-parameter mode; the distributed design, where each rank
+// owns its W rows and the H blocks travel, is models/distributed_matrix_factorization.h,
+// which the tools use): with a Communicator of size S the blocks b with b mod S = rank are
+// computed on this rank, the partial gradients (disjoint supports) are summed with AllReduceSum, and every
 // rank gets the same gradient. Each coordinate is produced by one block in a fixed order and
 // the sum adds only zeros to it, so gradients, and hence chains run with the same seed, are
 // bit-identical for every rank count (including 1). Every rank must call the model in the
@@ -57,6 +59,17 @@
 
 namespace sgmcmc::models {
 
+// Start of block p of the P near-equal contiguous ranges of [0, n) (rows or columns).
+int MfBlockBegin(int n, int num_blocks, int p);
+// Which of the P near-equal ranges of [0, n) holds x.
+int MfBlockOf(int n, int num_blocks, int x);
+
+// The likelihood-gradient kernel of one block: for each rating, e = c (w_row . h_col - x),
+// grad_w[row] += e h_col and grad_h[col] += e w_row, where w_row = w + row K and
+// h_col = h + col K (row and col relative to w and h). O(|ratings| K).
+void AddMfBlockGradient(absl::Span<const data::Rating> ratings, int rank, const double* w,
+                        const double* h, double c, double* grad_w, double* grad_h);
+
 struct MatrixFactorizationOptions {
   // K, the rank; >= 1. Default 10 (the paper's).
   int rank = 10;
@@ -69,6 +82,11 @@ struct MatrixFactorizationOptions {
 
   absl::Status Validate() const;
 };
+
+// InvalidArgument unless the options are valid, `train` is valid and non-empty, P <= I, J
+// and (I + J) K < 2^31.
+absl::Status ValidateMatrixFactorizationData(const data::RatingMatrix& train,
+                                             const MatrixFactorizationOptions& options);
 
 class MatrixFactorization final : public samplers::GradientModel {
  public:
@@ -176,6 +194,9 @@ struct MfRunOptions {
   double hamcmc_gamma = 1;
   double hamcmc_damping = 1;
   double hamcmc_warmup_step = 1e-4;
+  // models::DistributedMfChain only: one L-BFGS pair per block (block-diagonal H_t) instead
+  // of one global pair. Default false (the paper's global inner products).
+  bool hamcmc_block_memory = false;
 
   absl::Status Validate() const;
 };
@@ -188,6 +209,8 @@ absl::StatusOr<std::unique_ptr<samplers::EuclideanSampler>> MakeMatrixFactorizat
 // theta0 ~ N(0, init_scale^2) from engine (seed, stream 1); the same on every rank.
 std::vector<double> InitialMatrixFactorizationTheta(const MatrixFactorization& model,
                                                     const MfRunOptions& run);
+// The same for a model of dimension (I + J) K.
+std::vector<double> InitialMatrixFactorizationTheta(int64_t dimension, const MfRunOptions& run);
 
 struct MfTracePoint {
   int iteration = 0;       // 1-based

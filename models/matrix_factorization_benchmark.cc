@@ -13,11 +13,17 @@
 //   BM_MfHamcmcStep/10      24 M ratings/s     BM_MfHamcmcStep/100     2.3 M ratings/s
 //   BM_MfSubsetGradient/10  74 M ratings/s     BM_MfSubsetGradient/100 8.1 M ratings/s
 // HAMCMC costs ~2.1x an SGLD iteration (two subset gradients plus the L-BFGS products).
+// The distributed chain on one rank (same machine, later the same day, load ~15, wall ~4x
+// CPU): BM_MfDistributedStep/10/{0,1,2} (SGLD, pSGLD, HAMCMC) 56 M, 49 M, 27 M ratings/s;
+// /100/{0,1,2} 5.8 M, 4.9 M, 2.3 M ratings/s, i.e. the same as the replicated model.
 #include <memory>
 #include <vector>
 
 #include "benchmark/benchmark.h"
+#include "data/ratings.h"
+#include "models/distributed_matrix_factorization.h"
 #include "models/matrix_factorization.h"
+#include "parallel/communicator.h"
 #include "rng/engine.h"
 #include "samplers/sampler.h"
 
@@ -78,6 +84,29 @@ void BM_MfSubsetGradient(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * s.model->subset_size(0));
 }
 BENCHMARK(BM_MfSubsetGradient)->Arg(10)->Arg(100);
+
+// models::DistributedMfChain::Step on one rank (the tools' chain; method = range(1): 0 SGLD,
+// 1 pSGLD, 2 HAMCMC), including the H-block moves between subsets (a local Shift).
+void BM_MfDistributedStep(benchmark::State& state) {
+  MatrixFactorizationOptions o;
+  o.rank = static_cast<int>(state.range(0));
+  rng::Engine engine(1);
+  const SyntheticRatings data = GenerateSyntheticRatings(943, 1682, 0.063, o, engine);
+  data::RatingMatrix test;
+  test.num_rows = data.matrix.num_rows;
+  test.num_cols = data.matrix.num_cols;
+  MfRunOptions run;
+  run.method = static_cast<MfMethod>(state.range(1));
+  run.step_size = run.method == MfMethod::kHamcmc ? 0.3 : 1e-5;
+  run.hamcmc_gamma = 1e-4;
+  run.hamcmc_damping = 300;
+  run.hamcmc_warmup_step = 1e-5;
+  std::unique_ptr<parallel::Communicator> comm = parallel::MakeSingleProcessCommunicator();
+  auto chain = std::move(*DistributedMfChain::Create(data.matrix, test, o, run, *comm));
+  for (auto _ : state) benchmark::DoNotOptimize(chain->Step());
+  state.SetItemsProcessed(state.iterations() * chain->num_train() / o.num_blocks);
+}
+BENCHMARK(BM_MfDistributedStep)->ArgsProduct({{10, 100}, {0, 1, 2}});
 
 }  // namespace
 }  // namespace sgmcmc::models

@@ -1,5 +1,6 @@
 #include "parallel/communicator.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -16,11 +17,28 @@
 namespace sgmcmc::parallel {
 namespace {
 
+// receive <- send of rank `source`, checking the lengths (the receiving rank's error).
+absl::Status CopyShifted(absl::Span<const double> send, int source, absl::Span<double> receive,
+                         int rank) {
+  if (send.size() != receive.size()) {
+    return absl::InvalidArgumentError(absl::StrCat("Shift: rank ", source, " sent ", send.size(),
+                                                   " values, rank ", rank, " expected ",
+                                                   receive.size()));
+  }
+  std::copy(send.begin(), send.end(), receive.begin());
+  return absl::OkStatus();
+}
+
 class SingleProcessCommunicator final : public Communicator {
  public:
   int rank() const override { return 0; }
   int size() const override { return 1; }
   absl::Status AllReduceSum(absl::Span<double>) override { return failure_; }
+  absl::Status Shift(absl::Span<const double> send, absl::Span<double> receive,
+                     int /*offset*/) override {
+    if (!failure_.ok()) return failure_;
+    return CopyShifted(send, /*source=*/0, receive, /*rank=*/0);
+  }
   absl::Status AgreeOnStatus(const absl::Status& local) override {
     if (local.ok()) return absl::OkStatus();
     return absl::Status(local.code(), absl::StrCat("rank 0: ", local.message()));
@@ -118,6 +136,20 @@ class ThreadCommunicator final : public Communicator {
     if (!second.ok()) return second;
     std::copy(scratch_.begin(), scratch_.end(), values.begin());
     return absl::OkStatus();
+  }
+
+  absl::Status Shift(absl::Span<const double> send, absl::Span<double> receive,
+                     int offset) override {
+    group_.inputs()[rank_] = send;
+    absl::Status status = group_.Barrier();
+    if (!status.ok()) return status;
+    const int n = size();
+    const int source = ((rank_ - offset) % n + n) % n;
+    status = CopyShifted(group_.inputs()[source], source, receive, rank_);
+    // The source keeps its send buffer until this rank has copied it.
+    absl::Status second = group_.Barrier();
+    if (!status.ok()) return status;
+    return second;
   }
 
   absl::Status AgreeOnStatus(const absl::Status& local) override {

@@ -5,6 +5,12 @@
 //
 // Contract:
 // - Every rank calls the same collectives in the same order with the same lengths.
+// - Shift(send, receive, offset) is the ring shift of a distributed pipeline (e.g. the
+//   column blocks of DSGLD travelling to the neighbouring rank): rank r sends `send` to rank
+//   (r + offset) mod size and receives rank (r - offset) mod size's `send` into `receive`,
+//   whose length must equal the sender's (InvalidArgument naming both ranks otherwise, on
+//   the receiving rank). offset may be negative; offset = 0 (mod size) copies send into
+//   receive. send and receive must not overlap.
 // - AllReduceSum adds the ranks' vectors elementwise; the thread back end adds in rank order
 //   (rank 0 + rank 1 + ...), so its result is fixed for a given size. Callers that need
 //   results independent of the rank count contribute disjoint supports (all but one rank
@@ -15,7 +21,8 @@
 //   AgreeOnStatus(local) is the collective form: it returns the first (lowest-rank) non-OK
 //   status on every rank.
 //
-// Cost: AllReduceSum O(size * n) in the thread back end (each rank sums all contributions).
+// Cost: AllReduceSum O(size * n) in the thread back end (each rank sums all contributions);
+// Shift O(n) per rank (one copy in the thread back end, one MPI_Sendrecv under MPI).
 //
 // Example:
 //   absl::Status status = RunOnThreads(4, [&](Communicator& comm) -> absl::Status {
@@ -45,6 +52,12 @@ class Communicator {
   // values <- sum over ranks of values, on every rank. Aborted if a rank has failed.
   virtual absl::Status AllReduceSum(absl::Span<double> values) = 0;
 
+  // Ring shift: sends `send` to rank (rank() + offset) mod size(), receives from rank
+  // (rank() - offset) mod size() into `receive` (see the file comment). Aborted if a rank has
+  // failed; InvalidArgument if receive.size() differs from the sender's send.size().
+  virtual absl::Status Shift(absl::Span<const double> send, absl::Span<double> receive,
+                             int offset) = 0;
+
   // Every rank passes its own status; every rank gets the lowest-rank non-OK one (with
   // "rank r: " prefixed to its message), or OK if all are OK.
   virtual absl::Status AgreeOnStatus(const absl::Status& local) = 0;
@@ -54,7 +67,8 @@ class Communicator {
   virtual void Fail(const absl::Status& status) = 0;
 };
 
-// A communicator of size 1: AllReduceSum leaves the values as they are.
+// A communicator of size 1: AllReduceSum leaves the values as they are; Shift copies send
+// into receive.
 std::unique_ptr<Communicator> MakeSingleProcessCommunicator();
 
 // Runs body(comm) on `size` >= 1 threads, one per rank of a shared in-process communicator,

@@ -2,10 +2,12 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
@@ -44,6 +46,53 @@ absl::Status MpiCommunicator::AllReduceSum(absl::Span<double> values) {
   return MpiError(MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()),
                                 MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD),
                   "MPI_Allreduce");
+}
+
+absl::Status MpiCommunicator::Shift(absl::Span<const double> send, absl::Span<double> receive,
+                                    int offset) {
+  const int dest = ((rank_ + offset) % size_ + size_) % size_;
+  const int source = ((rank_ - offset) % size_ + size_) % size_;
+  if (dest == rank_) {
+    if (send.size() != receive.size()) {
+      return absl::InvalidArgumentError(absl::StrCat("Shift: rank ", rank_, " sent ",
+                                                     send.size(), " values, rank ", rank_,
+                                                     " expected ", receive.size()));
+    }
+    std::copy(send.begin(), send.end(), receive.begin());
+    return absl::OkStatus();
+  }
+  constexpr int kShiftTag = 17;
+  MPI_Request request;
+  if (absl::Status s = MpiError(MPI_Isend(send.data(), static_cast<int>(send.size()), MPI_DOUBLE,
+                                          dest, kShiftTag, MPI_COMM_WORLD, &request),
+                                "MPI_Isend");
+      !s.ok()) {
+    return s;
+  }
+  MPI_Status probe;
+  if (absl::Status s = MpiError(MPI_Probe(source, kShiftTag, MPI_COMM_WORLD, &probe), "MPI_Probe");
+      !s.ok()) {
+    return s;
+  }
+  int count = 0;
+  MPI_Get_count(&probe, MPI_DOUBLE, &count);
+  absl::Status status;
+  std::vector<double> mismatched;
+  double* target = receive.data();
+  if (static_cast<size_t>(count) != receive.size()) {
+    status = absl::InvalidArgumentError(absl::StrCat("Shift: rank ", source, " sent ", count,
+                                                     " values, rank ", rank_, " expected ",
+                                                     receive.size()));
+    mismatched.resize(static_cast<size_t>(count));
+    target = mismatched.data();
+  }
+  absl::Status received = MpiError(
+      MPI_Recv(target, count, MPI_DOUBLE, source, kShiftTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+      "MPI_Recv");
+  absl::Status sent = MpiError(MPI_Wait(&request, MPI_STATUS_IGNORE), "MPI_Wait");
+  if (!status.ok()) return status;
+  if (!received.ok()) return received;
+  return sent;
 }
 
 absl::Status MpiCommunicator::AgreeOnStatus(const absl::Status& local) {

@@ -4,6 +4,9 @@
 //
 // - AllReduceSum is MPI_Allreduce(MPI_SUM) in place; for a fixed rank count Open MPI's choice
 //   of algorithm, and so the result, is fixed (and exact for disjoint supports).
+// - Shift is MPI_Isend to the destination, MPI_Probe of the source's message (so a length
+//   mismatch is reported with both lengths, after the message has been received, and no rank
+//   is left waiting), MPI_Recv, MPI_Wait; an offset of 0 (mod size) is a local copy.
 // - AgreeOnStatus: an MPI_Allreduce(MIN) finds the lowest failing rank, which broadcasts its
 //   status code and message.
 // - Fail(status) prints "rank r failed: message" to stderr and calls MPI_Abort, which makes
@@ -38,6 +41,8 @@ class MpiCommunicator final : public Communicator {
   int rank() const override { return rank_; }
   int size() const override { return size_; }
   absl::Status AllReduceSum(absl::Span<double> values) override;
+  absl::Status Shift(absl::Span<const double> send, absl::Span<double> receive,
+                     int offset) override;
   absl::Status AgreeOnStatus(const absl::Status& local) override;
   [[noreturn]] void Fail(const absl::Status& status) override;
 

@@ -1,6 +1,7 @@
 #!/bin/sh
-# MpiCommunicator under Open MPI: collectives agree on 1, 2 and 4 ranks (oversubscribed,
-# loopback), and a rank that fails ends the whole run with an error instead of a hang.
+# MpiCommunicator under Open MPI: collectives and ring shifts agree on 1, 2 and 4 ranks
+# (oversubscribed, loopback), and a rank that fails (deliberately, or on a Shift length
+# mismatch) ends the whole run with an error instead of a hang.
 set -eu
 bin="${TEST_SRCDIR}/${TEST_WORKSPACE}/parallel/mpi_communicator_check"
 mpi() { timeout 120 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader,tcp "$@"; }
@@ -20,4 +21,12 @@ if grep -q "OK$" "${TEST_TMPDIR}/fail"; then
   echo "a rank finished although rank 2 failed" >&2
   exit 1
 fi
+if mpi -np 2 "${bin}" --shift_mismatch > "${TEST_TMPDIR}/mismatch" 2>&1; then
+  echo "expected the run with a Shift length mismatch to fail" >&2
+  exit 1
+else
+  code=$?
+fi
+test "${code}" -ne 124
+grep -q "rank 1 failed: Shift: rank 0 sent 3 values, rank 1 expected 4" "${TEST_TMPDIR}/mismatch"
 echo PASS

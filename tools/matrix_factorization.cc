@@ -4,8 +4,12 @@
 //
 // The default run uses ratings generated from the model (MovieLens may not be redistributed)
 // and takes seconds; --ratings reads a MovieLens u.data / ratings.dat or the Jester file.
-// --threads=P runs P ranks as threads in this process (results are bit-identical for every
-// P); the MPI build is //tools:matrix_factorization_mpi (same flags, under mpirun).
+// --threads=S runs S ranks as threads in this process (S must divide --blocks): each owns
+// its W row blocks, the H column blocks travel between them per subset
+// (models/distributed_matrix_factorization.h). A run is bit-identical for a given seed and S,
+// and to //tools:matrix_factorization_mpi under `mpirun -np S` (same flags); other S give
+// statistically equivalent chains. --checkpoint_dir / --checkpoint_every / --resume /
+// --stop_after checkpoint and resume runs bit-identically for a given S.
 //
 // Outputs in --output_dir: rmse.csv (method, iteration, seconds, sample and averaged RMSE)
 // and, if gnuplot is installed, rmse.png (tools/plots/matrix_factorization.gp).
@@ -13,7 +17,7 @@
 // Example:
 //   bazel run //tools:matrix_factorization
 //   bazel-bin/tools/matrix_factorization --ratings=../shared/data/movielens-100k/u.data.gz \
-//     --iterations=2000 --output_dir=/tmp/mf_ml100k
+//     --iterations=2000 --output_dir=/tmp/mf_ml100k --checkpoint_dir=/tmp/mf_ml100k/ckpt
 #include <iostream>
 #include <memory>
 #include <string>

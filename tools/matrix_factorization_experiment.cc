@@ -1,7 +1,10 @@
 #include "tools/matrix_factorization_experiment.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <string>
@@ -14,9 +17,12 @@
 #include "absl/strings/str_format.h"
 #include "data/ratings.h"
 #include "data/split.h"
+#include "models/distributed_matrix_factorization.h"
 #include "models/matrix_factorization.h"
+#include "models/matrix_factorization_state.pb.h"
 #include "parallel/communicator.h"
 #include "rng/engine.h"
+#include "tools/tool_support.h"
 
 namespace sgmcmc::tools {
 
@@ -33,8 +39,169 @@ absl::Status MatrixFactorizationExperimentOptions::Validate() const {
     return absl::InvalidArgumentError(
         absl::StrCat("record_every must be >= 1, got ", record_every));
   }
+  if (checkpoint_every < 0 || stop_after < 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "checkpoint_every and stop_after must be >= 0, got ", checkpoint_every, " and ",
+        stop_after));
+  }
   return model.Validate();
 }
+
+std::string MatrixFactorizationCheckpointPath(const std::string& directory,
+                                              models::MfMethod method, int rank,
+                                              int num_ranks) {
+  return absl::StrCat(directory, "/checkpoint_", models::MfMethodName(method), "_rank", rank,
+                      "_of", num_ranks, ".pb");
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Everything a checkpoint must agree with (the data by its shape and first and last rating).
+std::string Fingerprint(const MatrixFactorizationExperimentOptions& o,
+                        const data::RatingSplit& split, const models::MfRunOptions& run) {
+  const data::Rating& first = split.train.ratings.front();
+  const data::Rating& last = split.train.ratings.back();
+  return absl::StrFormat(
+      "ratings=%s synthetic=%dx%d@%.17g test_fraction=%.17g K=%d sigmas=%.17g,%.17g,%.17g "
+      "P=%d method=%s step=%.17g psgld=%.17g,%.17g hamcmc=%.17g,%.17g,%.17g,%d init=%.17g "
+      "iterations=%d burn_in=%d record_every=%d seed=%d train=%d test=%d "
+      "first=%d,%d,%.9g last=%d,%d,%.9g",
+      o.ratings_path, o.synthetic_rows, o.synthetic_cols, o.synthetic_density, o.test_fraction,
+      o.model.rank, o.model.sigma_w, o.model.sigma_h, o.model.sigma_x, o.model.num_blocks,
+      models::MfMethodName(run.method), run.step_size, run.psgld_alpha, run.psgld_lambda,
+      run.hamcmc_gamma, run.hamcmc_damping, run.hamcmc_warmup_step,
+      static_cast<int>(run.hamcmc_block_memory), run.init_scale,
+      run.iterations, run.burn_in, o.record_every, run.seed, split.train.ratings.size(),
+      split.test.ratings.size(), first.row, first.col, first.value, last.row, last.col,
+      last.value);
+}
+
+// Restores `chain` and the trace from this rank's checkpoint when every rank has one;
+// collective.
+absl::Status MaybeResume(const std::string& path, const std::string& fingerprint,
+                         parallel::Communicator& comm, models::DistributedMfChain& chain,
+                         std::vector<models::MfTracePoint>& trace, double& seconds) {
+  std::vector<double> present = {std::filesystem::exists(path) ? 1.0 : 0.0};
+  if (absl::Status s = comm.AllReduceSum(absl::MakeSpan(present)); !s.ok()) return s;
+  if (present[0] == 0) return absl::OkStatus();
+  absl::Status local;
+  if (present[0] != comm.size()) {
+    local = absl::FailedPreconditionError(absl::StrCat(
+        "only ", present[0], " of ", comm.size(), " ranks have a checkpoint like ", path));
+  }
+  models::MfChainState state;
+  if (local.ok()) {
+    absl::StatusOr<std::string> bytes = ReadFile(path);
+    if (!bytes.ok()) {
+      local = bytes.status();
+    } else if (!state.ParseFromString(*bytes)) {
+      local = absl::DataLossError(absl::StrCat(path, ": not an MfChainState"));
+    } else if (state.options_fingerprint() != fingerprint) {
+      local = absl::FailedPreconditionError(
+          absl::StrCat(path, ": written with other options or data; checkpoint: ",
+                       state.options_fingerprint(), "; this run: ", fingerprint));
+    } else {
+      local = chain.RestoreState(state);
+      if (!local.ok()) local = absl::Status(local.code(), absl::StrCat(path, ": ", local.message()));
+    }
+  }
+  if (absl::Status agreed = comm.AgreeOnStatus(local); !agreed.ok()) return agreed;
+  trace.clear();
+  for (const models::MfTraceRecord& r : state.trace()) {
+    trace.push_back({r.iteration(), r.seconds(), r.sample_rmse(), r.average_rmse()});
+  }
+  seconds = state.sampler_seconds();
+  return absl::OkStatus();
+}
+
+absl::Status SaveCheckpoint(const std::string& path, const std::string& fingerprint,
+                            const models::DistributedMfChain& chain,
+                            const std::vector<models::MfTracePoint>& trace, double seconds) {
+  models::MfChainState state = chain.SaveState();
+  for (const models::MfTracePoint& p : trace) {
+    models::MfTraceRecord& r = *state.add_trace();
+    r.set_iteration(p.iteration);
+    r.set_seconds(p.seconds);
+    r.set_sample_rmse(p.sample_rmse);
+    r.set_average_rmse(p.average_rmse);
+  }
+  state.set_sampler_seconds(seconds);
+  state.set_options_fingerprint(fingerprint);
+  return WriteFile(path, state.SerializeAsString());  // atomic: a whole checkpoint
+}
+
+// One method's chain on this rank; collective. Returns the trace (partial if stopped).
+absl::StatusOr<std::vector<models::MfTracePoint>> RunChain(
+    const MatrixFactorizationExperimentOptions& options, const data::RatingSplit& split,
+    const models::MfRunOptions& run, parallel::Communicator& comm, double& seconds,
+    int& completed) {
+  absl::StatusOr<std::unique_ptr<models::DistributedMfChain>> created =
+      models::DistributedMfChain::Create(split.train, split.test, options.model, run, comm);
+  if (!created.ok()) return created.status();
+  models::DistributedMfChain& chain = **created;
+  std::vector<models::MfTracePoint> trace;
+  seconds = 0;
+  const std::string fingerprint = Fingerprint(options, split, run);
+  std::string path;
+  if (!options.checkpoint_dir.empty()) {
+    absl::Status made = CreateOutputDirectory(options.checkpoint_dir, "checkpoint directory");
+    if (absl::Status agreed = comm.AgreeOnStatus(made); !agreed.ok()) return agreed;
+    path = MatrixFactorizationCheckpointPath(options.checkpoint_dir, run.method, comm.rank(),
+                                             comm.size());
+    if (options.resume) {
+      if (absl::Status s = MaybeResume(path, fingerprint, comm, chain, trace, seconds); !s.ok()) {
+        return s;
+      }
+    }
+  }
+  auto save = [&]() -> absl::Status {
+    if (path.empty()) return absl::OkStatus();
+    return comm.AgreeOnStatus(SaveCheckpoint(path, fingerprint, chain, trace, seconds));
+  };
+  // A communicator error inside the chain concerns this rank alone: fail the rank, so that
+  // the others' collectives return an error (threads) or the job ends (MPI), never a hang.
+  auto fail = [&](const absl::Status& status) {
+    comm.Fail(status);
+    return status;
+  };
+  const int end = options.stop_after > 0 ? std::min(run.iterations, options.stop_after)
+                                         : run.iterations;
+  for (int t = static_cast<int>(chain.iteration()) + 1; t <= end; ++t) {
+    const Clock::time_point start = Clock::now();
+    if (absl::Status s = chain.Step(); !s.ok()) return fail(s);
+    seconds += std::chrono::duration<double>(Clock::now() - start).count();
+    if (t > run.burn_in) {
+      if (absl::Status s = chain.AddToAverage(); !s.ok()) return fail(s);
+    }
+    if (t % options.record_every == 0 || t == run.iterations) {
+      absl::StatusOr<models::MfEvaluation> e = chain.Evaluate();
+      if (!e.ok()) return fail(e.status());
+      models::MfTracePoint point;
+      point.iteration = t;
+      point.seconds = seconds;
+      point.sample_rmse = e->sample_rmse;
+      point.average_rmse = t > run.burn_in ? e->average_rmse
+                                           : std::numeric_limits<double>::quiet_NaN();
+      if (!std::isfinite(point.sample_rmse) ||
+          (t > run.burn_in && !std::isfinite(point.average_rmse))) {
+        return absl::InternalError(absl::StrCat(
+            models::MfMethodName(run.method), " diverged at iteration ", t, " (test RMSE ",
+            point.sample_rmse, "); lower step_size"));
+      }
+      trace.push_back(point);
+    }
+    if (options.checkpoint_every > 0 && t % options.checkpoint_every == 0 && t < end) {
+      if (absl::Status s = save(); !s.ok()) return s;
+    }
+  }
+  if (absl::Status s = save(); !s.ok()) return s;
+  completed = static_cast<int>(chain.iteration());
+  return trace;
+}
+
+}  // namespace
 
 absl::StatusOr<MatrixFactorizationResult> RunMatrixFactorizationExperiment(
     const MatrixFactorizationExperimentOptions& options, parallel::Communicator& comm) {
@@ -64,9 +231,6 @@ absl::StatusOr<MatrixFactorizationResult> RunMatrixFactorizationExperiment(
   result.num_cols = all.num_cols;
   result.num_train = static_cast<int64_t>(split->train.ratings.size());
   result.num_test = static_cast<int64_t>(split->test.ratings.size());
-  absl::StatusOr<std::unique_ptr<models::MatrixFactorization>> model =
-      models::MatrixFactorization::Create(split->train, options.model, &comm);
-  if (!model.ok()) return model.status();
   for (models::MfMethod method : options.methods) {
     models::MfRunOptions run;
     run.method = method;
@@ -76,24 +240,31 @@ absl::StatusOr<MatrixFactorizationResult> RunMatrixFactorizationExperiment(
     run.hamcmc_warmup_step = options.hamcmc_warmup_step;
     run.hamcmc_gamma = options.hamcmc_gamma;
     run.hamcmc_damping = options.hamcmc_damping;
+    run.hamcmc_block_memory = options.hamcmc_block_memory;
     run.init_scale = options.init_scale;
     run.iterations = options.iterations;
     run.burn_in = options.burn_in;
     run.seed = options.seed;
+    double seconds = 0;
+    int completed = 0;
     absl::StatusOr<std::vector<models::MfTracePoint>> trace =
-        models::RunMatrixFactorization(**model, split->test, run, options.record_every);
+        RunChain(options, *split, run, comm, seconds, completed);
     if (!trace.ok()) return trace.status();
+    if (completed < options.iterations) {
+      result.stopped = true;
+      continue;
+    }
     MatrixFactorizationMethodResult m;
     m.method = method;
     m.trace = std::move(*trace);
     // Each iteration processes one subset, |Omega_s| ~ N / P on average; HAMCMC evaluates
     // two gradients per iteration but the count is of ratings sampled, as in the paper.
-    const double seconds = m.trace.back().seconds;
     const double ratings = static_cast<double>(options.iterations) *
                            static_cast<double>(result.num_train) / options.model.num_blocks;
     m.ratings_per_second_per_rank = seconds > 0 ? ratings / seconds / comm.size() : 0;
     result.methods.push_back(std::move(m));
   }
+  if (result.stopped) result.methods.clear();
   return result;
 }
 
@@ -115,6 +286,7 @@ std::string MatrixFactorizationSummary(const MatrixFactorizationResult& result) 
       std::isnan(result.noise_level)
           ? ""
           : absl::StrFormat(", noise level (best RMSE) %.4f", result.noise_level));
+  if (result.stopped) absl::StrAppend(&out, "stopped (stop_after); checkpoints written\n");
   for (const MatrixFactorizationMethodResult& m : result.methods) {
     absl::StrAppendFormat(&out,
                           "%-7s final averaged test RMSE %.4f after %d iterations, %.2f s, "

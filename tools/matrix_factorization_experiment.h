@@ -5,12 +5,20 @@
 // MovieLens may not be redistributed) on ratings generated from the model, whose noise level
 // sigma_x is the best achievable RMSE.
 //
-// Every rank of `comm` runs the same chains (same seeds); the gradient work of each iteration
-// is split over the ranks (models/matrix_factorization.h), and the results are bit-identical
-// for every rank count.
+// The chains are models::DistributedMfChain (models/distributed_matrix_factorization.h): each
+// rank of `comm` owns its row blocks of W and their ratings, the H column blocks travel
+// between the ranks (ring shift) per subset, and HAMCMC reduces only its inner products. A
+// run is bit-identical for a given seed and rank count, whether the ranks are threads or MPI
+// processes; other rank counts give statistically equivalent chains (their own noise streams).
 //
-// Cost: per method, iterations x (one subset gradient O(N K / P / ranks) + O(D) update and
-// noise + O(|test| K) evaluation).
+// Checkpoints (checkpoint_dir): each rank writes checkpoint_METHOD_rankR_ofS.pb (an
+// models::MfChainState with the trace so far) every checkpoint_every iterations and when a
+// method ends or stops; with `resume` every method continues from its checkpoints, and the
+// resumed run's traces are bit-identical (except seconds) to an uninterrupted run's.
+//
+// Cost: per method and rank, iterations x (one or two subset gradients O(N K / P / ranks) +
+// O(D / ranks) update and noise + one Shift of the held H blocks), plus per averaged sample
+// an H gather (AllReduceSum of J K doubles, not timed) and O(|test| K / ranks) predictions.
 //
 // Example:
 //   MatrixFactorizationExperimentOptions options;  // synthetic, 3 methods, ~10 s
@@ -57,6 +65,8 @@ struct MatrixFactorizationExperimentOptions {
   // HAMCMC's H^0 = gamma I and damping lambda (samplers/hamcmc.h).
   double hamcmc_gamma = 5e-4;
   double hamcmc_damping = 1000;
+  // HAMCMC's L-BFGS memory per block (block-diagonal H_t) instead of global.
+  bool hamcmc_block_memory = false;
   // Standard deviation of the N(0, s^2) initial W and H.
   double init_scale = 0.1;
   int iterations = 5000;
@@ -64,6 +74,16 @@ struct MatrixFactorizationExperimentOptions {
   int record_every = 10;
   // Seed of the data, the split and the chains.
   uint64_t seed = 1;
+  // Checkpoint directory (created if missing); empty: no checkpoints. Default empty.
+  std::string checkpoint_dir;
+  // Write checkpoints every this many iterations, >= 0 (0: only when a method ends or stops).
+  int checkpoint_every = 0;
+  // Continue every method from its checkpoints when they exist (all ranks' or none);
+  // FailedPrecondition if they were written with other options, data or rank count.
+  bool resume = false;
+  // Stop every method after this many iterations in all, >= 0, writing its checkpoints, as
+  // if the run were interrupted there (0: run to the end).
+  int stop_after = 0;
 
   absl::Status Validate() const;
 };
@@ -85,7 +105,13 @@ struct MatrixFactorizationResult {
   // sigma_x for synthetic data (the RMSE of the true mean); NaN for a ratings file.
   double noise_level = 0;
   std::vector<MatrixFactorizationMethodResult> methods;
+  // True when stop_after ended the methods before `iterations`; `methods` is then empty.
+  bool stopped = false;
 };
+
+// The checkpoint file of `method` for rank `rank` of `num_ranks` in `directory`.
+std::string MatrixFactorizationCheckpointPath(const std::string& directory,
+                                              models::MfMethod method, int rank, int num_ranks);
 
 absl::StatusOr<MatrixFactorizationResult> RunMatrixFactorizationExperiment(
     const MatrixFactorizationExperimentOptions& options, parallel::Communicator& comm);

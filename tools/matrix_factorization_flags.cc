@@ -42,6 +42,8 @@ ABSL_FLAG(double, hamcmc_gamma, MatrixFactorizationExperimentOptions().hamcmc_ga
           "HAMCMC's initial inverse-Hessian scale gamma.");
 ABSL_FLAG(double, hamcmc_damping, MatrixFactorizationExperimentOptions().hamcmc_damping,
           "HAMCMC's damping lambda.");
+ABSL_FLAG(bool, hamcmc_block_memory, false,
+          "HAMCMC: one L-BFGS pair per block (block-diagonal H) instead of one global pair.");
 ABSL_FLAG(double, init_scale, MatrixFactorizationExperimentOptions().init_scale,
           "Standard deviation of the initial W and H.");
 ABSL_FLAG(int, synthetic_rows, MatrixFactorizationExperimentOptions().synthetic_rows,
@@ -51,6 +53,15 @@ ABSL_FLAG(int, synthetic_cols, MatrixFactorizationExperimentOptions().synthetic_
 ABSL_FLAG(double, synthetic_density, MatrixFactorizationExperimentOptions().synthetic_density,
           "Observed fraction of the synthetic matrix.");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the data, the split and the chains.");
+ABSL_FLAG(std::string, checkpoint_dir, "",
+          "Directory of the per-method, per-rank checkpoints; empty: none.");
+ABSL_FLAG(int, checkpoint_every, 0,
+          "Write checkpoints every this many iterations (0: when a method ends or stops).");
+ABSL_FLAG(bool, resume, false,
+          "Continue every method from its checkpoints in --checkpoint_dir when they exist.");
+ABSL_FLAG(int, stop_after, 0,
+          "Stop every method after this many iterations, writing checkpoints, as if "
+          "interrupted (0: run to the end); no rmse.csv is written.");
 
 namespace sgmcmc::tools {
 
@@ -77,11 +88,17 @@ absl::StatusOr<MatrixFactorizationExperimentOptions> MatrixFactorizationOptionsF
   o.hamcmc_warmup_step = absl::GetFlag(FLAGS_hamcmc_warmup_step);
   o.hamcmc_gamma = absl::GetFlag(FLAGS_hamcmc_gamma);
   o.hamcmc_damping = absl::GetFlag(FLAGS_hamcmc_damping);
+  o.hamcmc_block_memory = absl::GetFlag(FLAGS_hamcmc_block_memory);
   o.init_scale = absl::GetFlag(FLAGS_init_scale);
   o.synthetic_rows = absl::GetFlag(FLAGS_synthetic_rows);
   o.synthetic_cols = absl::GetFlag(FLAGS_synthetic_cols);
   o.synthetic_density = absl::GetFlag(FLAGS_synthetic_density);
   o.seed = absl::GetFlag(FLAGS_seed);
+  o.checkpoint_dir = absl::GetFlag(FLAGS_checkpoint_dir);
+  if (!o.checkpoint_dir.empty()) o.checkpoint_dir = FromWorkingDirectory(o.checkpoint_dir);
+  o.checkpoint_every = absl::GetFlag(FLAGS_checkpoint_every);
+  o.resume = absl::GetFlag(FLAGS_resume);
+  o.stop_after = absl::GetFlag(FLAGS_stop_after);
   if (absl::Status s = o.Validate(); !s.ok()) return AsFlagError(s);
   return o;
 }
@@ -91,6 +108,7 @@ absl::Status WriteMatrixFactorizationOutputs(const char* argv0,
                                              bool plot) {
   const std::string dir = absl::GetFlag(FLAGS_output_dir);
   std::cout << MatrixFactorizationSummary(result);
+  if (result.stopped) return absl::OkStatus();
   if (absl::Status s = CreateOutputDirectory(dir, "--output_dir"); !s.ok()) return s;
   if (absl::Status s = WriteFile(dir + "/rmse.csv", MatrixFactorizationTraceCsv(result));
       !s.ok()) {

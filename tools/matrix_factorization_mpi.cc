@@ -1,7 +1,9 @@
 // matrix_factorization_mpi: //tools:matrix_factorization over Open MPI, one rank per process
 // (parallel/mpi_communicator.h); same flags except --threads. Rank 0 prints the summary and
-// writes the outputs; the traces are bit-identical for every rank count (the seconds are
-// not). A rank that fails ends the job on every rank (MPI_Abort).
+// writes the outputs; the traces are bit-identical to //tools:matrix_factorization with
+// --threads=P (the seconds are not), and reproducible for a given seed and P. Checkpoints
+// are per rank (checkpoint_METHOD_rankR_ofP.pb). A rank that fails ends the job on every rank
+// (MPI_Abort).
 //
 // Example:
 //   mpirun --allow-run-as-root --oversubscribe -np 4 bazel-bin/tools/matrix_factorization_mpi \
