@@ -22,7 +22,8 @@ py::array CheckedArray(const py::handle& object, const char* name, int64_t expec
                        std::string(py::str(py::type::of(object).attr("__name__")))));
   }
   py::array array = py::reinterpret_borrow<py::array>(object);
-  if (!array.dtype().is(py::dtype::of<double>())) {
+  // Equivalence, not identity: an unpickled array's dtype is an equal but distinct object.
+  if (!py::isinstance<py::array_t<double>>(array)) {
     Raise(PyExc_TypeError, absl::StrCat(name, " must have dtype float64, got ",
                                         std::string(py::str(array.dtype()))));
   }

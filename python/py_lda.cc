@@ -299,6 +299,11 @@ class LdaChain {
     if (corpus.num_documents() < 1) {
       ThrowIfError(absl::InvalidArgumentError("X has no documents (rows)"));
     }
+    if (corpus.vocabulary_size() < 2) {
+      ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+          "X has n_features = ", corpus.vocabulary_size(),
+          " word(s) (columns); LDA needs at least 2")));
+    }
     if (!pool_) pool_ = std::make_unique<parallel::ThreadPool>(threads_);
     auto owned = std::make_unique<data::Corpus>(std::move(corpus));
     models::LdaOptions options = options_;
