@@ -4,8 +4,10 @@
 // (python/py_status.h).
 #include "pybind11/pybind11.h"
 #include "python/py_lda.h"
+#include "python/py_samplers.h"
 
 PYBIND11_MODULE(_sgmcmc, m) {
   m.doc() = "sgmcmc's C++ library (stochastic-gradient MCMC) for Python; see the sgmcmc package.";
   sgmcmc::python::RegisterLda(m);
+  sgmcmc::python::RegisterSamplers(m);
 }

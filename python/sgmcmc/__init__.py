@@ -15,8 +15,9 @@ on Ctrl-C (KeyboardInterrupt).
 """
 
 from sgmcmc import datasets
+from sgmcmc import samplers
 from sgmcmc._sgmcmc import format_topics
 from sgmcmc.lda import LDA
 
-__all__ = ["LDA", "datasets", "format_topics"]
+__all__ = ["LDA", "datasets", "format_topics", "samplers"]
 __version__ = "0.1.0"
