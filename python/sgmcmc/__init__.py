@@ -15,9 +15,10 @@ on Ctrl-C (KeyboardInterrupt).
 """
 
 from sgmcmc import datasets
+from sgmcmc import diagnostics
 from sgmcmc import samplers
 from sgmcmc._sgmcmc import format_topics
 from sgmcmc.lda import LDA
 
-__all__ = ["LDA", "datasets", "format_topics", "samplers"]
+__all__ = ["LDA", "datasets", "diagnostics", "format_topics", "samplers"]
 __version__ = "0.1.0"
