@@ -215,46 +215,44 @@ void RegisterSamplers(py::module_& m) {
         ThrowIfError(c.mutable_sampler().RestoreState(state));
       });
 
+  py::class_<samplers::ChainOptions>(m, "ChainOptions",
+                                     "Step size schedule, minibatch size, seed and stream.")
+      .def(py::init(&MakeChain), py::arg("step_size"), py::arg("step_size_tau"),
+           py::arg("step_size_kappa"), py::arg("batch_size"), py::arg("seed"),
+           py::arg("stream"));
   m.def(
       "sgld",
-      [](py::function gradient, const py::handle& theta0, int64_t num_items, double h,
-         std::optional<double> tau, double kappa, int64_t batch_size, uint64_t seed,
-         uint64_t stream) {
+      [](py::function gradient, const py::handle& theta0, int64_t num_items,
+         const samplers::ChainOptions& chain) {
         samplers::SgldOptions options;
-        options.chain = MakeChain(h, tau, kappa, batch_size, seed, stream);
+        options.chain = chain;
         return MakeEuclidean<samplers::Sgld>(std::move(gradient), theta0, num_items, options);
       },
-      py::arg("gradient"), py::arg("theta0"), py::arg("num_items"), py::arg("step_size"),
-      py::arg("step_size_tau"), py::arg("step_size_kappa"), py::arg("batch_size"),
-      py::arg("seed"), py::arg("stream"));
+      py::arg("gradient"), py::arg("theta0"), py::arg("num_items"), py::arg("chain"));
   m.def(
       "psgld",
-      [](py::function gradient, const py::handle& theta0, int64_t num_items, double h,
-         std::optional<double> tau, double kappa, int64_t batch_size, uint64_t seed,
-         uint64_t stream, double alpha, double lambda) {
+      [](py::function gradient, const py::handle& theta0, int64_t num_items,
+         const samplers::ChainOptions& chain, double alpha, double lambda) {
         samplers::PsgldOptions options;
-        options.chain = MakeChain(h, tau, kappa, batch_size, seed, stream);
+        options.chain = chain;
         options.alpha = alpha;
         options.lambda = lambda;
         return MakeEuclidean<samplers::Psgld>(std::move(gradient), theta0, num_items, options);
       },
-      py::arg("gradient"), py::arg("theta0"), py::arg("num_items"), py::arg("step_size"),
-      py::arg("step_size_tau"), py::arg("step_size_kappa"), py::arg("batch_size"),
-      py::arg("seed"), py::arg("stream"), py::arg("alpha"), py::arg("regularizer"));
+      py::arg("gradient"), py::arg("theta0"), py::arg("num_items"), py::arg("chain"),
+      py::arg("alpha"), py::arg("regularizer"));
   m.def(
       "sghmc",
-      [](py::function gradient, const py::handle& theta0, int64_t num_items, double h,
-         std::optional<double> tau, double kappa, int64_t batch_size, uint64_t seed,
-         uint64_t stream, double friction, double gradient_noise) {
+      [](py::function gradient, const py::handle& theta0, int64_t num_items,
+         const samplers::ChainOptions& chain, double friction, double gradient_noise) {
         samplers::SghmcOptions options;
-        options.chain = MakeChain(h, tau, kappa, batch_size, seed, stream);
+        options.chain = chain;
         options.friction = friction;
         options.gradient_noise = gradient_noise;
         return MakeEuclidean<samplers::Sghmc>(std::move(gradient), theta0, num_items, options);
       },
-      py::arg("gradient"), py::arg("theta0"), py::arg("num_items"), py::arg("step_size"),
-      py::arg("step_size_tau"), py::arg("step_size_kappa"), py::arg("batch_size"),
-      py::arg("seed"), py::arg("stream"), py::arg("friction"), py::arg("gradient_noise"));
+      py::arg("gradient"), py::arg("theta0"), py::arg("num_items"), py::arg("chain"),
+      py::arg("friction"), py::arg("gradient_noise"));
 
   py::class_<SimplexChain>(m, "SimplexChain", "SCIR / SGRLD on rows x cols simplices.")
       .def("step", &SimplexChain::Step, py::arg("counts"), py::arg("h"),

@@ -34,34 +34,32 @@ EuclideanChain = _sgmcmc.EuclideanChain
 SimplexChain = _sgmcmc.SimplexChain
 
 
-def _chain_args(num_items, step_size, step_size_tau, step_size_kappa, batch_size, seed,
-                stream):
-    return dict(num_items=num_items, step_size=step_size, step_size_tau=step_size_tau,
-                step_size_kappa=step_size_kappa, batch_size=batch_size, seed=seed,
-                stream=stream)
+def _chain(step_size, step_size_tau, step_size_kappa, batch_size, seed, stream):
+    return _sgmcmc.ChainOptions(step_size, step_size_tau, step_size_kappa, batch_size, seed,
+                                stream)
 
 
 def sgld(gradient, theta0, num_items=1, step_size=1e-3, step_size_tau=None,
          step_size_kappa=0.0, batch_size=1, seed=1, stream=0):
     """SGLD (Welling & Teh 2011; samplers/sgld.h) from theta0 (float64 vector)."""
-    return _sgmcmc.sgld(gradient, theta0, **_chain_args(
-        num_items, step_size, step_size_tau, step_size_kappa, batch_size, seed, stream))
+    return _sgmcmc.sgld(gradient, theta0, num_items, _chain(
+        step_size, step_size_tau, step_size_kappa, batch_size, seed, stream))
 
 
 def psgld(gradient, theta0, num_items=1, step_size=1e-3, step_size_tau=None,
           step_size_kappa=0.0, batch_size=1, seed=1, stream=0, alpha=0.99, regularizer=1e-5):
     """pSGLD (Li et al. 2016; samplers/psgld.h): RMSprop-preconditioned SGLD."""
-    return _sgmcmc.psgld(gradient, theta0, alpha=alpha, regularizer=regularizer, **_chain_args(
-        num_items, step_size, step_size_tau, step_size_kappa, batch_size, seed, stream))
+    return _sgmcmc.psgld(gradient, theta0, num_items, _chain(
+        step_size, step_size_tau, step_size_kappa, batch_size, seed, stream), alpha, regularizer)
 
 
 def sghmc(gradient, theta0, num_items=1, step_size=1e-3, step_size_tau=None,
           step_size_kappa=0.0, batch_size=1, seed=1, stream=0, friction=1.0,
           gradient_noise=0.0):
     """SGHMC (Chen et al. 2014; samplers/sghmc.h) with friction C and noise estimate B."""
-    return _sgmcmc.sghmc(gradient, theta0, friction=friction, gradient_noise=gradient_noise,
-                         **_chain_args(num_items, step_size, step_size_tau, step_size_kappa,
-                                       batch_size, seed, stream))
+    return _sgmcmc.sghmc(gradient, theta0, num_items, _chain(
+        step_size, step_size_tau, step_size_kappa, batch_size, seed, stream), friction,
+        gradient_noise)
 
 
 def _alpha(alpha):
