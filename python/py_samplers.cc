@@ -116,6 +116,27 @@ EuclideanChain MakeEuclidean(py::function gradient, const py::handle& theta0,
   return EuclideanChain(std::move(model), std::move(sampler));
 }
 
+// Defines `name`(gradient, theta0, num_items, chain, first, second): a Euclidean sampler
+// whose options are the chain and two numbers (pSGLD's alpha and lambda, SGHMC's friction and
+// gradient noise).
+template <typename Sampler, typename Options>
+void DefSamplerWithTwoSettings(py::module_& m, const char* name, double Options::*first,
+                               const char* first_name, double Options::*second,
+                               const char* second_name) {
+  m.def(
+      name,
+      [first, second](py::function gradient, const py::handle& theta0, int64_t num_items,
+                      const samplers::ChainOptions& chain, double a, double b) {
+        Options options;
+        options.chain = chain;
+        options.*first = a;
+        options.*second = b;
+        return MakeEuclidean<Sampler>(std::move(gradient), theta0, num_items, options);
+      },
+      py::arg("gradient"), py::arg("theta0"), py::arg("num_items"), py::arg("chain"),
+      py::arg(first_name), py::arg(second_name));
+}
+
 // A simplex sampler (SCIR or SGRLD) of rows x cols.
 class SimplexChain {
  public:
@@ -229,30 +250,11 @@ void RegisterSamplers(py::module_& m) {
         return MakeEuclidean<samplers::Sgld>(std::move(gradient), theta0, num_items, options);
       },
       py::arg("gradient"), py::arg("theta0"), py::arg("num_items"), py::arg("chain"));
-  m.def(
-      "psgld",
-      [](py::function gradient, const py::handle& theta0, int64_t num_items,
-         const samplers::ChainOptions& chain, double alpha, double lambda) {
-        samplers::PsgldOptions options;
-        options.chain = chain;
-        options.alpha = alpha;
-        options.lambda = lambda;
-        return MakeEuclidean<samplers::Psgld>(std::move(gradient), theta0, num_items, options);
-      },
-      py::arg("gradient"), py::arg("theta0"), py::arg("num_items"), py::arg("chain"),
-      py::arg("alpha"), py::arg("regularizer"));
-  m.def(
-      "sghmc",
-      [](py::function gradient, const py::handle& theta0, int64_t num_items,
-         const samplers::ChainOptions& chain, double friction, double gradient_noise) {
-        samplers::SghmcOptions options;
-        options.chain = chain;
-        options.friction = friction;
-        options.gradient_noise = gradient_noise;
-        return MakeEuclidean<samplers::Sghmc>(std::move(gradient), theta0, num_items, options);
-      },
-      py::arg("gradient"), py::arg("theta0"), py::arg("num_items"), py::arg("chain"),
-      py::arg("friction"), py::arg("gradient_noise"));
+  DefSamplerWithTwoSettings<samplers::Psgld>(m, "psgld", &samplers::PsgldOptions::alpha, "alpha",
+                                              &samplers::PsgldOptions::lambda, "regularizer");
+  DefSamplerWithTwoSettings<samplers::Sghmc>(m, "sghmc", &samplers::SghmcOptions::friction,
+                                              "friction", &samplers::SghmcOptions::gradient_noise,
+                                              "gradient_noise");
 
   py::class_<SimplexChain>(m, "SimplexChain", "SCIR / SGRLD on rows x cols simplices.")
       .def("step", &SimplexChain::Step, py::arg("counts"), py::arg("h"),

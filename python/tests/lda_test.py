@@ -162,6 +162,21 @@ class LdaTest(unittest.TestCase):
         self.assertEqual(lda.transform(X[:2]).shape, (2, 5))
 
 
+    def test_fit_releases_the_gil(self):
+        # While fit runs in another thread, this thread keeps running Python: if fit held the
+        # GIL for its whole C++ loop, the count below would stay 0 until it returned.
+        X = toy_counts(docs=200, words=50)
+        lda = small_lda(max_iter=60, batch_size=200, gibbs_sweeps=50)
+        worker = threading.Thread(target=lda.fit, args=(X,))
+        count = 0
+        worker.start()
+        while worker.is_alive():
+            count += 1
+        worker.join()
+        self.assertEqual(lda.n_iter_, 60)
+        self.assertGreater(count, 1000)
+
+
 class ErrorPathTest(unittest.TestCase):
     def test_bad_counts_name_the_entry(self):
         X = toy_counts()
