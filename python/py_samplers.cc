@@ -19,7 +19,9 @@
 #include "rng/engine.h"
 #include "rng/normal.h"
 #include "rng/uniform.h"
+#include "models/categorical_dirichlet.h"
 #include "samplers/count_model.h"
+#include "samplers/minibatch.h"
 #include "samplers/gradient_model.h"
 #include "samplers/psgld.h"
 #include "samplers/sampler.h"
@@ -170,9 +172,44 @@ class SimplexChain {
   }
 
   const samplers::SimplexSampler& sampler() const { return *sampler_; }
+  samplers::SimplexSampler& mutable_sampler() { return *sampler_; }
 
  private:
   std::unique_ptr<samplers::SimplexSampler> sampler_;
+};
+
+// Steps a simplex chain with the scaled counts of a C++ count model: each step draws a
+// minibatch of item ids with its engine, asks the model for the counts given the chain's
+// current ω, and steps the chain with them.
+class CountModelStepper {
+ public:
+  CountModelStepper(std::shared_ptr<const samplers::CountModel> model, int64_t batch_size,
+                    uint64_t seed, uint64_t stream)
+      : model_(std::move(model)),
+        minibatch_(ValueOrThrow(samplers::Minibatch::Create(model_->num_items(), batch_size))),
+        engine_(seed, stream) {}
+
+  void Step(SimplexChain& chain, double h) {
+    if (chain.sampler().rows() != model_->num_simplices() ||
+        chain.sampler().cols() != model_->dimension()) {
+      ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+          "the chain has ", chain.sampler().rows(), " x ", chain.sampler().cols(),
+          " simplices, the model ", model_->num_simplices(), " x ", model_->dimension())));
+    }
+    if (!(h > 0) || !std::isfinite(h)) {
+      ThrowIfError(absl::InvalidArgumentError(absl::StrCat("h must be finite and > 0, got ", h)));
+    }
+    model_->ScaledCounts(engine_, minibatch_.Draw(engine_), chain.sampler(), counts_);
+    chain.mutable_sampler().Step(counts_, h);
+  }
+
+  const rng::Engine& engine() const { return engine_; }
+
+ private:
+  std::shared_ptr<const samplers::CountModel> model_;
+  samplers::Minibatch minibatch_;
+  rng::Engine engine_;
+  samplers::SimplexCounts counts_;
 };
 
 samplers::SimplexSamplerOptions SimplexOptions(int rows, int cols, std::vector<double> alpha,
@@ -284,6 +321,33 @@ void RegisterSamplers(py::module_& m) {
             samplers::Sgrld::Create(SimplexOptions(rows, cols, std::move(alpha), seed)))));
       },
       py::arg("rows"), py::arg("cols"), py::arg("alpha"), py::arg("seed"));
+
+  py::class_<samplers::CountModel, std::shared_ptr<samplers::CountModel>>(
+      m, "CountModel", "A C++ count model (samplers/count_model.h).")
+      .def_property_readonly("num_simplices", &samplers::CountModel::num_simplices)
+      .def_property_readonly("dimension", &samplers::CountModel::dimension)
+      .def_property_readonly("num_items", &samplers::CountModel::num_items)
+      .def("prior_concentration", &samplers::CountModel::PriorConcentration);
+  py::class_<models::CategoricalDirichlet, samplers::CountModel,
+             std::shared_ptr<models::CategoricalDirichlet>>(
+      m, "CategoricalDirichlet",
+      "Categorical data with a Dirichlet prior (models/categorical_dirichlet.h).")
+      .def(py::init([](std::vector<int64_t> category_counts, double alpha) {
+             models::CategoricalDirichletOptions options;
+             options.category_counts = std::move(category_counts);
+             options.alpha = alpha;
+             return std::make_shared<models::CategoricalDirichlet>(
+                 ValueOrThrow(models::CategoricalDirichlet::Create(std::move(options))));
+           }),
+           py::arg("category_counts"), py::arg("alpha"))
+      .def("posterior_concentration", &models::CategoricalDirichlet::PosteriorConcentration);
+  py::class_<CountModelStepper>(m, "CountModelStepper",
+                                "Steps a simplex chain with a C++ count model's minibatch counts.")
+      .def(py::init<std::shared_ptr<const samplers::CountModel>, int64_t, uint64_t, uint64_t>(),
+           py::arg("model"), py::arg("batch_size"), py::arg("seed"), py::arg("stream"))
+      .def("step", &CountModelStepper::Step, py::arg("chain"), py::arg("h"))
+      .def_property_readonly("engine_position",
+                             [](const CountModelStepper& s) { return s.engine().position(); });
 }
 
 }  // namespace sgmcmc::python

@@ -19,6 +19,12 @@ read in place) and write ω into a caller's array:
     omega = np.empty((1, 5))
     chain.step(counts, 0.1); chain.simplex(omega)
 
+or with the scaled counts of a C++ count model, minibatches drawn by a stepper:
+
+    model = sgmcmc.samplers.CategoricalDirichlet([800, 100, 100, 0, 0], alpha=0.1)
+    stepper = sgmcmc.samplers.CountModelStepper(model, batch_size=10, seed=1, stream=0)
+    stepper.step(chain, 0.1)
+
 The step size schedule is h (1 + m/tau)^(-kappa) with step_size_tau set, else constant h.
 Engine(seed, stream) is the library's Philox stream (rng/engine.h), filling arrays in place.
 """
@@ -32,6 +38,9 @@ from sgmcmc import _sgmcmc
 Engine = _sgmcmc.Engine
 EuclideanChain = _sgmcmc.EuclideanChain
 SimplexChain = _sgmcmc.SimplexChain
+CountModel = _sgmcmc.CountModel
+CategoricalDirichlet = _sgmcmc.CategoricalDirichlet
+CountModelStepper = _sgmcmc.CountModelStepper
 
 
 def _chain(step_size, step_size_tau, step_size_kappa, batch_size, seed, stream):

@@ -141,6 +141,31 @@ class SimplexTest(unittest.TestCase):
         np.testing.assert_allclose(omega.sum(axis=1), 1.0, rtol=1e-12)
         self.assertEqual(chain.steps(0), 3200)
 
+    def test_scir_with_a_cxx_count_model(self):
+        # Baker et al.'s sparse experiment: posterior Dir(800.1, 100.1, 100.1, 0.1 x 7). SCIR
+        # with minibatch counts keeps the posterior mean; the sd of omega_1 is
+        # sqrt(0.8 * 0.2 / 1002) = 0.0126, inflated at most a few times by the minibatch
+        # noise; 4000 steps at h = 0.5 (ESS about 0.25 per step) give SE < 0.002: the
+        # tolerance 0.01 is 5 SE.
+        model = samplers.CategoricalDirichlet([800, 100, 100] + [0] * 7, alpha=0.1)
+        self.assertEqual((model.num_simplices, model.dimension, model.num_items), (1, 10, 1000))
+        posterior = np.array(model.posterior_concentration())
+        chain = samplers.scir(rows=1, cols=10, alpha=model.prior_concentration(), seed=6)
+        stepper = samplers.CountModelStepper(model, batch_size=100, seed=6, stream=1)
+        omega, total = np.empty((1, 10)), np.zeros(10)
+        for _ in range(200):
+            stepper.step(chain, 0.5)
+        for _ in range(4000):
+            stepper.step(chain, 0.5)
+            chain.simplex(omega)
+            total += omega[0]
+        np.testing.assert_allclose(total / 4000, posterior / posterior.sum(), atol=0.01)
+        self.assertGreater(stepper.engine_position, 0)
+        with self.assertRaisesRegex(ValueError, "the chain has 1 x 3 simplices, the model 1 x 10"):
+            stepper.step(samplers.scir(rows=1, cols=3), 0.5)
+        with self.assertRaisesRegex(ValueError, "category_counts|at least 2"):
+            samplers.CategoricalDirichlet([5], alpha=0.1)
+
     def test_sgrld_steps_and_checks(self):
         chain = samplers.sgrld(rows=2, cols=4, alpha=[0.1, 0.2, 0.3, 0.4], seed=1)
         counts = np.ones((2, 4))
