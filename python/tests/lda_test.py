@@ -151,7 +151,7 @@ class LdaTest(unittest.TestCase):
     def test_ctrl_c_stops_fit_cleanly(self):
         X = toy_counts(docs=200, words=50)
         lda = small_lda(max_iter=10**7, batch_size=200, gibbs_sweeps=50, burn_in=0)
-        timer = threading.Timer(0.5, _thread.interrupt_main)
+        timer = threading.Timer(0.2, _thread.interrupt_main)
         timer.start()
         with self.assertRaises(KeyboardInterrupt):
             lda.fit(X)
@@ -166,14 +166,14 @@ class LdaTest(unittest.TestCase):
         # While fit runs in another thread, this thread keeps running Python: if fit held the
         # GIL for its whole C++ loop, the count below would stay 0 until it returned.
         X = toy_counts(docs=200, words=50)
-        lda = small_lda(max_iter=60, batch_size=200, gibbs_sweeps=50)
+        lda = small_lda(max_iter=10, batch_size=200, gibbs_sweeps=50)
         worker = threading.Thread(target=lda.fit, args=(X,))
         count = 0
         worker.start()
         while worker.is_alive():
             count += 1
         worker.join()
-        self.assertEqual(lda.n_iter_, 60)
+        self.assertEqual(lda.n_iter_, 10)
         self.assertGreater(count, 1000)
 
 
