@@ -10,6 +10,7 @@ Each repository is defined only if the workspace has not defined one of that nam
 so a consumer may pre-define its own copy.
 """
 
+load("//third_party:python3.bzl", "python3_headers_repository")
 load("//third_party:stubs.bzl", "local_stub_repository")
 
 def _maybe(rule, name, **kwargs):
@@ -58,3 +59,12 @@ def sgmcmc_deps():
     _system("boost_math", "boost_math.BUILD")
     _system("openmpi", "openmpi.BUILD")
     _system("zlib", "zlib.BUILD")
+    _system("pybind11", "pybind11.BUILD")
+    _maybe(
+        python3_headers_repository,
+        name = "python3",
+        build_file = Label("//third_party:python3.BUILD"),
+    )
+
+    # py_binary / py_test run on Debian's /usr/bin/python3 (third_party/BUILD).
+    native.register_toolchains(str(Label("//third_party:python_toolchain")))

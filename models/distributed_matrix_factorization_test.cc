@@ -14,6 +14,7 @@
 #include "models/matrix_factorization.h"
 #include "models/matrix_factorization_state.pb.h"
 #include "parallel/communicator.h"
+#include "parallel/failing_communicator_testing.h"
 #include "rng/engine.h"
 #include "rng/normal.h"
 
@@ -255,35 +256,6 @@ TEST(DistributedMfChainTest, RestoreRejectsAStateOfAnotherRunShape) {
   EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
 }
 
-// A communicator whose Shift fails on rank `fail_rank` at its `fail_at`-th call.
-class FailingShiftCommunicator final : public parallel::Communicator {
- public:
-  FailingShiftCommunicator(parallel::Communicator& inner, int fail_rank, int fail_at)
-      : inner_(inner), fail_rank_(fail_rank), fail_at_(fail_at) {}
-  int rank() const override { return inner_.rank(); }
-  int size() const override { return inner_.size(); }
-  absl::Status AllReduceSum(absl::Span<double> values) override {
-    return inner_.AllReduceSum(values);
-  }
-  absl::Status Shift(absl::Span<const double> send, absl::Span<double> receive,
-                     int offset) override {
-    if (rank() == fail_rank_ && ++calls_ == fail_at_) {
-      return absl::UnavailableError("injected link failure");
-    }
-    return inner_.Shift(send, receive, offset);
-  }
-  absl::Status AgreeOnStatus(const absl::Status& local) override {
-    return inner_.AgreeOnStatus(local);
-  }
-  void Fail(const absl::Status& status) override { inner_.Fail(status); }
-
- private:
-  parallel::Communicator& inner_;
-  const int fail_rank_;
-  const int fail_at_;
-  int calls_ = 0;
-};
-
 // Rank 2 of 4 loses its link in the middle of a HAMCMC run (between the shifts and the
 // reductions): it returns the error, and every other rank's chain returns Aborted naming
 // it instead of waiting.
@@ -292,7 +264,9 @@ TEST(DistributedMfChainTest, AFailingRankEndsEveryRanksChainWithAnError) {
   const Data d = MakeData(60, 50, 0.3, o, 2);
   std::vector<absl::Status> seen(4);
   absl::Status status = parallel::RunOnThreads(4, [&](parallel::Communicator& comm) {
-    FailingShiftCommunicator failing(comm, /*fail_rank=*/2, /*fail_at=*/5);
+    parallel::FailingCommunicator failing(comm, parallel::FailingCommunicator::kShift,
+                                          /*fail_rank=*/2, /*fail_at=*/5,
+                                          absl::UnavailableError("injected link failure"));
     auto chain =
         DistributedMfChain::Create(d.train, d.test, o, SmallRun(MfMethod::kHamcmc), failing);
     if (!chain.ok()) return chain.status();

@@ -11,6 +11,7 @@
 #include "models/dp_component_model.h"
 #include "models/dp_partition_testing.h"
 #include "parallel/communicator.h"
+#include "parallel/failing_communicator_testing.h"
 #include "rng/engine.h"
 #include "rng/uniform.h"
 
@@ -147,36 +148,15 @@ TEST(DpParallelTest, AcceleratedStageFindsTheComponentsAndRunsAreReproducible) {
   EXPECT_GE(c.features.back(), 4);
 }
 
-// A communicator that fails rank `fail_rank` at its `fail_at`-th collective.
-class FailingCommunicator : public parallel::Communicator {
- public:
-  FailingCommunicator(parallel::Communicator* inner, int fail_rank, int fail_at)
-      : inner_(inner), fail_rank_(fail_rank), fail_at_(fail_at) {}
-  int rank() const override { return inner_->rank(); }
-  int size() const override { return inner_->size(); }
-  absl::Status AllReduceSum(absl::Span<double> values) override {
-    if (rank() == fail_rank_ && ++calls_ == fail_at_) {
-      return absl::DataLossError("deliberate failure for the test");
-    }
-    return inner_->AllReduceSum(values);
-  }
-  absl::Status AgreeOnStatus(const absl::Status& local) override {
-    return inner_->AgreeOnStatus(local);
-  }
-  void Fail(const absl::Status& status) override { inner_->Fail(status); }
-
- private:
-  parallel::Communicator* inner_;
-  int fail_rank_, fail_at_, calls_ = 0;
-};
-
 TEST(DpParallelTest, AFailingWorkerEndsEveryWorkerWithAnError) {
   const CountMatrix data = SeparatedCounts(60, 3);
   DpParallelOptions options;
   options.sync_every = 1;
   std::atomic<int> aborted{0};
   const absl::Status status = parallel::RunOnThreads(3, [&](parallel::Communicator& inner) {
-    FailingCommunicator comm(&inner, /*fail_rank=*/1, /*fail_at=*/7);
+    parallel::FailingCommunicator comm(inner, parallel::FailingCommunicator::kAllReduceSum,
+                                       /*fail_rank=*/1, /*fail_at=*/7,
+                                       absl::DataLossError("deliberate failure for the test"));
     MultinomialDirichletModel model(12, 1.0);
     absl::Status s = [&]() -> absl::Status {
       SGMCMC_ASSIGN_OR_RETURN(auto sampler,

@@ -33,7 +33,7 @@ FLOORS = [
     ("1 foundation", ["base", "testing", "math", "rng", "linalg", "parallel"]),
     ("2 components", ["data", "eval", "samplers"]),
     ("3 models", ["models"]),
-    ("4 tools", ["tools", "bench", "examples"]),
+    ("4 tools", ["tools", "python", "bench", "examples"]),
 ]
 
 # Inside a floor, package -> the packages of the same floor it may include. Floor 1 is
@@ -53,6 +53,7 @@ SAME_FLOOR_ALLOWED = {
     "samplers": {"eval"},
     "models": set(),
     "tools": set(),
+    "python": set(),
     "bench": set(),
     "examples": set(),
 }

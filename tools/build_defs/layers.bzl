@@ -22,6 +22,7 @@ LAYER_EXCLUSIONS = {
     "samplers": _FLOOR1 + ["data", "eval"],
     "models": _FLOOR1 + ["data", "eval", "samplers"],
     "tools": _FLOOR1 + ["data", "eval", "models", "samplers"],
+    "python": _FLOOR1 + ["data", "eval", "models", "samplers", "tools"],
 }
 
 def sgmcmc_layer_package_groups():

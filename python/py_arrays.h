@@ -1,0 +1,48 @@
+// NumPy array views for the _sgmcmc extension (python/module.cc): zero-copy spans over
+// float64 C-contiguous arrays, with the checks that make a wrong array a clear Python
+// exception instead of a silent copy (a step function that writes into a converted copy
+// would leave the caller's array unchanged).
+//
+// Errors: TypeError if the object is not a numpy.ndarray of dtype float64, ValueError if it is
+// not C-contiguous, read-only (for a mutable view) or of the wrong size; every message names
+// the argument, e.g. "theta must be a C-contiguous float64 array (got a Fortran-ordered one)".
+//
+// Cost: O(1) per view.
+//
+// Example:
+//   absl::Span<double> theta = MutableDoubleView(theta_array, "theta", dimension);
+#ifndef SGMCMC_PYTHON_PY_ARRAYS_H_
+#define SGMCMC_PYTHON_PY_ARRAYS_H_
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "absl/types/span.h"
+#include "base/check.h"
+#include "pybind11/numpy.h"
+#include "pybind11/pybind11.h"
+
+namespace sgmcmc::python {
+
+// The writable data of `array` (`name` in messages). expected_size < 0: any size.
+absl::Span<double> MutableDoubleView(const pybind11::handle& array, const char* name,
+                                     int64_t expected_size = -1);
+// The data of `array` read in place (same checks, except that read-only arrays are fine).
+absl::Span<const double> DoubleView(const pybind11::handle& array, const char* name,
+                                    int64_t expected_size = -1);
+
+// A new array of `shape` holding `values` (copied once, for results); the product of shape
+// must be values.size() (checked).
+template <typename T>
+pybind11::array_t<T> NewArray(const std::vector<T>& values, const std::vector<int64_t>& shape) {
+  std::vector<pybind11::ssize_t> dims(shape.begin(), shape.end());
+  pybind11::array_t<T> out(dims);
+  SGMCMC_CHECK(static_cast<size_t>(out.size()) == values.size());
+  std::copy(values.begin(), values.end(), out.mutable_data());
+  return out;
+}
+
+}  // namespace sgmcmc::python
+
+#endif  // SGMCMC_PYTHON_PY_ARRAYS_H_

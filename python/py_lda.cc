@@ -1,0 +1,473 @@
+#include "python/py_lda.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
+#include "data/corpus.h"
+#include "data/corpus_config.pb.h"
+#include "data/corpus_loader.h"
+#include "data/split.h"
+#include "eval/evaluation_schedule.h"
+#include "eval/perplexity.h"
+#include "models/lda.h"
+#include "models/lda_state.pb.h"
+#include "models/lda_topics.h"
+#include "parallel/thread_pool.h"
+#include "pybind11/numpy.h"
+#include "pybind11/stl.h"
+#include "python/py_arrays.h"
+#include "python/py_corpus.h"
+#include "python/py_status.h"
+
+namespace sgmcmc::python {
+namespace py = pybind11;
+namespace {
+
+// Inputs are converted (copied) once if they are not already of this type: they are read,
+// never updated in place.
+using Int64Input = py::array_t<int64_t, py::array::c_style | py::array::forcecast>;
+using DoubleInput = py::array_t<double, py::array::c_style | py::array::forcecast>;
+
+template <typename T>
+absl::Span<const T> Span(const py::array_t<T, py::array::c_style | py::array::forcecast>& a) {
+  return absl::MakeConstSpan(a.data(), a.size());
+}
+
+data::Corpus CorpusFromArrays(const Int64Input& indptr, const Int64Input& indices,
+                              const DoubleInput& counts, int num_words) {
+  return ValueOrThrow(CorpusFromCsr(Span(indptr), Span(indices), Span(counts), num_words));
+}
+
+py::tuple CsrTuple(const data::Corpus& corpus) {
+  CsrCounts csr = CorpusToCsr(corpus);
+  const auto nnz = static_cast<int64_t>(csr.indices.size());
+  return py::make_tuple(NewArray(csr.indptr, {static_cast<int64_t>(csr.indptr.size())}),
+                        NewArray(csr.indices, {nnz}), NewArray(csr.data, {nnz}),
+                        csr.num_words);
+}
+
+int ResolveThreads(int threads) {
+  if (threads < 0) ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+                       "n_threads must be >= 1 (or 0/None for every core), got ", threads)));
+  return threads > 0 ? threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+models::LdaOptions MakeOptions(const std::string& sampler, int num_topics, double alpha,
+                               double beta, double h, double tau, double kappa, int batch_size,
+                               int gibbs_sweeps, uint64_t seed) {
+  models::LdaOptions options;
+  if (sampler == "scir") {
+    options.sampler = models::LdaSampler::kScir;
+  } else if (sampler == "sgrld") {
+    options.sampler = models::LdaSampler::kSgrld;
+  } else {
+    ThrowIfError(absl::InvalidArgumentError(
+        absl::StrCat("sampler must be \"scir\" or \"sgrld\", got \"", sampler, "\"")));
+  }
+  options.num_topics = num_topics;
+  options.alpha = alpha;
+  options.beta = beta;
+  options.step_size = samplers::StepSizeOptions::PolynomialDecay(h, tau, kappa);
+  options.minibatch_size = batch_size;
+  options.gibbs_sweeps = gibbs_sweeps;
+  options.seed = seed;
+  ThrowIfError(options.Validate());
+  return options;
+}
+
+void CheckTopics(absl::Span<const double> topics, int num_topics, int num_words) {
+  if (topics.size() != static_cast<size_t>(num_topics) * num_words) {
+    ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+        "X has ", num_words, " columns (words) but the topics have ",
+        num_topics > 0 ? topics.size() / num_topics : 0, " (", topics.size(), " entries for ",
+        num_topics, " topics)")));
+  }
+}
+
+// η̂ (D x K) of every document of `corpus` by Gibbs sweeps with the topics fixed (fold-in),
+// or, with `held_out`, the document-completion perplexity of one evaluation.
+py::object EvaluateFixedTopics(const py::handle& topics_array, int num_topics,
+                               data::DocumentCompletionSplit split, double alpha, int sweeps,
+                               uint64_t seed, int threads, bool perplexity) {
+  const absl::Span<const double> topics = DoubleView(topics_array, "topics");
+  CheckTopics(topics, num_topics, split.observed.vocabulary_size());
+  eval::DocumentCompletionPerplexity evaluator =
+      ValueOrThrow(eval::DocumentCompletionPerplexity::Create(
+          split, eval::ProtocolPerplexityOptions(num_topics, alpha, sweeps, seed)));
+  parallel::ThreadPool pool(ResolveThreads(threads));
+  double value;
+  {
+    py::gil_scoped_release release;
+    value = evaluator.Evaluate(topics, &pool);
+  }
+  if (perplexity) return py::float_(value);
+  const std::vector<double> doc_topics(evaluator.doc_topics().begin(),
+                                       evaluator.doc_topics().end());
+  return NewArray(doc_topics, {split.observed.num_documents(), num_topics});
+}
+
+// models::Lda driven from Python; see py_lda.h.
+class LdaChain {
+ public:
+  LdaChain(models::LdaOptions options, int threads, int64_t burn_in, int64_t thin,
+           bool store_samples)
+      : options_(std::move(options)),
+        threads_(ResolveThreads(threads)),
+        burn_in_(burn_in),
+        thin_(thin),
+        store_samples_(store_samples) {
+    if (burn_in < -1) {
+      ThrowIfError(absl::InvalidArgumentError(
+          absl::StrCat("burn_in must be >= 0 (or None for half of max_iter), got ", burn_in)));
+    }
+    if (thin < 1) {
+      ThrowIfError(absl::InvalidArgumentError(absl::StrCat("thin must be >= 1, got ", thin)));
+    }
+  }
+
+  // A new chain on the documents of X, `iterations` steps; with a held-out split, the lda
+  // tool's evaluation protocol (tools/lda_run.h) records the perplexity trace.
+  void Fit(const Int64Input& indptr, const Int64Input& indices, const DoubleInput& counts,
+           int num_words, int64_t iterations, std::optional<py::tuple> held_out,
+           int64_t eval_every, int eval_sweeps) {
+    if (iterations < 1) {
+      ThrowIfError(absl::InvalidArgumentError(
+          absl::StrCat("max_iter must be >= 1, got ", iterations)));
+    }
+    data::Corpus corpus = CorpusFromArrays(indptr, indices, counts, num_words);
+    std::optional<eval::EvaluationSchedule> schedule;
+    const int64_t burn_in = burn_in_ >= 0 ? burn_in_ : eval::DefaultBurnIn(iterations);
+    if (held_out.has_value()) {
+      if (held_out->size() != 2) {
+        ThrowIfError(absl::InvalidArgumentError(
+            "held_out must be (observed CSR arrays, held-out CSR arrays)"));
+      }
+      data::DocumentCompletionSplit split{CorpusFromTuple((*held_out)[0]),
+                                          CorpusFromTuple((*held_out)[1])};
+      eval::EvaluationScheduleOptions eval_options;
+      eval_options.iterations = iterations;
+      eval_options.eval_every = eval_every;
+      eval_options.burn_in = burn_in;
+      eval_options.eval_sweeps = eval_sweeps;
+      eval_options.num_topics = options_.num_topics;
+      eval_options.alpha = options_.alpha;
+      eval_options.seed = options_.seed;
+      schedule.emplace(ValueOrThrow(eval::EvaluationSchedule::Create(split, eval_options)));
+    }
+    Reset();
+    fit_burn_in_ = burn_in;
+    Attach(std::move(corpus));
+    schedule_ = std::move(schedule);
+    Run(iterations);
+  }
+
+  // Continues the chain (or starts it) on the documents of X: one pass of
+  // ceil(D / batch_size) steps, X standing for the corpus (the expected counts are scaled by
+  // its D). Without an explicit burn_in every iteration is kept.
+  void PartialFit(const Int64Input& indptr, const Int64Input& indices,
+                  const DoubleInput& counts, int num_words) {
+    data::Corpus corpus = CorpusFromArrays(indptr, indices, counts, num_words);
+    if (!lda_ && !state_.has_value()) fit_burn_in_ = std::max<int64_t>(burn_in_, 0);
+    schedule_.reset();
+    const int batch = std::min(options_.minibatch_size, std::max(1, corpus.num_documents()));
+    const int64_t steps = (corpus.num_documents() + batch - 1) / batch;
+    Attach(std::move(corpus));
+    Run(std::max<int64_t>(steps, 1));
+  }
+
+  int64_t iteration() const { return lda_ ? lda_->iteration() : state_ ? state_->iteration() : 0; }
+  int num_topics() const { return options_.num_topics; }
+  int num_words() const { return num_words_; }
+  int64_t num_kept() const { return kept_; }
+
+  py::array_t<double> Topics() const {
+    RequireFitted();
+    std::vector<double> topics(static_cast<size_t>(options_.num_topics) * num_words_);
+    if (lda_) {
+      lda_->Topics(absl::MakeSpan(topics));
+    } else {
+      topics = last_topics_;
+    }
+    return NewArray(topics, {options_.num_topics, num_words_});
+  }
+
+  py::array_t<double> MeanTopics() const {
+    RequireFitted();
+    if (kept_ == 0) {
+      ThrowIfError(absl::FailedPreconditionError(absl::StrCat(
+          "no sample kept yet: ", iteration(), " iterations run, burn_in ", fit_burn_in_)));
+    }
+    return NewArray(mean_, {options_.num_topics, num_words_});
+  }
+
+  py::array_t<double> Samples() const {
+    return NewArray(samples_, {static_cast<int64_t>(samples_.size() /
+                                                    std::max<size_t>(1, mean_.size())),
+                               options_.num_topics, num_words_});
+  }
+
+  // Columns iteration, step_size, perplexity (this evaluation), running_perplexity: the
+  // lda tool's trace CSV without the timing columns.
+  py::array_t<double> Trace() const {
+    return NewArray(trace_, {static_cast<int64_t>(trace_.size() / 4), 4});
+  }
+
+  // Pickling: the options, the chain's checkpoint and the accumulated results; a restored
+  // chain continues bit-identically with the next partial_fit.
+  py::tuple GetState() const {
+    std::string state;
+    if (lda_) {
+      state = lda_->State().SerializeAsString();
+    } else if (state_) {
+      state = state_->SerializeAsString();
+    }
+    return py::make_tuple(threads_, burn_in_, thin_, store_samples_, py::bytes(state),
+                          num_words_, fit_burn_in_, kept_, mean_, samples_, trace_,
+                          TopicsOrEmpty());
+  }
+
+  static LdaChain FromState(const py::tuple& t, const models::LdaOptions& options) {
+    if (t.size() != 12) ThrowIfError(absl::DataLossError("pickled LDA chain has the wrong size"));
+    LdaChain chain(options, t[0].cast<int>(), t[1].cast<int64_t>(), t[2].cast<int64_t>(),
+                   t[3].cast<bool>());
+    const std::string state = t[4].cast<std::string>();
+    if (!state.empty()) {
+      models::LdaState parsed;
+      if (!parsed.ParseFromString(state)) {
+        ThrowIfError(absl::DataLossError("pickled LDA state is not a models.LdaState"));
+      }
+      chain.state_ = std::move(parsed);
+    }
+    chain.num_words_ = t[5].cast<int>();
+    chain.fit_burn_in_ = t[6].cast<int64_t>();
+    chain.kept_ = t[7].cast<int64_t>();
+    chain.mean_ = t[8].cast<std::vector<double>>();
+    chain.samples_ = t[9].cast<std::vector<double>>();
+    chain.trace_ = t[10].cast<std::vector<double>>();
+    chain.last_topics_ = t[11].cast<std::vector<double>>();
+    return chain;
+  }
+
+ private:
+  data::Corpus CorpusFromTuple(const py::handle& csr) {
+    py::tuple t = py::reinterpret_borrow<py::tuple>(csr);
+    return CorpusFromArrays(t[0].cast<Int64Input>(), t[1].cast<Int64Input>(),
+                            t[2].cast<DoubleInput>(), t[3].cast<int>());
+  }
+
+  std::vector<double> TopicsOrEmpty() const {
+    if (!lda_) return last_topics_;
+    std::vector<double> topics(static_cast<size_t>(options_.num_topics) * num_words_);
+    lda_->Topics(absl::MakeSpan(topics));
+    return topics;
+  }
+
+  void RequireFitted() const {
+    if (!lda_ && last_topics_.empty()) {
+      ThrowIfError(absl::FailedPreconditionError("the chain has not run yet: call fit first"));
+    }
+  }
+
+  void Reset() {
+    lda_.reset();
+    corpus_.reset();
+    state_.reset();
+    schedule_.reset();
+    kept_ = 0;
+    mean_.clear();
+    samples_.clear();
+    trace_.clear();
+    last_topics_.clear();
+  }
+
+  // Moves the chain onto `corpus` (a new models::Lda over it, restoring the previous chain's
+  // state if there is one).
+  void Attach(data::Corpus corpus) {
+    if ((lda_ || state_) && corpus.vocabulary_size() != num_words_) {
+      ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+          "X has ", corpus.vocabulary_size(), " columns (words), the model was fitted with ",
+          num_words_)));
+    }
+    if (corpus.num_documents() < 1) {
+      ThrowIfError(absl::InvalidArgumentError("X has no documents (rows)"));
+    }
+    if (corpus.vocabulary_size() < 2) {
+      ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+          "X has n_features = ", corpus.vocabulary_size(),
+          " word(s) (columns); LDA needs at least 2")));
+    }
+    if (!pool_) pool_ = std::make_unique<parallel::ThreadPool>(threads_);
+    auto owned = std::make_unique<data::Corpus>(std::move(corpus));
+    models::LdaOptions options = options_;
+    options.minibatch_size = std::min(options.minibatch_size, owned->num_documents());
+    auto lda = std::make_unique<models::Lda>(
+        ValueOrThrow(models::Lda::Create(*owned, options, pool_.get())));
+    if (lda_) state_ = lda_->State();
+    if (state_) ThrowIfError(lda->Restore(*state_));
+    state_.reset();
+    lda_ = std::move(lda);
+    corpus_ = std::move(owned);
+    num_words_ = corpus_->vocabulary_size();
+    last_topics_.clear();
+  }
+
+  void Run(int64_t iterations) {
+    std::vector<double> topics(static_cast<size_t>(options_.num_topics) * num_words_);
+    if (mean_.empty()) mean_.assign(topics.size(), 0.0);
+    for (int64_t i = 0; i < iterations; ++i) {
+      {
+        py::gil_scoped_release release;
+        lda_->Step();
+        AfterStep(topics);
+      }
+      CheckSignals();
+    }
+  }
+
+  // The mean and the trace after iteration m.
+  void AfterStep(std::vector<double>& topics) {
+    const int64_t m = lda_->iteration();
+    const bool keep = m > fit_burn_in_ && (m - fit_burn_in_) % thin_ == 0;
+    const bool evaluate = schedule_.has_value() && schedule_->IsDue(m);
+    if (!keep && !evaluate) return;
+    lda_->Topics(absl::MakeSpan(topics));
+    if (keep) {
+      ++kept_;
+      const double weight = 1.0 / static_cast<double>(kept_);
+      for (size_t i = 0; i < topics.size(); ++i) mean_[i] += (topics[i] - mean_[i]) * weight;
+      if (store_samples_) samples_.insert(samples_.end(), topics.begin(), topics.end());
+    }
+    if (evaluate) {
+      schedule_->Evaluate(m, topics, pool_.get());
+      const eval::DocumentCompletionPerplexity& perplexity = schedule_->perplexity();
+      trace_.insert(trace_.end(), {static_cast<double>(m), lda_->step_size(m - 1),
+                                   perplexity.last_perplexity(), perplexity.perplexity()});
+    }
+  }
+
+  models::LdaOptions options_;
+  int threads_;
+  int64_t burn_in_;      // -1: half of the fit's iterations
+  int64_t thin_;
+  bool store_samples_;
+  int64_t fit_burn_in_ = 0;
+  std::unique_ptr<parallel::ThreadPool> pool_;
+  std::unique_ptr<data::Corpus> corpus_;  // the corpus lda_ runs on
+  std::unique_ptr<models::Lda> lda_;
+  std::optional<models::LdaState> state_;  // a restored chain before its next corpus
+  std::optional<eval::EvaluationSchedule> schedule_;
+  int num_words_ = 0;
+  int64_t kept_ = 0;
+  std::vector<double> mean_;
+  std::vector<double> samples_;
+  std::vector<double> trace_;
+  std::vector<double> last_topics_;  // the topics of an unpickled chain
+};
+
+}  // namespace
+
+void RegisterLda(py::module_& m) {
+  py::class_<LdaChain>(m, "LdaChain", "models::Lda driven from Python (python/py_lda.h).")
+      .def(py::init([](const std::string& sampler, int num_topics, double alpha, double beta,
+                       double h, double tau, double kappa, int batch_size, int gibbs_sweeps,
+                       uint64_t seed, int threads, int64_t burn_in, int64_t thin,
+                       bool store_samples) {
+             return LdaChain(MakeOptions(sampler, num_topics, alpha, beta, h, tau, kappa,
+                                         batch_size, gibbs_sweeps, seed),
+                             threads, burn_in, thin, store_samples);
+           }),
+           py::arg("sampler"), py::arg("num_topics"), py::arg("alpha"), py::arg("beta"),
+           py::arg("step_size"), py::arg("step_size_tau"), py::arg("step_size_kappa"),
+           py::arg("batch_size"), py::arg("gibbs_sweeps"), py::arg("seed"), py::arg("threads"),
+           py::arg("burn_in"), py::arg("thin"), py::arg("store_samples"))
+      .def("fit", &LdaChain::Fit, py::arg("indptr"), py::arg("indices"), py::arg("counts"),
+           py::arg("num_words"), py::arg("iterations"), py::arg("held_out") = py::none(),
+           py::arg("eval_every") = 0, py::arg("eval_sweeps") = eval::kDefaultEvalSweeps)
+      .def("partial_fit", &LdaChain::PartialFit, py::arg("indptr"), py::arg("indices"),
+           py::arg("counts"), py::arg("num_words"))
+      .def_property_readonly("iteration", &LdaChain::iteration)
+      .def_property_readonly("num_kept", &LdaChain::num_kept)
+      .def_property_readonly("num_words", &LdaChain::num_words)
+      .def("topics", &LdaChain::Topics, "The current sample π (K x V).")
+      .def("mean_topics", &LdaChain::MeanTopics, "Posterior mean of π over the kept samples.")
+      .def("samples", &LdaChain::Samples, "The kept samples (n x K x V; empty unless stored).")
+      .def("trace", &LdaChain::Trace,
+           "Evaluations: iteration, step_size, perplexity, running_perplexity per row.")
+      .def("get_state", &LdaChain::GetState)
+      .def_static("from_state", [](const py::tuple& state, const std::string& sampler,
+                                   int num_topics, double alpha, double beta, double h,
+                                   double tau, double kappa, int batch_size, int gibbs_sweeps,
+                                   uint64_t seed) {
+        return LdaChain::FromState(state, MakeOptions(sampler, num_topics, alpha, beta, h, tau,
+                                                      kappa, batch_size, gibbs_sweeps, seed));
+      });
+
+  m.def(
+      "lda_fold_in",
+      [](const py::handle& topics, int num_topics, const Int64Input& indptr,
+         const Int64Input& indices, const DoubleInput& counts, int num_words, double alpha,
+         int sweeps, uint64_t seed, int threads) {
+        data::Corpus observed = CorpusFromArrays(indptr, indices, counts, num_words);
+        data::Corpus none = observed;
+        none.tokens.clear();
+        std::fill(none.doc_offsets.begin(), none.doc_offsets.end(), 0);
+        return EvaluateFixedTopics(topics, num_topics, {std::move(observed), std::move(none)},
+                                   alpha, sweeps, seed, threads, /*perplexity=*/false);
+      },
+      "η̂ (D x K) of the documents of X by Gibbs sweeps with the topics fixed.");
+  m.def(
+      "lda_perplexity",
+      [](const py::handle& topics, int num_topics, const Int64Input& indptr,
+         const Int64Input& indices, const DoubleInput& counts, int num_words, double alpha,
+         int sweeps, uint64_t seed, int threads) {
+        const data::Corpus corpus = CorpusFromArrays(indptr, indices, counts, num_words);
+        return EvaluateFixedTopics(topics, num_topics, data::SplitForDocumentCompletion(corpus),
+                                   alpha, sweeps, seed, threads, /*perplexity=*/true);
+      },
+      "Document-completion perplexity of X (every 10th token held out) with fixed topics.");
+  m.def(
+      "load_uci_split",
+      [](const std::string& docword, const std::string& vocab, uint64_t seed) {
+        data::CorpusConfig config;
+        config.mutable_uci()->set_docword(docword);
+        config.mutable_uci()->set_vocab(vocab);
+        data::CorpusAndSplit loaded = ValueOrThrow(
+            data::LoadCorpusAndSplit(config, data::HeldOutOptions(), seed, /*argv0=*/""));
+        py::dict out;
+        out["train"] = CsrTuple(loaded.train);
+        out["test_observed"] = CsrTuple(loaded.test.observed);
+        out["test_held_out"] = CsrTuple(loaded.test.held_out);
+        out["vocabulary"] = loaded.train.vocabulary;
+        out["description"] = loaded.description;
+        return out;
+      },
+      py::arg("docword"), py::arg("vocab"), py::arg("seed") = 1,
+      "A UCI corpus split as the lda tool splits it (10% test documents drawn with the seed).");
+  m.def(
+      "format_topics",
+      [](const py::handle& topics_array, int num_topics, const std::vector<std::string>& vocabulary,
+         int top_words) {
+        const absl::Span<const double> topics = DoubleView(topics_array, "topics");
+        CheckTopics(topics, num_topics, static_cast<int>(vocabulary.size()));
+        if (top_words < 1) {
+          ThrowIfError(absl::InvalidArgumentError(
+              absl::StrCat("top_words must be >= 1, got ", top_words)));
+        }
+        return models::FormatTopics(
+            models::SummarizeTopics(topics, num_topics, static_cast<int>(vocabulary.size()),
+                                    top_words),
+            vocabulary);
+      },
+      py::arg("topics"), py::arg("num_topics"), py::arg("vocabulary"), py::arg("top_words") = 10,
+      "The lda tool's topics_RUN.txt text for topics (K x V).");
+}
+
+}  // namespace sgmcmc::python

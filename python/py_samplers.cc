@@ -1,0 +1,353 @@
+#include "python/py_samplers.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/types/span.h"
+#include "pybind11/numpy.h"
+#include "pybind11/stl.h"
+#include "python/py_arrays.h"
+#include "python/py_status.h"
+#include "rng/engine.h"
+#include "rng/normal.h"
+#include "rng/uniform.h"
+#include "models/categorical_dirichlet.h"
+#include "samplers/count_model.h"
+#include "samplers/minibatch.h"
+#include "samplers/gradient_model.h"
+#include "samplers/psgld.h"
+#include "samplers/sampler.h"
+#include "samplers/scir.h"
+#include "samplers/sghmc.h"
+#include "samplers/sgld.h"
+#include "samplers/sgrld.h"
+#include "samplers/simplex_sampler.h"
+#include "samplers/step_size.h"
+
+namespace sgmcmc::python {
+namespace py = pybind11;
+namespace {
+
+// A NumPy view of `values` kept alive by `owner`; read-only unless `writable`.
+template <typename T>
+py::array_t<T> View(absl::Span<const T> values, py::handle owner, bool writable) {
+  py::array_t<T> view({static_cast<py::ssize_t>(values.size())}, {sizeof(T)}, values.data(),
+                      owner);
+  if (!writable) {
+    py::detail::array_proxy(view.ptr())->flags &= ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+  }
+  return view;
+}
+
+// GradientModel whose potential gradient comes from a Python callable (see py_samplers.h).
+class PythonGradientModel final : public samplers::GradientModel {
+ public:
+  PythonGradientModel(py::function gradient, int dimension, int64_t num_items)
+      : gradient_(std::move(gradient)), dimension_(dimension), num_items_(num_items) {}
+
+  int dimension() const override { return dimension_; }
+  int64_t num_items() const override { return num_items_; }
+
+  void PriorPotentialGradient(absl::Span<const double> theta,
+                              absl::Span<double> out) const override {
+    std::fill(out.begin(), out.end(), 0.0);
+  }
+
+  void AddLikelihoodPotentialGradient(absl::Span<const double> theta,
+                                      absl::Span<const int64_t> batch, double scale,
+                                      absl::Span<double> out) const override {
+    py::none owner;
+    gradient_(View(theta, owner, false), View(batch, owner, false), scale,
+              View(absl::Span<const double>(out), owner, true));
+  }
+
+ private:
+  py::function gradient_;
+  int dimension_;
+  int64_t num_items_;
+};
+
+samplers::ChainOptions MakeChain(double h, std::optional<double> tau, double kappa,
+                                 int64_t batch_size, uint64_t seed, uint64_t stream) {
+  samplers::ChainOptions chain;
+  chain.step_size = tau.has_value() ? samplers::StepSizeOptions::PolynomialDecay(h, *tau, kappa)
+                                    : samplers::StepSizeOptions::Constant(h);
+  chain.batch_size = batch_size;
+  chain.seed = seed;
+  chain.stream = stream;
+  return chain;
+}
+
+// A Euclidean sampler with its model.
+class EuclideanChain {
+ public:
+  EuclideanChain(std::unique_ptr<PythonGradientModel> model,
+                 std::unique_ptr<samplers::EuclideanSampler> sampler)
+      : model_(std::move(model)), sampler_(std::move(sampler)) {}
+
+  void Step() { sampler_->Step(); }
+  void Run(int64_t steps) {
+    for (int64_t i = 0; i < steps; ++i) {
+      sampler_->Step();
+      CheckSignals();
+    }
+  }
+  const samplers::EuclideanSampler& sampler() const { return *sampler_; }
+  samplers::EuclideanSampler& mutable_sampler() { return *sampler_; }
+
+ private:
+  std::unique_ptr<PythonGradientModel> model_;
+  std::unique_ptr<samplers::EuclideanSampler> sampler_;
+};
+
+template <typename Sampler, typename Options>
+EuclideanChain MakeEuclidean(py::function gradient, const py::handle& theta0,
+                             int64_t num_items, const Options& options) {
+  const absl::Span<const double> initial = DoubleView(theta0, "theta0");
+  auto model = std::make_unique<PythonGradientModel>(
+      std::move(gradient), static_cast<int>(initial.size()), num_items);
+  std::unique_ptr<Sampler> sampler = ValueOrThrow(Sampler::Create(*model, initial, options));
+  return EuclideanChain(std::move(model), std::move(sampler));
+}
+
+// Defines `name`(gradient, theta0, num_items, chain, first, second): a Euclidean sampler
+// whose options are the chain and two numbers (pSGLD's alpha and lambda, SGHMC's friction and
+// gradient noise).
+template <typename Sampler, typename Options>
+void DefSamplerWithTwoSettings(py::module_& m, const char* name, double Options::*first,
+                               const char* first_name, double Options::*second,
+                               const char* second_name) {
+  m.def(
+      name,
+      [first, second](py::function gradient, const py::handle& theta0, int64_t num_items,
+                      const samplers::ChainOptions& chain, double a, double b) {
+        Options options;
+        options.chain = chain;
+        options.*first = a;
+        options.*second = b;
+        return MakeEuclidean<Sampler>(std::move(gradient), theta0, num_items, options);
+      },
+      py::arg("gradient"), py::arg("theta0"), py::arg("num_items"), py::arg("chain"),
+      py::arg(first_name), py::arg(second_name));
+}
+
+// A simplex sampler (SCIR or SGRLD) of rows x cols.
+class SimplexChain {
+ public:
+  explicit SimplexChain(std::unique_ptr<samplers::SimplexSampler> sampler)
+      : sampler_(std::move(sampler)) {}
+
+  // One step with dense counts (rows x cols, read in place) and step size h.
+  void Step(const py::handle& counts_array, double h) {
+    const int rows = sampler_->rows(), cols = sampler_->cols();
+    const absl::Span<const double> counts =
+        DoubleView(counts_array, "counts", static_cast<int64_t>(rows) * cols);
+    if (!(h > 0) || !std::isfinite(h)) {
+      ThrowIfError(absl::InvalidArgumentError(absl::StrCat("h must be finite and > 0, got ", h)));
+    }
+    for (size_t i = 0; i < counts.size(); ++i) {
+      if (!(counts[i] >= 0) || !std::isfinite(counts[i])) {
+        ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+            "counts[", i / cols, ", ", i % cols, "] = ", counts[i],
+            " must be finite and >= 0")));
+      }
+    }
+    sampler_->Step(samplers::DenseCountsView{rows, cols, counts}, h);
+  }
+
+  // ω (rows x cols) written into `out` in place.
+  void Simplex(const py::handle& out_array) const {
+    sampler_->SimplexRows(0, sampler_->rows(),
+                          MutableDoubleView(out_array, "out",
+                                            static_cast<int64_t>(sampler_->rows()) *
+                                                sampler_->cols()));
+  }
+
+  const samplers::SimplexSampler& sampler() const { return *sampler_; }
+  samplers::SimplexSampler& mutable_sampler() { return *sampler_; }
+
+ private:
+  std::unique_ptr<samplers::SimplexSampler> sampler_;
+};
+
+// Steps a simplex chain with the scaled counts of a C++ count model: each step draws a
+// minibatch of item ids with its engine, asks the model for the counts given the chain's
+// current ω, and steps the chain with them.
+class CountModelStepper {
+ public:
+  CountModelStepper(std::shared_ptr<const samplers::CountModel> model, int64_t batch_size,
+                    uint64_t seed, uint64_t stream)
+      : model_(std::move(model)),
+        minibatch_(ValueOrThrow(samplers::Minibatch::Create(model_->num_items(), batch_size))),
+        engine_(seed, stream) {}
+
+  void Step(SimplexChain& chain, double h) {
+    if (chain.sampler().rows() != model_->num_simplices() ||
+        chain.sampler().cols() != model_->dimension()) {
+      ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+          "the chain has ", chain.sampler().rows(), " x ", chain.sampler().cols(),
+          " simplices, the model ", model_->num_simplices(), " x ", model_->dimension())));
+    }
+    if (!(h > 0) || !std::isfinite(h)) {
+      ThrowIfError(absl::InvalidArgumentError(absl::StrCat("h must be finite and > 0, got ", h)));
+    }
+    model_->ScaledCounts(engine_, minibatch_.Draw(engine_), chain.sampler(), counts_);
+    chain.mutable_sampler().Step(counts_, h);
+  }
+
+  const rng::Engine& engine() const { return engine_; }
+
+ private:
+  std::shared_ptr<const samplers::CountModel> model_;
+  samplers::Minibatch minibatch_;
+  rng::Engine engine_;
+  samplers::SimplexCounts counts_;
+};
+
+samplers::SimplexSamplerOptions SimplexOptions(int rows, int cols, std::vector<double> alpha,
+                                               uint64_t seed) {
+  samplers::SimplexSamplerOptions options;
+  options.rows = rows;
+  options.cols = cols;
+  options.alpha = std::move(alpha);
+  options.seed = seed;
+  return options;
+}
+
+}  // namespace
+
+void RegisterSamplers(py::module_& m) {
+  py::class_<rng::Engine>(m, "Engine",
+                          "Philox4x32-10 stream `stream` of key `seed` (rng/engine.h).")
+      .def(py::init<uint64_t, uint64_t>(), py::arg("seed"), py::arg("stream") = 0)
+      .def_property_readonly("seed", &rng::Engine::seed)
+      .def_property_readonly("stream", &rng::Engine::stream)
+      .def_property_readonly("position", &rng::Engine::position)
+      .def("seek", &rng::Engine::Seek, py::arg("position"))
+      .def("next", [](rng::Engine& engine) { return engine(); }, "The next 64 random bits.")
+      .def(
+          "normal",
+          [](rng::Engine& engine, const py::handle& out) {
+            rng::FillNormal(engine, MutableDoubleView(out, "out"));
+          },
+          py::arg("out"), "Fills out (float64, in place) with standard normal draws.")
+      .def(
+          "uniform",
+          [](rng::Engine& engine, const py::handle& out) {
+            rng::FillUniformDouble(engine, MutableDoubleView(out, "out"));
+          },
+          py::arg("out"), "Fills out (float64, in place) with uniform draws in [0, 1).");
+
+  py::class_<EuclideanChain>(m, "EuclideanChain",
+                             "SGLD / pSGLD / SGHMC over a Python gradient (py_samplers.h).")
+      .def("step", &EuclideanChain::Step, "One iteration; theta changes in place.")
+      .def("run", &EuclideanChain::Run, py::arg("steps"),
+           "`steps` iterations in C++ (Ctrl-C stops between iterations).")
+      .def_property_readonly(
+          "theta",
+          [](py::object self) {
+            return View(self.cast<const EuclideanChain&>().sampler().theta(), self, false);
+          },
+          "The current draw: a read-only view of the sampler's vector, updated in place.")
+      .def_property_readonly("name",
+                             [](const EuclideanChain& c) { return std::string(c.sampler().name()); })
+      .def_property_readonly("iteration",
+                             [](const EuclideanChain& c) { return c.sampler().iteration(); })
+      .def_property_readonly(
+          "last_step_size", [](const EuclideanChain& c) { return c.sampler().last_step_size(); })
+      .def("save_state",
+           [](const EuclideanChain& c) { return py::bytes(c.sampler().SaveState().SerializeAsString()); })
+      .def("restore_state", [](EuclideanChain& c, const std::string& bytes) {
+        samplers::SamplerState state;
+        if (!state.ParseFromString(bytes)) {
+          ThrowIfError(absl::DataLossError("not a serialized samplers.SamplerState"));
+        }
+        ThrowIfError(c.mutable_sampler().RestoreState(state));
+      });
+
+  py::class_<samplers::ChainOptions>(m, "ChainOptions",
+                                     "Step size schedule, minibatch size, seed and stream.")
+      .def(py::init(&MakeChain), py::arg("step_size"), py::arg("step_size_tau"),
+           py::arg("step_size_kappa"), py::arg("batch_size"), py::arg("seed"),
+           py::arg("stream"));
+  m.def(
+      "sgld",
+      [](py::function gradient, const py::handle& theta0, int64_t num_items,
+         const samplers::ChainOptions& chain) {
+        samplers::SgldOptions options;
+        options.chain = chain;
+        return MakeEuclidean<samplers::Sgld>(std::move(gradient), theta0, num_items, options);
+      },
+      py::arg("gradient"), py::arg("theta0"), py::arg("num_items"), py::arg("chain"));
+  DefSamplerWithTwoSettings<samplers::Psgld>(m, "psgld", &samplers::PsgldOptions::alpha, "alpha",
+                                              &samplers::PsgldOptions::lambda, "regularizer");
+  DefSamplerWithTwoSettings<samplers::Sghmc>(m, "sghmc", &samplers::SghmcOptions::friction,
+                                              "friction", &samplers::SghmcOptions::gradient_noise,
+                                              "gradient_noise");
+
+  py::class_<SimplexChain>(m, "SimplexChain", "SCIR / SGRLD on rows x cols simplices.")
+      .def("step", &SimplexChain::Step, py::arg("counts"), py::arg("h"),
+           "One step with dense scaled counts (rows x cols float64, read in place).")
+      .def("simplex", &SimplexChain::Simplex, py::arg("out"),
+           "Writes ω (rows x cols) into out (float64, C-contiguous) in place.")
+      .def_property_readonly("rows", [](const SimplexChain& c) { return c.sampler().rows(); })
+      .def_property_readonly("cols", [](const SimplexChain& c) { return c.sampler().cols(); })
+      .def("steps", [](const SimplexChain& c, int row) {
+        if (row < 0 || row >= c.sampler().rows()) {
+          ThrowIfError(absl::OutOfRangeError(absl::StrCat("row ", row, " outside [0, ",
+                                                          c.sampler().rows(), ")")));
+        }
+        return c.sampler().steps(row);
+      });
+  m.def(
+      "scir",
+      [](int rows, int cols, std::vector<double> alpha, uint64_t seed) {
+        return SimplexChain(std::make_unique<samplers::Scir>(ValueOrThrow(
+            samplers::Scir::Create(SimplexOptions(rows, cols, std::move(alpha), seed)))));
+      },
+      py::arg("rows"), py::arg("cols"), py::arg("alpha"), py::arg("seed"));
+  m.def(
+      "sgrld",
+      [](int rows, int cols, std::vector<double> alpha, uint64_t seed) {
+        return SimplexChain(std::make_unique<samplers::Sgrld>(ValueOrThrow(
+            samplers::Sgrld::Create(SimplexOptions(rows, cols, std::move(alpha), seed)))));
+      },
+      py::arg("rows"), py::arg("cols"), py::arg("alpha"), py::arg("seed"));
+
+  py::class_<samplers::CountModel, std::shared_ptr<samplers::CountModel>>(
+      m, "CountModel", "A C++ count model (samplers/count_model.h).")
+      .def_property_readonly("num_simplices", &samplers::CountModel::num_simplices)
+      .def_property_readonly("dimension", &samplers::CountModel::dimension)
+      .def_property_readonly("num_items", &samplers::CountModel::num_items)
+      .def("prior_concentration", &samplers::CountModel::PriorConcentration);
+  py::class_<models::CategoricalDirichlet, samplers::CountModel,
+             std::shared_ptr<models::CategoricalDirichlet>>(
+      m, "CategoricalDirichlet",
+      "Categorical data with a Dirichlet prior (models/categorical_dirichlet.h).")
+      .def(py::init([](std::vector<int64_t> category_counts, double alpha) {
+             models::CategoricalDirichletOptions options;
+             options.category_counts = std::move(category_counts);
+             options.alpha = alpha;
+             return std::make_shared<models::CategoricalDirichlet>(
+                 ValueOrThrow(models::CategoricalDirichlet::Create(std::move(options))));
+           }),
+           py::arg("category_counts"), py::arg("alpha"))
+      .def("posterior_concentration", &models::CategoricalDirichlet::PosteriorConcentration);
+  py::class_<CountModelStepper>(m, "CountModelStepper",
+                                "Steps a simplex chain with a C++ count model's minibatch counts.")
+      .def(py::init<std::shared_ptr<const samplers::CountModel>, int64_t, uint64_t, uint64_t>(),
+           py::arg("model"), py::arg("batch_size"), py::arg("seed"), py::arg("stream"))
+      .def("step", &CountModelStepper::Step, py::arg("chain"), py::arg("h"))
+      .def_property_readonly("engine_position",
+                             [](const CountModelStepper& s) { return s.engine().position(); });
+}
+
+}  // namespace sgmcmc::python

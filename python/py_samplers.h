@@ -1,0 +1,32 @@
+// The sampler part of the _sgmcmc extension: the random engine (rng/engine.h), the Euclidean
+// samplers SGLD, pSGLD and SGHMC (samplers/sgld.h, psgld.h, sghmc.h) over a gradient
+// computed in Python (NumPy), and the simplex samplers SCIR and SGRLD (samplers/scir.h,
+// sgrld.h) stepped with counts from NumPy. sgmcmc.samplers (python/sgmcmc/samplers.py) is the
+// Python face.
+//
+// No copies: a chain's `theta` is a read-only NumPy view of the sampler's own vector, updated
+// in place by step(); the gradient callback receives views of the sampler's buffers and
+// writes the gradient into `out` in place; simplex counts are read in place and simplex()
+// writes ω into a caller's array. Arrays must be float64 and C-contiguous (python/py_arrays.h
+// raises TypeError / ValueError otherwise, rather than working on a silent copy).
+//
+// Gradient callback: grad(theta, batch, scale, out) must write into `out` the stochastic
+// potential gradient -∇log p(θ) - scale Σ_{i ∈ batch} ∇log p(x_i | θ) (batch: int64 item
+// ids drawn by the sampler from its engine, scale = N / n); the model's separate prior term is
+// zero, the callback carries it. An exception in the callback propagates out of step() (that
+// step is then incomplete).
+//
+// Cost: one Python call per gradient (about a microsecond plus the NumPy work) on top of the
+// sampler's O(D) step; python/benchmarks/step_overhead.py measures the overhead per step.
+#ifndef SGMCMC_PYTHON_PY_SAMPLERS_H_
+#define SGMCMC_PYTHON_PY_SAMPLERS_H_
+
+#include "pybind11/pybind11.h"
+
+namespace sgmcmc::python {
+
+void RegisterSamplers(pybind11::module_& m);
+
+}  // namespace sgmcmc::python
+
+#endif  // SGMCMC_PYTHON_PY_SAMPLERS_H_

@@ -1,0 +1,40 @@
+"""MCMC diagnostics on NumPy arrays of draws, and draws in the CmdStan CSV layout.
+
+  ess(draws), split_rhat(draws): draws of shape (n,), (chains, n) or (chains, n, d) (ArviZ's
+    (chain, draw, parameter) order); a float, or one value per parameter for 3-D input.
+    Effective sample size by Geyer's initial monotone sequence in Stan's multi-chain form
+    (eval/ess.h); split R-hat (BDA3 eq. 11.4, eval/rhat.h).
+  ksd(draws, scores, weights=None, c=1, beta=-0.5, statistic="v"|"u"|"linear"): kernel Stein
+    discrepancy with the IMQ kernel (Gorham & Mackey 2017; eval/kernel_stein_discrepancy.h)
+    of draws (n x d) given the target's score grad log p at each draw (n x d); a dict with
+    ksd, squared, standard_error (linear statistic) and num_pairs.
+  write_cmdstan_csv(path, draws, lp=None, name="theta", ...): CmdStan's layout
+    (eval/cmdstan_csv.h), readable by ArviZ / cmdstanr; read_cmdstan_csv(path) returns
+    (columns, values (draws x columns), config dict) (eval/cmdstan_csv_reader.h).
+"""
+
+from sgmcmc import _sgmcmc
+
+ess = _sgmcmc.ess
+split_rhat = _sgmcmc.split_rhat
+
+
+def ksd(draws, scores, weights=None, c=1.0, beta=-0.5, statistic="v"):
+    """Kernel Stein discrepancy (see the module docstring)."""
+    return _sgmcmc.ksd(draws, scores, weights, c, beta, statistic)
+
+
+def write_cmdstan_csv(path, draws, lp=None, name="theta", model="model", algorithm="sgmcmc",
+                      num_warmup=0, thin=1, chain_id=1, seed=0, significant_digits=6):
+    """Writes draws (n x d) as CmdStan does; parameters are named name.1 ... name.d."""
+    _sgmcmc.write_cmdstan_csv(str(path), draws, lp, name, model, algorithm, num_warmup, thin,
+                              chain_id, seed, significant_digits)
+
+
+def read_cmdstan_csv(path):
+    """(columns, values, config) of a CmdStan CSV file; config maps key -> first value."""
+    raw = _sgmcmc.read_cmdstan_csv(str(path))
+    config = {}
+    for key, value in raw["config"]:
+        config.setdefault(key, value)
+    return list(raw["columns"]), raw["values"], config

@@ -1,0 +1,265 @@
+"""sgmcmc.LDA: online LDA by SCIR or SGRLD (models/lda.h) as a scikit-learn estimator.
+
+The estimator follows scikit-learn's conventions (get_params/set_params, fit returning self,
+fitted attributes ending in "_", n_features_in_, transform, partial_fit); with scikit-learn
+installed it derives from sklearn.base.BaseEstimator and TransformerMixin, without it from
+an equivalent stand-in. Every computation is C++ (sgmcmc._sgmcmc.LdaChain, python/py_lda.h).
+
+Differences from sklearn.decomposition.LatentDirichletAllocation:
+  * components_ is the posterior mean of the topic matrix π over the kept samples (rows on
+    the simplex), not variational pseudo-counts; last_sample_ is the chain's final π, which
+    is what the `lda` tool writes to topic_matrix_RUN.tsv.
+  * X must hold non-negative integer counts (a word count matrix); other values raise
+    ValueError naming the entry.
+  * perplexity(X) is the document-completion perplexity (every 10th token of each document
+    held out, the rest folded in with π fixed), the protocol of eval/perplexity.h.
+  * random_state=None means seed 1 (the library is deterministic: same seed, same numbers,
+    for any n_threads).
+"""
+
+import inspect
+import numbers
+
+import numpy as np
+
+from sgmcmc import _inputs
+from sgmcmc import _sgmcmc
+
+try:
+    from sklearn.base import BaseEstimator, TransformerMixin
+    from sklearn.utils.validation import check_is_fitted
+    _HAVE_SKLEARN = True
+except ImportError:  # pragma: no cover - exercised by the fallback test
+    _HAVE_SKLEARN = False
+
+    class BaseEstimator:
+        """get_params/set_params with scikit-learn's contract, for installs without it."""
+
+        @classmethod
+        def _get_param_names(cls):
+            signature = inspect.signature(cls.__init__)
+            return sorted(p.name for p in signature.parameters.values()
+                          if p.name != "self" and p.kind != p.VAR_KEYWORD)
+
+        def get_params(self, deep=True):
+            return {name: getattr(self, name) for name in self._get_param_names()}
+
+        def set_params(self, **params):
+            valid = self._get_param_names()
+            for name, value in params.items():
+                if name not in valid:
+                    raise ValueError("Invalid parameter %r for estimator %s. Valid parameters "
+                                     "are: %r." % (name, type(self).__name__, valid))
+                setattr(self, name, value)
+            return self
+
+        def __repr__(self):
+            return "%s(%s)" % (type(self).__name__, ", ".join(
+                "%s=%r" % item for item in self.get_params().items()))
+
+    class TransformerMixin:
+        def fit_transform(self, X, y=None, **fit_params):
+            return self.fit(X, y, **fit_params).transform(X)
+
+    class NotFittedError(ValueError, AttributeError):
+        pass
+
+    def check_is_fitted(estimator, attributes=None):
+        if not any(name.endswith("_") and not name.startswith("__")
+                   for name in vars(estimator)):
+            raise NotFittedError("This %s instance is not fitted yet. Call 'fit' with "
+                                 "appropriate arguments before using this estimator."
+                                 % type(estimator).__name__)
+
+
+def _seed(random_state):
+    """The library seed of a scikit-learn random_state (None: 1, the tools' default)."""
+    if random_state is None:
+        return 1
+    if isinstance(random_state, numbers.Integral):
+        if random_state < 0:
+            raise ValueError("random_state must be >= 0, got %d" % random_state)
+        return int(random_state)
+    if isinstance(random_state, np.random.RandomState):
+        return int(random_state.randint(np.iinfo(np.int32).max))
+    raise ValueError("random_state must be None, an int or a numpy.random.RandomState, got %r"
+                     % (random_state,))
+
+
+class LDA(TransformerMixin, BaseEstimator):
+    """Latent Dirichlet allocation sampled by SCIR or SGRLD (Baker et al. 2018; Patterson & Teh
+    2013), with the document-topic proportions collapsed by Gibbs sweeps.
+
+    Parameters (defaults: the "scir_fast" preset of models/lda.h with K = 10):
+      n_components: number of topics K (>= 1).
+      sampler: "scir" or "sgrld".
+      alpha, beta: symmetric document-topic and topic-word Dirichlet parameters (> 0).
+      batch_size: documents per iteration (clamped to the number of documents).
+      step_size, step_size_tau, step_size_kappa: the schedule h (1 + m/tau)^(-kappa).
+      gibbs_sweeps: Gibbs sweeps per document per iteration (the last half averaged).
+      max_iter: iterations of fit.
+      burn_in: iterations before the first kept sample (None: max_iter // 2, the lda tool's
+        default; partial_fit: 0). Also the burn-in of the held-out perplexity's running mean.
+      thin: keep every thin-th iteration after burn_in.
+      store_samples: keep the samples themselves in samples_ (n x K x V; memory!).
+      eval_every: with fit(X, held_out=...), evaluate every this many iterations (None: 5%).
+      eval_sweeps: Gibbs sweeps per document of transform / perplexity / evaluations.
+      n_threads: worker threads (None: every core); results do not depend on it.
+      random_state: seed (int), None (seed 1) or a numpy RandomState (draws the seed).
+
+    Attributes after fit: components_ (K x V posterior mean), last_sample_ (K x V), samples_
+    (if stored), n_iter_, n_samples_kept_, n_features_in_, and with held_out, trace_ (rows:
+    iteration, step_size, perplexity, running_perplexity; the lda tool's trace CSV without
+    its timing columns) and perplexity_ (the last running perplexity, the tool's summary).
+    """
+
+    def __init__(self, n_components=10, sampler="scir", alpha=0.1, beta=0.1, batch_size=50,
+                 step_size=0.5, step_size_tau=10.0, step_size_kappa=0.33, gibbs_sweeps=20,
+                 max_iter=1000, burn_in=None, thin=1, store_samples=False, eval_every=None,
+                 eval_sweeps=20, n_threads=None, random_state=None):
+        self.n_components = n_components
+        self.sampler = sampler
+        self.alpha = alpha
+        self.beta = beta
+        self.batch_size = batch_size
+        self.step_size = step_size
+        self.step_size_tau = step_size_tau
+        self.step_size_kappa = step_size_kappa
+        self.gibbs_sweeps = gibbs_sweeps
+        self.max_iter = max_iter
+        self.burn_in = burn_in
+        self.thin = thin
+        self.store_samples = store_samples
+        self.eval_every = eval_every
+        self.eval_sweeps = eval_sweeps
+        self.n_threads = n_threads
+        self.random_state = random_state
+
+    # -- input handling -------------------------------------------------------------------
+
+    def _check_X(self, X, reset):
+        if _HAVE_SKLEARN:
+            X = self._validate_data(X, accept_sparse="csr", dtype=np.float64, reset=reset)
+        arrays = _inputs.csr_arrays(X)
+        if reset:
+            self.n_features_in_ = arrays[3]
+        elif arrays[3] != self.n_features_in_:
+            raise ValueError("X has %d features, but %s is expecting %d features as input."
+                             % (arrays[3], type(self).__name__, self.n_features_in_))
+        return arrays
+
+    def _options(self):
+        return (self.sampler, self.n_components, self.alpha, self.beta, self.step_size,
+                self.step_size_tau, self.step_size_kappa, self.batch_size, self.gibbs_sweeps,
+                _seed(self.random_state))
+
+    def _new_chain(self):
+        return _sgmcmc.LdaChain(*self._options(), threads=self.n_threads or 0,
+                                burn_in=-1 if self.burn_in is None else self.burn_in,
+                                thin=self.thin, store_samples=self.store_samples)
+
+    def _collect(self):
+        """The fitted attributes from the chain."""
+        chain = self._chain
+        self.n_iter_ = chain.iteration
+        self.n_samples_kept_ = chain.num_kept
+        self.last_sample_ = chain.topics()
+        self.components_ = chain.mean_topics() if chain.num_kept > 0 else self.last_sample_
+        if self.store_samples:
+            self.samples_ = chain.samples()
+        trace = chain.trace()
+        if len(trace):
+            self.trace_ = trace
+            self.perplexity_ = float(trace[-1, 3])
+
+    # -- estimator API --------------------------------------------------------------------
+
+    def fit(self, X, y=None, held_out=None):
+        """Runs max_iter iterations on the documents of X (documents x words counts).
+
+        held_out: optional (X_observed, X_held_out), the two parts of test documents split
+        for document completion (e.g. datasets.load_kos's test_observed / test_held_out):
+        the perplexity is then evaluated as the lda tool does (trace_, perplexity_).
+        Ctrl-C stops the run: the attributes describe the iterations completed, and the
+        KeyboardInterrupt propagates.
+        """
+        arrays = self._check_X(X, reset=True)
+        held = None
+        if held_out is not None:
+            observed, held_back = held_out
+            held = (self._check_X(observed, reset=False), self._check_X(held_back, reset=False))
+        self._chain = self._new_chain()
+        try:
+            self._chain.fit(*arrays, iterations=self.max_iter, held_out=held,
+                            eval_every=self.eval_every or 0, eval_sweeps=self.eval_sweeps)
+        except KeyboardInterrupt:
+            if self._chain.iteration > 0:
+                self._collect()
+            raise
+        self._collect()
+        return self
+
+    def partial_fit(self, X, y=None):
+        """One pass of ceil(D / batch_size) iterations on X, continuing the chain (online).
+
+        X stands for the corpus during these iterations (its D scales the expected counts).
+        """
+        first = not hasattr(self, "_chain")
+        arrays = self._check_X(X, reset=first)
+        if first:
+            self._chain = self._new_chain()
+        try:
+            self._chain.partial_fit(*arrays)
+        finally:
+            if self._chain.iteration > 0:
+                self._collect()
+        return self
+
+    def transform(self, X):
+        """Topic proportions η̂ (D x K) of the documents of X, by Gibbs sweeps with
+        components_ fixed (fold-in); rows sum to 1."""
+        check_is_fitted(self)
+        arrays = self._check_X(X, reset=False)
+        return _sgmcmc.lda_fold_in(self.components_, self.n_components, *arrays, self.alpha,
+                                   self.eval_sweeps, _seed(self.random_state),
+                                   self.n_threads or 0)
+
+    def perplexity(self, X):
+        """Document-completion perplexity of X with components_ (lower is better)."""
+        check_is_fitted(self)
+        arrays = self._check_X(X, reset=False)
+        return _sgmcmc.lda_perplexity(self.components_, self.n_components, *arrays, self.alpha,
+                                      self.eval_sweeps, _seed(self.random_state),
+                                      self.n_threads or 0)
+
+    def score(self, X, y=None):
+        """-log perplexity(X): higher is better, for model selection."""
+        return -float(np.log(self.perplexity(X)))
+
+    def top_words(self, vocabulary, n=10):
+        """The lda tool's topics text (top words per topic) for components_."""
+        check_is_fitted(self)
+        return _sgmcmc.format_topics(self.components_, self.n_components, list(vocabulary), n)
+
+    # -- pickling: the chain's checkpoint, so partial_fit continues bit-identically --------
+
+    def __getstate__(self):
+        state = super().__getstate__() if hasattr(super(), "__getstate__") else dict(vars(self))
+        state = dict(state)
+        if "_chain" in state:
+            state["_chain"] = state["_chain"].get_state()
+        return state
+
+    def __setstate__(self, state):
+        state = dict(state)
+        chain = state.pop("_chain", None)
+        if hasattr(super(), "__setstate__"):
+            super().__setstate__(state)
+        else:
+            self.__dict__.update(state)
+        if chain is not None:
+            self._chain = _sgmcmc.LdaChain.from_state(chain, *self._options())
+
+    def _more_tags(self):
+        return {"requires_positive_X": True, "X_types": ["2darray", "sparse"],
+                "preserves_dtype": [np.float64]}

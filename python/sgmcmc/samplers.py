@@ -1,0 +1,88 @@
+"""Sampler step functions over NumPy arrays (python/py_samplers.h has the contract).
+
+Euclidean samplers (SGLD, pSGLD, SGHMC) take a gradient callback computed in NumPy:
+
+    def gradient(theta, batch, scale, out):   # out[:] = -grad log p(theta) - scale * sum_i ...
+        np.copyto(out, theta)                 # standard normal target
+    chain = sgmcmc.samplers.sgld(gradient, np.zeros(100), step_size=1e-2, seed=3)
+    for _ in range(1000):
+        chain.step()                          # chain.theta (a read-only view) moves in place
+
+The callback's arrays are views of the sampler's buffers, valid during the call only; `batch`
+holds the minibatch's item ids (drawn by the sampler from its engine; num_items=1 and
+batch_size=1, the defaults, mean full-batch gradients with scale 1).
+
+Simplex samplers (SCIR, SGRLD) are stepped with dense scaled counts (rows x cols float64,
+read in place) and write ω into a caller's array:
+
+    chain = sgmcmc.samplers.scir(rows=1, cols=5, alpha=0.5, seed=2)
+    omega = np.empty((1, 5))
+    chain.step(counts, 0.1); chain.simplex(omega)
+
+or with the scaled counts of a C++ count model, minibatches drawn by a stepper:
+
+    model = sgmcmc.samplers.CategoricalDirichlet([800, 100, 100, 0, 0], alpha=0.1)
+    stepper = sgmcmc.samplers.CountModelStepper(model, batch_size=10, seed=1, stream=0)
+    stepper.step(chain, 0.1)
+
+The step size schedule is h (1 + m/tau)^(-kappa) with step_size_tau set, else constant h.
+Engine(seed, stream) is the library's Philox stream (rng/engine.h), filling arrays in place.
+"""
+
+import numbers
+
+import numpy as np
+
+from sgmcmc import _sgmcmc
+
+Engine = _sgmcmc.Engine
+EuclideanChain = _sgmcmc.EuclideanChain
+SimplexChain = _sgmcmc.SimplexChain
+CountModel = _sgmcmc.CountModel
+CategoricalDirichlet = _sgmcmc.CategoricalDirichlet
+CountModelStepper = _sgmcmc.CountModelStepper
+
+
+def _chain(step_size, step_size_tau, step_size_kappa, batch_size, seed, stream):
+    return _sgmcmc.ChainOptions(step_size, step_size_tau, step_size_kappa, batch_size, seed,
+                                stream)
+
+
+def sgld(gradient, theta0, num_items=1, step_size=1e-3, step_size_tau=None,
+         step_size_kappa=0.0, batch_size=1, seed=1, stream=0):
+    """SGLD (Welling & Teh 2011; samplers/sgld.h) from theta0 (float64 vector)."""
+    return _sgmcmc.sgld(gradient, theta0, num_items, _chain(
+        step_size, step_size_tau, step_size_kappa, batch_size, seed, stream))
+
+
+def psgld(gradient, theta0, num_items=1, step_size=1e-3, step_size_tau=None,
+          step_size_kappa=0.0, batch_size=1, seed=1, stream=0, alpha=0.99, regularizer=1e-5):
+    """pSGLD (Li et al. 2016; samplers/psgld.h): RMSprop-preconditioned SGLD."""
+    return _sgmcmc.psgld(gradient, theta0, num_items, _chain(
+        step_size, step_size_tau, step_size_kappa, batch_size, seed, stream), alpha, regularizer)
+
+
+def sghmc(gradient, theta0, num_items=1, step_size=1e-3, step_size_tau=None,
+          step_size_kappa=0.0, batch_size=1, seed=1, stream=0, friction=1.0,
+          gradient_noise=0.0):
+    """SGHMC (Chen et al. 2014; samplers/sghmc.h) with friction C and noise estimate B."""
+    return _sgmcmc.sghmc(gradient, theta0, num_items, _chain(
+        step_size, step_size_tau, step_size_kappa, batch_size, seed, stream), friction,
+        gradient_noise)
+
+
+def _alpha(alpha):
+    if isinstance(alpha, numbers.Real):
+        return [float(alpha)]
+    return [float(a) for a in np.asarray(alpha, dtype=np.float64).ravel()]
+
+
+def scir(rows, cols, alpha=0.1, seed=0):
+    """SCIR (Baker et al. 2018; samplers/scir.h) on rows simplices of dimension cols;
+    alpha: one Dirichlet parameter (symmetric) or cols of them."""
+    return _sgmcmc.scir(rows, cols, _alpha(alpha), seed)
+
+
+def sgrld(rows, cols, alpha=0.1, seed=0):
+    """SGRLD (Patterson & Teh 2013; samplers/sgrld.h), expanded-mean parameterisation."""
+    return _sgmcmc.sgrld(rows, cols, _alpha(alpha), seed)

@@ -1,0 +1,215 @@
+"""Tests of sgmcmc.LDA: the numbers of the C++ `lda` tool for the same seed, the
+scikit-learn conventions, the error paths, Ctrl-C and pickling.
+
+Usage (Bazel passes the tool): lda_test.py path/to/tools/lda
+"""
+
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+import threading
+import _thread
+import unittest
+
+import numpy as np
+import scipy.sparse as sp
+
+import sgmcmc
+from sgmcmc import datasets
+
+LDA_TOOL = None  # set from argv in __main__
+
+# A small run of the tool: K = 5, 20 iterations of 50 documents, 5 Gibbs sweeps, evaluations
+# every 5 iterations with 4 sweeps (about 0.3 s).
+SEED = 7
+TOOL_CONFIG = """
+corpus {{ uci {{ docword: "{docword}" vocab: "{vocab}" }} }}
+seed: {seed}
+threads: 2
+eval_every: 5
+eval_sweeps: 4
+runs {{ name: "py" num_topics: 5 gibbs_sweeps: 5 iterations: 20 }}
+"""
+
+
+def small_lda(**overrides):
+    params = dict(n_components=5, gibbs_sweeps=5, max_iter=20, eval_every=5, eval_sweeps=4,
+                  random_state=SEED, n_threads=2)
+    params.update(overrides)
+    return sgmcmc.LDA(**params)
+
+
+def toy_counts(seed=0, docs=30, words=12):
+    rng = np.random.RandomState(seed)
+    return rng.poisson(2.0, size=(docs, words)).astype(np.float64)
+
+
+class MatchesLdaToolTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.kos = datasets.load_kos(seed=SEED)
+        directory = datasets.kos_directory()
+        cls.out = tempfile.mkdtemp(dir=os.environ.get("TEST_TMPDIR"))
+        config = os.path.join(cls.out, "config.textpb")
+        with open(config, "w") as f:
+            f.write(TOOL_CONFIG.format(docword=os.path.join(directory, "docword.kos.txt.gz"),
+                                       vocab=os.path.join(directory, "vocab.kos.txt"),
+                                       seed=SEED))
+        subprocess.run([LDA_TOOL, "--config=" + config, "--output_dir=" + cls.out,
+                        "--plot=false"], check=True, stderr=subprocess.DEVNULL)
+        cls.lda = small_lda().fit(cls.kos.train,
+                                  held_out=(cls.kos.test_observed, cls.kos.test_held_out))
+
+    def read(self, name):
+        with open(os.path.join(self.out, name)) as f:
+            return f.read()
+
+    def test_topic_matrix_is_the_tools(self):
+        ours = "".join("\t".join("%.9g" % p for p in row) + "\n" for row in self.lda.last_sample_)
+        self.assertEqual(ours, self.read("topic_matrix_py.tsv"))
+
+    def test_trace_is_the_tools(self):
+        lines = self.read("trace_py.csv").splitlines()[1:]
+        self.assertEqual(len(lines), len(self.lda.trace_))
+        for line, row in zip(lines, self.lda.trace_):
+            fields = line.split(",")
+            self.assertEqual(int(fields[0]), int(row[0]))
+            self.assertEqual(fields[4:], ["%.9g" % v for v in row[1:]])
+        self.assertIn("perplexity %.2f" % self.lda.perplexity_, self.read("summary.txt"))
+
+    def test_top_words_are_the_tools(self):
+        text = sgmcmc.format_topics(self.lda.last_sample_, 5, self.kos.vocabulary, 10)
+        self.assertEqual(text, self.read("topics_py.txt"))
+
+    def test_corpus_is_the_tools(self):
+        self.assertEqual(self.kos.train.shape, (3087, 6906))
+        self.assertEqual(int(self.kos.train.sum() + self.kos.test_observed.sum() +
+                             self.kos.test_held_out.sum()), 467714)
+
+
+class LdaTest(unittest.TestCase):
+    def test_same_numbers_for_any_threads_and_input_format(self):
+        X = toy_counts()
+        one = small_lda(n_threads=1, batch_size=10).fit(X)
+        two = small_lda(n_threads=3, batch_size=10).fit(sp.csr_matrix(X))
+        np.testing.assert_array_equal(one.components_, two.components_)
+        np.testing.assert_array_equal(one.transform(X), two.transform(sp.csr_matrix(X)))
+
+    def test_components_are_the_mean_of_the_kept_samples(self):
+        lda = small_lda(batch_size=10, max_iter=18, burn_in=6, thin=3,
+                        store_samples=True).fit(toy_counts())
+        # Iterations 9, 12, 15, 18 kept.
+        self.assertEqual(lda.samples_.shape, (4, 5, 12))
+        self.assertEqual(lda.n_samples_kept_, 4)
+        # A running mean and a sum differ by rounding only (a few ulps).
+        np.testing.assert_allclose(lda.components_, lda.samples_.mean(axis=0), rtol=1e-13)
+        np.testing.assert_array_equal(lda.samples_[-1], lda.last_sample_)
+        np.testing.assert_allclose(lda.components_.sum(axis=1), 1.0, rtol=1e-12)
+
+    def test_transform_gives_topic_proportions(self):
+        X = toy_counts()
+        lda = small_lda(batch_size=10).fit(X)
+        theta = lda.transform(X[:7])
+        self.assertEqual(theta.shape, (7, 5))
+        np.testing.assert_allclose(theta.sum(axis=1), 1.0, rtol=1e-12)
+        np.testing.assert_array_equal(theta, lda.fit(X).transform(X[:7]))  # deterministic
+        self.assertTrue(np.isfinite(lda.perplexity(X)))
+        self.assertAlmostEqual(lda.score(X), -np.log(lda.perplexity(X)))
+
+    def test_partial_fit_continues_the_chain_and_pickles(self):
+        X = toy_counts()
+        batches = [X[:10], X[10:20], X[20:]]
+        straight = small_lda(batch_size=5)
+        for batch in batches:
+            straight.partial_fit(batch)
+        self.assertEqual(straight.n_iter_, 6)
+        resumed = small_lda(batch_size=5).partial_fit(batches[0])
+        resumed = pickle.loads(pickle.dumps(resumed))
+        for batch in batches[1:]:
+            resumed.partial_fit(batch)
+        np.testing.assert_array_equal(straight.components_, resumed.components_)
+        np.testing.assert_array_equal(straight.last_sample_, resumed.last_sample_)
+
+    def test_sklearn_conventions(self):
+        from sklearn.base import clone
+        from sklearn.exceptions import NotFittedError
+        lda = small_lda(alpha=0.3)
+        self.assertEqual(lda.get_params()["alpha"], 0.3)
+        self.assertIs(lda.set_params(alpha=0.2), lda)
+        self.assertEqual(clone(lda).alpha, 0.2)
+        with self.assertRaises(NotFittedError):
+            lda.transform(toy_counts())
+        X = toy_counts()
+        self.assertIs(lda.fit(X), lda)
+        self.assertEqual(lda.n_features_in_, 12)
+        self.assertEqual(lda.fit_transform(X).shape, (30, 5))
+        with self.assertRaisesRegex(ValueError, "X has 11 features"):
+            lda.transform(X[:, :11])
+
+    def test_ctrl_c_stops_fit_cleanly(self):
+        X = toy_counts(docs=200, words=50)
+        lda = small_lda(max_iter=10**7, batch_size=200, gibbs_sweeps=50, burn_in=0)
+        timer = threading.Timer(0.2, _thread.interrupt_main)
+        timer.start()
+        with self.assertRaises(KeyboardInterrupt):
+            lda.fit(X)
+        timer.join()
+        self.assertGreater(lda.n_iter_, 0)
+        self.assertLess(lda.n_iter_, 10**7)
+        self.assertEqual(lda.n_samples_kept_, lda.n_iter_)
+        self.assertEqual(lda.transform(X[:2]).shape, (2, 5))
+
+
+    def test_fit_releases_the_gil(self):
+        # While fit runs in another thread, this thread keeps running Python: if fit held the
+        # GIL for its whole C++ loop, the count below would stay 0 until it returned.
+        X = toy_counts(docs=200, words=50)
+        lda = small_lda(max_iter=10, batch_size=200, gibbs_sweeps=50)
+        worker = threading.Thread(target=lda.fit, args=(X,))
+        count = 0
+        worker.start()
+        while worker.is_alive():
+            count += 1
+        worker.join()
+        self.assertEqual(lda.n_iter_, 10)
+        self.assertGreater(count, 1000)
+
+
+class ErrorPathTest(unittest.TestCase):
+    def test_bad_counts_name_the_entry(self):
+        X = toy_counts()
+        X[3, 4] = 1.5
+        with self.assertRaisesRegex(ValueError, r"X\[3, 4\] = 1.5 is not a non-negative "
+                                                r"integer count"):
+            small_lda().fit(X)
+        X[3, 4] = -2
+        with self.assertRaisesRegex(ValueError, "non-negative"):
+            small_lda().fit(sp.csr_matrix(X))
+
+    def test_invalid_options_carry_the_status_message(self):
+        X = toy_counts()
+        with self.assertRaisesRegex(ValueError, r"^LdaOptions.alpha must be finite and > 0, "
+                                                r"got -1$"):
+            small_lda(alpha=-1).fit(X)
+        with self.assertRaisesRegex(ValueError, "sampler must be \"scir\" or \"sgrld\""):
+            small_lda(sampler="gibbs").fit(X)
+        with self.assertRaisesRegex(ValueError, "thin must be >= 1"):
+            small_lda(thin=0).fit(X)
+        with self.assertRaisesRegex(ValueError, "n_components|num_topics"):
+            small_lda(n_components=0).fit(X)
+
+    def test_missing_file_is_file_not_found(self):
+        with self.assertRaises(FileNotFoundError):
+            datasets.load_uci("/nonexistent/docword.txt", "/nonexistent/vocab.txt")
+
+    def test_sgrld_runs(self):
+        lda = small_lda(sampler="sgrld", step_size=0.1, step_size_tau=100,
+                        step_size_kappa=0.6, batch_size=10).fit(toy_counts())
+        np.testing.assert_allclose(lda.components_.sum(axis=1), 1.0, rtol=1e-12)
+
+
+if __name__ == "__main__":
+    LDA_TOOL = os.path.abspath(sys.argv.pop(1))
+    unittest.main()

@@ -1,0 +1,191 @@
+"""Tests of sgmcmc.samplers: in-place NumPy views, determinism by (seed, stream), the
+stationary moments of SGLD and SCIR on targets with known laws, and the array checks."""
+
+import unittest
+
+import numpy as np
+
+import sgmcmc
+from sgmcmc import samplers
+
+
+def standard_normal_gradient(theta, batch, scale, out):
+    np.copyto(out, theta)
+
+
+class EngineTest(unittest.TestCase):
+    def test_fills_in_place_and_reproduces(self):
+        a, b = np.zeros(1000), np.zeros(1000)
+        engine = samplers.Engine(seed=5, stream=2)
+        engine.normal(a)
+        self.assertEqual((engine.seed, engine.stream), (5, 2))
+        self.assertGreater(engine.position, 0)
+        samplers.Engine(5, 2).normal(b)
+        np.testing.assert_array_equal(a, b)
+        samplers.Engine(5, 3).normal(b)
+        self.assertFalse(np.array_equal(a, b))
+        u = np.zeros(1000)
+        engine.uniform(u)
+        self.assertTrue(np.all((u >= 0) & (u < 1)))
+
+    def test_rejects_arrays_it_cannot_fill_in_place(self):
+        engine = samplers.Engine(1)
+        with self.assertRaisesRegex(TypeError, "out must have dtype float64"):
+            engine.normal(np.zeros(4, dtype=np.float32))
+        with self.assertRaisesRegex(ValueError, "out must be C-contiguous"):
+            engine.normal(np.zeros(8)[::2])
+        frozen = np.zeros(4)
+        frozen.flags.writeable = False
+        with self.assertRaisesRegex(ValueError, "out must be writable"):
+            engine.normal(frozen)
+        with self.assertRaisesRegex(TypeError, "numpy.ndarray"):
+            engine.normal([0.0, 1.0])
+
+
+class EuclideanTest(unittest.TestCase):
+    def test_theta_is_a_view_updated_in_place(self):
+        chain = samplers.sgld(standard_normal_gradient, np.ones(5), step_size=0.1, seed=2)
+        theta = chain.theta
+        before = theta.copy()
+        chain.step()
+        self.assertFalse(np.array_equal(theta, before))
+        np.testing.assert_array_equal(theta, chain.theta)
+        self.assertFalse(theta.flags.writeable)
+        self.assertEqual(chain.iteration, 1)
+        self.assertEqual(chain.name, "sgld")
+
+    def test_same_seed_and_stream_same_chain(self):
+        runs = []
+        for stream in (0, 0, 1):
+            chain = samplers.sghmc(standard_normal_gradient, np.zeros(3), step_size=0.05,
+                                   seed=9, stream=stream, friction=2.0)
+            chain.run(50)
+            runs.append(chain.theta.copy())
+        np.testing.assert_array_equal(runs[0], runs[1])
+        self.assertFalse(np.array_equal(runs[0], runs[2]))
+
+    def test_checkpoint_round_trip(self):
+        chain = samplers.psgld(standard_normal_gradient, np.zeros(4), step_size=0.01, seed=3)
+        chain.run(10)
+        state = chain.save_state()
+        chain.run(10)
+        other = samplers.psgld(standard_normal_gradient, np.zeros(4), step_size=0.01, seed=3)
+        other.restore_state(state)
+        other.run(10)
+        np.testing.assert_array_equal(chain.theta, other.theta)
+        with self.assertRaisesRegex(ValueError, "SamplerState"):
+            other.restore_state(b"\xff\xff")
+
+    def test_sgld_stationary_moments_on_a_standard_normal(self):
+        # SGLD with step h on N(0, I) is an AR(1) process with variance 1 / (1 - h/2) and
+        # lag-1 correlation 1 - h; 20000 steps x 100 coordinates with h = 0.05 give about
+        # 100 * 20000 * h/2 = 5e4 effective draws: SE(mean) 0.0045, SE(var) 0.0063. The
+        # tolerances are 5 SE.
+        h = 0.05
+        chain = samplers.sgld(standard_normal_gradient, np.zeros(100), step_size=h, seed=11)
+        chain.run(500)
+        draws = np.empty((20000, 100))
+        for i in range(len(draws)):
+            chain.step()
+            draws[i] = chain.theta
+        self.assertLess(abs(draws.mean()), 5 * 0.0045)
+        self.assertLess(abs(draws.var() - 1 / (1 - h / 2)), 5 * 0.0063)
+
+    def test_minibatches_come_from_the_sampler(self):
+        seen = []
+
+        def gradient(theta, batch, scale, out):
+            seen.append((batch.copy(), scale))
+            np.copyto(out, theta)
+
+        samplers.sgld(gradient, np.zeros(2), num_items=10, batch_size=4, seed=1).run(3)
+        self.assertEqual(len(seen), 3)
+        for batch, scale in seen:
+            self.assertEqual(len(batch), 4)
+            self.assertTrue(np.all((batch >= 0) & (batch < 10)))
+            self.assertEqual(scale, 2.5)
+
+    def test_errors(self):
+        with self.assertRaisesRegex(TypeError, "theta0 must have dtype float64"):
+            samplers.sgld(standard_normal_gradient, np.zeros(3, dtype=np.int64))
+        with self.assertRaisesRegex(ValueError, "batch_size"):
+            samplers.sgld(standard_normal_gradient, np.zeros(3), num_items=2, batch_size=5)
+
+        def broken(theta, batch, scale, out):
+            raise ZeroDivisionError("from the gradient")
+
+        chain = samplers.sgld(broken, np.zeros(3))
+        with self.assertRaisesRegex(ZeroDivisionError, "from the gradient"):
+            chain.step()
+
+
+class SimplexTest(unittest.TestCase):
+    def test_scir_stationary_mean_with_fixed_counts(self):
+        # With fixed counts n, SCIR's stationary law is Dirichlet(alpha + n) exactly (the CIR
+        # transition is exact). alpha + n = (1.5, 2.5, 3.5): mean (0.2, 1/3, 0.467), sd of
+        # the first coordinate sqrt(0.2 * 0.8 / 8.5) = 0.137. 20 independent rows x 3000
+        # steps at h = 0.5 (lag-1 correlation about exp(-h) = 0.61, ESS about 0.24 per
+        # step): about 1.4e4 effective draws, SE 0.0012; tolerance 5 SE = 0.006.
+        rows = 20
+        chain = samplers.scir(rows=rows, cols=3, alpha=0.5, seed=4)
+        counts = np.tile([1.0, 2.0, 3.0], (rows, 1))
+        omega, total = np.empty((rows, 3)), np.zeros((rows, 3))
+        for _ in range(200):
+            chain.step(counts, 0.5)
+        for _ in range(3000):
+            chain.step(counts, 0.5)
+            chain.simplex(omega)
+            total += omega
+        mean = total.sum(axis=0) / (3000 * rows)
+        np.testing.assert_allclose(mean, np.array([1.5, 2.5, 3.5]) / 7.5, atol=0.006)
+        np.testing.assert_allclose(omega.sum(axis=1), 1.0, rtol=1e-12)
+        self.assertEqual(chain.steps(0), 3200)
+
+    def test_scir_with_a_cxx_count_model(self):
+        # Baker et al.'s sparse experiment: posterior Dir(800.1, 100.1, 100.1, 0.1 x 7). SCIR
+        # with minibatch counts keeps the posterior mean; the sd of omega_1 is
+        # sqrt(0.8 * 0.2 / 1002) = 0.0126, inflated at most a few times by the minibatch
+        # noise; 4000 steps at h = 0.5 (ESS about 0.25 per step) give SE < 0.002: the
+        # tolerance 0.01 is 5 SE.
+        model = samplers.CategoricalDirichlet([800, 100, 100] + [0] * 7, alpha=0.1)
+        self.assertEqual((model.num_simplices, model.dimension, model.num_items), (1, 10, 1000))
+        posterior = np.array(model.posterior_concentration())
+        chain = samplers.scir(rows=1, cols=10, alpha=model.prior_concentration(), seed=6)
+        stepper = samplers.CountModelStepper(model, batch_size=100, seed=6, stream=1)
+        omega, total = np.empty((1, 10)), np.zeros(10)
+        for _ in range(200):
+            stepper.step(chain, 0.5)
+        for _ in range(4000):
+            stepper.step(chain, 0.5)
+            chain.simplex(omega)
+            total += omega[0]
+        np.testing.assert_allclose(total / 4000, posterior / posterior.sum(), atol=0.01)
+        self.assertGreater(stepper.engine_position, 0)
+        with self.assertRaisesRegex(ValueError, "the chain has 1 x 3 simplices, the model 1 x 10"):
+            stepper.step(samplers.scir(rows=1, cols=3), 0.5)
+        with self.assertRaisesRegex(ValueError, "category_counts|at least 2"):
+            samplers.CategoricalDirichlet([5], alpha=0.1)
+
+    def test_sgrld_steps_and_checks(self):
+        chain = samplers.sgrld(rows=2, cols=4, alpha=[0.1, 0.2, 0.3, 0.4], seed=1)
+        counts = np.ones((2, 4))
+        chain.step(counts, 0.01)
+        omega = np.empty((2, 4))
+        chain.simplex(omega)
+        np.testing.assert_allclose(omega.sum(axis=1), 1.0, rtol=1e-12)
+        with self.assertRaisesRegex(ValueError, r"counts\[1, 2\] = -1 must be finite and >= 0"):
+            bad = counts.copy()
+            bad[1, 2] = -1
+            chain.step(bad, 0.01)
+        with self.assertRaisesRegex(ValueError, "counts must have 8 entries, got 4"):
+            chain.step(np.ones(4), 0.01)
+        with self.assertRaisesRegex(ValueError, "h must be finite and > 0"):
+            chain.step(counts, 0.0)
+        with self.assertRaisesRegex(ValueError, "C-contiguous"):
+            chain.simplex(np.empty((4, 2)).T)
+        with self.assertRaisesRegex(ValueError, "alpha"):
+            samplers.scir(rows=1, cols=3, alpha=-1.0)
+
+
+if __name__ == "__main__":
+    unittest.main()
