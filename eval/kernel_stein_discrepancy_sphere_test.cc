@@ -8,7 +8,6 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/types/span.h"
-#include "boost/math/distributions/chi_squared.hpp"
 #include "boost/math/distributions/normal.hpp"
 #include "boost/math/quadrature/gauss.hpp"
 #include "eval/kernel_stein_discrepancy.h"
@@ -16,6 +15,7 @@
 #include "rng/engine.h"
 #include "rng/normal.h"
 #include "rng/von_mises_fisher.h"
+#include "testing/distribution_testing.h"
 
 namespace sgmcmc::eval {
 namespace {
@@ -152,6 +152,19 @@ TEST(SphereSteinKernelTest, MatchesTheOperatorsDefinition) {
 struct Integral {
   double value = 0;
   double scale = 0;  // the integral of |k0| p
+  double mass = 0;   // the integral of p
+
+  void Add(double weight, double k0) {
+    value += weight * k0;
+    scale += weight * std::abs(k0);
+    mass += weight;
+  }
+  // The identity to quadrature accuracy, on an integrand of O(0.1) or more.
+  void Expect(const std::string& label) const {
+    EXPECT_LE(std::abs(value), 1e-9 * scale)
+        << label << ": " << value / mass << " (scale " << scale / mass << ")";
+    EXPECT_GT(scale / mass, 0.1) << label;
+  }
 };
 
 TEST(SphereSteinKernelTest, SteinIdentityHoldsByQuadrature) {
@@ -170,20 +183,14 @@ TEST(SphereSteinKernelTest, SteinIdentityHoldsByQuadrature) {
       const Vector sy = {1.7, -0.4};
       constexpr int kNodes = 4096;
       Integral integral;
-      double mass = 0;
       for (int i = 0; i < kNodes; ++i) {
         const double theta = 2 * M_PI * i / kNodes;
         const Vector x = {std::cos(theta), std::sin(theta)};
         const double weight = std::exp(log_density(x));
         const double k0 = SteinKernel(x, score(x), y, sy, options);
-        integral.value += weight * k0;
-        integral.scale += weight * std::abs(k0);
-        mass += weight;
+        integral.Add(weight, k0);
       }
-      EXPECT_LE(std::abs(integral.value), 1e-9 * integral.scale)
-          << "S^1 y angle " << angle << ": " << integral.value / mass << " (scale "
-          << integral.scale / mass << ")";
-      EXPECT_GT(integral.scale / mass, 0.1);
+      integral.Expect(absl::StrCat("S^1, y at angle ", angle));
     }
   }
   // S^2: log p = 4 mu'x + 2 x1 x3, mu = (1, 2, 2) / 3; x = (sqrt(1-u^2) cos phi,
@@ -204,7 +211,6 @@ TEST(SphereSteinKernelTest, SteinIdentityHoldsByQuadrature) {
       const Vector sy = {0.3, -2.0, 0.9};
       constexpr int kAngles = 256;
       Integral integral;
-      double mass = 0;
       for (const auto& [u, w] : nodes) {
         for (int i = 0; i < kAngles; ++i) {
           const double phi = 2 * M_PI * i / kAngles;
@@ -214,15 +220,10 @@ TEST(SphereSteinKernelTest, SteinIdentityHoldsByQuadrature) {
               w * std::exp(4 * (mu[0] * x[0] + mu[1] * x[1] + mu[2] * x[2]) + 2 * x[0] * x[2]);
           const Vector s = {4 * mu[0] + 2 * x[2], 4 * mu[1], 4 * mu[2] + 2 * x[0]};
           const double k0 = SteinKernel(x, s, y, sy, sphere);
-          integral.value += weight * k0;
-          integral.scale += weight * std::abs(k0);
-          mass += weight;
+          integral.Add(weight, k0);
         }
       }
-      EXPECT_LE(std::abs(integral.value), 1e-9 * integral.scale)
-          << "S^2 y " << y[0] << "," << y[1] << "," << y[2] << ": " << integral.value / mass
-          << " (scale " << integral.scale / mass << ")";
-      EXPECT_GT(integral.scale / mass, 0.1);
+      integral.Expect(absl::StrCat("S^2, y = (", y[0], ", ", y[1], ", ", y[2], ")"));
     }
   }
   // The torus S^1 x S^1 with a coupled density: log p = 2 e1'x1 + 1.5 e2'x2 + 1.2 x1'x2.
@@ -231,7 +232,6 @@ TEST(SphereSteinKernelTest, SteinIdentityHoldsByQuadrature) {
     const Vector y = {std::cos(1.1), std::sin(1.1), std::cos(-2.0), std::sin(-2.0)};
     const Vector sy = {0.5, 1.0, -1.5, 0.2};
     Integral integral;
-    double mass = 0;
     for (int i = 0; i < kNodes; ++i) {
       for (int j = 0; j < kNodes; ++j) {
         const double a = 2 * M_PI * i / kNodes, b = 2 * M_PI * j / kNodes;
@@ -239,14 +239,10 @@ TEST(SphereSteinKernelTest, SteinIdentityHoldsByQuadrature) {
         const double weight = std::exp(2 * x[0] + 1.5 * x[3] + 1.2 * (x[0] * x[2] + x[1] * x[3]));
         const Vector s = {2 + 1.2 * x[2], 1.2 * x[3], 1.2 * x[0], 1.5 + 1.2 * x[1]};
         const double k0 = SteinKernel(x, s, y, sy, options);
-        integral.value += weight * k0;
-        integral.scale += weight * std::abs(k0);
-        mass += weight;
+        integral.Add(weight, k0);
       }
     }
-    EXPECT_LE(std::abs(integral.value), 1e-9 * integral.scale)
-        << "torus: " << integral.value / mass << " (scale " << integral.scale / mass << ")";
-    EXPECT_GT(integral.scale / mass, 0.1);
+    integral.Expect("torus");
   }
 }
 
@@ -315,12 +311,7 @@ TEST(SphereKernelSteinDiscrepancyTest, ExactVmfDrawsShrinkLikeOneOverSqrtN) {
   const double mu0 = 2 * kKappa * a + 6;
   const Moments moments = ExactDrawMoments(200000);
   constexpr int kReplicates = 16;
-  const boost::math::chi_squared_distribution<double> chi2(kReplicates);
-  const double root = std::sqrt(2.0 * kReplicates);
-  const double t_high =
-      (boost::math::quantile(boost::math::complement(chi2, kFalseFailureRate / 2)) - kReplicates) /
-      root;
-  const double t_low = (kReplicates - boost::math::quantile(chi2, kFalseFailureRate / 2)) / root;
+  const testing::ChiSquaredBand band = testing::WorstCaseChiSquaredBand(kReplicates, kFalseFailureRate);
   for (int64_t n : {200, 800, 3200}) {
     double mean_v = 0;
     for (int r = 0; r < kReplicates; ++r) {
@@ -333,8 +324,8 @@ TEST(SphereKernelSteinDiscrepancyTest, ExactVmfDrawsShrinkLikeOneOverSqrtN) {
     const double se =
         std::sqrt((moments.diagonal_variance / n + 2.0 * (n - 1) / n * moments.m2) / kReplicates);
     SCOPED_TRACE(absl::StrCat("n=", n, " mean n*V=", mean_v, " (mu0=", mu0, ", se ", se, ")"));
-    EXPECT_LE(mean_v, mu0 + t_high * se);
-    EXPECT_GE(mean_v, mu0 - t_low * se);
+    EXPECT_LE(mean_v, mu0 + band.high * se);
+    EXPECT_GE(mean_v, mu0 - band.low * se);
   }
 }
 
@@ -351,9 +342,8 @@ TEST(SphereKernelSteinDiscrepancyTest, ExactVmfDrawsShrinkLikeOneOverSqrtN) {
 TEST(SphereKernelSteinDiscrepancyTest, BiasedVmfDrawsStayAwayFromZero) {
   const double z = boost::math::quantile(
       boost::math::complement(boost::math::normal_distribution<double>(), kFalseFailureRate / 2));
-  const boost::math::chi_squared_distribution<double> chi1(1);
-  const double t1 =
-      (boost::math::quantile(boost::math::complement(chi1, kFalseFailureRate)) - 1) / std::sqrt(2.0);
+  // One-sided at kFalseFailureRate: the upper end of the two-sided band at twice the rate.
+  const double t1 = testing::WorstCaseChiSquaredBand(1, 2 * kFalseFailureRate).high;
   const double a = 1 / std::tanh(kKappa) - 1 / kKappa;
   const double mu0 = 2 * kKappa * a + 6;
   const Moments moments = ExactDrawMoments(200000);
