@@ -23,7 +23,9 @@ class PowBetaMinusOne {
   bool half_;
 };
 
-// The Stein kernel of the header with c2 = c^2, on raw pointers of length d.
+// The Stein kernel of the header with c2 = c^2, on raw pointers of length d: the Euclidean
+// k0, or, with options.sphere_dimension = p > 0, the sphere kernel of the header summed over
+// the d / p unit-sphere blocks.
 class SteinKernelEvaluator {
  public:
   SteinKernelEvaluator(const KernelSteinOptions& options, int d)
@@ -32,9 +34,11 @@ class SteinKernelEvaluator {
         trace_r2_(-4 * options.beta * (options.beta - 1)),
         trace_const_(-2 * options.beta * d),
         d_(d),
+        sphere_dimension_(options.sphere_dimension),
         pow_(options.beta) {}
 
   double operator()(const double* x, const double* sx, const double* y, const double* sy) const {
+    if (sphere_dimension_ > 0) return Sphere(x, sx, y, sy);
     double r2 = 0;
     double score_dot = 0;
     double score_diff_dot_u = 0;
@@ -51,11 +55,45 @@ class SteinKernelEvaluator {
   }
 
  private:
+  // The sphere kernel: per block, t = x'y and the tangent scores σ = P s enter only through
+  // dot products, so nothing is projected explicitly.
+  double Sphere(const double* x, const double* sx, const double* y, const double* sy) const {
+    const double e = sphere_dimension_ - 1;
+    double r2 = 0;
+    double b = 0;        // B = Σ b(x)'b(y)
+    double c = 0;        // C + T1, the coefficients of -2 beta q^(beta-1)
+    double t2_term = 0;  // T2 = Σ t (1 - t^2)
+    for (int start = 0; start < d_; start += sphere_dimension_) {
+      double t = 0, sx_x = 0, sx_y = 0, sy_x = 0, sy_y = 0, sx_sy = 0;
+      for (int k = start; k < start + sphere_dimension_; ++k) {
+        const double u = x[k] - y[k];
+        r2 += u * u;
+        t += x[k] * y[k];
+        sx_x += sx[k] * x[k];
+        sx_y += sx[k] * y[k];
+        sy_x += sy[k] * x[k];
+        sy_y += sy[k] * y[k];
+        sx_sy += sx[k] * sy[k];
+      }
+      const double tangent_x_y = sx_y - sx_x * t;  // σ(x)'y
+      const double tangent_y_x = sy_x - sy_y * t;  // σ(y)'x
+      const double cross = tangent_x_y + tangent_y_x;
+      const double one_minus_t2 = 1 - t * t;
+      b += sx_sy - sx_x * sy_x - sy_y * sx_y + sx_x * sy_y * t - e * cross + e * e * t;
+      c += -2 * e * one_minus_t2 - t * cross + (e - 1) + t * t;
+      t2_term += t * one_minus_t2;
+    }
+    const double q = c2_ + r2;
+    const double q_beta_minus_1 = pow_(q);
+    return q_beta_minus_1 * (b * q - two_beta_ * c + trace_r2_ * t2_term / q);
+  }
+
   double c2_;
   double two_beta_;
   double trace_r2_;     // -4 beta (beta - 1), the coefficient of q^(beta-2) r^2
   double trace_const_;  // -2 beta d, the coefficient of q^(beta-1)
   int d_;
+  int sphere_dimension_;  // 0: R^d
   PowBetaMinusOne pow_;
 };
 
@@ -79,6 +117,12 @@ absl::Status ValidateInputs(absl::Span<const double> draws, absl::Span<const dou
                                                    scores.size(), " values but draws has ",
                                                    draws.size()));
   }
+  const int p = options.sphere_dimension;
+  if (p > 0 && dimension % p != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("KernelSteinDiscrepancy: dimension ", dimension,
+                     " must be a multiple of options.sphere_dimension ", p));
+  }
   *n = static_cast<int64_t>(draws.size()) / dimension;
   if (*n < min_draws) {
     return absl::InvalidArgumentError(
@@ -100,6 +144,16 @@ absl::Status ValidateInputs(absl::Span<const double> draws, absl::Span<const dou
                                                      "] must be finite, got ", scores[i]));
     }
   }
+  for (size_t start = 0; p > 0 && start < draws.size(); start += p) {
+    double norm2 = 0;
+    for (int k = 0; k < p; ++k) norm2 += draws[start + k] * draws[start + k];
+    if (!(std::abs(norm2 - 1) <= kSphereNormTolerance)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "KernelSteinDiscrepancy: draws[", start / dimension, "] block ",
+          (start % dimension) / p, " has squared norm ", norm2, ", not 1 (within ",
+          kSphereNormTolerance, ") on the sphere S^", p - 1));
+    }
+  }
   for (size_t i = 0; i < weights.size(); ++i) {
     if (!(std::isfinite(weights[i]) && weights[i] >= 0)) {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -119,6 +173,10 @@ absl::Status KernelSteinOptions::Validate() const {
   if (!(beta > -1 && beta < 0)) {
     return absl::InvalidArgumentError(
         absl::StrCat("KernelSteinOptions.beta must be in (-1, 0), got ", beta));
+  }
+  if (sphere_dimension != 0 && sphere_dimension < 2) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "KernelSteinOptions.sphere_dimension must be 0 (R^d) or >= 2, got ", sphere_dimension));
   }
   return absl::OkStatus();
 }

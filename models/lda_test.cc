@@ -1,10 +1,12 @@
 #include "models/lda.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "data/corpus.h"
 #include "gtest/gtest.h"
 #include "models/lda_testing.h"
@@ -234,23 +236,15 @@ TEST(LdaTest, RestoreRejectsMismatchedState) {
   EXPECT_FALSE(lda->Restore(state).ok());
 }
 
-// On separated synthetic topics (single-topic documents) both samplers recover them: every
-// learned topic puts almost all its mass on one block, and the blocks are distinct.
-//
-// The bound on a topic's block mass S_on / (S_on + S_off) (S sums of θ on and off its block),
-// once separated. Off-block: a token of another block b takes topic k with odds about
-// α π_kw / (n_db π_bw) < 0.1 (β / 2000) / (40 / 8) ≈ 1e-6, so the off-block counts are ~0
-// and â = β there. SCIR's transition is exact given â, and after Σ_m h_m > 30 (150 steps,
-// h_150 = 0.2) the start is forgotten: S_off ~ Gamma(24 β) = Gamma(2.4) (scir_fast β = 0.1),
-// whose 1 - 1e-6 quantile is 18. On-block: n_k = 50 documents x 40 tokens = 2000, and a batch
-// of 20 of the 200 documents holds X ~ Hypergeometric(200, 50, 20) of topic k's (variance
-// 3.39), so the row total of â is 400 X with variance 5.4e5; Corollary 4.2 gives Var S_on =
-// 2000 + (1 - e^-h)/(1 + e^-h) 5.4e5 with h = 0.2, sd 237, so S_on > 2000 - 5 sd ≈ 800. Hence
-// off-block mass < 18 / 818 = 2.2%: block mass > 0.97 at a false-failure rate of ~2e-6.
-// SGRLD (β = 0.01, h_150 = 0.06) has no closed-form stationary law: its mirrored Euler step
-// θ' = |θ + (h/2)(β − θ + ĉ − ω ĉ·) + √(hθ) ζ| is biased near the boundary (Baker et al.
-// §2.3), so its off-block mass is larger (measured 1.1-2.1% for the four topics of this seed)
-// and its 0.9 is a margin of five times that, not a derived rate.
+// On separated synthetic topics (single-topic documents) both samplers recover them from a
+// random start at this seed: every learned topic puts almost all its mass on one block, and
+// the blocks are distinct. Recovery from a random start is not guaranteed: over 300 seeds of
+// this set-up (options.seed 1-300, half of them on other corpus seeds) 14% of SCIR chains and
+// 6% of SGRLD chains sat in a merged mode at step 150 (one topic on two blocks, two on one), a
+// property of LDA's landscape, not of the samplers; so this test pins seed 99 as a regression
+// check of recovery, and the block-mass bounds below, which hold once the topics are
+// separated, are derived and checked from the separated state for several seeds in
+// SeparatedTopicsKeepTheirBlockMass.
 TEST(LdaTest, RecoversSeparatedTopics) {
   constexpr int kTopics = 4, kBlock = 8;
   const data::Corpus corpus = BlockCorpus(kTopics, kBlock, 200, 40, 7, /*mixing=*/0.0);
@@ -277,6 +271,90 @@ TEST(LdaTest, RecoversSeparatedTopics) {
     }
     std::sort(owner.begin(), owner.end());
     EXPECT_EQ(owner, (std::vector<int>{0, 1, 2, 3})) << LdaSamplerName(which);
+  }
+}
+
+// The set-up of RecoversSeparatedTopics started from the separated state (topic k on block
+// k: θ = 1 on the block, 1e-3 off it), where the bounds follow from the set-up for any seed.
+//
+// SCIR, every topic's block mass S_on / (S_on + S_off) (S: sums of θ on and off its block) >
+// 0.97. Off-block: a token of another block b takes topic k with odds about
+// α π_kw / (n_db π_bw) < 0.1 (β / 2000) / (40 / 8) ≈ 1e-6, so the off-block counts are ~0
+// and â = β there. SCIR's transition is exact given â, and after Σ_m h_m > 30 (150 steps,
+// h_150 = 0.2) the start is forgotten: S_off ~ Gamma(24 β) = Gamma(2.4) (scir_fast β = 0.1),
+// whose 1 - 1e-6 quantile is 18. On-block: n_k = 50 documents x 40 tokens = 2000, and a batch
+// of 20 of the 200 documents holds X ~ Hypergeometric(200, 50, 20) of topic k's (variance
+// 3.39), so the row total of â is 400 X with variance 5.4e5; Corollary 4.2 gives Var S_on =
+// 2000 + (1 - e^-h)/(1 + e^-h) 5.4e5 with h = 0.2, sd 237, so S_on > 2000 - 5 sd ≈ 800. Hence
+// off-block mass < 18 / 818 = 2.2%: block mass > 0.97 at a false-failure rate of ~2e-6 per
+// topic. (Measured over 300 seeds: largest off-block mass 0.53%.)
+//
+// SGRLD (β = 0.01, h_m = 0.1 (1 + m/100)^-0.6, h_150 = 0.058) has no closed-form stationary
+// law; its off-block mass is its known boundary bias (Baker et al. §2.3), of order h. With
+// A = (h/2) ĉ_k· the data force on row k (ĉ_k· ≈ 2000) and the row total θ_k· reverting to
+// Wβ = 0.32 (the row sum's drift is (h/2)(Wβ − θ·)), an off-block θ_j ≈ 0 is sent by the
+// Euler step to θ_j (1 − h/2 − A/θ·) < 0 and mirrored: off-block mass M grows by the factor
+// A/θ· − (1 − h/2) per step, which the mirrored mass feeding θ· balances at
+// θ· = A / (2 − h/2) and M = h/4 (1.4% at h_150; the noise of the small off-block θ_j adds
+// mirrored mass on top). So every topic keeps block mass 1 - O(h), but M's step-to-step
+// factor is random (the batch's ĉ_k· has sd 37%) and its tail is heavier than the mean-field
+// picture: measured over 3000 seeds x 4 topics at step 150, M has mean 0.0198 and log-sd 0.31,
+// and 2 of the 12000 exceed 0.1 (largest 0.16): a per-topic 0.9 would fail ~1 seed in 1500.
+// Averaged over the 4 topics and the last 50 steps (about 1.5 relaxation times 2/h each) the
+// excursions wash out: over 600 seeds M̄ has mean 0.0204 and sd 0.0011 (largest 0.026; the
+// lag of M behind the decaying h and the noise's mirrored mass put it above h_150/4).
+// Hence, with margins far beyond the measured spread:
+//  - each topic's block mass at step 150 > 0.5 (still separated): 3x the largest off-block
+//    mass of 12000 topics, 10.6 log-sd above the mean;
+//  - M̄ in [0.01, 0.04]: 9.6 sd below and 18 sd above its mean, 1.5x the largest of 600. The
+//    lower end checks that the boundary bias is there: an exact kernel would give
+//    M ~ Gamma(24 β) / ĉ_k· ~ 1e-4. (Mirroring replaced by clamping at 0 loses the blocks:
+//    block mass ~1e-4, M̄ 0.77. The released code's noise √(2hθ) with our drift moves M̄ only
+//    to 0.027, inside the band: the step convention is pinned by samplers/sgrld_test.cc.)
+TEST(LdaTest, SeparatedTopicsKeepTheirBlockMass) {
+  constexpr int kTopics = 4, kBlock = 8, kWords = kTopics * kBlock;
+  const data::Corpus corpus = BlockCorpus(kTopics, kBlock, 200, 40, 7, /*mixing=*/0.0);
+  for (LdaSampler which : {LdaSampler::kScir, LdaSampler::kSgrld}) {
+    for (uint64_t seed : {1, 2, 3}) {
+      SCOPED_TRACE(absl::StrCat(LdaSamplerName(which), " seed ", seed));
+      LdaOptions options = SmallOptions(which);
+      options.minibatch_size = 20;
+      options.gibbs_sweeps = 10;
+      options.seed = seed;
+      if (which == LdaSampler::kSgrld) options.step_size.h = 0.1;
+      auto lda = Lda::Create(corpus, options, nullptr);
+      ASSERT_TRUE(lda.ok());
+      LdaState start = lda->State();
+      const bool log_theta = start.topics().parameterization() != "theta";
+      for (int k = 0; k < kTopics; ++k) {
+        for (int w = 0; w < kWords; ++w) {
+          const double theta = w / kBlock == k ? 1.0 : 1e-3;
+          start.mutable_topics()->set_parameters(k * kWords + w,
+                                                 log_theta ? std::log(theta) : theta);
+        }
+      }
+      ASSERT_TRUE(lda->Restore(start).ok());
+      constexpr int kSteps = 150, kAveraged = 50;
+      double averaged_off_block = 0;
+      std::vector<double> on_block(kTopics);
+      for (int m = 0; m < kSteps; ++m) {
+        lda->Step();
+        if (m < kSteps - kAveraged) continue;
+        const std::vector<double> topics = TopicsOf(*lda);
+        for (int k = 0; k < kTopics; ++k) {
+          on_block[k] = 0;
+          for (int w = k * kBlock; w < (k + 1) * kBlock; ++w) on_block[k] += topics[k * kWords + w];
+          averaged_off_block += (1 - on_block[k]) / (kTopics * kAveraged);
+        }
+      }
+      for (int k = 0; k < kTopics; ++k) {
+        EXPECT_GT(on_block[k], which == LdaSampler::kScir ? 0.97 : 0.5) << "topic " << k;
+      }
+      if (which == LdaSampler::kSgrld) {
+        EXPECT_GT(averaged_off_block, 0.01);
+        EXPECT_LT(averaged_off_block, 0.04);
+      }
+    }
   }
 }
 

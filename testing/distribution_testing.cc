@@ -26,6 +26,19 @@ double ChiSquaredPValue(double statistic, double df) {
   return boost::math::gamma_q(df / 2, statistic / 2);
 }
 
+ChiSquaredBand WorstCaseChiSquaredBand(int replicates, double false_failure_rate) {
+  SGMCMC_CHECK(replicates >= 1) << "WorstCaseChiSquaredBand: replicates " << replicates;
+  SGMCMC_CHECK(false_failure_rate > 0 && false_failure_rate < 1)
+      << "WorstCaseChiSquaredBand: rate " << false_failure_rate;
+  const double r = replicates;
+  const double half = false_failure_rate / 2;
+  // Quantiles by inverting the regularised incomplete gamma: chi^2_R = 2 Gamma(R / 2).
+  const double upper = 2 * boost::math::gamma_q_inv(r / 2, half);
+  const double lower = 2 * boost::math::gamma_p_inv(r / 2, half);
+  const double root = std::sqrt(2 * r);
+  return {(r - lower) / root, (upper - r) / root};
+}
+
 double KolmogorovPValue(double lambda) {
   if (lambda < 0.2) return 1.0;
   double sum = 0;

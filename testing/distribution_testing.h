@@ -63,6 +63,17 @@ double TwoSidedNormalPValue(double z);
 // Upper tail of the chi-squared distribution with `df` degrees of freedom.
 double ChiSquaredPValue(double statistic, double df);
 
+// A band for the mean of `replicates` independent copies of a statistic whose fluctuation is
+// (asymptotically) sum_j lambda_j (Z_j^2 - 1) with lambda_j >= 0 (a degenerate V-statistic,
+// e.g. n times a kernel Stein discrepancy of exact draws): in units of the mean's standard
+// deviation it lies in [-low, high] except with probability at most false_failure_rate / 2 on
+// each side, from the most skewed case (one lambda_j), (chi^2_R - R) / sqrt(2R).
+struct ChiSquaredBand {
+  double low = 0;
+  double high = 0;
+};
+ChiSquaredBand WorstCaseChiSquaredBand(int replicates, double false_failure_rate);
+
 // Asymptotic Kolmogorov distribution tail P(K > lambda).
 double KolmogorovPValue(double lambda);
 

@@ -65,5 +65,15 @@ TEST(DistributionTestingTest, PValueHelpers) {
   EXPECT_NEAR(KolmogorovPValue(1.3580986393225507), 0.05, 1e-6);
 }
 
+// Against scipy.stats.chi2 quantiles: (R - ppf(a/2, R)) / sqrt(2R), (isf(a/2, R) - R) / sqrt(2R).
+TEST(DistributionTestingTest, WorstCaseChiSquaredBand) {
+  const ChiSquaredBand r32 = WorstCaseChiSquaredBand(32, 1e-6);
+  EXPECT_NEAR(r32.low, 3.1655132627242666, 1e-9);
+  EXPECT_NEAR(r32.high, 6.915118972722508, 1e-9);
+  const ChiSquaredBand r1 = WorstCaseChiSquaredBand(1, 2e-6);
+  EXPECT_NEAR(r1.low, 0.7071067811854368, 1e-9);
+  EXPECT_NEAR(r1.high, 16.212634065296832, 1e-9);
+}
+
 }  // namespace
 }  // namespace sgmcmc::testing

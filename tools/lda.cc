@@ -20,6 +20,7 @@
 #include "absl/flags/flag.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "base/status_macros.h"
 #include "tools/lda_run.h"
 #include "tools/tool_support.h"
 
@@ -32,6 +33,10 @@ ABSL_FLAG(bool, resume, false,
           "iterations may be raised).");
 ABSL_FLAG(int, threads, 0, "Overrides the config's threads (0: keep).");
 ABSL_FLAG(int64_t, iterations, 0, "Overrides every run's iterations (0: keep).");
+ABSL_FLAG(std::string, count_estimator, "",
+          "Overrides every run's count estimator: sweep_average, last_sweep or "
+          "persistent_joint (the exact scheme: SCIR, full batch; minibatch_size unset means "
+          "every training document). Empty: keep.");
 ABSL_FLAG(bool, plot, true, "Draw perplexity.png with gnuplot (if gnuplot is on PATH).");
 
 namespace sgmcmc::tools {
@@ -55,6 +60,9 @@ absl::Status Main(const char* argv0) {
     for (LdaRunConfig& run : *config.mutable_runs()) {
       run.set_iterations(absl::GetFlag(FLAGS_iterations));
     }
+  }
+  if (const std::string estimator = absl::GetFlag(FLAGS_count_estimator); !estimator.empty()) {
+    SGMCMC_RETURN_IF_ERROR(SetLdaCountEstimator(estimator, "--count_estimator", config));
   }
   LdaRunOptions options;
   options.argv0 = argv0;

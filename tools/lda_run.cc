@@ -8,6 +8,7 @@
 #include <thread>
 #include <utility>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -329,14 +330,28 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
     if (run.step_size().has_kappa()) o.step_size.kappa = run.step_size().kappa();
     if (run.has_minibatch_size()) o.minibatch_size = run.minibatch_size();
     if (run.has_gibbs_sweeps()) o.gibbs_sweeps = run.gibbs_sweeps();
-    if (run.count_estimator() == LdaRunConfig::SWEEP_AVERAGE ||
-        run.count_estimator() == LdaRunConfig::LAST_SWEEP) {
-      o.count_estimator = run.count_estimator() == LdaRunConfig::LAST_SWEEP
-                              ? models::LdaCountEstimator::kLastSweep
-                              : models::LdaCountEstimator::kSweepAverage;
-    } else if (run.count_estimator() != LdaRunConfig::COUNT_ESTIMATOR_UNSPECIFIED) {
-      return ConfigError(
-          source, absl::StrCat(field, ".count_estimator: unknown value ", run.count_estimator()));
+    switch (run.count_estimator()) {
+      case LdaRunConfig::COUNT_ESTIMATOR_UNSPECIFIED:
+        break;
+      case LdaRunConfig::SWEEP_AVERAGE:
+        o.count_estimator = models::LdaCountEstimator::kSweepAverage;
+        break;
+      case LdaRunConfig::LAST_SWEEP:
+        o.count_estimator = models::LdaCountEstimator::kLastSweep;
+        break;
+      case LdaRunConfig::PERSISTENT_JOINT:
+        o.count_estimator = models::LdaCountEstimator::kPersistentJoint;
+        if (o.sampler != models::LdaSampler::kScir) {
+          return ConfigError(
+              source, absl::StrCat(field, ".count_estimator PERSISTENT_JOINT (the exact "
+                                          "full-batch scheme) needs sampler SCIR, got ",
+                                   absl::AsciiStrToUpper(models::LdaSamplerName(o.sampler))));
+        }
+        r.full_batch = !run.has_minibatch_size();
+        break;
+      default:
+        return ConfigError(source, absl::StrCat(field, ".count_estimator: unknown value ",
+                                                run.count_estimator()));
     }
     o.seed = config.has_seed() ? config.seed() : 1;
     if (absl::Status s = o.Validate(); !s.ok()) return RunOptionsError(source, i, s);
@@ -389,6 +404,43 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
   return resolved;
 }
 
+absl::Status FitLdaRunsToData(int num_documents, const std::string& source,
+                              std::vector<ResolvedLdaRun>& runs) {
+  for (ResolvedLdaRun& run : runs) {
+    models::LdaOptions& o = run.options;
+    if (run.full_batch) o.minibatch_size = num_documents;
+    if (o.count_estimator == models::LdaCountEstimator::kPersistentJoint &&
+        o.minibatch_size != num_documents) {
+      return ConfigError(
+          source, absl::StrCat("run ", run.name, ": count_estimator PERSISTENT_JOINT needs the "
+                               "full batch: minibatch_size must equal the ", num_documents,
+                               " training documents (or be left unset), got ",
+                               o.minibatch_size));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status SetLdaCountEstimator(absl::string_view name, const std::string& flag,
+                                  LdaConfig& config) {
+  using models::LdaCountEstimator;
+  static constexpr std::pair<LdaCountEstimator, LdaRunConfig::CountEstimator> kValues[] = {
+      {LdaCountEstimator::kSweepAverage, LdaRunConfig::SWEEP_AVERAGE},
+      {LdaCountEstimator::kLastSweep, LdaRunConfig::LAST_SWEEP},
+      {LdaCountEstimator::kPersistentJoint, LdaRunConfig::PERSISTENT_JOINT}};
+  std::vector<std::string> valid;
+  for (const auto& [estimator, value] : kValues) {
+    valid.emplace_back(models::LdaCountEstimatorName(estimator));
+    if (name != valid.back()) continue;
+    // The default run, made explicit (K as in ResolveLdaRuns' default run).
+    if (config.runs().empty()) config.add_runs()->set_num_topics(kDefaultLdaNumTopics);
+    for (LdaRunConfig& run : *config.mutable_runs()) run.set_count_estimator(value);
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(absl::StrCat(flag, ": unknown count estimator \"", name,
+                                                 "\" (valid: ", absl::StrJoin(valid, ", "), ")"));
+}
+
 absl::StatusOr<LdaData> LoadLdaData(const LdaConfig& config, const std::string& source,
                                     const std::string& argv0) {
   data::HeldOutOptions held_out;
@@ -429,9 +481,10 @@ std::string LdaOutputDirectory(const LdaConfig& config) {
 
 absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options) {
   std::ostream& progress = options.progress == nullptr ? std::cerr : *options.progress;
-  SGMCMC_ASSIGN_OR_RETURN(const std::vector<ResolvedLdaRun> runs,
+  SGMCMC_ASSIGN_OR_RETURN(std::vector<ResolvedLdaRun> runs,
                           ResolveLdaRuns(config, options.source));
   SGMCMC_ASSIGN_OR_RETURN(const LdaData data, LoadLdaData(config, options.source, options.argv0));
+  SGMCMC_RETURN_IF_ERROR(FitLdaRunsToData(data.train.num_documents(), options.source, runs));
   const std::string directory = LdaOutputDirectory(config);
   SGMCMC_RETURN_IF_ERROR(
       CreateOutputDirectory(directory, absl::StrCat(options.source, ": output_dir")));

@@ -33,6 +33,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "data/corpus.h"
 #include "data/split.h"
 #include "models/lda.h"
@@ -57,6 +58,9 @@ struct ResolvedLdaRun {
   int64_t iterations = 0;
   int64_t burn_in = 0;
   double max_seconds = 0;
+  // minibatch_size is the number of training documents, set by FitLdaRunsToData (a
+  // PERSISTENT_JOINT run that leaves minibatch_size unset).
+  bool full_batch = false;
 };
 
 // The runs of `config` (one default run if it lists none). InvalidArgument naming `source`
@@ -64,6 +68,18 @@ struct ResolvedLdaRun {
 // must be distinct and made of [A-Za-z0-9_.-].
 absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& config,
                                                            const std::string& source);
+
+// Fits `runs` to a training corpus of `num_documents` documents: full_batch runs get
+// minibatch_size = num_documents; a kPersistentJoint run whose minibatch_size differs is an
+// InvalidArgument naming `source` and the run ("needs the full batch").
+absl::Status FitLdaRunsToData(int num_documents, const std::string& source,
+                              std::vector<ResolvedLdaRun>& runs);
+
+// Sets every run's count_estimator (adding the default run if `config` lists none) from its
+// name: sweep_average, last_sweep or persistent_joint (models::LdaCountEstimatorName).
+// InvalidArgument naming `flag` and the valid names for any other name.
+absl::Status SetLdaCountEstimator(absl::string_view name, const std::string& flag,
+                                  LdaConfig& config);
 
 // The training corpus and the document-completion split of the test documents.
 struct LdaData {

@@ -191,6 +191,89 @@ TEST(LoadLdaDataTest, ErrorsNameTheField) {
   EXPECT_EQ(data->test.held_out.num_tokens(), 30);
 }
 
+// The exact scheme (LdaCountEstimator::kPersistentJoint) from the config and the flag: SCIR
+// and the full batch only, each other combination refused with a message naming it.
+TEST(ResolveLdaRunsTest, PersistentJointIsFullBatchScirOnly) {
+  auto resolve = [](const std::string& text) { return ResolveLdaRuns(*ParseLdaConfig(text, "cfg"), "cfg"); };
+  auto runs = resolve("runs { num_topics: 3 count_estimator: PERSISTENT_JOINT }");
+  ASSERT_TRUE(runs.ok()) << runs.status();
+  EXPECT_EQ((*runs)[0].options.count_estimator, models::LdaCountEstimator::kPersistentJoint);
+  EXPECT_TRUE((*runs)[0].full_batch);
+  ASSERT_TRUE(FitLdaRunsToData(37, "cfg", *runs).ok());
+  EXPECT_EQ((*runs)[0].options.minibatch_size, 37);
+  EXPECT_TRUE((*runs)[0].options.Validate(37).ok());
+  // An explicit minibatch must be the full batch.
+  runs = resolve("runs { minibatch_size: 9 count_estimator: PERSISTENT_JOINT }");
+  ASSERT_TRUE(runs.ok()) << runs.status();
+  EXPECT_FALSE((*runs)[0].full_batch);
+  EXPECT_EQ(FitLdaRunsToData(37, "cfg", *runs).message(),
+            "cfg: run scir_fast: count_estimator PERSISTENT_JOINT needs the full batch: "
+            "minibatch_size must equal the 37 training documents (or be left unset), got 9");
+  runs = resolve("runs { minibatch_size: 37 count_estimator: PERSISTENT_JOINT }");
+  EXPECT_TRUE(FitLdaRunsToData(37, "cfg", *runs).ok());
+  // SGRLD, by the run's sampler or by its preset, is refused.
+  for (const std::string text : {"runs { sampler: SGRLD count_estimator: PERSISTENT_JOINT }",
+                                 "runs { preset: 'sgrld_fast' count_estimator: PERSISTENT_JOINT }"}) {
+    EXPECT_EQ(resolve(text).status().message(),
+              "cfg: runs[0].count_estimator PERSISTENT_JOINT (the exact full-batch scheme) "
+              "needs sampler SCIR, got SGRLD")
+        << text;
+  }
+  // The other estimators leave the minibatch alone.
+  runs = resolve("runs { minibatch_size: 9 count_estimator: LAST_SWEEP }");
+  ASSERT_TRUE(FitLdaRunsToData(37, "cfg", *runs).ok());
+  EXPECT_EQ((*runs)[0].options.minibatch_size, 9);
+
+  // The --count_estimator flag: every run, the default one made explicit.
+  LdaConfig config;
+  ASSERT_TRUE(SetLdaCountEstimator("persistent_joint", "--count_estimator", config).ok());
+  ASSERT_EQ(config.runs_size(), 1);
+  EXPECT_EQ(config.runs(0).count_estimator(), LdaRunConfig::PERSISTENT_JOINT);
+  EXPECT_EQ(config.runs(0).num_topics(), kDefaultLdaNumTopics);
+  config = *ParseLdaConfig("runs { } runs { name: 'b' count_estimator: LAST_SWEEP }", "cfg");
+  ASSERT_TRUE(SetLdaCountEstimator("sweep_average", "--count_estimator", config).ok());
+  EXPECT_EQ(config.runs(0).count_estimator(), LdaRunConfig::SWEEP_AVERAGE);
+  EXPECT_EQ(config.runs(1).count_estimator(), LdaRunConfig::SWEEP_AVERAGE);
+  ASSERT_TRUE(SetLdaCountEstimator("last_sweep", "--count_estimator", config).ok());
+  EXPECT_EQ(config.runs(1).count_estimator(), LdaRunConfig::LAST_SWEEP);
+  EXPECT_EQ(SetLdaCountEstimator("joint", "--count_estimator", config).message(),
+            "--count_estimator: unknown count estimator \"joint\" (valid: sweep_average, "
+            "last_sweep, persistent_joint)");
+}
+
+// A persistent-joint run trains, checkpoints its assignments and resumes bit-identically.
+TEST(RunLdaTest, PersistentJointRunResumesBitIdentically) {
+  const std::string corpus_dir = TempDir("pj_corpus");
+  const std::string whole = TempDir("pj_whole"), parts = TempDir("pj_parts");
+  auto config = [&](const std::string& output_dir, int64_t iterations) {
+    LdaConfig c = SmallConfig(corpus_dir, output_dir, iterations);
+    c.mutable_runs()->RemoveLast();
+    c.mutable_runs(0)->clear_minibatch_size();
+    c.mutable_runs(0)->set_count_estimator(LdaRunConfig::PERSISTENT_JOINT);
+    return c;
+  };
+  std::ostringstream log;
+  ASSERT_TRUE(RunLda(config(whole, 12), Quiet(log)).ok()) << log.str();
+  ASSERT_TRUE(RunLda(config(parts, 6), Quiet(log)).ok()) << log.str();
+  ASSERT_TRUE(RunLda(config(parts, 12), Quiet(log, /*resume=*/true)).ok()) << log.str();
+  EXPECT_NE(log.str().find("minibatch=50 "), std::string::npos) << log.str();  // 60 - 10 test
+  EXPECT_NE(log.str().find("counts=persistent_joint"), std::string::npos);
+  const LdaCheckpoint a = ReadCheckpoint(whole + "/checkpoint_scir_fast.pb");
+  const LdaCheckpoint b = ReadCheckpoint(parts + "/checkpoint_scir_fast.pb");
+  EXPECT_EQ(a.lda().assignments_size(), 50 * 30);
+  EXPECT_EQ(a.lda().iteration(), b.lda().iteration());
+  EXPECT_EQ(a.lda().driver_position(), b.lda().driver_position());
+  EXPECT_TRUE(std::equal(a.lda().assignments().begin(), a.lda().assignments().end(),
+                         b.lda().assignments().begin(), b.lda().assignments().end()));
+  EXPECT_EQ(a.lda().SerializeAsString(), b.lda().SerializeAsString());
+  EXPECT_EQ(a.evaluation().SerializeAsString(), b.evaluation().SerializeAsString());
+  // On the data, an explicit minibatch other than D is refused before training.
+  LdaConfig minibatch = config(TempDir("pj_refused"), 8);
+  minibatch.mutable_runs(0)->set_minibatch_size(8);
+  EXPECT_NE(RunLda(minibatch, Quiet(log)).message().find("needs the full batch"),
+            std::string::npos);
+}
+
 TEST(RunLdaTest, WritesOutputsAndResumesBitIdentically) {
   const std::string corpus_dir = TempDir("corpus");
   const std::string whole = TempDir("whole"), parts = TempDir("parts");

@@ -22,11 +22,13 @@
 #include "data/tfidf_reader.h"
 #include "data/uci_reader.h"
 #include "eval/cmdstan_csv.h"
+#include "eval/kernel_stein_discrepancy.h"
 #include "models/geodesic_toys.h"
 #include "models/sam.h"
 #include "rng/dirichlet.h"
 #include "rng/engine.h"
 #include "rng/sphere_uniform.h"
+#include "rng/uniform.h"
 #include "rng/von_mises_fisher.h"
 #include "samplers/gmc.h"
 #include "samplers/sggmc.h"
@@ -201,6 +203,46 @@ bool SamOptions::Wants(const std::string& name) const {
   return std::find(experiments.begin(), experiments.end(), name) != experiments.end();
 }
 
+absl::StatusOr<double> SphereDrawsKsd(const samplers::SpherePotentialModel& model,
+                                      absl::Span<const double> draws) {
+  const int p = model.dimension();
+  const int values = p * model.num_spheres();
+  std::vector<int64_t> batch(model.num_items());
+  for (int64_t i = 0; i < model.num_items(); ++i) batch[i] = i;
+  std::vector<double> scores(draws.size());
+  Eigen::MatrixXd grad(p, model.num_spheres());
+  for (size_t start = 0; start + values <= draws.size(); start += values) {
+    const Eigen::Map<const Eigen::MatrixXd> x(&draws[start], p, model.num_spheres());
+    samplers::StochasticSphereGradient(model, x, batch, grad);
+    for (int k = 0; k < values; ++k) scores[start + k] = -grad.data()[k];
+  }
+  eval::KernelSteinOptions ksd;
+  ksd.sphere_dimension = p;
+  SGMCMC_ASSIGN_OR_RETURN(const eval::KsdEstimate estimate,
+                          eval::KernelSteinDiscrepancy(draws, scores, values, {}, ksd));
+  return estimate.value();
+}
+
+namespace {
+
+// Keeps a draw of `x` (column-major, as SphereDrawsKsd takes it) every `every` calls.
+class KsdDraws {
+ public:
+  explicit KsdDraws(int64_t iterations)
+      : every_(std::max<int64_t>(1, iterations / kSamKsdDraws)) {}
+  void Offer(int64_t m, const Eigen::MatrixXd& x) {
+    if ((m + 1) % every_ == 0) draws_.insert(draws_.end(), x.data(), x.data() + x.size());
+  }
+  const std::vector<double>& draws() const { return draws_; }
+  int64_t every() const { return every_; }
+
+ private:
+  int64_t every_;
+  std::vector<double> draws_;
+};
+
+}  // namespace
+
 absl::StatusOr<SamToyResult> RunSamToy(const SamOptions& options) {
   SGMCMC_RETURN_IF_ERROR(options.Validate());
   const int n = options.toy_iterations;
@@ -241,9 +283,11 @@ absl::StatusOr<SamToyResult> RunSamToy(const SamOptions& options) {
                             eval::CmdStanCsvWriter::Create(&file, {"x.1", "x.2", "angle"},
                                                            csv_options));
     std::vector<double> u(n);
+    KsdDraws ksd_draws(n);
     const auto start = std::chrono::steady_clock::now();
     for (int m = 0; m < n; ++m) {
       sampler->Step();
+      ksd_draws.Offer(m, sampler->x());
       const double angle = std::atan2(sampler->x()(1, 0), sampler->x()(0, 0));
       histogram(Bin(angle), which) += 1;
       const double t = (angle + M_PI) / (2 * M_PI) * grid;
@@ -263,8 +307,32 @@ absl::StatusOr<SamToyResult> RunSamToy(const SamOptions& options) {
                      std::abs(u[m] - static_cast<double>(m + 1) / n)});
     }
     result.ks[which] = ks;
-    Log(options, "toy %-6s: %d iterations x 100 inner steps in %s, KS distance of the angle %.4f\n",
-        kToyNames[which], n, HumanSeconds(SecondsSince(start)), ks);
+    SGMCMC_ASSIGN_OR_RETURN(result.ksd[which],
+                            SphereDrawsKsd(models::ToyCircle(), ksd_draws.draws()));
+    result.ksd_draws = static_cast<int>(ksd_draws.draws().size() / 2);
+    Log(options,
+        "toy %-6s: %d iterations x 100 inner steps in %s, KS distance of the angle %.4f, KSD "
+        "%.4f (%d draws, every %d-th)\n",
+        kToyNames[which], n, HumanSeconds(SecondsSince(start)), ks, result.ksd[which],
+        result.ksd_draws, static_cast<int>(ksd_draws.every()));
+  }
+  // The same number of exact draws (inverse CDF of the angle on the grid) for scale.
+  {
+    rng::Engine engine(options.seed, kSamToyExactStream);
+    std::vector<double> exact(2 * static_cast<size_t>(result.ksd_draws));
+    for (int i = 0; i < result.ksd_draws; ++i) {
+      const double v = rng::UniformDouble(engine);
+      const int cell = static_cast<int>(std::upper_bound(cdf.begin(), cdf.end(), v * cdf[grid]) -
+                                        cdf.begin()) - 1;
+      const int j = std::clamp(cell, 0, grid - 1);
+      const double within = (v * cdf[grid] - cdf[j]) / (cdf[j + 1] - cdf[j]);
+      const double angle = -M_PI + (j + within) * 2 * M_PI / grid;
+      exact[2 * i] = std::cos(angle);
+      exact[2 * i + 1] = std::sin(angle);
+    }
+    SGMCMC_ASSIGN_OR_RETURN(result.ksd_exact, SphereDrawsKsd(models::ToyCircle(), exact));
+    Log(options, "toy exact : KSD %.4f of %d iid draws of the exact law (the floor at this n)\n",
+        result.ksd_exact, result.ksd_draws);
   }
   result.histogram = std::move(histogram);
   return result;
@@ -324,8 +392,10 @@ absl::StatusOr<SamSyntheticResult> RunSamSynthetic(const SamOptions& options) {
     }
     const auto start = std::chrono::steady_clock::now();
     double mode_one = 0;
+    KsdDraws ksd_draws(iterations);
     for (int m = 0; m < iterations; ++m) {
       sampler->Step();
+      ksd_draws.Offer(m, sampler->x());
       const double t1 = std::atan2(sampler->x()(1, 0), sampler->x()(0, 0));
       const double t2 = std::atan2(sampler->x()(1, 1), sampler->x()(0, 1));
       histograms(Bin(t1), 2 * which) += 1;
@@ -335,10 +405,13 @@ absl::StatusOr<SamSyntheticResult> RunSamSynthetic(const SamOptions& options) {
     histograms.col(2 * which) /= iterations * 2 * M_PI / kBins;
     histograms.col(2 * which + 1) /= iterations * 2 * M_PI / kBins;
     result.mode_fraction[which] = mode_one / iterations;
+    SGMCMC_ASSIGN_OR_RETURN(result.ksd[which], SphereDrawsKsd(model, ksd_draws.draws()));
     Log(options,
         "synthetic %-6s: %d iterations in %s, fraction with theta_1 > 0.6 (mode of "
-        "v_1 = v_1^(g)): %.4f\n",
-        names[which], iterations, HumanSeconds(SecondsSince(start)), mode_one / iterations);
+        "v_1 = v_1^(g)): %.4f, KSD %.4f (%d draws, every %d-th)\n",
+        names[which], iterations, HumanSeconds(SecondsSince(start)), mode_one / iterations,
+        result.ksd[which], static_cast<int>(ksd_draws.draws().size() / 4),
+        static_cast<int>(ksd_draws.every()));
   }
   double exact_one = 0;
   const int fine = 1000;

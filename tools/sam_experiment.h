@@ -8,9 +8,12 @@
 //  - toy (RunSamToy): SGGMC and gSGNHT on the slides' circle with N(0, 1000 I) gradient noise
 //    (V̂ = 1000, ε = 0.002, C = 1.2, L = 100); sam_toy_angles.csv (bin centre, exact density,
 //    histograms) and the draws (every 10th) as CmdStan CSV, sam_toy_sggmc.csv and
-//    sam_toy_gsgnht.csv; KS distances of the angle to the exact law.
+//    sam_toy_gsgnht.csv; KS distances of the angle to the exact law, and the kernel Stein
+//    discrepancy on the circle (SphereDrawsKsd) of kSamKsdDraws evenly spaced draws, next to
+//    that of as many iid draws of the exact law (the floor at that n).
 //  - synthetic (RunSamSynthetic): the two-vMF posterior; sam_synthetic_marginals.csv (exact
-//    and GMC / SGGMC / gSGNHT marginal histograms of both angles); mode fractions.
+//    and GMC / SGGMC / gSGNHT marginal histograms of both angles); mode fractions; the KSD
+//    on the torus S^1 x S^1 (SphereDrawsKsd) of kSamKsdDraws evenly spaced draws of each.
 //  - sam (LoadSamData, RunSamPerplexity): sam_perplexity.csv (method, iteration, seconds
 //    (sampling only, evaluation excluded), log_perplexity of the draws after burn_in averaged
 //    as in the slides, or of the current draw before).
@@ -40,12 +43,19 @@
 #include "Eigen/SparseCore"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/types/span.h"
+#include "samplers/sphere_model.h"
 #include "tools/tool_support.h"
 
 namespace sgmcmc::tools {
 
 // Number of histogram bins over (-π, π] of the toy and synthetic angle histograms.
 inline constexpr int kSamAngleBins = 100;
+// Draws per chain in the KSD summaries (every max(1, iterations / kSamKsdDraws)-th draw):
+// the V statistic costs O(draws^2), ~0.5 s at 10000 on the circle.
+inline constexpr int kSamKsdDraws = 10000;
+// rng::Engine stream of the toy's exact reference draws (under SamOptions::seed).
+inline constexpr uint64_t kSamToyExactStream = uint64_t{0x5A} << 56;
 
 struct SamOptions {
   // Training / held-out documents (tf-idf format); both empty: generated. Go together.
@@ -112,12 +122,26 @@ struct SamOptions {
 struct SamToyResult {
   // KS distance of the angle to the exact law: SGGMC, gSGNHT.
   double ks[2] = {0, 0};
+  // KSD (SphereDrawsKsd) of ksd_draws draws of each chain: SGGMC, gSGNHT; and of ksd_draws
+  // iid draws of the exact law.
+  double ksd[2] = {0, 0};
+  double ksd_exact = 0;
+  int ksd_draws = 0;
   // kSamAngleBins x 2 angle counts: SGGMC, gSGNHT.
   Eigen::MatrixXd histogram;
   int iterations = 0;
   // The draws (every 10th) as CmdStan CSV: SGGMC, gSGNHT.
   std::string draws_csv[2];
 };
+
+// Kernel Stein discrepancy (eval/kernel_stein_discrepancy.h: V statistic, IMQ c = 1,
+// beta = -1/2, the sphere Stein kernel with sphere_dimension = model.dimension()) of `draws`
+// (each draw the model's d x K point, column-major: K unit blocks of d) against the model's
+// full-batch posterior, score -grad U from StochasticSphereGradient over every item (so the
+// model's own gradient noise, if any, enters: pass a noise-free model). Errors of the KSD
+// (e.g. a draw off the sphere). Cost: O(n N) gradients + O(n^2 d K) for n draws.
+absl::StatusOr<double> SphereDrawsKsd(const samplers::SpherePotentialModel& model,
+                                      absl::Span<const double> draws);
 
 // The toy of the slides. InvalidArgument if `options` are not valid.
 absl::StatusOr<SamToyResult> RunSamToy(const SamOptions& options);
@@ -133,6 +157,8 @@ struct SamSyntheticResult {
   // Fraction of draws with θ₁ > 0.6: GMC, SGGMC, gSGNHT; and the exact one (grid).
   double mode_fraction[3] = {0, 0, 0};
   double exact_mode_fraction = 0;
+  // KSD on the torus (SphereDrawsKsd): GMC, SGGMC, gSGNHT.
+  double ksd[3] = {0, 0, 0};
 };
 
 // The synthetic two-vMF posterior: GMC, SGGMC (minibatch 10 of 50, ε = 0.002, L = 1) and

@@ -7,8 +7,10 @@
 
 #include "Eigen/Dense"
 #include "absl/status/status.h"
+#include "eval/kernel_stein_discrepancy.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "models/geodesic_toys.h"
 
 namespace sgmcmc::tools {
 namespace {
@@ -97,7 +99,47 @@ TEST(SamToyTest, OutputStructureAndKsBelowBound) {
     const double bound = std::sqrt(std::log(2 / 1e-6) / (2 * n_eff));
     EXPECT_GT(result->ks[which], 0);
     EXPECT_LT(result->ks[which], bound) << "sampler " << which;
+    EXPECT_GT(result->ksd[which], 0);
+    EXPECT_TRUE(std::isfinite(result->ksd[which]));
   }
+  // Every draw (2000 < kSamKsdDraws), and as many exact ones.
+  EXPECT_EQ(result->ksd_draws, options.toy_iterations);
+  EXPECT_GT(result->ksd_exact, 0);
+}
+
+// SphereDrawsKsd is the sphere KSD with the score -grad U: on the toy circle against the
+// score written out, kappa (e1 mu1 + 2 e2 mu2) / (e1 + 2 e2) with e_i = exp(kappa mu_i'x)
+// (a flipped sign or a stochastic gradient would differ by far more than rounding).
+TEST(SphereDrawsKsdTest, UsesTheExactScoreAndTheColumnMajorLayout) {
+  const double kappa = models::ToyCircle::kKappa;
+  const double mu[2][2] = {{0.5, std::sqrt(3.0) / 2}, {0.5, -std::sqrt(3.0) / 2}};
+  std::vector<double> draws, scores;
+  for (int i = 0; i < 300; ++i) {
+    const double angle = -3.1 + 0.0207 * i;
+    const double x[2] = {std::cos(angle), std::sin(angle)};
+    const double e1 = std::exp(kappa * (mu[0][0] * x[0] + mu[0][1] * x[1]));
+    const double e2 = std::exp(kappa * (mu[1][0] * x[0] + mu[1][1] * x[1]));
+    for (int k = 0; k < 2; ++k) {
+      draws.push_back(x[k]);
+      scores.push_back(kappa * (e1 * mu[0][k] + 2 * e2 * mu[1][k]) / (e1 + 2 * e2));
+    }
+  }
+  eval::KernelSteinOptions options;
+  options.sphere_dimension = 2;
+  const double want = eval::KernelSteinDiscrepancy(draws, scores, 2, {}, options)->value();
+  const absl::StatusOr<double> got = SphereDrawsKsd(models::ToyCircle(), draws);
+  ASSERT_TRUE(got.ok()) << got.status();
+  EXPECT_NEAR(*got, want, 1e-12 * want);
+  // The two-vMF posterior's 2 x 2 point (v1, v2) is read column by column: v1 = (0.6, 0.8),
+  // v2 = (1, 0) (read by rows, (0.6, 1) would be off the circle and refused).
+  const models::TwoVmfPosterior model(models::TwoVmfPosterior::Generate(1.0, -0.6, 4.0, 10, 1),
+                                      1.0, 4.0);
+  const std::vector<double> point = {0.6, 0.8, 1.0, 0.0, 0.0, 1.0, 0.8, -0.6};
+  const absl::StatusOr<double> two = SphereDrawsKsd(model, point);
+  ASSERT_TRUE(two.ok()) << two.status();
+  EXPECT_GT(*two, 0);
+  const std::vector<double> off = {0.6, 1.0, 0.8, 0.0};
+  EXPECT_FALSE(SphereDrawsKsd(model, off).ok());
 }
 
 TEST(SamSyntheticTest, OutputStructure) {
@@ -145,11 +187,18 @@ TEST(SamExperimentTest, DeterministicForASeed) {
   ASSERT_TRUE(a.ok() && b.ok());
   EXPECT_EQ(a->ks[0], b->ks[0]);
   EXPECT_EQ(a->ks[1], b->ks[1]);
+  EXPECT_EQ(a->ksd[0], b->ksd[0]);
+  EXPECT_EQ(a->ksd[1], b->ksd[1]);
+  EXPECT_EQ(a->ksd_exact, b->ksd_exact);
   EXPECT_EQ(SamToyOutputFiles(*a)[2], SamToyOutputFiles(*b)[2]);
   const absl::StatusOr<SamSyntheticResult> c = RunSamSynthetic(options),
                                             d = RunSamSynthetic(options);
   ASSERT_TRUE(c.ok() && d.ok());
   EXPECT_EQ(SamSyntheticOutputFiles(*c), SamSyntheticOutputFiles(*d));
+  for (int which = 0; which < 3; ++which) {
+    EXPECT_EQ(c->ksd[which], d->ksd[which]);
+    EXPECT_GT(c->ksd[which], 0);
+  }
   const absl::StatusOr<SamData> data = LoadSamData(options);
   ASSERT_TRUE(data.ok());
   const absl::StatusOr<SamPerplexityResult> e = RunSamPerplexity(options, *data),
