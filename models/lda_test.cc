@@ -237,40 +237,49 @@ TEST(LdaTest, RestoreRejectsMismatchedState) {
 }
 
 // On separated synthetic topics (single-topic documents) both samplers recover them from a
-// random start at this seed: every learned topic puts almost all its mass on one block, and
-// the blocks are distinct. Recovery from a random start is not guaranteed: over 300 seeds of
-// this set-up (options.seed 1-300, half of them on other corpus seeds) 14% of SCIR chains and
-// 6% of SGRLD chains sat in a merged mode at step 150 (one topic on two blocks, two on one), a
-// property of LDA's landscape, not of the samplers; so this test pins seed 99 as a regression
-// check of recovery, and the block-mass bounds below, which hold once the topics are
-// separated, are derived and checked from the separated state for several seeds in
+// random start: every learned topic puts almost all its mass on one block (> 0.97 for SCIR,
+// > 0.9 for SGRLD), and the blocks are distinct. Recovery from a random start is not
+// guaranteed for any one chain: over 300 seeds of this set-up (options.seed 1-300, half of
+// them on other corpus seeds) 14% of SCIR chains and 6% of SGRLD chains sat in a merged mode
+// at step 150 (one topic on two blocks, two on one), a property of LDA's landscape, not of
+// the samplers. So the test runs kSeeds = 24 chains per sampler and asserts that at least
+// half recover: with a per-chain failure rate of 14% (SCIR) the number recovered is
+// Binomial(24, 0.86), P(fewer than 12) = 4.3e-6 (1.7e-10 for SGRLD's 6%; still < 1e-4 at
+// the upper end of the 95% interval of the 14% estimate). A sampler that does not learn the
+// topics recovers none. The bounds' derivation, from the separated state, is in
 // SeparatedTopicsKeepTheirBlockMass.
 TEST(LdaTest, RecoversSeparatedTopics) {
-  constexpr int kTopics = 4, kBlock = 8;
+  constexpr int kTopics = 4, kBlock = 8, kSeeds = 24;
   const data::Corpus corpus = BlockCorpus(kTopics, kBlock, 200, 40, 7, /*mixing=*/0.0);
   for (LdaSampler which : {LdaSampler::kScir, LdaSampler::kSgrld}) {
-    LdaOptions options = SmallOptions(which);
-    options.minibatch_size = 20;
-    options.gibbs_sweeps = 10;
-    if (which == LdaSampler::kSgrld) options.step_size.h = 0.1;
-    auto lda = Lda::Create(corpus, options, nullptr);
-    ASSERT_TRUE(lda.ok());
-    for (int m = 0; m < 150; ++m) lda->Step();
-    const std::vector<double> topics = TopicsOf(*lda);
-    std::vector<int> owner(kTopics, -1);
-    for (int k = 0; k < kTopics; ++k) {
-      std::vector<double> block_mass(kTopics, 0.0);
-      for (int w = 0; w < kTopics * kBlock; ++w) {
-        block_mass[w / kBlock] += topics[k * kTopics * kBlock + w];
-      }
-      int best = 0;
-      for (int b = 1; b < kTopics; ++b) best = block_mass[b] > block_mass[best] ? b : best;
+    int recovered = 0;
+    for (int seed = 1; seed <= kSeeds; ++seed) {
+      LdaOptions options = SmallOptions(which);
+      options.seed = seed;
+      options.minibatch_size = 20;
+      options.gibbs_sweeps = 10;
+      if (which == LdaSampler::kSgrld) options.step_size.h = 0.1;
+      auto lda = Lda::Create(corpus, options, nullptr);
+      ASSERT_TRUE(lda.ok());
+      for (int m = 0; m < 150; ++m) lda->Step();
+      const std::vector<double> topics = TopicsOf(*lda);
       const double bound = which == LdaSampler::kScir ? 0.97 : 0.9;
-      EXPECT_GT(block_mass[best], bound) << LdaSamplerName(which) << " topic " << k;
-      owner[k] = best;
+      std::vector<int> owner(kTopics, -1);
+      bool concentrated = true;
+      for (int k = 0; k < kTopics; ++k) {
+        std::vector<double> block_mass(kTopics, 0.0);
+        for (int w = 0; w < kTopics * kBlock; ++w) {
+          block_mass[w / kBlock] += topics[k * kTopics * kBlock + w];
+        }
+        int best = 0;
+        for (int b = 1; b < kTopics; ++b) best = block_mass[b] > block_mass[best] ? b : best;
+        concentrated = concentrated && block_mass[best] > bound;
+        owner[k] = best;
+      }
+      std::sort(owner.begin(), owner.end());
+      if (concentrated && owner == std::vector<int>{0, 1, 2, 3}) ++recovered;
     }
-    std::sort(owner.begin(), owner.end());
-    EXPECT_EQ(owner, (std::vector<int>{0, 1, 2, 3})) << LdaSamplerName(which);
+    EXPECT_GE(recovered, kSeeds / 2) << LdaSamplerName(which);
   }
 }
 
