@@ -41,25 +41,33 @@ void SamTopicModel::AddLikelihoodPotentialGradient(const Eigen::Ref<const Eigen:
                                                    absl::Span<const int64_t> batch,
                                                    double scale,
                                                    Eigen::Ref<Eigen::MatrixXd> out) const {
-  Eigen::VectorXd direction(beta.rows());
+  // Per draw θ (u = βθ): −w (I − ūūᵀ) v θᵀ / ‖u‖ = −w [v (θ/‖u‖)ᵀ − β θθᵀ (uᵀv/‖u‖³)], with
+  // ‖u‖² = θᵀGθ (G = βᵀβ) and uᵀv = aᵀθ (a = βᵀv). The sparse parts go straight into `out`;
+  // the dense part is summed into the K×K matrix M and applied once as β M.
+  const int k = hyper_.num_topics;
+  const Eigen::MatrixXd gram = beta.transpose() * beta;
+  Eigen::MatrixXd m = Eigen::MatrixXd::Zero(k, k);
+  Eigen::VectorXd a(k), coef(k), g_theta(k);
   for (int64_t d : batch) {
     const Eigen::MatrixXd& draws = theta_draws_[d];
     const double weight = scale * hyper_.kappa / static_cast<double>(draws.cols());
+    a.setZero();
+    for (Eigen::SparseMatrix<double>::InnerIterator it(documents_, d); it; ++it) {
+      a += it.value() * beta.row(it.index()).transpose();
+    }
+    coef.setZero();
     for (int n = 0; n < draws.cols(); ++n) {
-      const Eigen::VectorXd u = beta * draws.col(n);
-      const double norm = u.norm();
-      double u_dot_v = 0;
-      for (Eigen::SparseMatrix<double>::InnerIterator it(documents_, d); it; ++it) {
-        u_dot_v += u[it.index()] * it.value();
-      }
-      // (I - ūūᵀ) v / ‖u‖ = (v - u (uᵀv) / ‖u‖²) / ‖u‖.
-      direction = (-u_dot_v / (norm * norm * norm)) * u;
-      for (Eigen::SparseMatrix<double>::InnerIterator it(documents_, d); it; ++it) {
-        direction[it.index()] += it.value() / norm;
-      }
-      for (int k = 0; k < beta.cols(); ++k) out.col(k) -= (weight * draws(k, n)) * direction;
+      const auto theta = draws.col(n);
+      g_theta.noalias() = gram * theta;
+      const double norm = std::sqrt(theta.dot(g_theta));
+      coef += (weight / norm) * theta;
+      m.noalias() += (weight * a.dot(theta) / (norm * norm * norm)) * theta * theta.transpose();
+    }
+    for (Eigen::SparseMatrix<double>::InnerIterator it(documents_, d); it; ++it) {
+      out.row(it.index()) -= it.value() * coef.transpose();
     }
   }
+  out.noalias() += beta * m;
 }
 
 double SamTopicModel::DocumentPotential(const Eigen::Ref<const Eigen::MatrixXd>& beta,
@@ -99,28 +107,36 @@ void SamTopicModel::PrepareBatch(const Eigen::Ref<const Eigen::MatrixXd>& beta,
   std::vector<int64_t> distinct(batch.begin(), batch.end());
   std::sort(distinct.begin(), distinct.end());
   distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  const int k = hyper_.num_topics;
   const Eigen::MatrixXd gram = beta.transpose() * beta;
-  for (int64_t d : distinct) {
-    Eigen::VectorXd a = Eigen::VectorXd::Zero(k);
-    for (Eigen::SparseMatrix<double>::InnerIterator it(documents_, d); it; ++it) {
-      a += it.value() * beta.row(it.index()).transpose();
-    }
-    const SamThetaPosterior posterior =
-        SamThetaPosterior::FromGram(std::move(a), gram, hyper_.kappa, hyper_.alpha);
-    samplers::GmcOptions options = sampling_.gmc;
-    options.stream = (static_cast<uint64_t>(d) << 32) + visits_[d]++;
-    auto gmc = samplers::Gmc::Create(posterior, theta_points_.col(d), options);
-    SGMCMC_CHECK(gmc.ok()) << gmc.status();
-    for (int i = 0; i < sampling_.burn_in; ++i) (*gmc)->Step();
-    Eigen::MatrixXd draws(k, sampling_.draws);
-    for (int n = 0; n < sampling_.draws; ++n) {
-      (*gmc)->Step();
-      draws.col(n) = (*gmc)->x().col(0).cwiseProduct((*gmc)->x().col(0));
-    }
-    theta_points_.col(d) = (*gmc)->x().col(0);
-    theta_draws_[d] = std::move(draws);
+  const auto sample = [&](int64_t i) { SampleTheta(beta, gram, distinct[i]); };
+  if (pool_ == nullptr || pool_->num_threads() == 1) {
+    for (int64_t i = 0; i < static_cast<int64_t>(distinct.size()); ++i) sample(i);
+  } else {
+    pool_->ParallelFor(0, static_cast<int64_t>(distinct.size()), sample);
   }
+}
+
+void SamTopicModel::SampleTheta(const Eigen::Ref<const Eigen::MatrixXd>& beta,
+                                const Eigen::MatrixXd& gram, int64_t d) const {
+  const int k = hyper_.num_topics;
+  Eigen::VectorXd a = Eigen::VectorXd::Zero(k);
+  for (Eigen::SparseMatrix<double>::InnerIterator it(documents_, d); it; ++it) {
+    a += it.value() * beta.row(it.index()).transpose();
+  }
+  const SamThetaPosterior posterior =
+      SamThetaPosterior::FromGram(std::move(a), gram, hyper_.kappa, hyper_.alpha);
+  samplers::GmcOptions options = sampling_.gmc;
+  options.stream = (static_cast<uint64_t>(d) << 32) + visits_[d]++;
+  auto gmc = samplers::Gmc::Create(posterior, theta_points_.col(d), options);
+  SGMCMC_CHECK(gmc.ok()) << gmc.status();
+  for (int i = 0; i < sampling_.burn_in; ++i) (*gmc)->Step();
+  Eigen::MatrixXd draws(k, sampling_.draws);
+  for (int n = 0; n < sampling_.draws; ++n) {
+    (*gmc)->Step();
+    draws.col(n) = (*gmc)->x().col(0).cwiseProduct((*gmc)->x().col(0));
+  }
+  theta_points_.col(d) = (*gmc)->x().col(0);
+  theta_draws_[d] = std::move(draws);
 }
 
 double SamLogPerplexity(absl::Span<const Eigen::MatrixXd> betas,

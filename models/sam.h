@@ -20,10 +20,11 @@
 //  - SamLogPerplexity: the slides' evaluation, −(1/|D|) Σ_d log((1/M) Σ_m π(v_d | β⁽ᵐ⁾)) with
 //    π(v_d | β) = E_{θ~Dir(α)} vMF(v_d | βθ/‖βθ‖, κ) by Monte Carlo in log space.
 //
-// Not here yet (issue 18): the `sam` tool and its experiments.
+// The experiments (toy, synthetic, SAM perplexity): tools/sam_experiment.h.
 //
 // Cost: the prior gradient O(VK) plus two Bessel ratios; the likelihood gradient
-// O(N (nnz(v_d) K + V K)) per document (β θ is dense); SamThetaPosterior precomputes
+// O(V K²) per call (G = βᵀβ and the dense part β M, M = Σ_d Σ_n c_dn θθᵀ) plus
+// O(nnz(v_d) K + N K²) per document (the draws enter only through θᵀGθ and aᵀθ); SamThetaPosterior precomputes
 // a = βᵀv_d and G = βᵀβ once (O(V K²)), then O(K²) per evaluation.
 //
 // Example:
@@ -39,6 +40,7 @@
 #include "Eigen/Dense"
 #include "Eigen/SparseCore"
 #include "absl/types/span.h"
+#include "parallel/thread_pool.h"
 #include "samplers/gmc.h"
 #include "samplers/sphere_model.h"
 
@@ -86,10 +88,15 @@ class SamTopicModel final : public samplers::SphereGradientModel {
   // Algorithm 3's θ step: for every distinct document d in `batch`, runs GMC on
   // SamThetaPosterior(β, v_d) from d's last point (start: x_i = 1/√K), discards `burn_in`
   // iterations and keeps `draws`; each visit uses Engine(gmc.seed, stream = d·2³² + visit).
-  // Does nothing unless EnableThetaSampling was called.
+  // Does nothing unless EnableThetaSampling was called. With a thread pool (SetThreadPool)
+  // the documents are split over its threads; every document has its own stream and writes
+  // only its own state, so the result is bit-identical for any number of threads.
   void PrepareBatch(const Eigen::Ref<const Eigen::MatrixXd>& beta,
                     absl::Span<const int64_t> batch) const override;
   void EnableThetaSampling(const SamThetaSampling& sampling);
+  // PrepareBatch's documents run on `pool` (not owned, must outlive the model; null: the
+  // calling thread only). The pool must not be running another loop during PrepareBatch.
+  void SetThreadPool(parallel::ThreadPool* pool) { pool_ = pool; }
 
   // Replaces document d's θ draws by the columns of `draws` (K×N, N >= 1; each column on the
   // simplex, not checked).
@@ -99,6 +106,10 @@ class SamTopicModel final : public samplers::SphereGradientModel {
   const SamHyperparameters& hyper() const { return hyper_; }
 
  private:
+  // One document's GMC visit: burn_in + draws iterations from its last point.
+  void SampleTheta(const Eigen::Ref<const Eigen::MatrixXd>& beta, const Eigen::MatrixXd& gram,
+                   int64_t d) const;
+
   Eigen::SparseMatrix<double> documents_;
   SamHyperparameters hyper_;
   // Mutable: refreshed by PrepareBatch (the sampler holds the model const).
@@ -107,6 +118,7 @@ class SamTopicModel final : public samplers::SphereGradientModel {
   SamThetaSampling sampling_;
   mutable Eigen::MatrixXd theta_points_;      // K×D, each document's GMC point on S^{K−1}
   mutable std::vector<uint32_t> visits_;
+  parallel::ThreadPool* pool_ = nullptr;
 };
 
 // π(θ_d | β, v_d) on S^{K−1} through θ = x∘x. `beta` V×K, `document` V-vector.

@@ -7,6 +7,10 @@
 
 #include "Eigen/Dense"
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -32,6 +36,27 @@ SamOptions ShortOptions() {
 
 int Lines(const std::string& text) {
   return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
+
+// `files` without the lines holding wall-clock times (CmdStan's "Elapsed Time" footer).
+OutputFiles WithoutTimes(OutputFiles files) {
+  for (auto& [name, text] : files) {
+    std::string kept;
+    for (absl::string_view line : absl::StrSplit(text, '\n')) {
+      if (!absl::StrContains(line, " seconds (")) absl::StrAppend(&kept, line, "\n");
+    }
+    text = std::move(kept);
+  }
+  return files;
+}
+
+// Rows of draws (lines not starting with '#' after the header row) of a CmdStan CSV.
+int DrawRows(const std::string& csv) {
+  int rows = -1;  // the header
+  for (absl::string_view line : absl::StrSplit(csv, '\n', absl::SkipEmpty())) {
+    if (line[0] != '#') ++rows;
+  }
+  return rows;
 }
 
 TEST(SamOptionsTest, ValidateNamesTheField) {
@@ -104,10 +129,17 @@ TEST(SamSyntheticTest, OutputStructure) {
   const absl::StatusOr<SamSyntheticResult> result = RunSamSynthetic(ShortOptions());
   ASSERT_TRUE(result.ok()) << result.status();
   const OutputFiles files = SamSyntheticOutputFiles(*result);
-  ASSERT_EQ(files.size(), 1u);
-  EXPECT_EQ(files[0].first, "sam_synthetic_marginals.csv");
-  EXPECT_THAT(files[0].second, StartsWith("angle,exact_v1,gmc_v1,sggmc_v1,gsgnht_v1,exact_v2,"));
-  EXPECT_EQ(Lines(files[0].second), 1 + kSamAngleBins);
+  ASSERT_EQ(files.size(), 4u);
+  const char* names[] = {"gmc", "sggmc", "gsgnht"};
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(files[i].first, absl::StrCat("sam_synthetic_", names[i], ".csv"));
+    EXPECT_THAT(files[i].second, HasSubstr("\nlp__,x.1.1,x.2.1,x.1.2,x.2.2,theta.1,theta.2\n"));
+    EXPECT_THAT(files[i].second, HasSubstr(absl::StrCat("algorithm = ", names[i])));
+    EXPECT_EQ(DrawRows(files[i].second), 200 / 10);  // synthetic_iterations / 10
+  }
+  EXPECT_EQ(files[3].first, "sam_synthetic_marginals.csv");
+  EXPECT_THAT(files[3].second, StartsWith("angle,exact_v1,gmc_v1,sggmc_v1,gsgnht_v1,exact_v2,"));
+  EXPECT_EQ(Lines(files[3].second), 1 + kSamAngleBins);
   // Densities over (-π, π] integrate to 1.
   const double width = 2 * M_PI / kSamAngleBins;
   for (int c = 0; c < 6; ++c) EXPECT_NEAR(result->histograms.col(c).sum() * width, 1, 1e-9);
@@ -118,6 +150,7 @@ TEST(SamSyntheticTest, OutputStructure) {
 TEST(SamPerplexityTest, OneRowPerMethodAndEvaluation) {
   SamOptions options = ShortOptions();
   options.methods = {"sggmc", "gmc_bgibbs"};
+  options.beta_thin = 5;
   const absl::StatusOr<SamData> data = LoadSamData(options);
   ASSERT_TRUE(data.ok()) << data.status();
   EXPECT_EQ(data->train.rows(), 50);
@@ -131,10 +164,20 @@ TEST(SamPerplexityTest, OneRowPerMethodAndEvaluation) {
   EXPECT_EQ(result->rows[3].method, "gmc_bgibbs");
   for (const SamPerplexityRow& row : result->rows) EXPECT_TRUE(std::isfinite(row.log_perplexity));
   const OutputFiles files = SamPerplexityOutputFiles(*result);
-  ASSERT_EQ(files.size(), 1u);
-  EXPECT_EQ(files[0].first, "sam_perplexity.csv");
-  EXPECT_THAT(files[0].second, StartsWith("method,iteration,seconds,log_perplexity\nsggmc,10,"));
-  EXPECT_EQ(Lines(files[0].second), 5);
+  ASSERT_EQ(files.size(), 3u);
+  EXPECT_EQ(files[0].first, "sam_beta_sggmc.csv");
+  EXPECT_EQ(files[1].first, "sam_beta_gmc_bgibbs.csv");
+  for (int i = 0; i < 2; ++i) {
+    // V = 50, K = 4: 200 columns beta.i.k, column-major; (20 - 10) / 5 kept draws.
+    EXPECT_THAT(files[i].second, HasSubstr("\nlp__,beta.1.1,beta.2.1,"));
+    EXPECT_THAT(files[i].second, HasSubstr(",beta.50.1,beta.1.2,"));
+    EXPECT_THAT(files[i].second, HasSubstr(",beta.50.4\n"));
+    EXPECT_THAT(files[i].second, HasSubstr("num_warmup = 10\n"));
+    EXPECT_EQ(DrawRows(files[i].second), 2);
+  }
+  EXPECT_EQ(files[2].first, "sam_perplexity.csv");
+  EXPECT_THAT(files[2].second, StartsWith("method,iteration,seconds,log_perplexity\nsggmc,10,"));
+  EXPECT_EQ(Lines(files[2].second), 5);
 }
 
 TEST(SamExperimentTest, DeterministicForASeed) {
@@ -149,7 +192,8 @@ TEST(SamExperimentTest, DeterministicForASeed) {
   const absl::StatusOr<SamSyntheticResult> c = RunSamSynthetic(options),
                                             d = RunSamSynthetic(options);
   ASSERT_TRUE(c.ok() && d.ok());
-  EXPECT_EQ(SamSyntheticOutputFiles(*c), SamSyntheticOutputFiles(*d));
+  EXPECT_EQ(WithoutTimes(SamSyntheticOutputFiles(*c)),
+            WithoutTimes(SamSyntheticOutputFiles(*d)));
   const absl::StatusOr<SamData> data = LoadSamData(options);
   ASSERT_TRUE(data.ok());
   const absl::StatusOr<SamPerplexityResult> e = RunSamPerplexity(options, *data),
@@ -159,6 +203,19 @@ TEST(SamExperimentTest, DeterministicForASeed) {
   for (size_t i = 0; i < e->rows.size(); ++i) {
     EXPECT_EQ(e->rows[i].log_perplexity, f->rows[i].log_perplexity);
   }
+  // The θ_d GMC runs on 2 threads: the same draws and perplexities, bit for bit.
+  options.num_threads = 2;
+  options.beta_thin = 2;
+  options.methods = {"gsgnht", "gmc_bgibbs"};
+  const absl::StatusOr<SamPerplexityResult> two = RunSamPerplexity(options, *data);
+  options.num_threads = 1;
+  const absl::StatusOr<SamPerplexityResult> one = RunSamPerplexity(options, *data);
+  ASSERT_TRUE(one.ok() && two.ok());
+  ASSERT_EQ(one->rows.size(), two->rows.size());
+  for (size_t i = 0; i < one->rows.size(); ++i) {
+    EXPECT_EQ(one->rows[i].log_perplexity, two->rows[i].log_perplexity);
+  }
+  EXPECT_EQ(WithoutTimes(one->beta_csv), WithoutTimes(two->beta_csv));
   // Another seed, other draws.
   options.seed = 4;
   const absl::StatusOr<SamToyResult> g = RunSamToy(options);
