@@ -39,7 +39,9 @@
 
 #include "Eigen/Dense"
 #include "Eigen/SparseCore"
+#include "absl/status/status.h"
 #include "absl/types/span.h"
+#include "models/sam_state.pb.h"
 #include "parallel/thread_pool.h"
 #include "samplers/gmc.h"
 #include "samplers/sphere_model.h"
@@ -105,6 +107,14 @@ class SamTopicModel final : public samplers::SphereGradientModel {
   const Eigen::SparseMatrix<double>& documents() const { return documents_; }
   const SamHyperparameters& hyper() const { return hyper_; }
 
+  // The θ side of the model (every document's draws, GMC points and visit counters): with the
+  // β sampler's SphereSamplerState, all a run needs to continue bit-identically.
+  SamTopicModelState SaveState() const;
+  // InvalidArgument naming the field if `state` does not fit this model (K, D, sizes; θ
+  // sampling enabled here iff the state has GMC points) or holds non-finite numbers, draws
+  // off the simplex or points off the sphere; the model is unchanged then.
+  absl::Status RestoreState(const SamTopicModelState& state);
+
  private:
   // One document's GMC visit: burn_in + draws iterations from its last point.
   void SampleTheta(const Eigen::Ref<const Eigen::MatrixXd>& beta, const Eigen::MatrixXd& gram,
@@ -151,9 +161,39 @@ class SamThetaPosterior final : public samplers::SpherePotentialModel {
   double alpha_;
 };
 
+// The running form of SamLogPerplexity: Add folds one β draw in, O(V K² + D (nnz K + S K²));
+// LogPerplexity() is that of all draws added so far. Holds the S Dirichlet draws of every
+// document (K·S·D doubles) and, per document, log Σ_m π(v_d | β⁽ᵐ⁾).
+class SamPerplexityAccumulator {
+ public:
+  // `documents` V×D (unit columns; not owned, must outlive the accumulator); S >= 1, D >= 1
+  // (checked). θ_s of document d from Engine(seed, stream = d).
+  SamPerplexityAccumulator(const Eigen::SparseMatrix<double>& documents,
+                           const SamHyperparameters& hyper, int theta_samples, uint64_t seed);
+
+  // β V×K (checked).
+  void Add(const Eigen::Ref<const Eigen::MatrixXd>& beta);
+  // −(1/D) Σ_d log((1/M) Σ_m π(v_d | β⁽ᵐ⁾)); at least one draw added (checked).
+  double LogPerplexity() const;
+  int64_t draws() const { return draws_; }
+
+  SamPerplexityState SaveState() const;
+  // InvalidArgument naming the field for a state of another D, a negative count or
+  // non-finite sums; the accumulator is unchanged then.
+  absl::Status RestoreState(const SamPerplexityState& state);
+
+ private:
+  const Eigen::SparseMatrix<double>& documents_;
+  SamHyperparameters hyper_;
+  std::vector<Eigen::MatrixXd> thetas_;  // K×S per document
+  Eigen::VectorXd log_sums_;             // per document
+  int64_t draws_ = 0;
+  double log_c_;  // log c_V(κ)
+};
+
 // Log-perplexity of `documents` (V×D, unit columns) under the topic draws `betas` (each
 // V×K): S draws θ_s ~ Dir(α) per document, from Engine(seed, stream = d), shared by all β.
-// betas nonempty, S >= 1 (checked).
+// betas nonempty, S >= 1 (checked). SamPerplexityAccumulator with every β added.
 double SamLogPerplexity(absl::Span<const Eigen::MatrixXd> betas,
                         const Eigen::SparseMatrix<double>& documents,
                         const SamHyperparameters& hyper, int theta_samples, uint64_t seed);

@@ -17,13 +17,17 @@
 //    gSGNHT marginal histograms of both angles) and the draws as CmdStan CSV,
 //    sam_synthetic_{gmc,sggmc,gsgnht}.csv; mode fractions printed.
 //  - sam: sam_perplexity.csv (method, iteration, seconds (sampling only, evaluation
-//    excluded), log_perplexity of the draws after --burn_in averaged as in the slides, or
-//    of the current draw before); the β draws after --burn_in, every --beta_thin-th, as CmdStan
-//    CSV, sam_beta_METHOD.csv (all V·K coordinates of a kept draw: thin more for large V·K).
+//    excluded), log_perplexity of the draws after --burn_in (every --average_every-th) averaged as
+//    in the slides, or of the current draw before); the β draws after --burn_in, every
+//    --beta_thin-th, as CmdStan CSV, sam_beta_METHOD.csv (all V·K coordinates of a kept draw: thin
+//    more for large V·K).
+// Checkpoints (sam experiment): --checkpoint_every writes sam_checkpoint_METHOD.pb (the β
+// sampler, the model's θ draws, GMC points and visit counters, the running perplexity, the rows
+// and β draws so far); --resume continues from them bit-identically; --stop_after interrupts.
 // Plots (gnuplot, tools/plots/sam.gp, unless --noplot): sam_toy.png (angle histograms vs the
 // exact density), sam_synthetic.png (marginals vs exact), sam_perplexity.png (log-perplexity
-// vs sampler seconds, every method), each drawn when its CSV is in --output_dir. The experiments and their outputs: tools/sam_experiment.h; the flags are the
-// fields of SamOptions.
+// vs sampler seconds, every method), each drawn when its CSV is in --output_dir. The experiments
+// and their outputs: tools/sam_experiment.h; the flags are the fields of SamOptions.
 #include <iostream>
 #include <string>
 #include <vector>
@@ -63,10 +67,21 @@ ABSL_FLAG(int, num_threads, 1,
           "threads for the theta_d GMC runs of a minibatch (outputs identical for any count)");
 ABSL_FLAG(int, beta_thin, 100,
           "write every this-many-th beta draw after --burn_in to sam_beta_METHOD.csv (0: none)");
+ABSL_FLAG(int, checkpoint_every, 0,
+          "write sam_checkpoint_METHOD.pb in --output_dir every this many iterations of the sam "
+          "experiment and at each method's end (0: only when stopped by --stop_after)");
+ABSL_FLAG(bool, resume, false,
+          "continue each method of the sam experiment from its checkpoint in --output_dir "
+          "(same data and flags; bit-identical to an uninterrupted run)");
+ABSL_FLAG(int, stop_after, 0,
+          "stop the sam experiment when a method reaches this many iterations in all, writing "
+          "its checkpoint and no other sam output; continue with --resume (0: run to the end)");
 ABSL_FLAG(bool, plot, true, "draw the PNG plots with gnuplot (--noplot: do not)");
 ABSL_FLAG(double, gmc_step, 0.003, "leapfrog step of the β | θ GMC step of GMC-bGibbs");
 ABSL_FLAG(int, iterations, 1500, "iterations per method");
 ABSL_FLAG(int, burn_in, 500, "draws before this iteration are not averaged");
+ABSL_FLAG(int, average_every, 1,
+          "every this-many-th draw after --burn_in enters the averaged log-perplexity");
 ABSL_FLAG(int, eval_every, 100, "evaluation interval (iterations)");
 ABSL_FLAG(int, theta_samples, 100, "Dirichlet samples per document in the perplexity");
 ABSL_FLAG(std::string, methods, "sggmc,gsgnht,sggmc_full,gsgnht_full,gmc_bgibbs",
@@ -108,9 +123,13 @@ absl::StatusOr<SamOptions> OptionsFromFlags(const std::string& dir) {
   options.theta_leapfrog_steps = absl::GetFlag(FLAGS_theta_leapfrog_steps);
   options.num_threads = absl::GetFlag(FLAGS_num_threads);
   options.beta_thin = absl::GetFlag(FLAGS_beta_thin);
+  options.checkpoint_every = absl::GetFlag(FLAGS_checkpoint_every);
+  options.resume = absl::GetFlag(FLAGS_resume);
+  options.stop_after = absl::GetFlag(FLAGS_stop_after);
   options.iterations = absl::GetFlag(FLAGS_iterations);
   options.burn_in = absl::GetFlag(FLAGS_burn_in);
   options.eval_every = absl::GetFlag(FLAGS_eval_every);
+  options.average_every = absl::GetFlag(FLAGS_average_every);
   options.theta_samples = absl::GetFlag(FLAGS_theta_samples);
   options.methods = SplitList(absl::GetFlag(FLAGS_methods));
   options.seed = absl::GetFlag(FLAGS_seed);
@@ -135,6 +154,11 @@ absl::Status RunExperiments(const SamOptions& options, const std::string& dir) {
   if (!options.Wants("sam")) return absl::OkStatus();
   SGMCMC_ASSIGN_OR_RETURN(const SamData data, LoadSamData(options));
   SGMCMC_ASSIGN_OR_RETURN(const SamPerplexityResult perplexity, RunSamPerplexity(options, data));
+  if (perplexity.stopped) {
+    std::cout << "stopped after iteration " << options.stop_after << "; checkpoint in " << dir
+              << "; continue with --resume\n";
+    return absl::OkStatus();
+  }
   return WriteFiles(dir, SamPerplexityOutputFiles(perplexity));
 }
 

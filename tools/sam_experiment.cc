@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <ios>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -33,6 +35,7 @@
 #include "samplers/gmc.h"
 #include "samplers/sggmc.h"
 #include "samplers/sphere_sampler.h"
+#include "tools/sam_checkpoint.pb.h"
 
 namespace sgmcmc::tools {
 namespace {
@@ -172,14 +175,80 @@ absl::Status RunMethod(const SamOptions& options, const std::string& method,
                      std::max(0, options.iterations - options.burn_in) / options.beta_thin,
                      options.beta_thin, options.burn_in));
   }
-  std::vector<Eigen::MatrixXd> draws;
+  models::SamPerplexityAccumulator averaged(test, hyper, options.theta_samples, 12345);
   double seconds = 0;
-  for (int m = 1; m <= options.iterations; ++m) {
+  int first = 1;
+  const size_t first_row = result.rows.size();
+  const std::string checkpoint_path =
+      absl::StrCat(options.output_dir, "/sam_checkpoint_", method, ".pb");
+  if (options.resume && std::filesystem::exists(checkpoint_path)) {
+    SGMCMC_ASSIGN_OR_RETURN(const std::string bytes, ReadFile(checkpoint_path));
+    SamRunCheckpoint checkpoint;
+    if (!checkpoint.ParseFromString(bytes)) {
+      return absl::DataLossError(absl::StrCat(checkpoint_path, ": not a SamRunCheckpoint"));
+    }
+    const auto fail = [&](const absl::Status& status) {
+      return absl::Status(status.code(), absl::StrCat(checkpoint_path, ": ", status.message()));
+    };
+    if (checkpoint.method() != method || checkpoint.seed() != options.seed) {
+      return fail(absl::InvalidArgumentError(
+          absl::StrCat("written by method ", checkpoint.method(), " seed ", checkpoint.seed(),
+                       ", resuming method ", method, " seed ", options.seed)));
+    }
+    if (checkpoint.iteration() < 0 || checkpoint.iteration() > options.iterations ||
+        !std::isfinite(checkpoint.seconds()) || checkpoint.seconds() < 0) {
+      return fail(absl::InvalidArgumentError(
+          absl::StrCat("iteration ", checkpoint.iteration(), " not in [0, ", options.iterations,
+                       "] or seconds ", checkpoint.seconds(), " not finite and >= 0")));
+    }
+    if (checkpoint.beta_csv().empty() == beta_writer.has_value()) {
+      return fail(absl::InvalidArgumentError("beta_csv does not match --beta_thin"));
+    }
+    if (absl::Status s = sampler->RestoreState(checkpoint.sampler()); !s.ok()) return fail(s);
+    if (absl::Status s = model.RestoreState(checkpoint.model()); !s.ok()) return fail(s);
+    if (absl::Status s = averaged.RestoreState(checkpoint.perplexity()); !s.ok()) return fail(s);
+    for (const SamRunCheckpoint::Row& row : checkpoint.rows()) {
+      result.rows.push_back({method, row.iteration(), row.seconds(), row.log_perplexity()});
+    }
+    if (beta_writer) {
+      beta_file.str(checkpoint.beta_csv());
+      beta_file.seekp(0, std::ios_base::end);
+    }
+    first = checkpoint.iteration() + 1;
+    seconds = checkpoint.seconds();
+    Log(options, "%-12s resumed at iteration %d from %s\n", method, checkpoint.iteration(),
+        checkpoint_path);
+  }
+  const auto save = [&](int iteration) {
+    SamRunCheckpoint checkpoint;
+    checkpoint.set_method(method);
+    checkpoint.set_seed(options.seed);
+    checkpoint.set_iteration(iteration);
+    checkpoint.set_seconds(seconds);
+    *checkpoint.mutable_sampler() = sampler->SaveState();
+    *checkpoint.mutable_model() = model.SaveState();
+    *checkpoint.mutable_perplexity() = averaged.SaveState();
+    for (size_t i = first_row; i < result.rows.size(); ++i) {
+      SamRunCheckpoint::Row* row = checkpoint.add_rows();
+      row->set_iteration(result.rows[i].iteration);
+      row->set_seconds(result.rows[i].seconds);
+      row->set_log_perplexity(result.rows[i].log_perplexity);
+    }
+    if (beta_writer) checkpoint.set_beta_csv(beta_file.str());
+    return WriteFile(checkpoint_path, checkpoint.SerializeAsString());
+  };
+  for (int m = first; m <= options.iterations; ++m) {
+    if (options.stop_after > 0 && m > options.stop_after) {
+      result.stopped = true;
+      return save(m - 1);
+    }
     const auto start = std::chrono::steady_clock::now();
     if (method == "gmc_bgibbs") model.PrepareBatch(sampler->x(), all);
     sampler->Step();
     seconds += SecondsSince(start);
-    if (m > options.burn_in) draws.push_back(sampler->x());
+    if (m > options.burn_in && (m - options.burn_in) % options.average_every == 0) {
+      averaged.Add(sampler->x());
+    }
     if (beta_writer && m > options.burn_in && (m - options.burn_in) % options.beta_thin == 0) {
       const Eigen::MatrixXd& beta = sampler->x();
       SGMCMC_RETURN_IF_ERROR(beta_writer->WriteDraw(
@@ -187,12 +256,17 @@ absl::Status RunMethod(const SamOptions& options, const std::string& method,
     }
     if (m % options.eval_every == 0) {
       const std::vector<Eigen::MatrixXd> current = {sampler->x()};
-      const double perplexity = models::SamLogPerplexity(
-          draws.empty() ? absl::MakeConstSpan(current) : absl::MakeConstSpan(draws), test,
-          hyper, options.theta_samples, 12345);
+      const double perplexity =
+          averaged.draws() > 0
+              ? averaged.LogPerplexity()
+              : models::SamLogPerplexity(current, test, hyper, options.theta_samples, 12345);
       result.rows.push_back({method, m, seconds, perplexity});
-      Log(options, "%-12s it %5d  %7.2fs  log-perplexity %.4f  (%zu draws averaged)\n", method,
-          m, seconds, perplexity, draws.size());
+      Log(options, "%-12s it %5d  %7.2fs  log-perplexity %.4f  (%lld draws averaged)\n", method, m,
+          seconds, perplexity, static_cast<long long>(averaged.draws()));
+    }
+    if (options.checkpoint_every > 0 &&
+        (m % options.checkpoint_every == 0 || m == options.iterations)) {
+      SGMCMC_RETURN_IF_ERROR(save(m));
     }
   }
   if (beta_writer) {
@@ -229,6 +303,9 @@ absl::Status SamOptions::Validate() const {
     return fail("theta_leapfrog_steps", ">= 1", theta_leapfrog_steps);
   }
   if (beta_thin < 0) return fail("beta_thin", ">= 0", beta_thin);
+  if (average_every < 1) return fail("average_every", ">= 1", average_every);
+  if (checkpoint_every < 0) return fail("checkpoint_every", ">= 0", checkpoint_every);
+  if (stop_after < 0) return fail("stop_after", ">= 0", stop_after);
   if (num_threads < 1) return fail("num_threads", ">= 1", num_threads);
   if (!(kappa >= 0)) return fail("kappa", ">= 0", kappa);
   if (!(sigma > 0)) return fail("sigma", "> 0", sigma);
@@ -518,6 +595,7 @@ absl::StatusOr<SamPerplexityResult> RunSamPerplexity(const SamOptions& options,
   for (const std::string& method : options.methods) {
     SGMCMC_RETURN_IF_ERROR(
         RunMethod(options, method, train, data.test, hyper, beta0, pool.get(), result));
+    if (result.stopped) break;
   }
   return result;
 }

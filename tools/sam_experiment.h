@@ -13,9 +13,9 @@
 //    and GMC / SGGMC / gSGNHT marginal histograms of both angles) and the draws as CmdStan
 //    CSV, sam_synthetic_{gmc,sggmc,gsgnht}.csv; mode fractions.
 //  - sam (LoadSamData, RunSamPerplexity): sam_perplexity.csv (method, iteration, seconds
-//    (sampling only, evaluation excluded), log_perplexity of the draws after burn_in averaged
-//    as in the slides, or of the current draw before) and the thinned β draws as CmdStan CSV,
-//    sam_beta_METHOD.csv.
+//    (sampling only, evaluation excluded), log_perplexity of the draws after burn_in (every
+//    average_every-th) averaged as in the slides, or of the current draw before) and the thinned β
+//    draws as CmdStan CSV, sam_beta_METHOD.csv.
 // Data: train/test in the 20news-diff tf-idf format (data/tfidf_reader.h), a UCI bag-of-words
 // corpus turned into tf-idf (data/tfidf.h), or, by default, documents generated from SAM
 // itself (V = 50, K = num_topics, 500 + 200 documents).
@@ -90,12 +90,25 @@ struct SamOptions {
   // V·K coordinates beta.i.k of each kept draw, i.e. about 12 bytes · V · K per draw: thin
   // accordingly for large V·K); 0: no β draws written. >= 0.
   int beta_thin = 100;
+  // Checkpoints of the sam experiment (tools/sam_checkpoint.proto), one per method,
+  // <output_dir>/sam_checkpoint_METHOD.pb: written every checkpoint_every iterations and at
+  // the run's end (0: never, unless stopped by stop_after), >= 0. resume: continue each
+  // method from its checkpoint if there is one (same data and options; the result is
+  // bit-identical to an uninterrupted run except for the seconds). stop_after > 0: stop the
+  // first method whose run reaches this many iterations in all, write its checkpoint and set
+  // SamPerplexityResult::stopped (>= 0; 0: run to the end).
+  int checkpoint_every = 0;
+  bool resume = false;
+  int stop_after = 0;
   // Leapfrog step of the β | θ GMC step of GMC-bGibbs.
   double gmc_step = 0.003;
   // Iterations per method, >= 1.
   int iterations = 1500;
   // Draws before this iteration are not averaged, >= 0.
   int burn_in = 500;
+  // Every average_every-th draw after burn_in enters the averaged log-perplexity (>= 1; each
+  // costs O(V K² + D_test (nnz K + theta_samples K²)), models/sam.h SamPerplexityAccumulator).
+  int average_every = 1;
   // Evaluation interval (iterations), >= 1.
   int eval_every = 100;
   // Dirichlet samples per document in the perplexity, >= 1.
@@ -185,10 +198,14 @@ struct SamPerplexityResult {
   // (columns beta.i.k, column-major; lp__ the collapsed log prior log p(β) up to a constant,
   // as the likelihood would need every document's θ draws).
   OutputFiles beta_csv;
+  // Stopped by SamOptions::stop_after: the rows and β draws are incomplete (and not those of
+  // the stopped method); continue with resume.
+  bool stopped = false;
 };
 
 // Every method of `options` on `data`, from the same start. InvalidArgument if `options` are
-// not valid.
+// not valid; on resume, a checkpoint that does not fit (naming its file and field); DataLoss
+// for an unreadable one; a failed checkpoint write's error.
 absl::StatusOr<SamPerplexityResult> RunSamPerplexity(const SamOptions& options,
                                                      const SamData& data);
 

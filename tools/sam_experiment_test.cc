@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -9,10 +13,12 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tools/sam_checkpoint.pb.h"
 
 namespace sgmcmc::tools {
 namespace {
@@ -221,6 +227,151 @@ TEST(SamExperimentTest, DeterministicForASeed) {
   const absl::StatusOr<SamToyResult> g = RunSamToy(options);
   ASSERT_TRUE(g.ok());
   EXPECT_NE(SamToyOutputFiles(*g)[2], SamToyOutputFiles(*a)[2]);
+}
+
+// Reads dir/sam_checkpoint_<method>.pb with its wall-clock seconds cleared.
+SamRunCheckpoint ReadCheckpoint(const std::string& dir, const std::string& method) {
+  SamRunCheckpoint checkpoint;
+  std::ifstream file(absl::StrCat(dir, "/sam_checkpoint_", method, ".pb"), std::ios::binary);
+  std::stringstream bytes;
+  bytes << file.rdbuf();
+  EXPECT_TRUE(checkpoint.ParseFromString(bytes.str())) << dir << " " << method;
+  checkpoint.set_seconds(0);
+  for (SamRunCheckpoint::Row& row : *checkpoint.mutable_rows()) row.set_seconds(0);
+  return checkpoint;
+}
+
+SamOptions CheckpointOptions(const std::string& dir) {
+  SamOptions options = ShortOptions();
+  options.iterations = 20;
+  options.burn_in = 6;
+  options.eval_every = 5;
+  options.beta_thin = 3;
+  options.checkpoint_every = 4;
+  options.output_dir = dir;
+  std::filesystem::create_directories(dir);
+  return options;
+}
+
+// Every method, run straight through and interrupted twice (after iterations 7 and 13, i.e.
+// between checkpoints, with θ sampling, the perplexity average and β draws under way):
+// the same rows, β draws and final checkpoint (sampler, model θ state, perplexity sums),
+// bit for bit, wall-clock seconds aside.
+TEST(SamCheckpointTest, InterruptedAndResumedRunIsBitIdentical) {
+  const std::string root = ::testing::TempDir() + "/sam_checkpoint";
+  const absl::StatusOr<SamData> data = LoadSamData(CheckpointOptions(root));
+  ASSERT_TRUE(data.ok());
+  for (const std::string method : {"sggmc", "gsgnht_full", "gmc_bgibbs"}) {
+    SamOptions straight = CheckpointOptions(absl::StrCat(root, "/straight_", method));
+    straight.methods = {method};
+    const absl::StatusOr<SamPerplexityResult> a = RunSamPerplexity(straight, *data);
+    ASSERT_TRUE(a.ok()) << a.status();
+    ASSERT_FALSE(a->stopped);
+
+    SamOptions interrupted = CheckpointOptions(absl::StrCat(root, "/interrupted_", method));
+    interrupted.methods = {method};
+    interrupted.stop_after = 7;
+    const absl::StatusOr<SamPerplexityResult> b = RunSamPerplexity(interrupted, *data);
+    ASSERT_TRUE(b.ok()) << b.status();
+    EXPECT_TRUE(b->stopped);
+    interrupted.resume = true;
+    interrupted.stop_after = 13;
+    const absl::StatusOr<SamPerplexityResult> c = RunSamPerplexity(interrupted, *data);
+    ASSERT_TRUE(c.ok()) << c.status();
+    EXPECT_TRUE(c->stopped);
+    EXPECT_EQ(ReadCheckpoint(interrupted.output_dir, method).iteration(), 13);
+    interrupted.stop_after = 0;
+    const absl::StatusOr<SamPerplexityResult> d = RunSamPerplexity(interrupted, *data);
+    ASSERT_TRUE(d.ok()) << d.status();
+    ASSERT_FALSE(d->stopped);
+
+    ASSERT_EQ(a->rows.size(), 4u);
+    ASSERT_EQ(d->rows.size(), a->rows.size());
+    for (size_t i = 0; i < a->rows.size(); ++i) {
+      EXPECT_EQ(d->rows[i].iteration, a->rows[i].iteration);
+      EXPECT_EQ(d->rows[i].log_perplexity, a->rows[i].log_perplexity) << method << " row " << i;
+    }
+    // The CSV headers record their directory ("# file = ..."): compare with it masked.
+    const auto masked = [](const std::string& text, const std::string& dir) {
+      return absl::StrReplaceAll(text, {{dir, "DIR"}});
+    };
+    ASSERT_EQ(a->beta_csv.size(), 1u);
+    ASSERT_EQ(d->beta_csv.size(), 1u);
+    EXPECT_EQ(masked(WithoutTimes(d->beta_csv)[0].second, interrupted.output_dir),
+              masked(WithoutTimes(a->beta_csv)[0].second, straight.output_dir));
+    EXPECT_EQ(DrawRows(a->beta_csv[0].second), (20 - 6) / 3);
+    SamRunCheckpoint end_a = ReadCheckpoint(straight.output_dir, method);
+    SamRunCheckpoint end_d = ReadCheckpoint(interrupted.output_dir, method);
+    EXPECT_EQ(end_a.iteration(), 20);
+    EXPECT_EQ(masked(end_d.beta_csv(), interrupted.output_dir),
+              masked(end_a.beta_csv(), straight.output_dir));
+    end_a.clear_beta_csv();
+    end_d.clear_beta_csv();
+    EXPECT_EQ(end_d.SerializeAsString(), end_a.SerializeAsString()) << method;
+  }
+}
+
+// Resuming from a checkpoint that does not fit fails with the file and the reason.
+TEST(SamCheckpointTest, ResumeRejectsBadCheckpoints) {
+  const std::string dir = ::testing::TempDir() + "/sam_bad_checkpoint";
+  SamOptions options = CheckpointOptions(dir);
+  options.methods = {"sggmc"};
+  options.stop_after = 5;
+  const absl::StatusOr<SamData> data = LoadSamData(options);
+  ASSERT_TRUE(data.ok());
+  ASSERT_TRUE(RunSamPerplexity(options, *data).ok());
+  const std::string path = dir + "/sam_checkpoint_sggmc.pb";
+  const SamRunCheckpoint good = ReadCheckpoint(dir, "sggmc");
+  options.resume = true;
+  options.stop_after = 0;
+  const auto resume_with = [&](const std::string& bytes) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+    return RunSamPerplexity(options, *data).status();
+  };
+  absl::Status status = resume_with("not a proto \xff\xff");
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(status.message(), HasSubstr("sam_checkpoint_sggmc.pb: not a SamRunCheckpoint"));
+
+  SamRunCheckpoint bad = good;
+  bad.set_seed(99);
+  status = resume_with(bad.SerializeAsString());
+  EXPECT_THAT(status.message(), HasSubstr("written by method sggmc seed 99"));
+
+  bad = good;
+  bad.mutable_model()->set_theta_draws(0, std::nan(""));
+  status = resume_with(bad.SerializeAsString());
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(), HasSubstr("SamTopicModelState: theta_draws[0]"));
+
+  bad = good;
+  bad.mutable_model()->mutable_visits()->RemoveLast();
+  status = resume_with(bad.SerializeAsString());
+  EXPECT_THAT(status.message(), HasSubstr("theta_points / visits have"));
+
+  bad = good;
+  bad.mutable_perplexity()->set_num_documents(3);
+  bad.mutable_perplexity()->set_draws(1);
+  status = resume_with(bad.SerializeAsString());
+  EXPECT_THAT(status.message(), HasSubstr("SamPerplexityState: num_documents 3 != 200"));
+
+  bad = good;
+  bad.mutable_sampler()->set_x(0, std::numeric_limits<double>::infinity());
+  status = resume_with(bad.SerializeAsString());
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(), HasSubstr(path));
+
+  bad = good;
+  bad.set_iteration(21);
+  status = resume_with(bad.SerializeAsString());
+  EXPECT_THAT(status.message(), HasSubstr("iteration 21 not in [0, 20]"));
+
+  bad = good;
+  bad.clear_beta_csv();
+  status = resume_with(bad.SerializeAsString());
+  EXPECT_THAT(status.message(), HasSubstr("beta_csv does not match --beta_thin"));
+
+  // The good checkpoint still resumes.
+  EXPECT_TRUE(resume_with(good.SerializeAsString()).ok());
 }
 
 }  // namespace
