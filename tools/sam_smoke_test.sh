@@ -2,8 +2,9 @@
 # Smoke test of //tools:sam: a short run of the three experiments on generated data writes the
 # toy histograms and CmdStan CSV draws, the synthetic marginals and draws, the perplexity CSV
 # with one row per method and evaluation, the thinned β draws and (gnuplot-nox is a listed
-# Debian package) the three PNG plots; --noplot draws none; a bad flag is rejected with a
-# message naming it.
+# Debian package) the three PNG plots; --noplot draws none; a run stopped by --stop_after and
+# continued by --resume matches an uninterrupted one; a bad flag is rejected with a message
+# naming it.
 set -eu
 bin="${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/sam"
 out="${TEST_TMPDIR}/out"
@@ -43,6 +44,20 @@ noplot="${TEST_TMPDIR}/noplot"
 "${bin}" --output_dir="${noplot}" --experiments=toy --toy_iterations=20 --noplot > /dev/null
 test -s "${noplot}/sam_toy_angles.csv"
 test ! -e "${noplot}/sam_toy.png"
+# Interrupted (--stop_after) and resumed (--resume) runs give the uninterrupted run's
+# perplexities (the seconds column aside).
+flags="--experiments=sam --iterations=40 --burn_in=20 --eval_every=10 --theta_samples=10
+  --beta_thin=0 --noplot --checkpoint_every=10"
+"${bin}" ${flags} --output_dir="${TEST_TMPDIR}/straight" > /dev/null
+"${bin}" ${flags} --output_dir="${TEST_TMPDIR}/resumed" --stop_after=15 \
+  > "${TEST_TMPDIR}/stopped"
+grep -q "stopped after iteration 15" "${TEST_TMPDIR}/stopped"
+test ! -e "${TEST_TMPDIR}/resumed/sam_perplexity.csv"
+"${bin}" ${flags} --output_dir="${TEST_TMPDIR}/resumed" --resume > "${TEST_TMPDIR}/resumed.log"
+grep -q "resumed at iteration 15" "${TEST_TMPDIR}/resumed.log"
+cut -d, -f1,2,4 "${TEST_TMPDIR}/straight/sam_perplexity.csv" > "${TEST_TMPDIR}/a"
+cut -d, -f1,2,4 "${TEST_TMPDIR}/resumed/sam_perplexity.csv" > "${TEST_TMPDIR}/b"
+cmp "${TEST_TMPDIR}/a" "${TEST_TMPDIR}/b"
 if "${bin}" --output_dir="${out}" --num_topics=1 > /dev/null 2> "${TEST_TMPDIR}/err"; then
   echo "expected failure for --num_topics=1" >&2
   exit 1
