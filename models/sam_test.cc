@@ -214,29 +214,43 @@ TEST(SamTest, SggmcWithGmcThetaLearnsSyntheticTopics) {
   }
 }
 
+// K topics on V words, uniform m, concentration κ; other hyperparameters at their defaults.
+SamHyperparameters SmallHyper(int v, int k, double kappa) {
+  SamHyperparameters hyper;
+  hyper.num_topics = k;
+  hyper.kappa = kappa;
+  hyper.m = Eigen::VectorXd::Constant(v, 1 / std::sqrt(double{v}));
+  return hyper;
+}
+
+// A small SAM set-up from `seed`: V = 12, K = 3, κ = 20, `count` documents generated from
+// random topics, and a random β.
+struct SmallSam {
+  SmallSam(int count, uint64_t seed)
+      : hyper(SmallHyper(12, 3, 20)),
+        docs(SamDocuments(RandomUnitColumns(12, 3, seed).cwiseAbs(), count, 20, seed)),
+        beta(RandomUnitColumns(12, 3, seed + 1)) {}
+  SamHyperparameters hyper;
+  Eigen::SparseMatrix<double> docs;
+  Eigen::MatrixXd beta;
+};
+
 // PrepareBatch over a thread pool: every document has its own stream and state, so the θ
 // draws and GMC points after several minibatches (with a repeated document) are bit-identical
 // for 1, 2 and 3 threads.
 TEST(SamTest, PrepareBatchBitIdenticalAcrossThreadCounts) {
-  const int v = 12, k = 3;
-  const Eigen::MatrixXd truth = RandomUnitColumns(v, k, 21).cwiseAbs();
-  SamHyperparameters hyper;
-  hyper.num_topics = k;
-  hyper.m = Eigen::VectorXd::Constant(v, 1 / std::sqrt(double{v}));
-  hyper.kappa = 20;
-  const Eigen::SparseMatrix<double> docs = SamDocuments(truth, 30, 20, 4);
-  const Eigen::MatrixXd beta = RandomUnitColumns(v, k, 22);
+  const SmallSam sam(30, 21);
   SamThetaSampling sampling;
   sampling.gmc.seed = 8;
   const std::vector<int64_t> batches[] = {{0, 5, 7, 29, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}};
   std::vector<Eigen::MatrixXd> reference;
   for (int threads : {1, 2, 3}) {
-    SamTopicModel model(docs, hyper);
+    SamTopicModel model(sam.docs, sam.hyper);
     model.EnableThetaSampling(sampling);
     parallel::ThreadPool pool(threads);
     model.SetThreadPool(&pool);
     for (int pass = 0; pass < 2; ++pass) {
-      for (const auto& batch : batches) model.PrepareBatch(beta, batch);
+      for (const auto& batch : batches) model.PrepareBatch(sam.beta, batch);
     }
     for (int64_t d = 0; d < 30; ++d) {
       if (threads == 1) {
@@ -254,24 +268,18 @@ TEST(SamTest, PrepareBatchBitIdenticalAcrossThreadCounts) {
 // states that do not fit or hold bad numbers are rejected, naming the field, and leave the
 // model unchanged.
 TEST(SamTest, ModelStateRoundTripsAndRejectsBadStates) {
-  const int v = 12, k = 3;
-  const Eigen::MatrixXd truth = RandomUnitColumns(v, k, 31).cwiseAbs();
-  SamHyperparameters hyper;
-  hyper.num_topics = k;
-  hyper.m = Eigen::VectorXd::Constant(v, 1 / std::sqrt(double{v}));
-  const Eigen::SparseMatrix<double> docs = SamDocuments(truth, 10, 20, 5);
-  const Eigen::MatrixXd beta = RandomUnitColumns(v, k, 32);
+  const SmallSam sam(10, 31);
   SamThetaSampling sampling;
   sampling.gmc.seed = 2;
   const std::vector<int64_t> batch = {1, 4, 4, 9};
-  SamTopicModel a(docs, hyper), b(docs, hyper);
+  SamTopicModel a(sam.docs, sam.hyper), b(sam.docs, sam.hyper);
   a.EnableThetaSampling(sampling);
   b.EnableThetaSampling(sampling);
-  a.PrepareBatch(beta, batch);
+  a.PrepareBatch(sam.beta, batch);
   const SamTopicModelState saved = a.SaveState();
   ASSERT_TRUE(b.RestoreState(saved).ok());
-  a.PrepareBatch(beta, batch);
-  b.PrepareBatch(beta, batch);
+  a.PrepareBatch(sam.beta, batch);
+  b.PrepareBatch(sam.beta, batch);
   for (int64_t d = 0; d < 10; ++d) EXPECT_TRUE(a.theta_draws(d) == b.theta_draws(d)) << d;
   EXPECT_EQ(a.SaveState().SerializeAsString(), b.SaveState().SerializeAsString());
 
@@ -305,7 +313,7 @@ TEST(SamTest, ModelStateRoundTripsAndRejectsBadStates) {
   bad.clear_theta_points();
   bad.clear_visits();
   rejects(bad, "no theta_points, but theta sampling is enabled");
-  SamTopicModel plain(docs, hyper);
+  SamTopicModel plain(sam.docs, sam.hyper);
   ExpectInvalid(plain.RestoreState(saved), "theta_points given, but theta sampling is not enabled");
 }
 
@@ -315,10 +323,7 @@ TEST(SamTest, ModelStateRoundTripsAndRejectsBadStates) {
 TEST(SamTest, PerplexityAccumulatorMatchesBatchAndRoundTrips) {
   const int v = 10, k = 3;
   const Eigen::MatrixXd truth = RandomUnitColumns(v, k, 41).cwiseAbs();
-  SamHyperparameters hyper;
-  hyper.num_topics = k;
-  hyper.kappa = 30;
-  hyper.m = Eigen::VectorXd::Constant(v, 1 / std::sqrt(double{v}));
+  const SamHyperparameters hyper = SmallHyper(v, k, 30);
   const Eigen::SparseMatrix<double> docs = SamDocuments(truth, 15, 30, 6);
   std::vector<Eigen::MatrixXd> betas;
   for (int m = 0; m < 4; ++m) betas.push_back(RandomUnitColumns(v, k, 50 + m));
