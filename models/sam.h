@@ -11,21 +11,24 @@
 //    columns β_k): the collapsed prior's gradient, and eq. 14's likelihood gradient
 //    −κ θ_k (I − ūūᵀ) v_d / ‖βθ‖ (ū = βθ/‖βθ‖) averaged over the N stored draws θ_d⁽ⁿ⁾ of each
 //    document (SetThetaDraws). Refreshing the draws (by GMC from π(θ_d | β, v_d), Algorithm 3)
-//    is the caller's job.
+//    is the caller's job, or PrepareBatch's after EnableThetaSampling (optionally on a thread
+//    pool). SaveState/RestoreState: its θ side as models/sam_state.proto's SamTopicModelState.
 //  - SamThetaPosterior, a samplers::SpherePotentialModel on S^{K−1} for one document's θ_d
 //    through the squared map θ = x∘x (linalg/simplex_maps.h): U(x) = −Σ_i (2α − 1) log|x_i|
 //    − κ v_dᵀβθ / ‖βθ‖, the Dirichlet density with its Jacobian Π|x_i| (constants dropped);
 //    run samplers::Gmc on it to draw θ_d.
 //
 //  - SamLogPerplexity: the slides' evaluation, −(1/|D|) Σ_d log((1/M) Σ_m π(v_d | β⁽ᵐ⁾)) with
-//    π(v_d | β) = E_{θ~Dir(α)} vMF(v_d | βθ/‖βθ‖, κ) by Monte Carlo in log space.
+//    π(v_d | β) = E_{θ~Dir(α)} vMF(v_d | βθ/‖βθ‖, κ) by Monte Carlo in log space;
+//    SamPerplexityAccumulator, its running form (one pass per draw; state SamPerplexityState).
 //
 // The experiments (toy, synthetic, SAM perplexity): tools/sam_experiment.h.
 //
 // Cost: the prior gradient O(VK) plus two Bessel ratios; the likelihood gradient
 // O(V K²) per call (G = βᵀβ and the dense part β M, M = Σ_d Σ_n c_dn θθᵀ) plus
-// O(nnz(v_d) K + N K²) per document (the draws enter only through θᵀGθ and aᵀθ); SamThetaPosterior precomputes
-// a = βᵀv_d and G = βᵀβ once (O(V K²)), then O(K²) per evaluation.
+// O(nnz(v_d) K + N K²) per document (the draws enter only through θᵀGθ and aᵀθ);
+// SamThetaPosterior precomputes a = βᵀv_d and G = βᵀβ once (O(V K²)), then O(K²) per
+// evaluation.
 //
 // Example:
 //   SamTopicModel model(documents, SamHyperparameters{...});

@@ -52,13 +52,10 @@ void Log(const SamOptions& options, const absl::FormatSpec<Args...>& format,
 
 // A CmdStan CSV writer on `file` for the draws of `algorithm` on `model`, recorded as
 // <output_dir>/<file_name>.
-absl::StatusOr<eval::CmdStanCsvWriter> OpenDrawsCsv(std::ostream* file, const SamOptions& options,
-                                                   const std::string& model,
-                                                   const std::string& algorithm,
-                                                   const std::string& file_name,
-                                                   std::vector<std::string> names,
-                                                   int64_t num_samples, int64_t thin,
-                                                   int64_t num_warmup) {
+absl::StatusOr<eval::CmdStanCsvWriter> OpenDrawsCsv(
+    std::ostream* file, const SamOptions& options, const std::string& model,
+    const std::string& algorithm, const std::string& file_name, std::vector<std::string> names,
+    int64_t num_samples, int64_t thin, int64_t num_warmup) {
   eval::CmdStanCsvOptions csv_options;
   csv_options.model = model;
   csv_options.algorithm = algorithm;
@@ -251,8 +248,8 @@ absl::Status RunMethod(const SamOptions& options, const std::string& method,
     }
     if (beta_writer && m > options.burn_in && (m - options.burn_in) % options.beta_thin == 0) {
       const Eigen::MatrixXd& beta = sampler->x();
-      SGMCMC_RETURN_IF_ERROR(beta_writer->WriteDraw(
-          -model.PriorPotential(beta), absl::MakeConstSpan(beta.data(), beta.size())));
+      SGMCMC_RETURN_IF_ERROR(beta_writer->WriteDraw(-model.PriorPotential(beta),
+                                                    absl::MakeConstSpan(beta.data(), beta.size())));
     }
     if (m % options.eval_every == 0) {
       const std::vector<Eigen::MatrixXd> current = {sampler->x()};
@@ -282,7 +279,6 @@ int Bin(double theta) {
 }
 
 constexpr const char* kToyNames[] = {"sggmc", "gsgnht"};
-
 
 }  // namespace
 
@@ -370,11 +366,10 @@ absl::StatusOr<SamToyResult> RunSamToy(const SamOptions& options) {
       SGMCMC_ASSIGN_OR_RETURN(sampler, samplers::Gsgnht::Create(toy, x0, geodesic));
     }
     std::ostringstream file;
-    SGMCMC_ASSIGN_OR_RETURN(
-        eval::CmdStanCsvWriter writer,
-        OpenDrawsCsv(&file, options, "toy_circle", kToyNames[which],
-                     absl::StrCat("sam_toy_", kToyNames[which], ".csv"), {"x.1", "x.2", "angle"},
-                     n / 10, 10, 0));
+    SGMCMC_ASSIGN_OR_RETURN(eval::CmdStanCsvWriter writer,
+                            OpenDrawsCsv(&file, options, "toy_circle", kToyNames[which],
+                                         absl::StrCat("sam_toy_", kToyNames[which], ".csv"),
+                                         {"x.1", "x.2", "angle"}, n / 10, 10, 0));
     std::vector<double> u(n);
     const auto start = std::chrono::steady_clock::now();
     for (int m = 0; m < n; ++m) {
@@ -464,8 +459,7 @@ absl::StatusOr<SamSyntheticResult> RunSamSynthetic(const SamOptions& options) {
         eval::CmdStanCsvWriter writer,
         OpenDrawsCsv(&file, options, "two_vmf_posterior", names[which],
                      absl::StrCat("sam_synthetic_", names[which], ".csv"),
-                     {"x.1.1", "x.2.1", "x.1.2", "x.2.2", "theta.1", "theta.2"}, n / 10, thin,
-                     0));
+                     {"x.1.1", "x.2.1", "x.1.2", "x.2.2", "theta.1", "theta.2"}, n / 10, thin, 0));
     const auto start = std::chrono::steady_clock::now();
     double mode_one = 0;
     for (int m = 0; m < iterations; ++m) {

@@ -198,8 +198,7 @@ TEST(SamExperimentTest, DeterministicForASeed) {
   const absl::StatusOr<SamSyntheticResult> c = RunSamSynthetic(options),
                                             d = RunSamSynthetic(options);
   ASSERT_TRUE(c.ok() && d.ok());
-  EXPECT_EQ(WithoutTimes(SamSyntheticOutputFiles(*c)),
-            WithoutTimes(SamSyntheticOutputFiles(*d)));
+  EXPECT_EQ(WithoutTimes(SamSyntheticOutputFiles(*c)), WithoutTimes(SamSyntheticOutputFiles(*d)));
   const absl::StatusOr<SamData> data = LoadSamData(options);
   ASSERT_TRUE(data.ok());
   const absl::StatusOr<SamPerplexityResult> e = RunSamPerplexity(options, *data),

@@ -12,6 +12,10 @@ set terminal pngcairo size 1000,700 noenhanced font ",11"
 set datafile separator ","
 set grid
 set key top right
+set xrange [-pi:pi]
+sg = 'linecolor rgb "#d62728"'
+nh = 'linecolor rgb "#1f77b4"'
+gm = 'linecolor rgb "#2ca02c"'
 
 if (has_file("sam_toy_angles.csv")) {
   set output dir."/sam_toy.png"
@@ -19,25 +23,26 @@ if (has_file("sam_toy_angles.csv")) {
   set xlabel "angle (rad)"
   set ylabel "density"
   plot dir."/sam_toy_angles.csv" using 1:2 skip 1 with lines linewidth 3 linecolor rgb "black" title "exact", \
-       "" using 1:3 skip 1 with steps linecolor 1 title "SGGMC", \
-       "" using 1:4 skip 1 with steps linecolor 2 title "gSGNHT"
+       "" using 1:3 skip 1 with steps @sg title "SGGMC", \
+       "" using 1:4 skip 1 with steps @nh title "gSGNHT"
   set output
 }
 
 if (has_file("sam_synthetic_marginals.csv")) {
+  unset title
   set output dir."/sam_synthetic.png"
   set multiplot layout 1,2 title "Synthetic two-vMF posterior: marginal densities of the angles"
   set xlabel "angle of v_1 (rad)"
   set ylabel "density"
   plot dir."/sam_synthetic_marginals.csv" using 1:2 skip 1 with lines linewidth 3 linecolor rgb "black" title "exact", \
-       "" using 1:3 skip 1 with steps linecolor 3 title "GMC", \
-       "" using 1:4 skip 1 with steps linecolor 1 title "SGGMC", \
-       "" using 1:5 skip 1 with steps linecolor 2 title "gSGNHT"
+       "" using 1:3 skip 1 with steps @gm title "GMC", \
+       "" using 1:4 skip 1 with steps @sg title "SGGMC", \
+       "" using 1:5 skip 1 with steps @nh title "gSGNHT"
   set xlabel "angle of v_2 (rad)"
   plot dir."/sam_synthetic_marginals.csv" using 1:6 skip 1 with lines linewidth 3 linecolor rgb "black" title "exact", \
-       "" using 1:7 skip 1 with steps linecolor 3 title "GMC", \
-       "" using 1:8 skip 1 with steps linecolor 1 title "SGGMC", \
-       "" using 1:9 skip 1 with steps linecolor 2 title "gSGNHT"
+       "" using 1:7 skip 1 with steps @gm title "GMC", \
+       "" using 1:8 skip 1 with steps @sg title "SGGMC", \
+       "" using 1:9 skip 1 with steps @nh title "gSGNHT"
   unset multiplot
   set output
 }
@@ -49,6 +54,7 @@ if (has_file("sam_perplexity.csv")) {
   set title "SAM: held-out log-perplexity vs sampler wall time"
   set xlabel "sampler seconds"
   set ylabel "log-perplexity"
+  set autoscale x
   set logscale x
   plot for [i=1:words(methods)] sel(word(methods, i)) using 3:4 with linespoints linecolor i title word(methods, i)
   unset logscale x
