@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
+#include <string>
 #include <vector>
 
 #include "Eigen/Dense"
@@ -10,15 +12,22 @@
 #include "eval/ess.h"
 #include "eval/ks_dirichlet.h"
 #include "gtest/gtest.h"
+#include "parallel/thread_pool.h"
+#include "rng/dirichlet.h"
 #include "rng/engine.h"
 #include "rng/sphere_uniform.h"
-#include "rng/dirichlet.h"
 #include "rng/von_mises_fisher.h"
 #include "samplers/gmc.h"
 #include "samplers/sggmc.h"
 
 namespace sgmcmc::models {
 namespace {
+
+// `status` is InvalidArgument and its message contains `text`.
+void ExpectInvalid(const absl::Status& status, const std::string& text) {
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << text;
+  EXPECT_NE(status.message().find(text), absl::string_view::npos) << status.message();
+}
 
 constexpr int kV = 6;
 constexpr int kK = 3;
@@ -203,6 +212,144 @@ TEST(SamTest, SggmcWithGmcThetaLearnsSyntheticTopics) {
     EXPECT_NEAR(theta.col(n).sum(), 1.0, 1e-9);
     EXPECT_GE(theta.col(n).minCoeff(), 0.0);
   }
+}
+
+// K topics on V words, uniform m, concentration κ; other hyperparameters at their defaults.
+SamHyperparameters SmallHyper(int v, int k, double kappa) {
+  SamHyperparameters hyper;
+  hyper.num_topics = k;
+  hyper.kappa = kappa;
+  hyper.m = Eigen::VectorXd::Constant(v, 1 / std::sqrt(double{v}));
+  return hyper;
+}
+
+// A small SAM set-up from `seed`: V = 12, K = 3, κ = 20, `count` documents generated from
+// random topics, and a random β.
+struct SmallSam {
+  SmallSam(int count, uint64_t seed)
+      : hyper(SmallHyper(12, 3, 20)),
+        docs(SamDocuments(RandomUnitColumns(12, 3, seed).cwiseAbs(), count, 20, seed)),
+        beta(RandomUnitColumns(12, 3, seed + 1)) {}
+  SamHyperparameters hyper;
+  Eigen::SparseMatrix<double> docs;
+  Eigen::MatrixXd beta;
+};
+
+// PrepareBatch over a thread pool: every document has its own stream and state, so the θ
+// draws and GMC points after several minibatches (with a repeated document) are bit-identical
+// for 1, 2 and 3 threads.
+TEST(SamTest, PrepareBatchBitIdenticalAcrossThreadCounts) {
+  const SmallSam sam(30, 21);
+  SamThetaSampling sampling;
+  sampling.gmc.seed = 8;
+  const std::vector<int64_t> batches[] = {{0, 5, 7, 29, 5}, {1, 2, 3, 4, 5, 6, 7, 8, 9}};
+  std::vector<Eigen::MatrixXd> reference;
+  for (int threads : {1, 2, 3}) {
+    SamTopicModel model(sam.docs, sam.hyper);
+    model.EnableThetaSampling(sampling);
+    parallel::ThreadPool pool(threads);
+    model.SetThreadPool(&pool);
+    for (int pass = 0; pass < 2; ++pass) {
+      for (const auto& batch : batches) model.PrepareBatch(sam.beta, batch);
+    }
+    for (int64_t d = 0; d < 30; ++d) {
+      if (threads == 1) {
+        reference.push_back(model.theta_draws(d));
+      } else {
+        ASSERT_TRUE(model.theta_draws(d) == reference[d]) << threads << " threads, doc " << d;
+      }
+    }
+  }
+  EXPECT_EQ(reference[5].cols(), sampling.draws);
+  EXPECT_EQ(reference[10].cols(), 1);  // never visited
+}
+
+// SaveState / RestoreState: a copy restored into a fresh model continues bit-identically;
+// states that do not fit or hold bad numbers are rejected, naming the field, and leave the
+// model unchanged.
+TEST(SamTest, ModelStateRoundTripsAndRejectsBadStates) {
+  const SmallSam sam(10, 31);
+  SamThetaSampling sampling;
+  sampling.gmc.seed = 2;
+  const std::vector<int64_t> batch = {1, 4, 4, 9};
+  SamTopicModel a(sam.docs, sam.hyper), b(sam.docs, sam.hyper);
+  a.EnableThetaSampling(sampling);
+  b.EnableThetaSampling(sampling);
+  a.PrepareBatch(sam.beta, batch);
+  const SamTopicModelState saved = a.SaveState();
+  ASSERT_TRUE(b.RestoreState(saved).ok());
+  a.PrepareBatch(sam.beta, batch);
+  b.PrepareBatch(sam.beta, batch);
+  for (int64_t d = 0; d < 10; ++d) EXPECT_TRUE(a.theta_draws(d) == b.theta_draws(d)) << d;
+  EXPECT_EQ(a.SaveState().SerializeAsString(), b.SaveState().SerializeAsString());
+
+  const std::string before = b.SaveState().SerializeAsString();
+  const auto rejects = [&](const SamTopicModelState& state, const std::string& what) {
+    ExpectInvalid(b.RestoreState(state), what);
+    EXPECT_EQ(b.SaveState().SerializeAsString(), before) << what;
+  };
+  SamTopicModelState bad = saved;
+  bad.set_num_topics(4);
+  rejects(bad, "num_topics 4 != 3");
+  bad = saved;
+  bad.set_draw_counts(2, 0);
+  rejects(bad, "draw_counts[2] = 0 < 1");
+  bad = saved;
+  bad.mutable_theta_draws()->RemoveLast();
+  rejects(bad, "theta_draws has");
+  bad = saved;
+  bad.set_theta_draws(1, std::numeric_limits<double>::quiet_NaN());
+  rejects(bad, "theta_draws[1] = nan is not a finite probability");
+  bad = saved;
+  bad.set_theta_draws(0, bad.theta_draws(0) + 0.01);
+  rejects(bad, "theta_draws column 0 sums to");
+  bad = saved;
+  bad.set_theta_points(4, bad.theta_points(4) * 1.01);
+  rejects(bad, "theta_points column 1 has norm");
+  bad = saved;
+  bad.set_theta_points(0, std::numeric_limits<double>::infinity());
+  rejects(bad, "theta_points[0] is not finite");
+  bad = saved;
+  bad.clear_theta_points();
+  bad.clear_visits();
+  rejects(bad, "no theta_points, but theta sampling is enabled");
+  SamTopicModel plain(sam.docs, sam.hyper);
+  ExpectInvalid(plain.RestoreState(saved), "theta_points given, but theta sampling is not enabled");
+}
+
+// The accumulator equals SamLogPerplexity of all draws added (to rounding: running
+// log-sum-exp), round-trips through its state, and rejects a state of another size or with
+// non-finite sums.
+TEST(SamTest, PerplexityAccumulatorMatchesBatchAndRoundTrips) {
+  const int v = 10, k = 3;
+  const Eigen::MatrixXd truth = RandomUnitColumns(v, k, 41).cwiseAbs();
+  const SamHyperparameters hyper = SmallHyper(v, k, 30);
+  const Eigen::SparseMatrix<double> docs = SamDocuments(truth, 15, 30, 6);
+  std::vector<Eigen::MatrixXd> betas;
+  for (int m = 0; m < 4; ++m) betas.push_back(RandomUnitColumns(v, k, 50 + m));
+  SamPerplexityAccumulator first(docs, hyper, 7, 11), second(docs, hyper, 7, 11);
+  first.Add(betas[0]);
+  first.Add(betas[1]);
+  ASSERT_TRUE(second.RestoreState(first.SaveState()).ok());
+  for (int m = 2; m < 4; ++m) {
+    first.Add(betas[m]);
+    second.Add(betas[m]);
+  }
+  EXPECT_EQ(first.draws(), 4);
+  EXPECT_EQ(first.LogPerplexity(), second.LogPerplexity());
+  const double batch = SamLogPerplexity(betas, docs, hyper, 7, 11);
+  EXPECT_NEAR(first.LogPerplexity(), batch, 1e-12 * std::abs(batch));
+
+  SamPerplexityState bad = first.SaveState();
+  bad.set_log_sums(3, std::numeric_limits<double>::infinity());
+  ExpectInvalid(second.RestoreState(bad), "log_sums[3] is not finite");
+  bad = first.SaveState();
+  bad.set_num_documents(16);
+  ExpectInvalid(second.RestoreState(bad), "num_documents 16 != 15");
+  bad = first.SaveState();
+  bad.mutable_log_sums()->RemoveLast();
+  ExpectInvalid(second.RestoreState(bad), "log_sums has 14 entries, want 15");
+  EXPECT_EQ(second.LogPerplexity(), first.LogPerplexity());  // unchanged by the failures
 }
 
 }  // namespace

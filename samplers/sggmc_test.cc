@@ -131,11 +131,16 @@ TEST(SggmcTest, InvariantsHoldWithoutRenormalisation) {
 // added to every gradient evaluation. V̂ = 1000 tells the sampler the noise variance, so the
 // injected noise makes up the rest of 2Cε (ε = 0.002, C = 1.2: 2C - εV̂ = 0.4), L = 100
 // inner steps per iteration, 10⁵ iterations. Tolerance basis: 0.02 is the issue's
-// acceptance bound. The sampling error of a KS distance is ~0.87/√n_eff; the ESS printed
-// (the smaller of θ's and cos θ's, ~1.3-1.8·10³, set by the slow switching between the two
-// modes) bounds that at ~0.02-0.024, and over seeds 23..27 the measured distances were
-// 0.0026-0.0136 (SGGMC) and 0.0030-0.0192 (gSGNHT): the bound is met by every seed tried but
-// is not many standard errors wide, so this is a pinned-seed check (seed 23: printed).
+// acceptance bound. The KS distance D of n independent draws from the exact law has
+// √n·D → the Kolmogorov distribution: mean 0.8687/√n, 95% quantile 1.358/√n, 99.9% quantile
+// 1.949/√n. For the chain, n is replaced by its ESS; the ESS printed (the smaller of θ's and
+// cos θ's, ~1.3-1.8·10³, set by the slow switching between the two modes) puts the mean of
+// D at ~0.020-0.024 and its 99.9% quantile at ~0.046-0.054. So 0.02 is about one mean of the
+// KS distance's sampling distribution, not a many-standard-error margin: over seeds 23..27 the
+// measured distances were 0.0026-0.0136 (SGGMC) and 0.0030-0.0192 (gSGNHT), all below it, and
+// this is a pinned-seed check (seed 23: printed). The second, derived bound is the
+// statistical one: √ESS·D < 1.949, a 0.1% false-failure rate for an exact sampler under the
+// ESS approximation; a biased sampler fails it once its bias exceeds ~1.9/√ESS ≈ 0.05.
 template <typename S>
 void CheckToy(double h, double friction, int inner, uint64_t seed = 23) {
   ToyCircleTarget model(std::sqrt(1000.0), seed + 100);
@@ -163,6 +168,7 @@ void CheckToy(double h, double friction, int inner, uint64_t seed = 23) {
               std::string(s->name()).c_str(), h, friction, inner, ks, ess,
               0.87 / std::sqrt(ess));
   EXPECT_LT(ks, 0.02);
+  EXPECT_LT(std::sqrt(ess) * ks, 1.949);
 }
 
 TEST(SggmcTest, ToyAngleMatchesExactDespiteGradientNoise) {

@@ -14,12 +14,20 @@
 //    sam_toy_angles.csv (bin centre, exact density, histograms) and the draws (every 10th)
 //    as CmdStan CSV, sam_toy_sggmc.csv and sam_toy_gsgnht.csv; KS distances printed.
 //  - synthetic: the two-vMF posterior; sam_synthetic_marginals.csv (exact and GMC / SGGMC /
-//    gSGNHT marginal histograms of both angles); mode fractions printed.
+//    gSGNHT marginal histograms of both angles) and the draws as CmdStan CSV,
+//    sam_synthetic_{gmc,sggmc,gsgnht}.csv; mode fractions printed.
 //  - sam: sam_perplexity.csv (method, iteration, seconds (sampling only, evaluation
-//    excluded), log_perplexity of the draws after --burn_in averaged as in the slides, or
-//    of the current draw before).
-// No plots yet. The experiments and their outputs: tools/sam_experiment.h; the flags are the
-// fields of SamOptions.
+//    excluded), log_perplexity of the draws after --burn_in (every --average_every-th) averaged as
+//    in the slides, or of the current draw before); the β draws after --burn_in, every
+//    --beta_thin-th, as CmdStan CSV, sam_beta_METHOD.csv (all V·K coordinates of a kept draw: thin
+//    more for large V·K).
+// Checkpoints (sam experiment): --checkpoint_every writes sam_checkpoint_METHOD.pb (the β
+// sampler, the model's θ draws, GMC points and visit counters, the running perplexity, the rows
+// and β draws so far); --resume continues from them bit-identically; --stop_after interrupts.
+// Plots (gnuplot, tools/plots/sam.gp, unless --noplot): sam_toy.png (angle histograms vs the
+// exact density), sam_synthetic.png (marginals vs exact), sam_perplexity.png (log-perplexity
+// vs sampler seconds, every method), each drawn when its CSV is in --output_dir. The experiments
+// and their outputs: tools/sam_experiment.h; the flags are the fields of SamOptions.
 #include <iostream>
 #include <string>
 #include <vector>
@@ -29,6 +37,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_split.h"
 #include "base/status_macros.h"
+#include "tools/gnuplot.h"
 #include "tools/sam_experiment.h"
 #include "tools/tool_support.h"
 
@@ -48,9 +57,31 @@ ABSL_FLAG(double, alpha, 1, "symmetric Dirichlet α");
 ABSL_FLAG(double, step, 0.003, "step size ε of SGGMC and gSGNHT");
 ABSL_FLAG(double, friction, 5, "friction C");
 ABSL_FLAG(int, batch_size, 20, "minibatch size of the minibatch runs");
+ABSL_FLAG(int, theta_draws, 3,
+          "theta_d GMC draws kept per document visit (averaged in the beta gradient; "
+          "GMC-bGibbs keeps 1)");
+ABSL_FLAG(int, theta_burn_in, 3, "theta_d GMC iterations discarded per document visit");
+ABSL_FLAG(double, theta_step, 0.1, "leapfrog step of the theta_d GMC");
+ABSL_FLAG(int, theta_leapfrog_steps, 5, "leapfrog steps per theta_d GMC iteration");
+ABSL_FLAG(int, num_threads, 1,
+          "threads for the theta_d GMC runs of a minibatch (outputs identical for any count)");
+ABSL_FLAG(int, beta_thin, 100,
+          "write every this-many-th beta draw after --burn_in to sam_beta_METHOD.csv (0: none)");
+ABSL_FLAG(int, checkpoint_every, 0,
+          "write sam_checkpoint_METHOD.pb in --output_dir every this many iterations of the sam "
+          "experiment and at each method's end (0: only when stopped by --stop_after)");
+ABSL_FLAG(bool, resume, false,
+          "continue each method of the sam experiment from its checkpoint in --output_dir "
+          "(same data and flags; bit-identical to an uninterrupted run)");
+ABSL_FLAG(int, stop_after, 0,
+          "stop the sam experiment when a method reaches this many iterations in all, writing "
+          "its checkpoint and no other sam output; continue with --resume (0: run to the end)");
+ABSL_FLAG(bool, plot, true, "draw the PNG plots with gnuplot (--noplot: do not)");
 ABSL_FLAG(double, gmc_step, 0.003, "leapfrog step of the β | θ GMC step of GMC-bGibbs");
 ABSL_FLAG(int, iterations, 1500, "iterations per method");
 ABSL_FLAG(int, burn_in, 500, "draws before this iteration are not averaged");
+ABSL_FLAG(int, average_every, 1,
+          "every this-many-th draw after --burn_in enters the averaged log-perplexity");
 ABSL_FLAG(int, eval_every, 100, "evaluation interval (iterations)");
 ABSL_FLAG(int, theta_samples, 100, "Dirichlet samples per document in the perplexity");
 ABSL_FLAG(std::string, methods, "sggmc,gsgnht,sggmc_full,gsgnht_full,gmc_bgibbs",
@@ -86,9 +117,19 @@ absl::StatusOr<SamOptions> OptionsFromFlags(const std::string& dir) {
   options.friction = absl::GetFlag(FLAGS_friction);
   options.batch_size = absl::GetFlag(FLAGS_batch_size);
   options.gmc_step = absl::GetFlag(FLAGS_gmc_step);
+  options.theta_draws = absl::GetFlag(FLAGS_theta_draws);
+  options.theta_burn_in = absl::GetFlag(FLAGS_theta_burn_in);
+  options.theta_step = absl::GetFlag(FLAGS_theta_step);
+  options.theta_leapfrog_steps = absl::GetFlag(FLAGS_theta_leapfrog_steps);
+  options.num_threads = absl::GetFlag(FLAGS_num_threads);
+  options.beta_thin = absl::GetFlag(FLAGS_beta_thin);
+  options.checkpoint_every = absl::GetFlag(FLAGS_checkpoint_every);
+  options.resume = absl::GetFlag(FLAGS_resume);
+  options.stop_after = absl::GetFlag(FLAGS_stop_after);
   options.iterations = absl::GetFlag(FLAGS_iterations);
   options.burn_in = absl::GetFlag(FLAGS_burn_in);
   options.eval_every = absl::GetFlag(FLAGS_eval_every);
+  options.average_every = absl::GetFlag(FLAGS_average_every);
   options.theta_samples = absl::GetFlag(FLAGS_theta_samples);
   options.methods = SplitList(absl::GetFlag(FLAGS_methods));
   options.seed = absl::GetFlag(FLAGS_seed);
@@ -101,10 +142,7 @@ absl::StatusOr<SamOptions> OptionsFromFlags(const std::string& dir) {
   return options;
 }
 
-absl::Status Run(const char* /*argv0*/) {
-  const std::string dir = FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir));
-  SGMCMC_ASSIGN_OR_RETURN(const SamOptions options, OptionsFromFlags(dir));
-  SGMCMC_RETURN_IF_ERROR(CreateOutputDirectory(dir, "--output_dir"));
+absl::Status RunExperiments(const SamOptions& options, const std::string& dir) {
   if (options.Wants("toy")) {
     SGMCMC_ASSIGN_OR_RETURN(const SamToyResult toy, RunSamToy(options));
     SGMCMC_RETURN_IF_ERROR(WriteFiles(dir, SamToyOutputFiles(toy)));
@@ -116,7 +154,27 @@ absl::Status Run(const char* /*argv0*/) {
   if (!options.Wants("sam")) return absl::OkStatus();
   SGMCMC_ASSIGN_OR_RETURN(const SamData data, LoadSamData(options));
   SGMCMC_ASSIGN_OR_RETURN(const SamPerplexityResult perplexity, RunSamPerplexity(options, data));
+  if (perplexity.stopped) {
+    std::cout << "stopped after iteration " << options.stop_after << "; checkpoint in " << dir
+              << "; continue with --resume\n";
+    return absl::OkStatus();
+  }
   return WriteFiles(dir, SamPerplexityOutputFiles(perplexity));
+}
+
+absl::Status Run(const char* argv0) {
+  const std::string dir = FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir));
+  SGMCMC_ASSIGN_OR_RETURN(const SamOptions options, OptionsFromFlags(dir));
+  SGMCMC_RETURN_IF_ERROR(CreateOutputDirectory(dir, "--output_dir"));
+  SGMCMC_RETURN_IF_ERROR(RunExperiments(options, dir));
+  if (!absl::GetFlag(FLAGS_plot)) return absl::OkStatus();
+  const absl::Status plotted = RunGnuplotScript(argv0, "sgmcmc/tools/plots/sam.gp", dir);
+  if (plotted.ok()) {
+    std::cout << "plots: " << dir << "/sam_*.png\n";
+  } else {
+    std::cout << "plots skipped: " << plotted.message() << "\n";
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <filesystem>
+#include <ios>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -25,6 +28,7 @@
 #include "eval/kernel_stein_discrepancy.h"
 #include "models/geodesic_toys.h"
 #include "models/sam.h"
+#include "parallel/thread_pool.h"
 #include "rng/dirichlet.h"
 #include "rng/engine.h"
 #include "rng/sphere_uniform.h"
@@ -33,6 +37,7 @@
 #include "samplers/gmc.h"
 #include "samplers/sggmc.h"
 #include "samplers/sphere_sampler.h"
+#include "tools/sam_checkpoint.pb.h"
 
 namespace sgmcmc::tools {
 namespace {
@@ -45,6 +50,23 @@ void Log(const SamOptions& options, const absl::FormatSpec<Args...>& format,
   if (options.log == nullptr) return;
   *options.log << absl::StrFormat(format, args...);
   options.log->flush();
+}
+
+// A CmdStan CSV writer on `file` for the draws of `algorithm` on `model`, recorded as
+// <output_dir>/<file_name>.
+absl::StatusOr<eval::CmdStanCsvWriter> OpenDrawsCsv(
+    std::ostream* file, const SamOptions& options, const std::string& model,
+    const std::string& algorithm, const std::string& file_name, std::vector<std::string> names,
+    int64_t num_samples, int64_t thin, int64_t num_warmup) {
+  eval::CmdStanCsvOptions csv_options;
+  csv_options.model = model;
+  csv_options.algorithm = algorithm;
+  csv_options.num_samples = num_samples;
+  csv_options.num_warmup = num_warmup;
+  csv_options.thin = thin;
+  csv_options.seed = options.seed;
+  csv_options.output_file = absl::StrCat(options.output_dir, "/", file_name);
+  return eval::CmdStanCsvWriter::Create(file, std::move(names), csv_options);
 }
 
 Eigen::SparseMatrix<double> Generated(const Eigen::MatrixXd& beta, int count, double kappa,
@@ -90,18 +112,30 @@ class BetaGivenTheta final : public samplers::SpherePotentialModel {
   const models::SamTopicModel& model_;
 };
 
+// {"beta.1.1", "beta.2.1", ..., "beta.V.K"}: CmdStan's names of a V×K matrix, column-major.
+std::vector<std::string> MatrixParameterNames(const std::string& name, int rows, int cols) {
+  std::vector<std::string> names;
+  names.reserve(static_cast<size_t>(rows) * cols);
+  for (int k = 1; k <= cols; ++k) {
+    for (int i = 1; i <= rows; ++i) names.push_back(absl::StrCat(name, ".", i, ".", k));
+  }
+  return names;
+}
+
 absl::Status RunMethod(const SamOptions& options, const std::string& method,
                        const Eigen::SparseMatrix<double>& train,
                        const Eigen::SparseMatrix<double>& test,
                        const models::SamHyperparameters& hyper, const Eigen::MatrixXd& beta0,
-                       std::vector<SamPerplexityRow>& rows) {
+                       parallel::ThreadPool* pool, SamPerplexityResult& result) {
   models::SamTopicModel model(train, hyper);
   models::SamThetaSampling sampling;
-  sampling.draws = method == "gmc_bgibbs" ? 1 : 3;
-  sampling.burn_in = 3;
-  sampling.gmc.step_size = samplers::StepSizeOptions::Constant(0.1);
+  sampling.draws = method == "gmc_bgibbs" ? 1 : options.theta_draws;
+  sampling.burn_in = options.theta_burn_in;
+  sampling.gmc.step_size = samplers::StepSizeOptions::Constant(options.theta_step);
+  sampling.gmc.leapfrog_steps = options.theta_leapfrog_steps;
   sampling.gmc.seed = options.seed;
   model.EnableThetaSampling(sampling);
+  model.SetThreadPool(pool);
   const int64_t d = train.cols();
 
   std::unique_ptr<samplers::SphereSampler> sampler;
@@ -129,23 +163,114 @@ absl::Status RunMethod(const SamOptions& options, const std::string& method,
       return absl::InvalidArgumentError(absl::StrCat("methods: unknown method ", method));
     }
   }
-  std::vector<Eigen::MatrixXd> draws;
+  // β draws after burn_in, every beta_thin-th.
+  std::ostringstream beta_file;
+  std::optional<eval::CmdStanCsvWriter> beta_writer;
+  if (options.beta_thin > 0) {
+    SGMCMC_ASSIGN_OR_RETURN(
+        beta_writer,
+        OpenDrawsCsv(&beta_file, options, "sam", method, absl::StrCat("sam_beta_", method, ".csv"),
+                     MatrixParameterNames("beta", model.dimension(), model.num_spheres()),
+                     std::max(0, options.iterations - options.burn_in) / options.beta_thin,
+                     options.beta_thin, options.burn_in));
+  }
+  models::SamPerplexityAccumulator averaged(test, hyper, options.theta_samples, 12345);
   double seconds = 0;
-  for (int m = 1; m <= options.iterations; ++m) {
+  int first = 1;
+  const size_t first_row = result.rows.size();
+  const std::string checkpoint_path =
+      absl::StrCat(options.output_dir, "/sam_checkpoint_", method, ".pb");
+  if (options.resume && std::filesystem::exists(checkpoint_path)) {
+    SGMCMC_ASSIGN_OR_RETURN(const std::string bytes, ReadFile(checkpoint_path));
+    SamRunCheckpoint checkpoint;
+    if (!checkpoint.ParseFromString(bytes)) {
+      return absl::DataLossError(absl::StrCat(checkpoint_path, ": not a SamRunCheckpoint"));
+    }
+    const auto fail = [&](const absl::Status& status) {
+      return absl::Status(status.code(), absl::StrCat(checkpoint_path, ": ", status.message()));
+    };
+    if (checkpoint.method() != method || checkpoint.seed() != options.seed) {
+      return fail(absl::InvalidArgumentError(
+          absl::StrCat("written by method ", checkpoint.method(), " seed ", checkpoint.seed(),
+                       ", resuming method ", method, " seed ", options.seed)));
+    }
+    if (checkpoint.iteration() < 0 || checkpoint.iteration() > options.iterations ||
+        !std::isfinite(checkpoint.seconds()) || checkpoint.seconds() < 0) {
+      return fail(absl::InvalidArgumentError(
+          absl::StrCat("iteration ", checkpoint.iteration(), " not in [0, ", options.iterations,
+                       "] or seconds ", checkpoint.seconds(), " not finite and >= 0")));
+    }
+    if (checkpoint.beta_csv().empty() == beta_writer.has_value()) {
+      return fail(absl::InvalidArgumentError("beta_csv does not match --beta_thin"));
+    }
+    if (absl::Status s = sampler->RestoreState(checkpoint.sampler()); !s.ok()) return fail(s);
+    if (absl::Status s = model.RestoreState(checkpoint.model()); !s.ok()) return fail(s);
+    if (absl::Status s = averaged.RestoreState(checkpoint.perplexity()); !s.ok()) return fail(s);
+    for (const SamRunCheckpoint::Row& row : checkpoint.rows()) {
+      result.rows.push_back({method, row.iteration(), row.seconds(), row.log_perplexity()});
+    }
+    if (beta_writer) {
+      beta_file.str(checkpoint.beta_csv());
+      beta_file.seekp(0, std::ios_base::end);
+    }
+    first = checkpoint.iteration() + 1;
+    seconds = checkpoint.seconds();
+    Log(options, "%-12s resumed at iteration %d from %s\n", method, checkpoint.iteration(),
+        checkpoint_path);
+  }
+  const auto save = [&](int iteration) {
+    SamRunCheckpoint checkpoint;
+    checkpoint.set_method(method);
+    checkpoint.set_seed(options.seed);
+    checkpoint.set_iteration(iteration);
+    checkpoint.set_seconds(seconds);
+    *checkpoint.mutable_sampler() = sampler->SaveState();
+    *checkpoint.mutable_model() = model.SaveState();
+    *checkpoint.mutable_perplexity() = averaged.SaveState();
+    for (size_t i = first_row; i < result.rows.size(); ++i) {
+      SamRunCheckpoint::Row* row = checkpoint.add_rows();
+      row->set_iteration(result.rows[i].iteration);
+      row->set_seconds(result.rows[i].seconds);
+      row->set_log_perplexity(result.rows[i].log_perplexity);
+    }
+    if (beta_writer) checkpoint.set_beta_csv(beta_file.str());
+    return WriteFile(checkpoint_path, checkpoint.SerializeAsString());
+  };
+  for (int m = first; m <= options.iterations; ++m) {
+    if (options.stop_after > 0 && m > options.stop_after) {
+      result.stopped = true;
+      return save(m - 1);
+    }
     const auto start = std::chrono::steady_clock::now();
     if (method == "gmc_bgibbs") model.PrepareBatch(sampler->x(), all);
     sampler->Step();
     seconds += SecondsSince(start);
-    if (m > options.burn_in) draws.push_back(sampler->x());
+    if (m > options.burn_in && (m - options.burn_in) % options.average_every == 0) {
+      averaged.Add(sampler->x());
+    }
+    if (beta_writer && m > options.burn_in && (m - options.burn_in) % options.beta_thin == 0) {
+      const Eigen::MatrixXd& beta = sampler->x();
+      SGMCMC_RETURN_IF_ERROR(beta_writer->WriteDraw(-model.PriorPotential(beta),
+                                                    absl::MakeConstSpan(beta.data(), beta.size())));
+    }
     if (m % options.eval_every == 0) {
       const std::vector<Eigen::MatrixXd> current = {sampler->x()};
-      const double perplexity = models::SamLogPerplexity(
-          draws.empty() ? absl::MakeConstSpan(current) : absl::MakeConstSpan(draws), test,
-          hyper, options.theta_samples, 12345);
-      rows.push_back({method, m, seconds, perplexity});
-      Log(options, "%-12s it %5d  %7.2fs  log-perplexity %.4f  (%zu draws averaged)\n", method,
-          m, seconds, perplexity, draws.size());
+      const double perplexity =
+          averaged.draws() > 0
+              ? averaged.LogPerplexity()
+              : models::SamLogPerplexity(current, test, hyper, options.theta_samples, 12345);
+      result.rows.push_back({method, m, seconds, perplexity});
+      Log(options, "%-12s it %5d  %7.2fs  log-perplexity %.4f  (%lld draws averaged)\n", method, m,
+          seconds, perplexity, static_cast<long long>(averaged.draws()));
     }
+    if (options.checkpoint_every > 0 &&
+        (m % options.checkpoint_every == 0 || m == options.iterations)) {
+      SGMCMC_RETURN_IF_ERROR(save(m));
+    }
+  }
+  if (beta_writer) {
+    SGMCMC_RETURN_IF_ERROR(beta_writer->Finish(0, seconds));
+    result.beta_csv.emplace_back(absl::StrCat("sam_beta_", method, ".csv"), beta_file.str());
   }
   return absl::OkStatus();
 }
@@ -169,6 +294,17 @@ absl::Status SamOptions::Validate() const {
   if (burn_in < 0) return fail("burn_in", ">= 0", burn_in);
   if (theta_samples < 1) return fail("theta_samples", ">= 1", theta_samples);
   if (batch_size < 1) return fail("batch_size", ">= 1", batch_size);
+  if (theta_draws < 1) return fail("theta_draws", ">= 1", theta_draws);
+  if (theta_burn_in < 0) return fail("theta_burn_in", ">= 0", theta_burn_in);
+  if (!(theta_step > 0)) return fail("theta_step", "> 0", theta_step);
+  if (theta_leapfrog_steps < 1) {
+    return fail("theta_leapfrog_steps", ">= 1", theta_leapfrog_steps);
+  }
+  if (beta_thin < 0) return fail("beta_thin", ">= 0", beta_thin);
+  if (average_every < 1) return fail("average_every", ">= 1", average_every);
+  if (checkpoint_every < 0) return fail("checkpoint_every", ">= 0", checkpoint_every);
+  if (stop_after < 0) return fail("stop_after", ">= 0", stop_after);
+  if (num_threads < 1) return fail("num_threads", ">= 1", num_threads);
   if (!(kappa >= 0)) return fail("kappa", ">= 0", kappa);
   if (!(sigma > 0)) return fail("sigma", "> 0", sigma);
   if (!(kappa0 > 0)) return fail("kappa0", "> 0", kappa0);
@@ -272,16 +408,10 @@ absl::StatusOr<SamToyResult> RunSamToy(const SamOptions& options) {
       SGMCMC_ASSIGN_OR_RETURN(sampler, samplers::Gsgnht::Create(toy, x0, geodesic));
     }
     std::ostringstream file;
-    eval::CmdStanCsvOptions csv_options;
-    csv_options.model = "toy_circle";
-    csv_options.algorithm = kToyNames[which];
-    csv_options.num_samples = n / 10;
-    csv_options.thin = 10;
-    csv_options.seed = options.seed;
-    csv_options.output_file = absl::StrCat(options.output_dir, "/sam_toy_", kToyNames[which], ".csv");
     SGMCMC_ASSIGN_OR_RETURN(eval::CmdStanCsvWriter writer,
-                            eval::CmdStanCsvWriter::Create(&file, {"x.1", "x.2", "angle"},
-                                                           csv_options));
+                            OpenDrawsCsv(&file, options, "toy_circle", kToyNames[which],
+                                         absl::StrCat("sam_toy_", kToyNames[which], ".csv"),
+                                         {"x.1", "x.2", "angle"}, n / 10, 10, 0));
     std::vector<double> u(n);
     KsdDraws ksd_draws(n);
     const auto start = std::chrono::steady_clock::now();
@@ -390,18 +520,33 @@ absl::StatusOr<SamSyntheticResult> RunSamSynthetic(const SamOptions& options) {
         SGMCMC_ASSIGN_OR_RETURN(sampler, samplers::Gsgnht::Create(model, x0, geodesic));
       }
     }
+    // n / 10 draws from every chain: every 10th, every 100th of SGGMC's 10 n.
+    const int thin = iterations / n * 10;
+    std::ostringstream file;
+    SGMCMC_ASSIGN_OR_RETURN(
+        eval::CmdStanCsvWriter writer,
+        OpenDrawsCsv(&file, options, "two_vmf_posterior", names[which],
+                     absl::StrCat("sam_synthetic_", names[which], ".csv"),
+                     {"x.1.1", "x.2.1", "x.1.2", "x.2.2", "theta.1", "theta.2"}, n / 10, thin, 0));
     const auto start = std::chrono::steady_clock::now();
     double mode_one = 0;
     KsdDraws ksd_draws(iterations);
     for (int m = 0; m < iterations; ++m) {
       sampler->Step();
-      ksd_draws.Offer(m, sampler->x());
-      const double t1 = std::atan2(sampler->x()(1, 0), sampler->x()(0, 0));
-      const double t2 = std::atan2(sampler->x()(1, 1), sampler->x()(0, 1));
+      const Eigen::MatrixXd& x = sampler->x();
+      ksd_draws.Offer(m, x);
+      const double t1 = std::atan2(x(1, 0), x(0, 0));
+      const double t2 = std::atan2(x(1, 1), x(0, 1));
       histograms(Bin(t1), 2 * which) += 1;
       histograms(Bin(t2), 2 * which + 1) += 1;
       if (t1 > 0.6) mode_one += 1;
+      if (m % thin == thin - 1) {
+        const double draw[] = {x(0, 0), x(1, 0), x(0, 1), x(1, 1), t1, t2};
+        SGMCMC_RETURN_IF_ERROR(writer.WriteDraw(-model.Potential(x), draw));
+      }
     }
+    SGMCMC_RETURN_IF_ERROR(writer.Finish(0, SecondsSince(start)));
+    result.draws_csv[which] = file.str();
     histograms.col(2 * which) /= iterations * 2 * M_PI / kBins;
     histograms.col(2 * which + 1) /= iterations * 2 * M_PI / kBins;
     result.mode_fraction[which] = mode_one / iterations;
@@ -438,7 +583,10 @@ OutputFiles SamSyntheticOutputFiles(const SamSyntheticResult& result) {
                           histograms(b, 2), histograms(b, 4), exact(1, b), histograms(b, 1),
                           histograms(b, 3), histograms(b, 5));
   }
-  return {{"sam_synthetic_marginals.csv", std::move(csv)}};
+  return {{"sam_synthetic_gmc.csv", result.draws_csv[0]},
+          {"sam_synthetic_sggmc.csv", result.draws_csv[1]},
+          {"sam_synthetic_gsgnht.csv", result.draws_csv[2]},
+          {"sam_synthetic_marginals.csv", std::move(csv)}};
 }
 
 absl::StatusOr<SamData> LoadSamData(const SamOptions& options) {
@@ -509,9 +657,12 @@ absl::StatusOr<SamPerplexityResult> RunSamPerplexity(const SamOptions& options,
     beta0.col(j) = (Eigen::VectorXd(train.col(j % train.cols())) + 0.1 * noise).normalized();
   }
   SamPerplexityResult result;
+  std::unique_ptr<parallel::ThreadPool> pool;
+  if (options.num_threads > 1) pool = std::make_unique<parallel::ThreadPool>(options.num_threads);
   for (const std::string& method : options.methods) {
     SGMCMC_RETURN_IF_ERROR(
-        RunMethod(options, method, train, data.test, hyper, beta0, result.rows));
+        RunMethod(options, method, train, data.test, hyper, beta0, pool.get(), result));
+    if (result.stopped) break;
   }
   return result;
 }
@@ -522,7 +673,9 @@ OutputFiles SamPerplexityOutputFiles(const SamPerplexityResult& result) {
     absl::StrAppendFormat(&csv, "%s,%d,%.4f,%.6f\n", row.method, row.iteration, row.seconds,
                           row.log_perplexity);
   }
-  return {{"sam_perplexity.csv", std::move(csv)}};
+  OutputFiles files = result.beta_csv;
+  files.emplace_back("sam_perplexity.csv", std::move(csv));
+  return files;
 }
 
 }  // namespace sgmcmc::tools

@@ -12,11 +12,13 @@
 //    discrepancy on the circle (SphereDrawsKsd) of kSamKsdDraws evenly spaced draws, next to
 //    that of as many iid draws of the exact law (the floor at that n).
 //  - synthetic (RunSamSynthetic): the two-vMF posterior; sam_synthetic_marginals.csv (exact
-//    and GMC / SGGMC / gSGNHT marginal histograms of both angles); mode fractions; the KSD
-//    on the torus S^1 x S^1 (SphereDrawsKsd) of kSamKsdDraws evenly spaced draws of each.
+//    and GMC / SGGMC / gSGNHT marginal histograms of both angles) and the draws as CmdStan
+//    CSV, sam_synthetic_{gmc,sggmc,gsgnht}.csv; mode fractions; the KSD on the torus
+//    S^1 x S^1 (SphereDrawsKsd) of kSamKsdDraws evenly spaced draws of each.
 //  - sam (LoadSamData, RunSamPerplexity): sam_perplexity.csv (method, iteration, seconds
-//    (sampling only, evaluation excluded), log_perplexity of the draws after burn_in averaged
-//    as in the slides, or of the current draw before).
+//    (sampling only, evaluation excluded), log_perplexity of the draws after burn_in (every
+//    average_every-th) averaged as in the slides, or of the current draw before) and the thinned β
+//    draws as CmdStan CSV, sam_beta_METHOD.csv.
 // Data: train/test in the 20news-diff tf-idf format (data/tfidf_reader.h), a UCI bag-of-words
 // corpus turned into tf-idf (data/tfidf.h), or, by default, documents generated from SAM
 // itself (V = 50, K = num_topics, 500 + 200 documents).
@@ -84,12 +86,39 @@ struct SamOptions {
   double friction = 5;
   // Minibatch size of the minibatch runs, >= 1.
   int batch_size = 20;
+  // θ_d | β by GMC (models/sam.h SamThetaSampling): draws kept per document visit (>= 1;
+  // GMC-bGibbs keeps 1), GMC iterations discarded before them (>= 0), leapfrog step (> 0) and
+  // leapfrog steps per GMC iteration (>= 1).
+  int theta_draws = 3;
+  int theta_burn_in = 3;
+  double theta_step = 0.1;
+  int theta_leapfrog_steps = 5;
+  // Threads for the θ_d GMC runs of a minibatch (models/sam.h SamTopicModel::SetThreadPool);
+  // outputs are bit-identical for any count, >= 1.
+  int num_threads = 1;
+  // Write every beta_thin-th β draw after burn_in to sam_beta_METHOD.csv (CmdStan CSV, all
+  // V·K coordinates beta.i.k of each kept draw, i.e. about 12 bytes · V · K per draw: thin
+  // accordingly for large V·K); 0: no β draws written. >= 0.
+  int beta_thin = 100;
+  // Checkpoints of the sam experiment (tools/sam_checkpoint.proto), one per method,
+  // <output_dir>/sam_checkpoint_METHOD.pb: written every checkpoint_every iterations and at
+  // the run's end (0: never, unless stopped by stop_after), >= 0. resume: continue each
+  // method from its checkpoint if there is one (same data and options; the result is
+  // bit-identical to an uninterrupted run except for the seconds). stop_after > 0: stop the
+  // first method whose run reaches this many iterations in all, write its checkpoint and set
+  // SamPerplexityResult::stopped (>= 0; 0: run to the end).
+  int checkpoint_every = 0;
+  bool resume = false;
+  int stop_after = 0;
   // Leapfrog step of the β | θ GMC step of GMC-bGibbs.
   double gmc_step = 0.003;
   // Iterations per method, >= 1.
   int iterations = 1500;
   // Draws before this iteration are not averaged, >= 0.
   int burn_in = 500;
+  // Every average_every-th draw after burn_in enters the averaged log-perplexity (>= 1; each
+  // costs O(V K² + D_test (nnz K + theta_samples K²)), models/sam.h SamPerplexityAccumulator).
+  int average_every = 1;
   // Evaluation interval (iterations), >= 1.
   int eval_every = 100;
   // Dirichlet samples per document in the perplexity, >= 1.
@@ -159,12 +188,17 @@ struct SamSyntheticResult {
   double exact_mode_fraction = 0;
   // KSD on the torus (SphereDrawsKsd): GMC, SGGMC, gSGNHT.
   double ksd[3] = {0, 0, 0};
+  // The draws as CmdStan CSV (x.i.j: coordinate i of direction j; theta.j: its angle; lp__
+  // the log posterior up to a constant), synthetic_iterations / 10 from each chain (every
+  // 10th; every 100th of SGGMC's 10x longer run): GMC, SGGMC, gSGNHT.
+  std::string draws_csv[3];
 };
 
 // The synthetic two-vMF posterior: GMC, SGGMC (minibatch 10 of 50, ε = 0.002, L = 1) and
 // gSGNHT (full batch, ε = 0.01, L = 10). InvalidArgument if `options` are not valid.
 absl::StatusOr<SamSyntheticResult> RunSamSynthetic(const SamOptions& options);
 
+// sam_synthetic_gmc.csv, sam_synthetic_sggmc.csv, sam_synthetic_gsgnht.csv (draws),
 // sam_synthetic_marginals.csv.
 OutputFiles SamSyntheticOutputFiles(const SamSyntheticResult& result);
 
@@ -186,14 +220,22 @@ struct SamPerplexityRow {
 
 struct SamPerplexityResult {
   std::vector<SamPerplexityRow> rows;  // per method, per evaluation
+  // Per method (if beta_thin > 0): sam_beta_METHOD.csv, the kept β draws as CmdStan CSV
+  // (columns beta.i.k, column-major; lp__ the collapsed log prior log p(β) up to a constant,
+  // as the likelihood would need every document's θ draws).
+  OutputFiles beta_csv;
+  // Stopped by SamOptions::stop_after: the rows and β draws are incomplete (and not those of
+  // the stopped method); continue with resume.
+  bool stopped = false;
 };
 
 // Every method of `options` on `data`, from the same start. InvalidArgument if `options` are
-// not valid.
+// not valid; on resume, a checkpoint that does not fit (naming its file and field); DataLoss
+// for an unreadable one; a failed checkpoint write's error.
 absl::StatusOr<SamPerplexityResult> RunSamPerplexity(const SamOptions& options,
                                                      const SamData& data);
 
-// sam_perplexity.csv.
+// sam_beta_METHOD.csv (each method's β draws, if written), sam_perplexity.csv.
 OutputFiles SamPerplexityOutputFiles(const SamPerplexityResult& result);
 
 }  // namespace sgmcmc::tools

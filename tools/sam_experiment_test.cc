@@ -2,15 +2,25 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "Eigen/Dense"
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "eval/kernel_stein_discrepancy.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "models/geodesic_toys.h"
+#include "tools/sam_checkpoint.pb.h"
 
 namespace sgmcmc::tools {
 namespace {
@@ -34,6 +44,27 @@ SamOptions ShortOptions() {
 
 int Lines(const std::string& text) {
   return static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+}
+
+// `files` without the lines holding wall-clock times (CmdStan's "Elapsed Time" footer).
+OutputFiles WithoutTimes(OutputFiles files) {
+  for (auto& [name, text] : files) {
+    std::string kept;
+    for (absl::string_view line : absl::StrSplit(text, '\n')) {
+      if (!absl::StrContains(line, " seconds (")) absl::StrAppend(&kept, line, "\n");
+    }
+    text = std::move(kept);
+  }
+  return files;
+}
+
+// Rows of draws (lines not starting with '#' after the header row) of a CmdStan CSV.
+int DrawRows(const std::string& csv) {
+  int rows = -1;  // the header
+  for (absl::string_view line : absl::StrSplit(csv, '\n', absl::SkipEmpty())) {
+    if (line[0] != '#') ++rows;
+  }
+  return rows;
 }
 
 TEST(SamOptionsTest, ValidateNamesTheField) {
@@ -146,10 +177,17 @@ TEST(SamSyntheticTest, OutputStructure) {
   const absl::StatusOr<SamSyntheticResult> result = RunSamSynthetic(ShortOptions());
   ASSERT_TRUE(result.ok()) << result.status();
   const OutputFiles files = SamSyntheticOutputFiles(*result);
-  ASSERT_EQ(files.size(), 1u);
-  EXPECT_EQ(files[0].first, "sam_synthetic_marginals.csv");
-  EXPECT_THAT(files[0].second, StartsWith("angle,exact_v1,gmc_v1,sggmc_v1,gsgnht_v1,exact_v2,"));
-  EXPECT_EQ(Lines(files[0].second), 1 + kSamAngleBins);
+  ASSERT_EQ(files.size(), 4u);
+  const char* names[] = {"gmc", "sggmc", "gsgnht"};
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(files[i].first, absl::StrCat("sam_synthetic_", names[i], ".csv"));
+    EXPECT_THAT(files[i].second, HasSubstr("\nlp__,x.1.1,x.2.1,x.1.2,x.2.2,theta.1,theta.2\n"));
+    EXPECT_THAT(files[i].second, HasSubstr(absl::StrCat("algorithm = ", names[i])));
+    EXPECT_EQ(DrawRows(files[i].second), 200 / 10);  // synthetic_iterations / 10
+  }
+  EXPECT_EQ(files[3].first, "sam_synthetic_marginals.csv");
+  EXPECT_THAT(files[3].second, StartsWith("angle,exact_v1,gmc_v1,sggmc_v1,gsgnht_v1,exact_v2,"));
+  EXPECT_EQ(Lines(files[3].second), 1 + kSamAngleBins);
   // Densities over (-π, π] integrate to 1.
   const double width = 2 * M_PI / kSamAngleBins;
   for (int c = 0; c < 6; ++c) EXPECT_NEAR(result->histograms.col(c).sum() * width, 1, 1e-9);
@@ -160,6 +198,7 @@ TEST(SamSyntheticTest, OutputStructure) {
 TEST(SamPerplexityTest, OneRowPerMethodAndEvaluation) {
   SamOptions options = ShortOptions();
   options.methods = {"sggmc", "gmc_bgibbs"};
+  options.beta_thin = 5;
   const absl::StatusOr<SamData> data = LoadSamData(options);
   ASSERT_TRUE(data.ok()) << data.status();
   EXPECT_EQ(data->train.rows(), 50);
@@ -173,10 +212,20 @@ TEST(SamPerplexityTest, OneRowPerMethodAndEvaluation) {
   EXPECT_EQ(result->rows[3].method, "gmc_bgibbs");
   for (const SamPerplexityRow& row : result->rows) EXPECT_TRUE(std::isfinite(row.log_perplexity));
   const OutputFiles files = SamPerplexityOutputFiles(*result);
-  ASSERT_EQ(files.size(), 1u);
-  EXPECT_EQ(files[0].first, "sam_perplexity.csv");
-  EXPECT_THAT(files[0].second, StartsWith("method,iteration,seconds,log_perplexity\nsggmc,10,"));
-  EXPECT_EQ(Lines(files[0].second), 5);
+  ASSERT_EQ(files.size(), 3u);
+  EXPECT_EQ(files[0].first, "sam_beta_sggmc.csv");
+  EXPECT_EQ(files[1].first, "sam_beta_gmc_bgibbs.csv");
+  for (int i = 0; i < 2; ++i) {
+    // V = 50, K = 4: 200 columns beta.i.k, column-major; (20 - 10) / 5 kept draws.
+    EXPECT_THAT(files[i].second, HasSubstr("\nlp__,beta.1.1,beta.2.1,"));
+    EXPECT_THAT(files[i].second, HasSubstr(",beta.50.1,beta.1.2,"));
+    EXPECT_THAT(files[i].second, HasSubstr(",beta.50.4\n"));
+    EXPECT_THAT(files[i].second, HasSubstr("num_warmup = 10\n"));
+    EXPECT_EQ(DrawRows(files[i].second), 2);
+  }
+  EXPECT_EQ(files[2].first, "sam_perplexity.csv");
+  EXPECT_THAT(files[2].second, StartsWith("method,iteration,seconds,log_perplexity\nsggmc,10,"));
+  EXPECT_EQ(Lines(files[2].second), 5);
 }
 
 TEST(SamExperimentTest, DeterministicForASeed) {
@@ -194,7 +243,7 @@ TEST(SamExperimentTest, DeterministicForASeed) {
   const absl::StatusOr<SamSyntheticResult> c = RunSamSynthetic(options),
                                             d = RunSamSynthetic(options);
   ASSERT_TRUE(c.ok() && d.ok());
-  EXPECT_EQ(SamSyntheticOutputFiles(*c), SamSyntheticOutputFiles(*d));
+  EXPECT_EQ(WithoutTimes(SamSyntheticOutputFiles(*c)), WithoutTimes(SamSyntheticOutputFiles(*d)));
   for (int which = 0; which < 3; ++which) {
     EXPECT_EQ(c->ksd[which], d->ksd[which]);
     EXPECT_GT(c->ksd[which], 0);
@@ -208,11 +257,169 @@ TEST(SamExperimentTest, DeterministicForASeed) {
   for (size_t i = 0; i < e->rows.size(); ++i) {
     EXPECT_EQ(e->rows[i].log_perplexity, f->rows[i].log_perplexity);
   }
+  // The θ_d GMC runs on 2 threads: the same draws and perplexities, bit for bit.
+  options.num_threads = 2;
+  options.beta_thin = 2;
+  options.methods = {"gsgnht", "gmc_bgibbs"};
+  const absl::StatusOr<SamPerplexityResult> two = RunSamPerplexity(options, *data);
+  options.num_threads = 1;
+  const absl::StatusOr<SamPerplexityResult> one = RunSamPerplexity(options, *data);
+  ASSERT_TRUE(one.ok() && two.ok());
+  ASSERT_EQ(one->rows.size(), two->rows.size());
+  for (size_t i = 0; i < one->rows.size(); ++i) {
+    EXPECT_EQ(one->rows[i].log_perplexity, two->rows[i].log_perplexity);
+  }
+  EXPECT_EQ(WithoutTimes(one->beta_csv), WithoutTimes(two->beta_csv));
   // Another seed, other draws.
   options.seed = 4;
   const absl::StatusOr<SamToyResult> g = RunSamToy(options);
   ASSERT_TRUE(g.ok());
   EXPECT_NE(SamToyOutputFiles(*g)[2], SamToyOutputFiles(*a)[2]);
+}
+
+// Reads dir/sam_checkpoint_<method>.pb with its wall-clock seconds cleared.
+SamRunCheckpoint ReadCheckpoint(const std::string& dir, const std::string& method) {
+  SamRunCheckpoint checkpoint;
+  std::ifstream file(absl::StrCat(dir, "/sam_checkpoint_", method, ".pb"), std::ios::binary);
+  std::stringstream bytes;
+  bytes << file.rdbuf();
+  EXPECT_TRUE(checkpoint.ParseFromString(bytes.str())) << dir << " " << method;
+  checkpoint.set_seconds(0);
+  for (SamRunCheckpoint::Row& row : *checkpoint.mutable_rows()) row.set_seconds(0);
+  return checkpoint;
+}
+
+SamOptions CheckpointOptions(const std::string& dir) {
+  SamOptions options = ShortOptions();
+  options.iterations = 20;
+  options.burn_in = 6;
+  options.eval_every = 5;
+  options.beta_thin = 3;
+  options.checkpoint_every = 4;
+  options.output_dir = dir;
+  std::filesystem::create_directories(dir);
+  return options;
+}
+
+// Every method, run straight through and interrupted twice (after iterations 7 and 13, i.e.
+// between checkpoints, with θ sampling, the perplexity average and β draws under way):
+// the same rows, β draws and final checkpoint (sampler, model θ state, perplexity sums),
+// bit for bit, wall-clock seconds aside.
+TEST(SamCheckpointTest, InterruptedAndResumedRunIsBitIdentical) {
+  const std::string root = ::testing::TempDir() + "/sam_checkpoint";
+  const absl::StatusOr<SamData> data = LoadSamData(CheckpointOptions(root));
+  ASSERT_TRUE(data.ok());
+  for (const std::string method : {"sggmc", "gsgnht_full", "gmc_bgibbs"}) {
+    SamOptions straight = CheckpointOptions(absl::StrCat(root, "/straight_", method));
+    straight.methods = {method};
+    const absl::StatusOr<SamPerplexityResult> a = RunSamPerplexity(straight, *data);
+    ASSERT_TRUE(a.ok()) << a.status();
+    ASSERT_FALSE(a->stopped);
+
+    SamOptions interrupted = CheckpointOptions(absl::StrCat(root, "/interrupted_", method));
+    interrupted.methods = {method};
+    interrupted.stop_after = 7;
+    const absl::StatusOr<SamPerplexityResult> b = RunSamPerplexity(interrupted, *data);
+    ASSERT_TRUE(b.ok()) << b.status();
+    EXPECT_TRUE(b->stopped);
+    interrupted.resume = true;
+    interrupted.stop_after = 13;
+    const absl::StatusOr<SamPerplexityResult> c = RunSamPerplexity(interrupted, *data);
+    ASSERT_TRUE(c.ok()) << c.status();
+    EXPECT_TRUE(c->stopped);
+    EXPECT_EQ(ReadCheckpoint(interrupted.output_dir, method).iteration(), 13);
+    interrupted.stop_after = 0;
+    const absl::StatusOr<SamPerplexityResult> d = RunSamPerplexity(interrupted, *data);
+    ASSERT_TRUE(d.ok()) << d.status();
+    ASSERT_FALSE(d->stopped);
+
+    ASSERT_EQ(a->rows.size(), 4u);
+    ASSERT_EQ(d->rows.size(), a->rows.size());
+    for (size_t i = 0; i < a->rows.size(); ++i) {
+      EXPECT_EQ(d->rows[i].iteration, a->rows[i].iteration);
+      EXPECT_EQ(d->rows[i].log_perplexity, a->rows[i].log_perplexity) << method << " row " << i;
+    }
+    // The CSV headers record their directory ("# file = ..."): compare with it masked.
+    const auto masked = [](const std::string& text, const std::string& dir) {
+      return absl::StrReplaceAll(text, {{dir, "DIR"}});
+    };
+    ASSERT_EQ(a->beta_csv.size(), 1u);
+    ASSERT_EQ(d->beta_csv.size(), 1u);
+    EXPECT_EQ(masked(WithoutTimes(d->beta_csv)[0].second, interrupted.output_dir),
+              masked(WithoutTimes(a->beta_csv)[0].second, straight.output_dir));
+    EXPECT_EQ(DrawRows(a->beta_csv[0].second), (20 - 6) / 3);
+    SamRunCheckpoint end_a = ReadCheckpoint(straight.output_dir, method);
+    SamRunCheckpoint end_d = ReadCheckpoint(interrupted.output_dir, method);
+    EXPECT_EQ(end_a.iteration(), 20);
+    EXPECT_EQ(masked(end_d.beta_csv(), interrupted.output_dir),
+              masked(end_a.beta_csv(), straight.output_dir));
+    end_a.clear_beta_csv();
+    end_d.clear_beta_csv();
+    EXPECT_EQ(end_d.SerializeAsString(), end_a.SerializeAsString()) << method;
+  }
+}
+
+// Resuming from a checkpoint that does not fit fails with the file and the reason.
+TEST(SamCheckpointTest, ResumeRejectsBadCheckpoints) {
+  const std::string dir = ::testing::TempDir() + "/sam_bad_checkpoint";
+  SamOptions options = CheckpointOptions(dir);
+  options.methods = {"sggmc"};
+  options.stop_after = 5;
+  const absl::StatusOr<SamData> data = LoadSamData(options);
+  ASSERT_TRUE(data.ok());
+  ASSERT_TRUE(RunSamPerplexity(options, *data).ok());
+  const std::string path = dir + "/sam_checkpoint_sggmc.pb";
+  const SamRunCheckpoint good = ReadCheckpoint(dir, "sggmc");
+  options.resume = true;
+  options.stop_after = 0;
+  const auto resume_with = [&](const std::string& bytes) {
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+    return RunSamPerplexity(options, *data).status();
+  };
+  absl::Status status = resume_with("not a proto \xff\xff");
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss);
+  EXPECT_THAT(status.message(), HasSubstr("sam_checkpoint_sggmc.pb: not a SamRunCheckpoint"));
+
+  SamRunCheckpoint bad = good;
+  bad.set_seed(99);
+  status = resume_with(bad.SerializeAsString());
+  EXPECT_THAT(status.message(), HasSubstr("written by method sggmc seed 99"));
+
+  bad = good;
+  bad.mutable_model()->set_theta_draws(0, std::nan(""));
+  status = resume_with(bad.SerializeAsString());
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(), HasSubstr("SamTopicModelState: theta_draws[0]"));
+
+  bad = good;
+  bad.mutable_model()->mutable_visits()->RemoveLast();
+  status = resume_with(bad.SerializeAsString());
+  EXPECT_THAT(status.message(), HasSubstr("theta_points / visits have"));
+
+  bad = good;
+  bad.mutable_perplexity()->set_num_documents(3);
+  bad.mutable_perplexity()->set_draws(1);
+  status = resume_with(bad.SerializeAsString());
+  EXPECT_THAT(status.message(), HasSubstr("SamPerplexityState: num_documents 3 != 200"));
+
+  bad = good;
+  bad.mutable_sampler()->set_x(0, std::numeric_limits<double>::infinity());
+  status = resume_with(bad.SerializeAsString());
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(status.message(), HasSubstr(path));
+
+  bad = good;
+  bad.set_iteration(21);
+  status = resume_with(bad.SerializeAsString());
+  EXPECT_THAT(status.message(), HasSubstr("iteration 21 not in [0, 20]"));
+
+  bad = good;
+  bad.clear_beta_csv();
+  status = resume_with(bad.SerializeAsString());
+  EXPECT_THAT(status.message(), HasSubstr("beta_csv does not match --beta_thin"));
+
+  // The good checkpoint still resumes.
+  EXPECT_TRUE(resume_with(good.SerializeAsString()).ok());
 }
 
 }  // namespace
