@@ -314,11 +314,12 @@ absl::Status MfRunOptions::Validate() const {
 }
 
 absl::StatusOr<std::unique_ptr<samplers::EuclideanSampler>> MakeMatrixFactorizationSampler(
-    const MatrixFactorization& model, absl::Span<const double> theta0, const MfRunOptions& run) {
+    const samplers::GradientModel& model, absl::Span<const double> theta0,
+    const MfRunOptions& run) {
   if (absl::Status s = run.Validate(); !s.ok()) return s;
   samplers::ChainOptions chain;
   chain.step_size = samplers::StepSizeOptions::Constant(run.step_size);
-  chain.batch_size = 1;
+  chain.batch_size = run.batch_size;
   chain.seed = run.seed;
   chain.stream = 0;
   switch (run.method) {
@@ -343,7 +344,7 @@ absl::StatusOr<std::unique_ptr<samplers::EuclideanSampler>> MakeMatrixFactorizat
     case MfMethod::kHamcmc: {
       samplers::HamcmcOptions options;
       options.chain = chain;
-      options.memory = 2;
+      options.memory = run.hamcmc_memory;
       options.gamma = run.hamcmc_gamma;
       options.damping = run.hamcmc_damping;
       options.warmup_step = run.hamcmc_warmup_step;
