@@ -232,7 +232,9 @@ Eigen::MatrixXd AlphaStableMf::SourceVariance(absl::Span<const double> theta, in
   return phi_[s].array() * v.array().pow(2 / options_.sources[s].alpha);
 }
 
-double AlphaStableMf::MetropolisPhi(absl::Span<const double> theta, rng::Engine& engine) {
+double AlphaStableMf::MetropolisPhi(absl::Span<const double> theta, rng::Engine& engine,
+                                    int stride, int64_t phase) {
+  SGMCMC_CHECK_GE(stride, 1) << "MetropolisPhi: stride";
   const int num_src = num_sources();
   std::vector<Eigen::MatrixXd> base(num_src);  // V_s^(2 / alpha_s)
   Eigen::MatrixXd variance = Eigen::MatrixXd::Zero(rows_, cols_);
@@ -240,26 +242,27 @@ double AlphaStableMf::MetropolisPhi(absl::Span<const double> theta, rng::Engine&
     base[s] = (W(theta, s) * H(theta, s)).array().pow(2 / options_.sources[s].alpha);
     variance.array() += phi_[s].array() * base[s].array();
   }
-  int64_t accepted = 0;
+  int64_t accepted = 0, proposed = 0;
+  const int64_t entries = static_cast<int64_t>(rows_) * cols_;
   for (int s = 0; s < num_src; ++s) {
     const double alpha = options_.sources[s].alpha;
-    for (int j = 0; j < cols_; ++j) {
-      for (int i = 0; i < rows_; ++i) {
-        const double proposal = AlphaStableMixingSample(engine, alpha);
-        const double old_part = phi_[s](i, j) * base[s](i, j);
-        const double new_variance = variance(i, j) - old_part + proposal * base[s](i, j);
-        const double log_ratio = ComplexGaussianPotential(power_(i, j), variance(i, j)) -
-                                 ComplexGaussianPotential(power_(i, j), new_variance);
-        if (std::log(rng::UniformDouble(engine)) < log_ratio && new_variance > 0 &&
-            std::isfinite(new_variance)) {
-          phi_[s](i, j) = proposal;
-          variance(i, j) = new_variance;
-          ++accepted;
-        }
+    for (int64_t n = phase % stride; n < entries; n += stride) {
+      const int i = static_cast<int>(n % rows_), j = static_cast<int>(n / rows_);
+      ++proposed;
+      const double proposal = AlphaStableMixingSample(engine, alpha);
+      const double old_part = phi_[s](i, j) * base[s](i, j);
+      const double new_variance = variance(i, j) - old_part + proposal * base[s](i, j);
+      const double log_ratio = ComplexGaussianPotential(power_(i, j), variance(i, j)) -
+                               ComplexGaussianPotential(power_(i, j), new_variance);
+      if (std::log(rng::UniformDouble(engine)) < log_ratio && new_variance > 0 &&
+          std::isfinite(new_variance)) {
+        phi_[s](i, j) = proposal;
+        variance(i, j) = new_variance;
+        ++accepted;
       }
     }
   }
-  return static_cast<double>(accepted) / (static_cast<double>(num_src) * rows_ * cols_);
+  return proposed == 0 ? 0.0 : static_cast<double>(accepted) / static_cast<double>(proposed);
 }
 
 double AlphaStableMf::LogJoint(absl::Span<const double> theta) const {
@@ -321,6 +324,9 @@ absl::Status AlphaStableMfRunOptions::Validate() const {
     return absl::InvalidArgumentError(absl::StrCat("average_last must be in [1, iterations = ",
                                                    sampler.iterations, "], got ",
                                                    average_last));
+  }
+  if (phi_stride < 1) {
+    return absl::InvalidArgumentError(absl::StrCat("phi_stride must be >= 1, got ", phi_stride));
   }
   if (phi_warmup_sweeps < 0) {
     return absl::InvalidArgumentError(
@@ -394,7 +400,7 @@ absl::StatusOr<AlphaStableMfResult> RunAlphaStableMf(AlphaStableMf& model,
   const int iterations = run.sampler.iterations;
   for (int t = 1; t <= iterations; ++t) {
     const Clock::time_point start = Clock::now();
-    accepted += model.MetropolisPhi((*sampler)->theta(), metropolis_engine);
+    accepted += model.MetropolisPhi((*sampler)->theta(), metropolis_engine, run.phi_stride, t);
     (*sampler)->Step();
     result.seconds += std::chrono::duration<double>(Clock::now() - start).count();
     absl::Span<const double> theta = (*sampler)->theta();

@@ -123,10 +123,13 @@ class AlphaStableMf final : public samplers::GradientModel {
   const Eigen::MatrixXd& phi(int s) const { return phi_[s]; }
   Eigen::MatrixXd& mutable_phi(int s) { return phi_[s]; }
 
-  // One Metropolis update of every Phi^s_ij given theta, proposal = prior; returns the
-  // fraction of accepted proposals. Draws I J S stable variates (and I J S uniforms) from
-  // `engine`, entries in column-major order, sources in order.
-  double MetropolisPhi(absl::Span<const double> theta, rng::Engine& engine);
+  // One Metropolis update, proposal = prior, of the Phi^s_ij whose column-major index
+  // n = i + I j satisfies n mod stride = phase mod stride (stride 1: every entry), given theta;
+  // returns the fraction of accepted proposals. Draws one stable variate and one uniform per
+  // updated entry and source from `engine`, entries in column-major order, sources in order.
+  // A cycle of phases 0..stride-1 is a deterministic-scan Gibbs sweep over blocks of Phi.
+  double MetropolisPhi(absl::Span<const double> theta, rng::Engine& engine, int stride = 1,
+                       int64_t phase = 0);
 
   // sigma2^s = Phi^s (W_s H_s)^(2 / alpha_s) for every entry (I x J).
   Eigen::MatrixXd SourceVariance(absl::Span<const double> theta, int s) const;
@@ -172,6 +175,11 @@ struct AlphaStableMfRunOptions {
   int phi_warmup_sweeps = 20;
   // If non-empty (length D), the start of W, H instead of the default below.
   std::vector<double> initial_theta;
+  // Sweep t updates the Phi's with column-major index n = t mod phi_stride (a cyclic scan);
+  // 1 (the default, the paper's scheme) updates every Phi in every sweep. >= 1. Larger
+  // strides cut the cost of the Metropolis step, which dominates (one stable draw per entry
+  // and source), at the price of slower mixing of Phi.
+  int phi_stride = 1;
 
   absl::Status Validate() const;
 };
