@@ -174,6 +174,28 @@ TEST(AlphaStableMfTest, MetropolisLeavesPhiPosteriorInvariant) {
   }
 }
 
+// A cyclic scan with stride 3 and phase 4 touches exactly the entries with column-major index
+// n = 1 mod 3; the others keep their Phi.
+TEST(AlphaStableMfTest, MetropolisStrideUpdatesOnlyItsPhase) {
+  Eigen::MatrixXd power = Eigen::MatrixXd::Constant(5, 6, 1.0);
+  AlphaStableMfOptions options;
+  options.sources[0].rank = 1;
+  auto model = AlphaStableMf::Create(power, options);
+  ASSERT_TRUE(model.ok());
+  const Eigen::MatrixXd before = (*model)->phi(0);
+  std::vector<double> theta((*model)->dimension(), 1.0);
+  rng::Engine engine(8);
+  for (int repeat = 0; repeat < 20; ++repeat) (*model)->MetropolisPhi(theta, engine, 3, 4);
+  const Eigen::MatrixXd& after = (*model)->phi(0);
+  int changed = 0;
+  for (int n = 0; n < 30; ++n) {
+    const bool moved = after.reshaped()(n) != before.reshaped()(n);
+    if (n % 3 != 1) EXPECT_FALSE(moved) << n;
+    changed += moved;
+  }
+  EXPECT_GT(changed, 5);  // 10 entries x 20 proposals at acceptance > 0.5
+}
+
 // Synthetic recovery: data drawn from the one-source model (40 x 40, K = 2, alpha = 1.2); each
 // sampler's average of V = W H over the last 1000 of 4000 sweeps (N_Omega = I J / 10) is
 // compared with the true V. A single |X_ij|^2 is a very noisy look at V_ij^(2/alpha) (Phi is

@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/types/span.h"
 #include "base/check.h"
 #include "data/ratings.h"
@@ -283,6 +284,16 @@ absl::StatusOr<MfMethod> ParseMfMethod(const std::string& name) {
   if (name == "hamcmc") return MfMethod::kHamcmc;
   return absl::InvalidArgumentError(
       absl::StrCat("method must be sgld, psgld or hamcmc, got \"", name, "\""));
+}
+
+absl::StatusOr<std::vector<MfMethod>> ParseMfMethods(const std::string& names) {
+  std::vector<MfMethod> methods;
+  for (absl::string_view name : absl::StrSplit(names, ',', absl::SkipEmpty())) {
+    absl::StatusOr<MfMethod> method = ParseMfMethod(std::string(name));
+    if (!method.ok()) return method.status();
+    methods.push_back(*method);
+  }
+  return methods;
 }
 
 const char* MfMethodName(MfMethod method) {

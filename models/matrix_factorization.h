@@ -158,6 +158,9 @@ enum class MfMethod { kSgld, kPsgld, kHamcmc };
 // "sgld" (DSGLD), "psgld", "hamcmc".
 absl::StatusOr<MfMethod> ParseMfMethod(const std::string& name);
 const char* MfMethodName(MfMethod method);
+// A comma-separated list of ParseMfMethod names (empty items skipped); ParseMfMethod's error for
+// the first bad name.
+absl::StatusOr<std::vector<MfMethod>> ParseMfMethods(const std::string& names);
 
 struct MfRunOptions {
   MfMethod method = MfMethod::kSgld;

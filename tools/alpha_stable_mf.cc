@@ -19,7 +19,6 @@
 //   bazel run -c opt //tools:alpha_stable_mf -- --data_dir=/tmp/speech --samples=2500 \
 //     --average_last=200 --train_samples=1000 --output_dir=/tmp/amf
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -28,10 +27,8 @@
 #include "absl/flags/flag.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "models/matrix_factorization.h"
 #include "tools/alpha_stable_mf_experiment.h"
-#include "tools/cpp/runfiles/runfiles.h"
 #include "tools/gnuplot.h"
 #include "tools/tool_support.h"
 
@@ -68,20 +65,14 @@ namespace sgmcmc::tools {
 namespace {
 
 absl::Status GenerateShortData(const char* argv0, const std::string& dir) {
-  std::string error;
-  std::unique_ptr<bazel::tools::cpp::runfiles::Runfiles> runfiles(
-      bazel::tools::cpp::runfiles::Runfiles::Create(argv0, &error));
-  const std::string script =
-      runfiles == nullptr ? "" : runfiles->Rlocation("sgmcmc/tools/speech/make_speech_data.sh");
-  if (script.empty() || !std::filesystem::exists(script)) {
-    return absl::FailedPreconditionError(
-        absl::StrCat("make_speech_data.sh not found in the runfiles of ", argv0, " ", error));
-  }
+  absl::StatusOr<std::string> script =
+      FindRunfile(argv0, "sgmcmc/tools/speech/make_speech_data.sh");
+  if (!script.ok()) return script.status();
   if (dir.find_first_of("'\"$`\\") != std::string::npos) {
     return absl::InvalidArgumentError(
         absl::StrCat("--output_dir ", dir, " has quote or shell characters"));
   }
-  const std::string command = absl::StrCat("'", script, "' '", dir, "' --short");
+  const std::string command = absl::StrCat("'", *script, "' '", dir, "' --short");
   if (std::system(command.c_str()) != 0) {
     return absl::InternalError(absl::StrCat("generating the speech data failed: ", command));
   }
@@ -90,12 +81,12 @@ absl::Status GenerateShortData(const char* argv0, const std::string& dir) {
 
 absl::Status Run(const char* argv0) {
   AlphaStableMfExperimentOptions options;
-  options.methods.clear();
-  for (absl::string_view name : absl::StrSplit(absl::GetFlag(FLAGS_methods), ',')) {
-    absl::StatusOr<models::MfMethod> method = models::ParseMfMethod(std::string(name));
-    if (!method.ok()) return absl::InvalidArgumentError(absl::StrCat("--methods: ", method.status().message()));
-    options.methods.push_back(*method);
+  absl::StatusOr<std::vector<models::MfMethod>> methods =
+      models::ParseMfMethods(absl::GetFlag(FLAGS_methods));
+  if (!methods.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("--methods: ", methods.status().message()));
   }
+  options.methods = *std::move(methods);
   absl::StatusOr<models::MfMethod> train_method =
       models::ParseMfMethod(absl::GetFlag(FLAGS_train_method));
   if (!train_method.ok()) {

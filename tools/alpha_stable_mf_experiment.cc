@@ -80,6 +80,20 @@ std::string LogSpectrogram(absl::Span<const double> signal, int num_bins) {
   return MatrixDat((power.array() + 1e-10).log10().matrix());
 }
 
+// One chain of `method` with the experiment's sample counts on a fresh model of `power`.
+absl::StatusOr<models::AlphaStableMfResult> SampleModel(
+    const Eigen::MatrixXd& power, const models::AlphaStableMfOptions& model_options,
+    const AlphaStableMfExperimentOptions& options, models::MfMethod method) {
+  absl::StatusOr<std::unique_ptr<models::AlphaStableMf>> model =
+      models::AlphaStableMf::Create(power, model_options);
+  if (!model.ok()) return model.status();
+  models::AlphaStableMfRunOptions run;
+  run.sampler = options.settings.RunOptions(method, options.samples, options.seed);
+  run.average_last = options.average_last;
+  run.phi_stride = options.settings.phi_stride;
+  return models::RunAlphaStableMf(**model, run);
+}
+
 }  // namespace
 
 models::MfRunOptions AlphaStableMfSamplerSettings::RunOptions(models::MfMethod method,
@@ -226,14 +240,8 @@ absl::StatusOr<SpeechDenoisingResult> RunSpeechDenoising(
     const Eigen::MatrixXd power = NormalisedPower(spectrum, target_median);
     const double input_sdr = SignalToDistortionRatio(clean->samples, mix->samples);
     for (models::MfMethod method : options.methods) {
-      absl::StatusOr<std::unique_ptr<models::AlphaStableMf>> model =
-          models::AlphaStableMf::Create(power, denoise_options);
-      if (!model.ok()) return model.status();
-      models::AlphaStableMfRunOptions run;
-      run.sampler = options.settings.RunOptions(method, options.samples, options.seed);
-      run.average_last = options.average_last;
-      run.phi_stride = options.settings.phi_stride;
-      absl::StatusOr<models::AlphaStableMfResult> sampled = models::RunAlphaStableMf(**model, run);
+      absl::StatusOr<models::AlphaStableMfResult> sampled =
+          SampleModel(power, denoise_options, options, method);
       if (!sampled.ok()) {
         return absl::Status(sampled.status().code(),
                             absl::StrCat(name, ": ", sampled.status().message()));
@@ -276,14 +284,8 @@ absl::StatusOr<std::vector<SyntheticRecoveryRow>> RunSyntheticRecovery(
   model_options.sources = {source};
   std::vector<SyntheticRecoveryRow> rows;
   for (models::MfMethod method : options.methods) {
-    absl::StatusOr<std::unique_ptr<models::AlphaStableMf>> model =
-        models::AlphaStableMf::Create(data.power, model_options);
-    if (!model.ok()) return model.status();
-    models::AlphaStableMfRunOptions run;
-    run.sampler = options.settings.RunOptions(method, options.samples, options.seed);
-    run.average_last = options.average_last;
-    run.phi_stride = options.settings.phi_stride;
-    absl::StatusOr<models::AlphaStableMfResult> sampled = models::RunAlphaStableMf(**model, run);
+    absl::StatusOr<models::AlphaStableMfResult> sampled =
+        SampleModel(data.power, model_options, options, method);
     if (!sampled.ok()) return sampled.status();
     SyntheticRecoveryRow row;
     row.method = models::MfMethodName(method);
