@@ -13,6 +13,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/types/span.h"
 #include "base/check.h"
 #include "data/ratings.h"
@@ -300,6 +301,16 @@ absl::StatusOr<MfMethod> ParseMfMethod(const std::string& name) {
       absl::StrCat("method must be sgld, psgld or hamcmc, got \"", name, "\""));
 }
 
+absl::StatusOr<std::vector<MfMethod>> ParseMfMethods(const std::string& names) {
+  std::vector<MfMethod> methods;
+  for (absl::string_view name : absl::StrSplit(names, ',', absl::SkipEmpty())) {
+    absl::StatusOr<MfMethod> method = ParseMfMethod(std::string(name));
+    if (!method.ok()) return method.status();
+    methods.push_back(*method);
+  }
+  return methods;
+}
+
 const char* MfMethodName(MfMethod method) {
   switch (method) {
     case MfMethod::kSgld:
@@ -329,11 +340,12 @@ absl::Status MfRunOptions::Validate() const {
 }
 
 absl::StatusOr<std::unique_ptr<samplers::EuclideanSampler>> MakeMatrixFactorizationSampler(
-    const MatrixFactorization& model, absl::Span<const double> theta0, const MfRunOptions& run) {
+    const samplers::GradientModel& model, absl::Span<const double> theta0,
+    const MfRunOptions& run) {
   if (absl::Status s = run.Validate(); !s.ok()) return s;
   samplers::ChainOptions chain;
   chain.step_size = samplers::StepSizeOptions::Constant(run.step_size);
-  chain.batch_size = 1;
+  chain.batch_size = run.batch_size;
   chain.seed = run.seed;
   chain.stream = 0;
   switch (run.method) {
@@ -358,7 +370,7 @@ absl::StatusOr<std::unique_ptr<samplers::EuclideanSampler>> MakeMatrixFactorizat
     case MfMethod::kHamcmc: {
       samplers::HamcmcOptions options;
       options.chain = chain;
-      options.memory = 2;
+      options.memory = run.hamcmc_memory;
       options.gamma = run.hamcmc_gamma;
       options.damping = run.hamcmc_damping;
       options.warmup_step = run.hamcmc_warmup_step;

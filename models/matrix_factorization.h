@@ -176,6 +176,9 @@ enum class MfMethod { kSgld, kPsgld, kHamcmc };
 // "sgld" (DSGLD), "psgld", "hamcmc".
 absl::StatusOr<MfMethod> ParseMfMethod(const std::string& name);
 const char* MfMethodName(MfMethod method);
+// A comma-separated list of ParseMfMethod names (empty items skipped); ParseMfMethod's error for
+// the first bad name.
+absl::StatusOr<std::vector<MfMethod>> ParseMfMethods(const std::string& names);
 
 struct MfRunOptions {
   MfMethod method = MfMethod::kSgld;
@@ -190,7 +193,11 @@ struct MfRunOptions {
   // pSGLD's alpha and lambda.
   double psgld_alpha = 0.99;
   double psgld_lambda = 1e-5;
-  // HAMCMC (M = 2): gamma, damping and the SGLD warm-up step.
+  // Minibatch size n (items per iteration); in [1, N]. Default 1 (one subset per iteration).
+  int64_t batch_size = 1;
+  // HAMCMC: memory M (default 2, the Sec. 4.3 setting), gamma, damping and the SGLD warm-up
+  // step.
+  int hamcmc_memory = 2;
   double hamcmc_gamma = 1;
   double hamcmc_damping = 1;
   double hamcmc_warmup_step = 1e-4;
@@ -201,10 +208,12 @@ struct MfRunOptions {
   absl::Status Validate() const;
 };
 
-// The sampler `run.method` on `model` from theta0 with batch size 1 (one subset per
-// iteration), constant step, seed run.seed, stream 0.
+// The sampler `run.method` on `model` (a MatrixFactorization, or any GradientModel such as
+// AlphaStableMf) from theta0 with batch size run.batch_size (1: one subset per iteration of a
+// MatrixFactorization), constant step, seed run.seed, stream 0.
 absl::StatusOr<std::unique_ptr<samplers::EuclideanSampler>> MakeMatrixFactorizationSampler(
-    const MatrixFactorization& model, absl::Span<const double> theta0, const MfRunOptions& run);
+    const samplers::GradientModel& model, absl::Span<const double> theta0,
+    const MfRunOptions& run);
 
 // theta0 ~ N(0, init_scale^2) from engine (seed, stream 1); the same on every rank.
 std::vector<double> InitialMatrixFactorizationTheta(const MatrixFactorization& model,

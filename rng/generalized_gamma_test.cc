@@ -9,8 +9,8 @@
 #include "rng/internal/variate_testing.h"
 
 // Every statistical check below fails a correct sampler with probability 1e-6
-// (testing::kFalseFailureRate); this file makes 48 of them, so it fails spuriously with
-// probability < 5e-5 (Bonferroni).
+// (testing::kFalseFailureRate); this file makes 48 + 16 = 64 of them, so it fails spuriously
+// with probability < 7e-5 (Bonferroni).
 namespace sgmcmc::rng {
 namespace {
 
@@ -45,6 +45,45 @@ TEST(GeneralizedGammaSampleTest, MatchesCdfAcrossParametersAndSeeds) {
   }
 }
 
+// The alpha-stable MF prior GG(a, b, c) (X^c ~ Gamma(a, rate b)) at the model's parameters
+// c = -2/alpha for alpha = 1.2 (speech) and 1.89 (noise), shapes/rates of the model defaults
+// and of the speech experiment, plus a positive power: P(X <= x) = Q(a, b x^c) for c < 0 and
+// P(a, b x^c) for c > 0 (Boost's regularised incomplete gamma). KS + chi-squared:
+// 4 laws x 2 seeds x 2 = 16 checks.
+TEST(GeneralizedGammaPowerSampleTest, MatchesCdfAtAlphaStableMfParameters) {
+  const std::tuple<double, double, double> cases[] = {
+      {2, 1, -2 / 1.2}, {2, 1, -2 / 1.89}, {1, 0.5, -2 / 1.2}, {1.5, 3, 2 / 1.89}};
+  for (const auto& [a, b, c] : cases) {
+    for (uint64_t seed : {1, 2}) {
+      Engine engine(seed, 62);
+      const auto draws =
+          DrawMany(50000, [&] { return GeneralizedGammaPowerSample(engine, a, b, c); });
+      const std::string label = "a=" + std::to_string(a) + " b=" + std::to_string(b) +
+                                " c=" + std::to_string(c) + " seed=" + std::to_string(seed);
+      ExpectFitsCdf(
+          draws,
+          [&, a = a, b = b, c = c](double x) {
+            if (x <= 0) return 0.0;
+            const double y = b * std::pow(x, c);
+            return c < 0 ? boost::math::gamma_q(a, y) : boost::math::gamma_p(a, y);
+          },
+          label);
+    }
+  }
+}
+
+TEST(GeneralizedGammaPowerSampleTest, NegativePowerIsReciprocalOfStacy) {
+  // X^c ~ Gamma(a, rate b) with c < 0 means 1/X is Stacy with scale b^(1/c), d = -a c, p = -c:
+  // the same engine words give the same draw up to rounding.
+  Engine x(3, 4), y(3, 4);
+  const double a = 2, b = 1.5, c = -2 / 1.2;
+  for (int i = 0; i < 100; ++i) {
+    const double direct = GeneralizedGammaPowerSample(x, a, b, c);
+    const double stacy = GeneralizedGammaSample(y, std::pow(b, 1 / c), -a * c, -c);
+    EXPECT_NEAR(direct * stacy, 1.0, 1e-12) << i;
+  }
+}
+
 TEST(GeneralizedGammaSampleTest, SameSeedAndStreamAreBitIdentical) {
   Engine x(10, 3), y(10, 3);
   for (int i = 0; i < 1000; ++i) {
@@ -68,6 +107,12 @@ TEST(GeneralizedGammaDeathTest, RejectsInvalidParameters) {
                "GeneralizedGammaSample: d must be finite and > 0, got -1");
   EXPECT_DEATH(GeneralizedGammaSample(engine, 1, 1, NAN), "GeneralizedGammaSample: p must be");
   EXPECT_DEATH(GeneralizedGammaSample(engine, INFINITY, 1, 1), "GeneralizedGammaSample: a must be");
+  EXPECT_DEATH(GeneralizedGammaPowerSample(engine, 1, 1, 0),
+               "GeneralizedGammaPowerSample: power must be finite and != 0, got 0");
+  EXPECT_DEATH(GeneralizedGammaPowerSample(engine, 0, 1, 1),
+               "GeneralizedGammaPowerSample: shape must be finite and > 0, got 0");
+  EXPECT_DEATH(GeneralizedGammaPowerSample(engine, 1, -2, 1),
+               "GeneralizedGammaPowerSample: rate must be finite and > 0, got -2");
 }
 
 }  // namespace

@@ -9,19 +9,26 @@
 
 namespace sgmcmc::tools {
 
+absl::StatusOr<std::string> FindRunfile(const std::string& argv0, absl::string_view runfile) {
+  std::string error;
+  std::unique_ptr<bazel::tools::cpp::runfiles::Runfiles> runfiles(
+      bazel::tools::cpp::runfiles::Runfiles::Create(argv0, &error));
+  const std::string path = runfiles == nullptr ? "" : runfiles->Rlocation(std::string(runfile));
+  if (path.empty() || !std::filesystem::exists(path)) {
+    return absl::FailedPreconditionError(
+        absl::StrCat(runfile, " not found in the runfiles of ", argv0, " ", error));
+  }
+  return path;
+}
+
 absl::Status RunGnuplotScript(const std::string& argv0, absl::string_view runfile,
                               const std::string& output_dir) {
   if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
     return absl::FailedPreconditionError("gnuplot is not on PATH");
   }
-  std::string error;
-  std::unique_ptr<bazel::tools::cpp::runfiles::Runfiles> runfiles(
-      bazel::tools::cpp::runfiles::Runfiles::Create(argv0, &error));
-  const std::string script = runfiles == nullptr ? "" : runfiles->Rlocation(std::string(runfile));
-  if (script.empty() || !std::filesystem::exists(script)) {
-    return absl::FailedPreconditionError(
-        absl::StrCat(runfile, " not found in the runfiles of ", argv0, " ", error));
-  }
+  absl::StatusOr<std::string> found = FindRunfile(argv0, runfile);
+  if (!found.ok()) return found.status();
+  const std::string& script = *found;
   for (const std::string& path : {output_dir, script}) {
     if (path.find_first_of("'\"$`\\") != std::string::npos) {
       return absl::FailedPreconditionError(

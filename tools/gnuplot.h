@@ -17,6 +17,7 @@
 #include <string>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
 namespace sgmcmc::tools {
@@ -24,6 +25,10 @@ namespace sgmcmc::tools {
 // `runfile` is the script's runfiles path, e.g. "sgmcmc/tools/plots/x.gp". Returns
 // FailedPrecondition if gnuplot is not on PATH, the script is not in the runfiles, or a path
 // holds quote or shell characters; Internal if gnuplot fails.
+// The path of the runfile `runfile` (e.g. "sgmcmc/tools/plots/x.gp") of the binary `argv0`;
+// FailedPrecondition if it is not in the runfiles.
+absl::StatusOr<std::string> FindRunfile(const std::string& argv0, absl::string_view runfile);
+
 absl::Status RunGnuplotScript(const std::string& argv0, absl::string_view runfile,
                               const std::string& output_dir);
 

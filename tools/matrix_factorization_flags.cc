@@ -7,7 +7,6 @@
 #include "absl/flags/flag.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "absl/strings/str_split.h"
 #include "models/matrix_factorization.h"
 #include "tools/gnuplot.h"
 #include "tools/matrix_factorization_experiment.h"
@@ -69,13 +68,10 @@ absl::StatusOr<MatrixFactorizationExperimentOptions> MatrixFactorizationOptionsF
   MatrixFactorizationExperimentOptions o;
   o.ratings_path = absl::GetFlag(FLAGS_ratings);
   if (!o.ratings_path.empty()) o.ratings_path = FromWorkingDirectory(o.ratings_path);
-  o.methods.clear();
-  for (absl::string_view name :
-       absl::StrSplit(absl::GetFlag(FLAGS_methods), ',', absl::SkipEmpty())) {
-    absl::StatusOr<models::MfMethod> m = models::ParseMfMethod(std::string(name));
-    if (!m.ok()) return AsFlagError(m.status());
-    o.methods.push_back(*m);
-  }
+  absl::StatusOr<std::vector<models::MfMethod>> methods =
+      models::ParseMfMethods(absl::GetFlag(FLAGS_methods));
+  if (!methods.ok()) return AsFlagError(methods.status());
+  o.methods = *std::move(methods);
   o.model.rank = absl::GetFlag(FLAGS_rank);
   o.model.num_blocks = absl::GetFlag(FLAGS_blocks);
   o.model.sigma_x = absl::GetFlag(FLAGS_sigma_x);

@@ -1,0 +1,369 @@
+#include "tools/alpha_stable_mf_experiment.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <utility>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "data/wav.h"
+#include "linalg/stft.h"
+#include "models/alpha_stable_mf.h"
+#include "rng/engine.h"
+
+namespace sgmcmc::tools {
+namespace {
+
+// Factors of a trained W below this are raised to it (a fixed W must be > 0).
+constexpr double kMinFixedW = 1e-12;
+// Floor of the normalised power spectrogram (-30 dB relative to its median).
+constexpr double kPowerFloor = 1e-3;
+
+// Sorted paths of dir/prefix*.wav.
+absl::StatusOr<std::vector<std::string>> ListWavs(const std::string& dir,
+                                                  const std::string& prefix) {
+  std::error_code error;
+  std::vector<std::string> paths;
+  for (const auto& entry : std::filesystem::directory_iterator(dir, error)) {
+    const std::string name = entry.path().filename().string();
+    if (absl::StartsWith(name, prefix) && absl::EndsWith(name, ".wav")) {
+      paths.push_back(entry.path().string());
+    }
+  }
+  if (error) return absl::NotFoundError(absl::StrCat(dir, ": ", error.message()));
+  if (paths.empty()) {
+    return absl::NotFoundError(absl::StrCat(dir, ": no ", prefix, "*.wav files"));
+  }
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
+absl::StatusOr<data::Wav> ReadWavAt(const std::string& path, int sample_rate) {
+  absl::StatusOr<data::Wav> wav = data::ReadWav(path);
+  if (!wav.ok()) return wav.status();
+  if (wav->sample_rate != sample_rate) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": sample rate ", wav->sample_rate,
+                                                   ", expected ", sample_rate));
+  }
+  return wav;
+}
+
+// |X|^2 divided by its median (so that the priors see O(1) factors) and raised to at least
+// kPowerFloor: espeak-ng's speech has exact digital silence, and zero power would drive W, H
+// to 0, where the GG(., ., -2/alpha) prior's gradient is unbounded.
+Eigen::MatrixXd NormalisedPower(const Eigen::MatrixXcd& spectrum, double target_median) {
+  Eigen::MatrixXd power = spectrum.cwiseAbs2();
+  std::vector<double> values(power.data(), power.data() + power.size());
+  std::nth_element(values.begin(), values.begin() + values.size() / 2, values.end());
+  const double median = std::max(values[values.size() / 2], 1e-300);
+  return (power / median).cwiseMax(kPowerFloor) * target_median;
+}
+
+std::string MatrixDat(const Eigen::MatrixXd& m) {
+  std::string out;
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    for (Eigen::Index j = 0; j < m.cols(); ++j) {
+      absl::StrAppendFormat(&out, j == 0 ? "%.4g" : " %.4g", m(i, j));
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+std::string LogSpectrogram(absl::Span<const double> signal, int num_bins) {
+  const Eigen::MatrixXd power = linalg::Stft(signal, num_bins).cwiseAbs2();
+  return MatrixDat((power.array() + 1e-10).log10().matrix());
+}
+
+// One chain of `method` with the experiment's sample counts on a fresh model of `power`.
+absl::StatusOr<models::AlphaStableMfResult> SampleModel(
+    const Eigen::MatrixXd& power, const models::AlphaStableMfOptions& model_options,
+    const AlphaStableMfExperimentOptions& options, models::MfMethod method) {
+  absl::StatusOr<std::unique_ptr<models::AlphaStableMf>> model =
+      models::AlphaStableMf::Create(power, model_options);
+  if (!model.ok()) return model.status();
+  models::AlphaStableMfRunOptions run;
+  run.sampler = options.settings.RunOptions(method, options.samples, options.seed);
+  run.average_last = options.average_last;
+  run.phi_stride = options.settings.phi_stride;
+  return models::RunAlphaStableMf(**model, run);
+}
+
+}  // namespace
+
+models::MfRunOptions AlphaStableMfSamplerSettings::RunOptions(models::MfMethod method,
+                                                              int iterations,
+                                                              uint64_t seed) const {
+  models::MfRunOptions run;
+  run.method = method;
+  run.iterations = iterations;
+  run.burn_in = 0;
+  run.seed = seed;
+  run.batch_size = 0;
+  run.step_size = method == models::MfMethod::kSgld    ? sgld_step
+                  : method == models::MfMethod::kPsgld ? psgld_step
+                                                       : hamcmc_step;
+  run.psgld_lambda = psgld_lambda;
+  run.hamcmc_memory = hamcmc_memory;
+  run.hamcmc_gamma = hamcmc_gamma;
+  run.hamcmc_damping = hamcmc_damping;
+  run.hamcmc_warmup_step = hamcmc_warmup_step;
+  return run;
+}
+
+absl::Status AlphaStableMfExperimentOptions::Validate() const {
+  if (num_bins < 2) return absl::InvalidArgumentError("num_bins must be >= 2");
+  if (speech_rank < 1 || noise_rank < 1 || synthetic_rank < 1) {
+    return absl::InvalidArgumentError("speech_rank, noise_rank, synthetic_rank must be >= 1");
+  }
+  if (samples < 1 || average_last < 1 || average_last > samples) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "samples must be >= 1 and average_last in [1, samples], got ", samples, " and ",
+        average_last));
+  }
+  if (train_samples < 1 || train_average_last < 1 || train_average_last > train_samples) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "train_samples must be >= 1 and train_average_last in [1, train_samples], got ",
+        train_samples, " and ", train_average_last));
+  }
+  if (methods.empty()) return absl::InvalidArgumentError("methods must not be empty");
+  if (!(train_step > 0 && std::isfinite(train_step))) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("train_step must be finite and > 0, got ", train_step));
+  }
+  if (synthetic_rows < 1 || synthetic_cols < 1) {
+    return absl::InvalidArgumentError("synthetic_rows and synthetic_cols must be >= 1");
+  }
+  return absl::OkStatus();
+}
+
+double SignalToDistortionRatio(absl::Span<const double> clean, absl::Span<const double> estimate) {
+  double signal = 0, error = 0;
+  for (size_t n = 0; n < clean.size(); ++n) {
+    signal += clean[n] * clean[n];
+    error += (clean[n] - estimate[n]) * (clean[n] - estimate[n]);
+  }
+  return 10 * std::log10(signal / error);
+}
+
+absl::StatusOr<SpeechDenoisingResult> RunSpeechDenoising(
+    const AlphaStableMfExperimentOptions& options) {
+  if (absl::Status s = options.Validate(); !s.ok()) return s;
+  SpeechDenoisingResult result;
+  // Training spectrogram: the training files' STFT frames side by side.
+  absl::StatusOr<std::vector<std::string>> train_paths =
+      ListWavs(options.data_dir + "/train", "clean_");
+  if (!train_paths.ok()) return train_paths.status();
+  std::vector<Eigen::MatrixXcd> train_spectra;
+  Eigen::Index train_frames = 0;
+  for (size_t f = 0; f < train_paths->size(); ++f) {
+    absl::StatusOr<data::Wav> wav = data::ReadWav((*train_paths)[f]);
+    if (!wav.ok()) return wav.status();
+    if (f == 0) result.sample_rate = wav->sample_rate;
+    if (wav->sample_rate != result.sample_rate) {
+      return absl::InvalidArgumentError(absl::StrCat((*train_paths)[f], ": sample rate ",
+                                                     wav->sample_rate, ", expected ",
+                                                     result.sample_rate));
+    }
+    train_spectra.push_back(linalg::Stft(wav->samples, options.num_bins));
+    train_frames += train_spectra.back().cols();
+  }
+  Eigen::MatrixXcd train(options.num_bins, train_frames);
+  Eigen::Index column = 0;
+  for (const Eigen::MatrixXcd& s : train_spectra) {
+    train.middleCols(column, s.cols()) = s;
+    column += s.cols();
+  }
+  result.train_frames = static_cast<int>(train_frames);
+
+  models::AlphaStableSource speech;
+  speech.alpha = options.speech_alpha;
+  speech.rank = options.speech_rank;
+  // The scale at which the GG(2, 1, -2/alpha) priors (median of W, H about 1/2) expect the
+  // data: V = sum_k W H ~ K / 4, and a median power ~ V^(2/alpha) (log 2 median Phi ~ 1).
+  const double target_median = std::pow(speech.rank / 4.0, 2 / speech.alpha);
+  models::AlphaStableMfOptions train_options;
+  train_options.sources = {speech};
+  absl::StatusOr<std::unique_ptr<models::AlphaStableMf>> train_model =
+      models::AlphaStableMf::Create(NormalisedPower(train, target_median), train_options);
+  if (!train_model.ok()) return train_model.status();
+  models::AlphaStableMfRunOptions train_run;
+  train_run.sampler =
+      options.settings.RunOptions(options.train_method, options.train_samples, options.seed);
+  train_run.sampler.step_size = options.train_step;
+  if (options.train_method == models::MfMethod::kHamcmc) {
+    train_run.sampler.hamcmc_warmup_step = options.train_step;
+  }
+  train_run.average_last = options.train_average_last;
+  train_run.phi_stride = options.settings.phi_stride;
+  absl::StatusOr<models::AlphaStableMfResult> trained =
+      models::RunAlphaStableMf(**train_model, train_run);
+  if (!trained.ok()) {
+    return absl::Status(trained.status().code(),
+                        absl::StrCat("training W: ", trained.status().message()));
+  }
+  result.train_seconds_per_sample = trained->seconds_per_sample;
+  result.train_acceptance_rate = trained->acceptance_rate;
+  std::cout << "trained W_speech on " << train_frames << " frames: "
+            << trained->seconds_per_sample * 1e3 << " ms/sample, acceptance "
+            << trained->acceptance_rate << "\n";
+  speech.fixed_w = trained->mean_w[0].cwiseMax(kMinFixedW);
+
+  models::AlphaStableSource noise;
+  noise.alpha = options.noise_alpha;
+  noise.rank = options.noise_rank;
+  models::AlphaStableMfOptions denoise_options;
+  denoise_options.sources = {speech, noise};
+
+  absl::StatusOr<std::vector<std::string>> mix_paths =
+      ListWavs(options.data_dir + "/test", "mix_");
+  if (!mix_paths.ok()) return mix_paths.status();
+  for (const std::string& mix_path : *mix_paths) {
+    const std::string file = std::filesystem::path(mix_path).filename().string();
+    const std::string name = file.substr(0, file.size() - 4);
+    const std::string clean_path = options.data_dir + "/test/clean_" + name.substr(4) + ".wav";
+    absl::StatusOr<data::Wav> mix = ReadWavAt(mix_path, result.sample_rate);
+    if (!mix.ok()) return mix.status();
+    absl::StatusOr<data::Wav> clean = ReadWavAt(clean_path, result.sample_rate);
+    if (!clean.ok()) return clean.status();
+    if (clean->samples.size() != mix->samples.size()) {
+      return absl::InvalidArgumentError(absl::StrCat(clean_path, ": ", clean->samples.size(),
+                                                     " samples, the mixture has ",
+                                                     mix->samples.size()));
+    }
+    const Eigen::MatrixXcd spectrum = linalg::Stft(mix->samples, options.num_bins);
+    const Eigen::MatrixXd power = NormalisedPower(spectrum, target_median);
+    const double input_sdr = SignalToDistortionRatio(clean->samples, mix->samples);
+    for (models::MfMethod method : options.methods) {
+      absl::StatusOr<models::AlphaStableMfResult> sampled =
+          SampleModel(power, denoise_options, options, method);
+      if (!sampled.ok()) {
+        return absl::Status(sampled.status().code(),
+                            absl::StrCat(name, ": ", sampled.status().message()));
+      }
+      const Eigen::MatrixXcd estimate = spectrum.array() * sampled->mean_gain[0].array();
+      DenoisedSignal out;
+      out.name = name;
+      out.method = models::MfMethodName(method);
+      out.denoised =
+          linalg::InverseStft(estimate, static_cast<int>(mix->samples.size()));
+      out.sdr_db = SignalToDistortionRatio(clean->samples, out.denoised);
+      out.input_sdr_db = input_sdr;
+      out.acceptance_rate = sampled->acceptance_rate;
+      out.seconds_per_sample = sampled->seconds_per_sample;
+      std::cout << absl::StrFormat("%s %-6s SDR %6.2f dB (input %5.2f dB), %.2f ms/sample, "
+                                   "acceptance %.3f\n",
+                                   name, out.method, out.sdr_db, input_sdr,
+                                   out.seconds_per_sample * 1e3, out.acceptance_rate);
+      result.denoised.push_back(std::move(out));
+    }
+    result.names.push_back(name);
+    result.clean.push_back(std::move(clean->samples));
+    result.mixture.push_back(std::move(mix->samples));
+  }
+  return result;
+}
+
+absl::StatusOr<std::vector<SyntheticRecoveryRow>> RunSyntheticRecovery(
+    const AlphaStableMfExperimentOptions& options) {
+  if (absl::Status s = options.Validate(); !s.ok()) return s;
+  models::AlphaStableSource source;
+  source.alpha = options.speech_alpha;
+  source.rank = options.synthetic_rank;
+  rng::Engine engine(options.seed, /*stream=*/3);
+  const models::SyntheticAlphaStableData data = models::GenerateAlphaStableData(
+      options.synthetic_rows, options.synthetic_cols, source, engine);
+  const Eigen::MatrixXd truth = data.w * data.h;
+  const double constant_error = (truth.array() - truth.mean()).matrix().norm() / truth.norm();
+  models::AlphaStableMfOptions model_options;
+  model_options.sources = {source};
+  std::vector<SyntheticRecoveryRow> rows;
+  for (models::MfMethod method : options.methods) {
+    absl::StatusOr<models::AlphaStableMfResult> sampled =
+        SampleModel(data.power, model_options, options, method);
+    if (!sampled.ok()) return sampled.status();
+    SyntheticRecoveryRow row;
+    row.method = models::MfMethodName(method);
+    row.relative_error = (sampled->mean_v[0] - truth).norm() / truth.norm();
+    row.constant_error = constant_error;
+    row.acceptance_rate = sampled->acceptance_rate;
+    row.seconds_per_sample = sampled->seconds_per_sample;
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+std::string SdrCsv(const SpeechDenoisingResult& result) {
+  std::string out = "signal,method,sdr_db,input_sdr_db,acceptance_rate,seconds_per_sample\n";
+  for (const DenoisedSignal& d : result.denoised) {
+    absl::StrAppendFormat(&out, "%s,%s,%.4f,%.4f,%.4f,%.6g\n", d.name, d.method, d.sdr_db,
+                          d.input_sdr_db, d.acceptance_rate, d.seconds_per_sample);
+  }
+  return out;
+}
+
+std::string SdrSummary(const SpeechDenoisingResult& result) {
+  std::vector<std::string> methods;
+  std::map<std::string, std::pair<double, double>> sums;  // method -> (sdr, seconds)
+  std::map<std::string, int> counts;
+  double input_sum = 0;
+  for (const DenoisedSignal& d : result.denoised) {
+    if (counts[d.method]++ == 0) methods.push_back(d.method);
+    sums[d.method].first += d.sdr_db;
+    sums[d.method].second += d.seconds_per_sample;
+  }
+  for (size_t s = 0; s < result.names.size(); ++s) {
+    input_sum += SignalToDistortionRatio(result.clean[s], result.mixture[s]);
+  }
+  std::string out = absl::StrFormat(
+      "W_speech trained on %d frames (%.2f ms/sample, acceptance %.3f)\n", result.train_frames,
+      result.train_seconds_per_sample * 1e3, result.train_acceptance_rate);
+  absl::StrAppendFormat(&out, "mean input SDR over %d signals: %.2f dB\n", result.names.size(),
+                        result.names.empty() ? 0.0 : input_sum / result.names.size());
+  for (const std::string& m : methods) {
+    absl::StrAppendFormat(&out, "%-6s mean SDR %6.2f dB  %.2f ms/sample\n", m,
+                          sums[m].first / counts[m], sums[m].second / counts[m] * 1e3);
+  }
+  return out;
+}
+
+OutputFiles SpeechOutputs(const SpeechDenoisingResult& result, int num_bins) {
+  OutputFiles files = {{"sdr.csv", SdrCsv(result)}, {"summary.txt", SdrSummary(result)}};
+  std::map<std::string, std::string> per_method;
+  std::vector<std::string> methods;
+  for (const DenoisedSignal& d : result.denoised) {
+    if (!per_method.count(d.method)) methods.push_back(d.method);
+    absl::StrAppendFormat(&per_method[d.method], "%.4f\n", d.sdr_db);
+  }
+  for (const std::string& m : methods) files.emplace_back("sdr_" + m + ".dat", per_method[m]);
+  if (result.names.empty()) return files;
+  auto wav = [&](const std::vector<double>& samples) {
+    return data::SerializeWav(data::Wav{result.sample_rate, samples});
+  };
+  files.emplace_back("spectrogram_clean.dat", LogSpectrogram(result.clean[0], num_bins));
+  files.emplace_back("spectrogram_noisy.dat", LogSpectrogram(result.mixture[0], num_bins));
+  files.emplace_back(result.names[0] + "_clean.wav", wav(result.clean[0]));
+  files.emplace_back(result.names[0] + "_noisy.wav", wav(result.mixture[0]));
+  for (const DenoisedSignal& d : result.denoised) {
+    if (d.name != result.names[0]) continue;
+    files.emplace_back("spectrogram_" + d.method + ".dat", LogSpectrogram(d.denoised, num_bins));
+    files.emplace_back(d.name + "_" + d.method + ".wav", wav(d.denoised));
+  }
+  return files;
+}
+
+std::string SyntheticCsv(absl::Span<const SyntheticRecoveryRow> rows) {
+  std::string out = "method,relative_error,constant_error,acceptance_rate,seconds_per_sample\n";
+  for (const SyntheticRecoveryRow& r : rows) {
+    absl::StrAppendFormat(&out, "%s,%.4f,%.4f,%.4f,%.6g\n", r.method, r.relative_error,
+                          r.constant_error, r.acceptance_rate, r.seconds_per_sample);
+  }
+  return out;
+}
+
+}  // namespace sgmcmc::tools
