@@ -31,7 +31,8 @@ DpLogisticNormalModel TwoCategoryModel(int marginal_draws = 64) {
   options.noise_sd = kNoiseSd;
   options.atom_steps = 2;
   rng::Engine engine(7, 0);
-  absl::StatusOr<LogisticNormalMultinomial> base = LogisticNormalMultinomial::Create(options, engine);
+  absl::StatusOr<LogisticNormalMultinomial> base =
+      LogisticNormalMultinomial::Create(options, engine);
   SGMCMC_CHECK(base.ok()) << base.status();
   SGMCMC_CHECK(base->SetBase({kLoading, -kLoading}, {0.0, 0.0}).ok());
   DpLogisticNormalOptions dp;
@@ -140,8 +141,8 @@ TEST(DpLogisticNormalModelTest, DelegatesToTheWrappedModel) {
   // The empirical kernel is a normalised density: its log at the centre is −D/2 log(2π τ²).
   const double centre0 = std::log(3.5) - 0.5 * (std::log(3.5) + std::log(4.5));
   const std::vector<double> at_centre = {centre0, -centre0, 0, 0};
-  EXPECT_NEAR(model.LogEmpiricalDensity(x.data(), at_centre.data()),
-              -std::log(2 * M_PI * 0.25), 1e-12);
+  EXPECT_NEAR(model.LogEmpiricalDensity(x.data(), at_centre.data()), -std::log(2 * M_PI * 0.25),
+              1e-12);
 }
 
 TEST(DpLogisticNormalModelTest, MonteCarloMarginalMatchesQuadrature) {
@@ -152,8 +153,7 @@ TEST(DpLogisticNormalModelTest, MonteCarloMarginalMatchesQuadrature) {
   const double log_second = LogSigmoidMoment(12, 4, kVariance);
   // Delta method: sd of the log of a mean of M iid draws ≈ sqrt(Var f / M) / E f; 5 sd.
   const double rel_sd = std::sqrt((std::exp(log_second - 2 * log_mean) - 1) / kDraws);
-  EXPECT_NEAR(model.LogMarginal(x.data()) - model.LogNormalizer(x.data()), log_mean,
-              5 * rel_sd);
+  EXPECT_NEAR(model.LogMarginal(x.data()) - model.LogNormalizer(x.data()), log_mean, 5 * rel_sd);
 }
 
 TEST(DpLogisticNormalModelTest, UpdateGlobalMovesTheLoadings) {

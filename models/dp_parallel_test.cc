@@ -160,6 +160,10 @@ class FailingCommunicator : public parallel::Communicator {
     }
     return inner_->AllReduceSum(values);
   }
+  absl::Status Shift(absl::Span<const double> send, absl::Span<double> receive,
+                     int offset) override {
+    return inner_->Shift(send, receive, offset);
+  }
   absl::Status AgreeOnStatus(const absl::Status& local) override {
     return inner_->AgreeOnStatus(local);
   }

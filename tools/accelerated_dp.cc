@@ -100,13 +100,12 @@ absl::Status Report(const char* argv0, const AcceleratedDpResult& result) {
   const std::string dir = FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir));
   if (dir.empty()) return absl::OkStatus();
   SGMCMC_RETURN_IF_ERROR(CreateOutputDirectory(dir, "--output_dir"));
-  SGMCMC_RETURN_IF_ERROR(WriteFiles(
-      dir, {{"trace.csv", AcceleratedDpTraceCsv(result)}, {"summary.csv", summary}}));
+  SGMCMC_RETURN_IF_ERROR(
+      WriteFiles(dir, {{"trace.csv", AcceleratedDpTraceCsv(result)}, {"summary.csv", summary}}));
   if (!absl::GetFlag(FLAGS_fashion_mnist_dir).empty()) {
     for (const AcceleratedDpFeatures& f : result.features) {
       if (f.sizes.empty()) continue;
-      SGMCMC_ASSIGN_OR_RETURN(std::string png,
-                              data::FeatureGridPng(f.probabilities, 28, 28, {}));
+      SGMCMC_ASSIGN_OR_RETURN(std::string png, data::FeatureGridPng(f.probabilities, 28, 28, {}));
       const std::string name = absl::StrCat("features_", f.method, "_", f.init, ".png");
       SGMCMC_RETURN_IF_ERROR(WriteFiles(dir, {{name, png}}));
       std::cout << "features: " << dir << "/" << name << " (" << f.sizes.size()

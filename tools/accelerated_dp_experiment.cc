@@ -16,9 +16,9 @@
 #include "data/idx_reader.h"
 #include "models/dp_distributed_slice.h"
 #include "models/dp_logistic_normal_model.h"
-#include "models/logistic_normal_multinomial.h"
 #include "models/dp_neal8.h"
 #include "models/dp_parallel.h"
+#include "models/logistic_normal_multinomial.h"
 #include "rng/engine.h"
 #include "rng/uniform.h"
 
@@ -67,8 +67,7 @@ AcceleratedDpFeatures KeptFeatures(const AcceleratedDpExperimentOptions& options
   const int d = model.dimension(), a = model.atom_size(), offset = LogProbOffset(options, d);
   std::vector<int> order(sizes.size());
   for (size_t k = 0; k < order.size(); ++k) order[k] = static_cast<int>(k);
-  std::stable_sort(order.begin(), order.end(),
-                   [&](int x, int y) { return sizes[x] > sizes[y]; });
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return sizes[x] > sizes[y]; });
   if (static_cast<int>(order.size()) > options.max_features_kept) {
     order.resize(options.max_features_kept);
   }
@@ -196,8 +195,8 @@ absl::Status AcceleratedDpExperimentOptions::Validate() const {
     }
   }
   if (likelihood != "dirichlet" && likelihood != "logistic_normal") {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "likelihood: expected dirichlet or logistic_normal, got '", likelihood, "'"));
+    return absl::InvalidArgumentError(
+        absl::StrCat("likelihood: expected dirichlet or logistic_normal, got '", likelihood, "'"));
   }
   SGMCMC_RETURN_IF_ERROR(AtLeast("logistic_normal_rank", logistic_normal_rank, 0));
   SGMCMC_RETURN_IF_ERROR(AtLeast("max_features_kept", max_features_kept, 0));
@@ -234,9 +233,8 @@ absl::Status LoadAcceleratedDpData(const AcceleratedDpExperimentOptions& options
     const std::string path = absl::StrCat(options.fashion_mnist_dir, "/", files[f].first);
     SGMCMC_ASSIGN_OR_RETURN(data::IdxImages images, data::ReadIdxImages(path));
     if (images.count < files[f].second) {
-      return absl::InvalidArgumentError(absl::StrCat(path, ": ", images.count,
-                                                     " images, fewer than the ",
-                                                     files[f].second, " asked for"));
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ": ", images.count, " images, fewer than the ", files[f].second, " asked for"));
     }
     images.count = files[f].second;
     images.pixels.resize(static_cast<size_t>(images.count) * images.pixels_per_image());
@@ -326,13 +324,12 @@ absl::StatusOr<AcceleratedDpResult> RunAcceleratedDpExperiment(
     for (const std::string& method : options.methods) {
       const Run run{&result.trace, method, init};
       if (method == "accelerated" || method == "hybrid") {
-        SGMCMC_RETURN_IF_ERROR(RunParallel(options, method == "accelerated", train, test,
-                                           initial, comm, run, &result.features));
+        SGMCMC_RETURN_IF_ERROR(RunParallel(options, method == "accelerated", train, test, initial,
+                                           comm, run, &result.features));
       } else if (method == "uncollapsed") {
         SGMCMC_RETURN_IF_ERROR(RunUncollapsed(options, train, test, initial, comm, run));
       } else if (comm.rank() == 0) {  // collapsed: serial
-        SGMCMC_RETURN_IF_ERROR(
-            RunCollapsed(options, train, test, initial, run, &result.features));
+        SGMCMC_RETURN_IF_ERROR(RunCollapsed(options, train, test, initial, run, &result.features));
       }
     }
   }
@@ -342,8 +339,8 @@ absl::StatusOr<AcceleratedDpResult> RunAcceleratedDpExperiment(
 std::string AcceleratedDpTraceCsv(const AcceleratedDpResult& result) {
   std::string out = "method,init,iteration,seconds,test_log_likelihood,features,alpha\n";
   for (const AcceleratedDpTracePoint& p : result.trace) {
-    absl::StrAppendFormat(&out, "%s,%s,%d,%.6f,%.10g,%d,%.10g\n", p.method, p.init,
-                          p.iteration, p.seconds, p.test_log_likelihood, p.features, p.alpha);
+    absl::StrAppendFormat(&out, "%s,%s,%d,%.6f,%.10g,%d,%.10g\n", p.method, p.init, p.iteration,
+                          p.seconds, p.test_log_likelihood, p.features, p.alpha);
   }
   return out;
 }
@@ -351,8 +348,7 @@ std::string AcceleratedDpTraceCsv(const AcceleratedDpResult& result) {
 std::string AcceleratedDpSummary(const AcceleratedDpResult& result) {
   // Runs in trace order.
   std::vector<std::pair<std::string, std::string>> runs;
-  std::map<std::pair<std::string, std::string>, std::vector<const AcceleratedDpTracePoint*>>
-      points;
+  std::map<std::pair<std::string, std::string>, std::vector<const AcceleratedDpTracePoint*>> points;
   for (const AcceleratedDpTracePoint& p : result.trace) {
     const auto key = std::make_pair(p.method, p.init);
     if (points[key].empty()) runs.push_back(key);
@@ -385,8 +381,8 @@ std::string AcceleratedDpSummary(const AcceleratedDpResult& result) {
     }
     to_1pct[key] = t;
     absl::StrAppendFormat(&out, "%s,%s,%.10g,%d,%.6f,%.6f,%d\n", key.first, key.second,
-                          ps.back()->test_log_likelihood, ps.back()->features,
-                          ps.back()->seconds, t, iterations);
+                          ps.back()->test_log_likelihood, ps.back()->features, ps.back()->seconds,
+                          t, iterations);
   }
   absl::StrAppendFormat(&out,
                         "# reference %.10g (best second-half mean of a run), 1%% threshold "

@@ -104,7 +104,7 @@ struct AcceleratedDpTracePoint {
 
 struct AcceleratedDpResult {
   int workers = 1;
-  std::vector<AcceleratedDpTracePoint> trace;  // complete on rank 0 only
+  std::vector<AcceleratedDpTracePoint> trace;   // complete on rank 0 only
   std::vector<AcceleratedDpFeatures> features;  // rank 0 only
 };
 
