@@ -29,13 +29,17 @@ double MultinomialDirichletModel::LogLikelihood(const double* x, const double* a
   return sum;
 }
 
-double MultinomialDirichletModel::LogNormalizer(const double* x) const {
+double MultinomialLogCoefficient(const double* x, int dimension) {
   double n = 0, sum = 0;
-  for (int d = 0; d < dimension_; ++d) {
+  for (int d = 0; d < dimension; ++d) {
     n += x[d];
     sum -= math::LogGamma(x[d] + 1.0);
   }
   return sum + math::LogGamma(n + 1.0);
+}
+
+double MultinomialDirichletModel::LogNormalizer(const double* x) const {
+  return MultinomialLogCoefficient(x, dimension_);
 }
 
 void MultinomialDirichletModel::AccumulateStats(const double* x, double sign,

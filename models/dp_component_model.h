@@ -97,6 +97,9 @@ class DpComponentModel {
   }
 };
 
+// log (Σ_d x_d)! / Π_d x_d!, the multinomial coefficient of a count row of `dimension` entries.
+double MultinomialLogCoefficient(const double* x, int dimension);
+
 // Multinomial likelihood with a symmetric Dirichlet(γ) base; atoms are log θ.
 class MultinomialDirichletModel final : public DpComponentModel {
  public:

@@ -88,6 +88,8 @@ class DpNeal8 {
   int64_t sweeps() const { return sweeps_; }
   double alpha() const { return alpha_; }
   int num_clusters() const { return clusters_.num_open(); }
+  // The clusters (atoms, sizes) of the current state.
+  const DpClusterTable& clusters() const { return clusters_; }
   // z_i as cluster slots (open slots of the table; not contiguous).
   absl::Span<const int32_t> allocations() const { return z_; }
   // Algorithm 2's acceptance counts over the run (0 when ρ = 0).

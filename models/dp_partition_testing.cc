@@ -39,7 +39,17 @@ PartitionPosterior::PartitionPosterior(const MultinomialDirichletModel& model,
   const int n = static_cast<int>(data.rows());
   std::vector<double> log_prior(n + 1);
   for (int k = 1; k <= n; ++k) log_prior[k] = k * std::log(alpha);
-  Build(model, data, log_prior);
+  Build(model, data, log_prior,
+        [&model](const double* stats) { return model.LogClusterMarginal(stats); });
+}
+
+PartitionPosterior::PartitionPosterior(
+    const DpComponentModel& model, const CountMatrix& data, double alpha,
+    const std::function<double(const double* stats)>& log_cluster_marginal) {
+  const int n = static_cast<int>(data.rows());
+  std::vector<double> log_prior(n + 1);
+  for (int k = 1; k <= n; ++k) log_prior[k] = k * std::log(alpha);
+  Build(model, data, log_prior, log_cluster_marginal);
 }
 
 PartitionPosterior::PartitionPosterior(const MultinomialDirichletModel& model,
@@ -61,12 +71,15 @@ PartitionPosterior::PartitionPosterior(const MultinomialDirichletModel& model,
     }
     log_prior[k] = math::LogSumExp(terms);
   }
-  Build(model, data, log_prior);
+  Build(model, data, log_prior,
+        [&model](const double* stats) { return model.LogClusterMarginal(stats); });
 }
 
-void PartitionPosterior::Build(const MultinomialDirichletModel& model, const CountMatrix& data,
-                               const std::vector<double>& log_prior_of_k) {
-  const int n = static_cast<int>(data.rows()), d = data.dimension;
+void PartitionPosterior::Build(
+    const DpComponentModel& model, const CountMatrix& data,
+    const std::vector<double>& log_prior_of_k,
+    const std::function<double(const double* stats)>& log_cluster_marginal) {
+  const int n = static_cast<int>(data.rows()), d = model.stats_size();
   SGMCMC_CHECK(n >= 1 && n <= 8) << n << " points";
   std::vector<int> prefix;
   Grow(prefix, n, 0, partitions_);
@@ -83,7 +96,7 @@ void PartitionPosterior::Build(const MultinomialDirichletModel& model, const Cou
     }
     double lp = log_prior_of_k[k];
     for (int b = 0; b < k; ++b) {
-      lp += math::LogGamma(sizes[b]) + model.LogClusterMarginal(stats.data() + b * d);
+      lp += math::LogGamma(sizes[b]) + log_cluster_marginal(stats.data() + b * d);
     }
     log_p.push_back(lp);
   }

@@ -1,5 +1,6 @@
 // Test helper: the exact posterior over the partitions of a tiny data set (N <= 8) under a
-// DP mixture of multinomials with a Dirichlet base (models/dp_component_model.h), by
+// DP mixture of multinomials with a Dirichlet base (or any model given its clusters' marginal
+// likelihoods) (models/dp_component_model.h), by
 // enumeration, to check the samplers of models/dp_neal8.h and models/dp_parallel.h.
 //
 //   p(partition | x, α) ∝ α^K Π_k (n_k − 1)! Π_k m(x_{c_k})      (α fixed), or
@@ -19,6 +20,7 @@
 #define SGMCMC_MODELS_DP_PARTITION_TESTING_H_
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -36,14 +38,21 @@ class PartitionPosterior {
   PartitionPosterior(const MultinomialDirichletModel& model, const CountMatrix& data,
                      double alpha_shape, double alpha_rate);
 
+  // α fixed (> 0), any model: log_cluster_marginal(stats) is log ∫ Π_{i in c} f(x_i | θ) dH(θ)
+  // up to terms of the x_i alone, from a cluster's summary statistics (model.AccumulateStats);
+  // e.g. by quadrature for a non-conjugate model.
+  PartitionPosterior(const DpComponentModel& model, const CountMatrix& data, double alpha,
+                     const std::function<double(const double* stats)>& log_cluster_marginal);
+
   int num_partitions() const { return static_cast<int>(partitions_.size()); }
   absl::Span<const double> probabilities() const { return probabilities_; }
   // The index of the partition of `labels` (any integers; equal labels share a block).
   int Index(absl::Span<const int32_t> labels) const;
 
  private:
-  void Build(const MultinomialDirichletModel& model, const CountMatrix& data,
-             const std::vector<double>& log_prior_of_k);
+  void Build(const DpComponentModel& model, const CountMatrix& data,
+             const std::vector<double>& log_prior_of_k,
+             const std::function<double(const double* stats)>& log_cluster_marginal);
 
   std::vector<std::vector<int>> partitions_;
   std::map<std::vector<int>, int> index_;

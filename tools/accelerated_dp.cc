@@ -7,12 +7,17 @@
 // bit-identical for a seed and worker count on both back ends, except the seconds. Rank 0
 // prints the summary and writes trace.csv and summary.csv to --output_dir (if given). A rank
 // that fails ends the job on every rank (MPI_Abort; threads: the other ranks' collectives
-// return Aborted).
+// return Aborted). With --output_dir it also draws trace.png (tools/plots/accelerated_dp.gp:
+// test log predictive and features vs log seconds) and, with --fashion_mnist_dir, renders
+// each accelerated / hybrid / collapsed run's most popular features as
+// features_<method>_<init>.png (data/feature_grid.h).
 //
 // Examples:
 //   bazel run -c opt //tools:accelerated_dp -- --workers=2 --output_dir=/tmp/adp
 //   mpirun --allow-run-as-root --oversubscribe -np 2 bazel-bin/tools/accelerated_dp
 //     --backend=mpi --output_dir=/tmp/adp_mpi   (one line)
+//   bazel-bin/tools/accelerated_dp --workers=10 --fashion_mnist_dir=/usr/share/datasets/
+//     fashion-mnist --train_points=2000 --test_points=500 --output_dir=/tmp/adp_fm (one line)
 #include <iostream>
 #include <memory>
 #include <string>
@@ -23,9 +28,11 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "base/status_macros.h"
+#include "data/feature_grid.h"
 #include "parallel/communicator.h"
 #include "parallel/mpi_communicator.h"
 #include "tools/accelerated_dp_experiment.h"
+#include "tools/gnuplot.h"
 #include "tools/tool_support.h"
 
 using sgmcmc::tools::AcceleratedDpExperimentOptions;
@@ -53,6 +60,14 @@ ABSL_FLAG(int, true_components, AcceleratedDpExperimentOptions().true_components
           "Generating mixture components.");
 ABSL_FLAG(double, gamma, AcceleratedDpExperimentOptions().gamma, "Dirichlet base gamma.");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the data and the samplers.");
+ABSL_FLAG(std::string, fashion_mnist_dir, "",
+          "Directory of Debian's dataset-fashion-mnist (e.g. /usr/share/datasets/fashion-mnist): "
+          "fit the first --train_points / --test_points images as counts; empty: synthetic.");
+ABSL_FLAG(int, max_count, AcceleratedDpExperimentOptions().max_count,
+          "Count of a white pixel with --fashion_mnist_dir (255: raw intensities).");
+ABSL_FLAG(std::string, likelihood, "dirichlet",
+          "dirichlet (multinomial-Dirichlet) or logistic_normal (the low-rank base of §4.3).");
+ABSL_FLAG(bool, plot, true, "With --output_dir, draw trace.png with gnuplot.");
 
 namespace sgmcmc::tools {
 namespace {
@@ -73,6 +88,9 @@ AcceleratedDpExperimentOptions OptionsFromFlags() {
   o.true_components = absl::GetFlag(FLAGS_true_components);
   o.gamma = absl::GetFlag(FLAGS_gamma);
   o.data_seed = o.seed = absl::GetFlag(FLAGS_seed);
+  o.fashion_mnist_dir = FromWorkingDirectory(absl::GetFlag(FLAGS_fashion_mnist_dir));
+  o.max_count = absl::GetFlag(FLAGS_max_count);
+  o.likelihood = absl::GetFlag(FLAGS_likelihood);
   return o;
 }
 
@@ -82,9 +100,25 @@ absl::Status Report(const char* argv0, const AcceleratedDpResult& result) {
   const std::string dir = FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir));
   if (dir.empty()) return absl::OkStatus();
   SGMCMC_RETURN_IF_ERROR(CreateOutputDirectory(dir, "--output_dir"));
-  (void)argv0;
-  return WriteFiles(dir, {{"trace.csv", AcceleratedDpTraceCsv(result)},
-                          {"summary.csv", summary}});
+  SGMCMC_RETURN_IF_ERROR(
+      WriteFiles(dir, {{"trace.csv", AcceleratedDpTraceCsv(result)}, {"summary.csv", summary}}));
+  if (!absl::GetFlag(FLAGS_fashion_mnist_dir).empty()) {
+    for (const AcceleratedDpFeatures& f : result.features) {
+      if (f.sizes.empty()) continue;
+      SGMCMC_ASSIGN_OR_RETURN(std::string png, data::FeatureGridPng(f.probabilities, 28, 28, {}));
+      const std::string name = absl::StrCat("features_", f.method, "_", f.init, ".png");
+      SGMCMC_RETURN_IF_ERROR(WriteFiles(dir, {{name, png}}));
+      std::cout << "features: " << dir << "/" << name << " (" << f.sizes.size()
+                << " most popular)\n";
+    }
+  }
+  if (absl::GetFlag(FLAGS_plot)) {
+    const absl::Status plot = RunGnuplotScript(argv0, "sgmcmc/tools/plots/accelerated_dp.gp", dir);
+    std::cout << (plot.ok() ? absl::StrCat("figure: ", dir, "/trace.png")
+                            : absl::StrCat("figure skipped: ", plot.message()))
+              << "\n";
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace

@@ -13,9 +13,12 @@
 #include "absl/strings/str_format.h"
 #include "base/seconds_since.h"
 #include "base/status_macros.h"
+#include "data/idx_reader.h"
 #include "models/dp_distributed_slice.h"
+#include "models/dp_logistic_normal_model.h"
 #include "models/dp_neal8.h"
 #include "models/dp_parallel.h"
+#include "models/logistic_normal_multinomial.h"
 #include "rng/engine.h"
 #include "rng/uniform.h"
 
@@ -50,11 +53,40 @@ struct Run {
   }
 };
 
+// Where an atom holds log θ: the Dirichlet model's atoms are log θ; the logistic-normal
+// model's are [η | log softmax(η)].
+int LogProbOffset(const AcceleratedDpExperimentOptions& options, int dimension) {
+  return options.likelihood == "logistic_normal" ? dimension : 0;
+}
+
+// The `max_features_kept` largest of the K features (atoms row-major, `sizes` each), as θ.
+AcceleratedDpFeatures KeptFeatures(const AcceleratedDpExperimentOptions& options,
+                                   const models::DpComponentModel& model, const Run& run,
+                                   absl::Span<const double> atoms,
+                                   absl::Span<const int64_t> sizes) {
+  const int d = model.dimension(), a = model.atom_size(), offset = LogProbOffset(options, d);
+  std::vector<int> order(sizes.size());
+  for (size_t k = 0; k < order.size(); ++k) order[k] = static_cast<int>(k);
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return sizes[x] > sizes[y]; });
+  if (static_cast<int>(order.size()) > options.max_features_kept) {
+    order.resize(options.max_features_kept);
+  }
+  AcceleratedDpFeatures out{run.method, run.init, d, {}, {}};
+  for (const int k : order) {
+    const double* log_theta = atoms.data() + static_cast<size_t>(k) * a + offset;
+    for (int j = 0; j < d; ++j) out.probabilities.push_back(std::exp(log_theta[j]));
+    out.sizes.push_back(sizes[k]);
+  }
+  return out;
+}
+
 absl::Status RunParallel(const AcceleratedDpExperimentOptions& options, bool accelerated,
                          const models::CountMatrix& train, const models::CountMatrix& test,
                          absl::Span<const int32_t> initial, parallel::Communicator& comm,
-                         const Run& run) {
-  models::MultinomialDirichletModel model(options.dimension, options.gamma);
+                         const Run& run, std::vector<AcceleratedDpFeatures>* features) {
+  SGMCMC_ASSIGN_OR_RETURN(std::unique_ptr<models::DpComponentModel> model_ptr,
+                          MakeAcceleratedDpModel(options, train.dimension));
+  models::DpComponentModel& model = *model_ptr;
   models::DpParallelOptions po;
   po.sync_every = options.sync_every;
   po.accelerated_iterations = accelerated ? options.accelerated_iterations : 0;
@@ -73,6 +105,10 @@ absl::Status RunParallel(const AcceleratedDpExperimentOptions& options, bool acc
     SGMCMC_ASSIGN_OR_RETURN(ll, sampler->TestLogPredictive(test));
     run.Add(t, seconds, ll, sampler->num_features(), sampler->alpha());
   }
+  if (comm.rank() == 0) {
+    features->push_back(
+        KeptFeatures(options, model, run, sampler->atoms(), sampler->feature_counts()));
+  }
   return absl::OkStatus();
 }
 
@@ -82,10 +118,13 @@ double SumTestLogPredictive(const models::DpNeal8& sampler, const models::CountM
   return sum;
 }
 
-void RunCollapsed(const AcceleratedDpExperimentOptions& options,
-                  const models::CountMatrix& train, const models::CountMatrix& test,
-                  absl::Span<const int32_t> initial, const Run& run) {
-  models::MultinomialDirichletModel model(options.dimension, options.gamma);
+absl::Status RunCollapsed(const AcceleratedDpExperimentOptions& options,
+                          const models::CountMatrix& train, const models::CountMatrix& test,
+                          absl::Span<const int32_t> initial, const Run& run,
+                          std::vector<AcceleratedDpFeatures>* features) {
+  SGMCMC_ASSIGN_OR_RETURN(std::unique_ptr<models::DpComponentModel> model_ptr,
+                          MakeAcceleratedDpModel(options, train.dimension));
+  const models::DpComponentModel& model = *model_ptr;
   models::DpNeal8Options no;
   no.num_auxiliary = options.num_auxiliary;
   no.seed = options.seed;
@@ -99,13 +138,25 @@ void RunCollapsed(const AcceleratedDpExperimentOptions& options,
     run.Add(t, seconds, SumTestLogPredictive(sampler, test), sampler.num_clusters(),
             sampler.alpha());
   }
+  const models::DpClusterTable& clusters = sampler.clusters();
+  std::vector<double> atoms;
+  std::vector<int64_t> sizes;
+  for (int k = 0; k < clusters.num_slots(); ++k) {
+    if (!clusters.is_open(k)) continue;
+    atoms.insert(atoms.end(), clusters.atom(k), clusters.atom(k) + model.atom_size());
+    sizes.push_back(clusters.size(k));
+  }
+  features->push_back(KeptFeatures(options, model, run, atoms, sizes));
+  return absl::OkStatus();
 }
 
 absl::Status RunUncollapsed(const AcceleratedDpExperimentOptions& options,
                             const models::CountMatrix& train, const models::CountMatrix& test,
                             absl::Span<const int32_t> initial, parallel::Communicator& comm,
                             const Run& run) {
-  models::MultinomialDirichletModel model(options.dimension, options.gamma);
+  SGMCMC_ASSIGN_OR_RETURN(std::unique_ptr<models::DpComponentModel> model_ptr,
+                          MakeAcceleratedDpModel(options, train.dimension));
+  models::DpComponentModel& model = *model_ptr;
   models::DpDistributedSliceOptions so;
   so.seed = options.seed;
   SGMCMC_ASSIGN_OR_RETURN(auto sampler,
@@ -143,6 +194,13 @@ absl::Status AcceleratedDpExperimentOptions::Validate() const {
           "methods: unknown method '", m, "' (accelerated, hybrid, collapsed, uncollapsed)"));
     }
   }
+  if (likelihood != "dirichlet" && likelihood != "logistic_normal") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("likelihood: expected dirichlet or logistic_normal, got '", likelihood, "'"));
+  }
+  SGMCMC_RETURN_IF_ERROR(AtLeast("logistic_normal_rank", logistic_normal_rank, 0));
+  SGMCMC_RETURN_IF_ERROR(AtLeast("max_features_kept", max_features_kept, 0));
+  SGMCMC_RETURN_IF_ERROR(data::IdxCountOptions{max_count}.Validate());
   for (const std::string& i : inits) {
     if (i != "one" && i != "random" && i != "kmeans") {
       return absl::InvalidArgumentError(
@@ -159,6 +217,48 @@ void SyntheticMixtureCounts(const AcceleratedDpExperimentOptions& options,
       options.true_components, options.gamma, options.data_seed);
   *train = std::move(data[0]);
   *test = std::move(data[1]);
+}
+
+absl::Status LoadAcceleratedDpData(const AcceleratedDpExperimentOptions& options,
+                                   models::CountMatrix* train, models::CountMatrix* test) {
+  if (options.fashion_mnist_dir.empty()) {
+    SyntheticMixtureCounts(options, train, test);
+    return absl::OkStatus();
+  }
+  const std::pair<const char*, int> files[2] = {
+      {"train-images-idx3-ubyte.gz", options.train_points},
+      {"t10k-images-idx3-ubyte.gz", options.test_points}};
+  models::CountMatrix* out[2] = {train, test};
+  for (int f = 0; f < 2; ++f) {
+    const std::string path = absl::StrCat(options.fashion_mnist_dir, "/", files[f].first);
+    SGMCMC_ASSIGN_OR_RETURN(data::IdxImages images, data::ReadIdxImages(path));
+    if (images.count < files[f].second) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ": ", images.count, " images, fewer than the ", files[f].second, " asked for"));
+    }
+    images.count = files[f].second;
+    images.pixels.resize(static_cast<size_t>(images.count) * images.pixels_per_image());
+    const data::CountMatrix counts = data::ImagesToCounts(images, {options.max_count});
+    out[f]->dimension = counts.cols;
+    out[f]->values.assign(counts.counts.begin(), counts.counts.end());
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::unique_ptr<models::DpComponentModel>> MakeAcceleratedDpModel(
+    const AcceleratedDpExperimentOptions& options, int dimension) {
+  if (options.likelihood == "dirichlet") {
+    return std::make_unique<models::MultinomialDirichletModel>(dimension, options.gamma);
+  }
+  models::LogisticNormalMultinomialOptions lnm;
+  lnm.dimension = dimension;
+  lnm.rank = std::min(options.logistic_normal_rank, dimension);
+  rng::Engine engine(options.seed, 0x4C4E);
+  SGMCMC_ASSIGN_OR_RETURN(models::LogisticNormalMultinomial base,
+                          models::LogisticNormalMultinomial::Create(lnm, engine));
+  models::DpLogisticNormalOptions dp;
+  dp.bank_seed = options.seed;
+  return std::make_unique<models::DpLogisticNormalModel>(std::move(base), dp);
 }
 
 std::vector<int32_t> KMeansLabels(const models::CountMatrix& data, int k, int iterations,
@@ -216,7 +316,7 @@ absl::StatusOr<AcceleratedDpResult> RunAcceleratedDpExperiment(
     const AcceleratedDpExperimentOptions& options, parallel::Communicator& comm) {
   SGMCMC_RETURN_IF_ERROR(options.Validate());
   models::CountMatrix train, test;
-  SyntheticMixtureCounts(options, &train, &test);
+  SGMCMC_RETURN_IF_ERROR(LoadAcceleratedDpData(options, &train, &test));
   AcceleratedDpResult result;
   result.workers = comm.size();
   for (const std::string& init : options.inits) {
@@ -224,12 +324,12 @@ absl::StatusOr<AcceleratedDpResult> RunAcceleratedDpExperiment(
     for (const std::string& method : options.methods) {
       const Run run{&result.trace, method, init};
       if (method == "accelerated" || method == "hybrid") {
-        SGMCMC_RETURN_IF_ERROR(
-            RunParallel(options, method == "accelerated", train, test, initial, comm, run));
+        SGMCMC_RETURN_IF_ERROR(RunParallel(options, method == "accelerated", train, test, initial,
+                                           comm, run, &result.features));
       } else if (method == "uncollapsed") {
         SGMCMC_RETURN_IF_ERROR(RunUncollapsed(options, train, test, initial, comm, run));
       } else if (comm.rank() == 0) {  // collapsed: serial
-        RunCollapsed(options, train, test, initial, run);
+        SGMCMC_RETURN_IF_ERROR(RunCollapsed(options, train, test, initial, run, &result.features));
       }
     }
   }
@@ -239,8 +339,8 @@ absl::StatusOr<AcceleratedDpResult> RunAcceleratedDpExperiment(
 std::string AcceleratedDpTraceCsv(const AcceleratedDpResult& result) {
   std::string out = "method,init,iteration,seconds,test_log_likelihood,features,alpha\n";
   for (const AcceleratedDpTracePoint& p : result.trace) {
-    absl::StrAppendFormat(&out, "%s,%s,%d,%.6f,%.10g,%d,%.10g\n", p.method, p.init,
-                          p.iteration, p.seconds, p.test_log_likelihood, p.features, p.alpha);
+    absl::StrAppendFormat(&out, "%s,%s,%d,%.6f,%.10g,%d,%.10g\n", p.method, p.init, p.iteration,
+                          p.seconds, p.test_log_likelihood, p.features, p.alpha);
   }
   return out;
 }
@@ -248,8 +348,7 @@ std::string AcceleratedDpTraceCsv(const AcceleratedDpResult& result) {
 std::string AcceleratedDpSummary(const AcceleratedDpResult& result) {
   // Runs in trace order.
   std::vector<std::pair<std::string, std::string>> runs;
-  std::map<std::pair<std::string, std::string>, std::vector<const AcceleratedDpTracePoint*>>
-      points;
+  std::map<std::pair<std::string, std::string>, std::vector<const AcceleratedDpTracePoint*>> points;
   for (const AcceleratedDpTracePoint& p : result.trace) {
     const auto key = std::make_pair(p.method, p.init);
     if (points[key].empty()) runs.push_back(key);
@@ -282,8 +381,8 @@ std::string AcceleratedDpSummary(const AcceleratedDpResult& result) {
     }
     to_1pct[key] = t;
     absl::StrAppendFormat(&out, "%s,%s,%.10g,%d,%.6f,%.6f,%d\n", key.first, key.second,
-                          ps.back()->test_log_likelihood, ps.back()->features,
-                          ps.back()->seconds, t, iterations);
+                          ps.back()->test_log_likelihood, ps.back()->features, ps.back()->seconds,
+                          t, iterations);
   }
   absl::StrAppendFormat(&out,
                         "# reference %.10g (best second-half mean of a run), 1%% threshold "

@@ -21,6 +21,13 @@
 // reference, and the accelerated speed-up over collapsed for the same start (a lower bound,
 // collapsed's whole run time, when collapsed never gets within 1%).
 //
+// Image data (fashion_mnist_dir set): the first train_points / test_points images of
+// Debian's dataset-fashion-mnist (train-images-idx3-ubyte.gz / t10k-images-idx3-ubyte.gz) as
+// 784-D counts (data/idx_reader.h ImagesToCounts, max_count per white pixel), as in §4.2.
+// likelihood "logistic_normal" fits the low-rank logistic-normal base of §4.3
+// (models/dp_logistic_normal_model.h) instead of the Dirichlet. The final features of the
+// accelerated, hybrid and collapsed runs (θ_k, most popular first) are returned for rendering.
+//
 // Cost: per iteration O(N K D) (see the samplers); the default run takes seconds.
 //
 // Example:
@@ -31,6 +38,7 @@
 #define SGMCMC_TOOLS_ACCELERATED_DP_EXPERIMENT_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -62,8 +70,27 @@ struct AcceleratedDpExperimentOptions {
   std::vector<std::string> methods = {"accelerated", "hybrid", "collapsed", "uncollapsed"};
   std::vector<std::string> inits = {"one", "random", "kmeans"};
   uint64_t seed = 1;
+  // Image data instead of the synthetic mixture: the directory of Debian's
+  // dataset-fashion-mnist files; empty (default) for the synthetic data. D = 784 then.
+  std::string fashion_mnist_dir;
+  // Count of a white pixel (data::IdxCountOptions); in [1, 255]. Default 255: the raw
+  // intensities 0-255 of §4.2 ("each entry x_id is an integer from 0 to 255").
+  int max_count = 255;
+  // "dirichlet" (default; γ above) or "logistic_normal" (§4.3; rank r below, m = 0).
+  std::string likelihood = "dirichlet";
+  int logistic_normal_rank = 5;
+  // Most popular final features kept per run for rendering; >= 0. Default 64.
+  int max_features_kept = 64;
 
   absl::Status Validate() const;
+};
+
+// A run's final features: θ_k (probabilities, D each), most popular first, with their sizes.
+struct AcceleratedDpFeatures {
+  std::string method, init;
+  int dimension = 0;
+  std::vector<double> probabilities;  // features x dimension
+  std::vector<int64_t> sizes;
 };
 
 struct AcceleratedDpTracePoint {
@@ -77,8 +104,18 @@ struct AcceleratedDpTracePoint {
 
 struct AcceleratedDpResult {
   int workers = 1;
-  std::vector<AcceleratedDpTracePoint> trace;  // complete on rank 0 only
+  std::vector<AcceleratedDpTracePoint> trace;   // complete on rank 0 only
+  std::vector<AcceleratedDpFeatures> features;  // rank 0 only
 };
+
+// The train and test rows: the synthetic mixture, or the Fashion-MNIST images as counts
+// (NotFound / InvalidArgument with the file's path when they cannot be read).
+absl::Status LoadAcceleratedDpData(const AcceleratedDpExperimentOptions& options,
+                                   models::CountMatrix* train, models::CountMatrix* test);
+
+// A fresh component model for `dimension` (the options' likelihood; its own stream).
+absl::StatusOr<std::unique_ptr<models::DpComponentModel>> MakeAcceleratedDpModel(
+    const AcceleratedDpExperimentOptions& options, int dimension);
 
 // The train and test rows of the synthetic data (one generating mixture).
 void SyntheticMixtureCounts(const AcceleratedDpExperimentOptions& options,

@@ -82,3 +82,48 @@ TEST(AcceleratedDpExperimentTest, ValidateNamesTheField) {
 
 }  // namespace
 }  // namespace sgmcmc::tools
+
+namespace sgmcmc::tools {
+namespace {
+
+TEST(AcceleratedDpExperimentTest, LogisticNormalLikelihoodRunsReproduciblyAndKeepsFeatures) {
+  AcceleratedDpExperimentOptions options = Small();
+  options.train_points = 120;
+  options.iterations = 20;
+  options.accelerated_iterations = 10;
+  options.likelihood = "logistic_normal";
+  options.logistic_normal_rank = 2;
+  options.methods = {"accelerated", "collapsed"};
+  options.inits = {"kmeans"};
+  options.max_features_kept = 3;
+  const AcceleratedDpResult a = RunOn(2, options), b = RunOn(2, options);
+  EXPECT_EQ(WithoutSeconds(a), WithoutSeconds(b));
+  ASSERT_EQ(a.features.size(), 2u);
+  for (const AcceleratedDpFeatures& f : a.features) {
+    ASSERT_EQ(f.sizes.size(), 3u) << f.method;
+    EXPECT_GE(f.sizes[0], f.sizes[1]);
+    EXPECT_GE(f.sizes[1], f.sizes[2]);
+    double total = 0;  // θ_k sums to one
+    for (int j = 0; j < f.dimension; ++j) total += f.probabilities[j];
+    EXPECT_NEAR(total, 1.0, 1e-9) << f.method;
+  }
+  for (const AcceleratedDpTracePoint& p : a.trace) {
+    EXPECT_TRUE(std::isfinite(p.test_log_likelihood)) << p.method << " " << p.iteration;
+  }
+}
+
+TEST(AcceleratedDpExperimentTest, MissingFashionMnistNamesTheFile) {
+  AcceleratedDpExperimentOptions options = Small();
+  options.fashion_mnist_dir = "/nonexistent/fashion";
+  models::CountMatrix train, test;
+  const absl::Status status = LoadAcceleratedDpData(options, &train, &test);
+  EXPECT_FALSE(status.ok());
+  EXPECT_TRUE(absl::StrContains(status.message(), "/nonexistent/fashion/train-images-idx3-ubyte"))
+      << status;
+  options.fashion_mnist_dir.clear();
+  options.likelihood = "gaussian";
+  EXPECT_TRUE(absl::StrContains(options.Validate().message(), "likelihood"));
+}
+
+}  // namespace
+}  // namespace sgmcmc::tools
