@@ -5,7 +5,8 @@
 // Runs on threads (--backend=threads --workers=P) or one rank per process under Open MPI
 // (--backend=mpi; `mpirun --allow-run-as-root --oversubscribe -np P ...`); the outputs are
 // bit-identical for a seed and worker count on both back ends, except the seconds. Rank 0
-// prints the summary and writes trace.csv and summary.csv to --output_dir (if given). A rank
+// prints the summary and writes trace.csv and summary.csv to --output_dir (if given), and
+// progress lines (about ten per run) to stderr. A rank
 // that fails ends the job on every rank (MPI_Abort; threads: the other ranks' collectives
 // return Aborted).
 //
@@ -31,11 +32,20 @@
 using sgmcmc::tools::AcceleratedDpExperimentOptions;
 
 ABSL_FLAG(std::string, backend, "threads", "threads or mpi.");
-ABSL_FLAG(int, workers, 1, "Worker threads with --backend=threads.");
-ABSL_FLAG(std::string, output_dir, "", "Directory for trace.csv and summary.csv; empty: none.");
+ABSL_FLAG(int, workers, 1,
+          "Worker threads (ranks) with --backend=threads, >= 1; the accelerated and hybrid "
+          "samplers' approximate stages depend on it, the output is bit-identical for a given "
+          "count (and to --backend=mpi with as many ranks).");
+ABSL_FLAG(std::string, output_dir, "",
+          "Directory for trace.csv and summary.csv (created, with its parents, before the "
+          "run); empty: none.");
 ABSL_FLAG(std::string, methods, "accelerated,hybrid,collapsed,uncollapsed",
-          "Comma-separated samplers.");
-ABSL_FLAG(std::string, inits, "one,random,kmeans", "Comma-separated starts.");
+          "Comma-separated samplers: accelerated (accelerated then exact hybrid stage), hybrid "
+          "(exact hybrid stage only), collapsed (Algorithm 8, serial on rank 0), uncollapsed "
+          "(distributed slice).");
+ABSL_FLAG(std::string, inits, "one,random,kmeans",
+          "Comma-separated starts: one (one cluster), random (random labels over "
+          "--initial_clusters), kmeans (k-means with --initial_clusters centres).");
 ABSL_FLAG(int, iterations, AcceleratedDpExperimentOptions().iterations, "Iterations per run.");
 ABSL_FLAG(int, sync_every, AcceleratedDpExperimentOptions().sync_every,
           "L, iterations between synchronisations.");
@@ -102,9 +112,21 @@ int main(int argc, char** argv) {
   return sgmcmc::tools::ToolMain(
       argc, argv, "accelerated_dp [--backend=threads --workers=P | --backend=mpi] [flags]",
       [&](const char* argv0) -> absl::Status {
-        const AcceleratedDpExperimentOptions options = sgmcmc::tools::OptionsFromFlags();
+        AcceleratedDpExperimentOptions options = sgmcmc::tools::OptionsFromFlags();
+        options.progress = &std::cerr;
         SGMCMC_RETURN_IF_ERROR(sgmcmc::tools::AsFlagError(options.Validate()));
         const std::string backend = absl::GetFlag(FLAGS_backend);
+        if (backend == "threads" && absl::GetFlag(FLAGS_workers) < 1) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("--workers must be >= 1, got ", absl::GetFlag(FLAGS_workers)));
+        }
+        // The output directory before the run, not after it (every rank checks, so that all
+        // report the error like a bad flag).
+        if (const std::string dir = sgmcmc::tools::FromWorkingDirectory(
+                absl::GetFlag(FLAGS_output_dir));
+            !dir.empty()) {
+          SGMCMC_RETURN_IF_ERROR(sgmcmc::tools::CreateOutputDirectory(dir, "--output_dir"));
+        }
         if (backend == "mpi") {
           if (mpi == nullptr) return absl::InvalidArgumentError("--backend=mpi: spell it exactly");
           absl::StatusOr<AcceleratedDpResult> result =

@@ -31,6 +31,7 @@
 #define SGMCMC_TOOLS_ACCELERATED_DP_EXPERIMENT_H_
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -58,10 +59,14 @@ struct AcceleratedDpExperimentOptions {
   int accelerated_iterations = 50;
   int num_auxiliary = 3;
   int initial_clusters = 100;
-  // Subsets of {accelerated, hybrid, collapsed, uncollapsed} and {one, random, kmeans}.
+  // Non-empty subsets of {accelerated, hybrid, collapsed, uncollapsed} and {one, random,
+  // kmeans}.
   std::vector<std::string> methods = {"accelerated", "hybrid", "collapsed", "uncollapsed"};
   std::vector<std::string> inits = {"one", "random", "kmeans"};
   uint64_t seed = 1;
+  // Progress lines from rank 0 (about ten per run and one when it ends: method, start,
+  // iteration, sampling seconds, test log predictive, features); null: none.
+  std::ostream* progress = nullptr;
 
   absl::Status Validate() const;
 };
