@@ -318,7 +318,8 @@ std::string AcceleratedDpSummary(const AcceleratedDpResult& result) {
     if (std::isnan(to_1pct[key])) {  // no ratio to report
       absl::StrAppendFormat(&out, "# speedup %s n/a (accelerated never within 1%%)\n",
                             key.second);
-    } else if (std::isnan(collapsed->second)) {  // never within 1%: a lower bound from its whole run
+    } else if (std::isnan(collapsed->second)) {
+      // Collapsed never within 1%: a lower bound from its whole run.
       const double total = points[{"collapsed", key.second}].back()->seconds;
       absl::StrAppendFormat(&out,
                             "# speedup %s >= %.4g (collapsed never within 1%% in %.6fs / "
