@@ -31,7 +31,9 @@
 
 using sgmcmc::tools::AcceleratedDpExperimentOptions;
 
-ABSL_FLAG(std::string, backend, "threads", "threads or mpi.");
+ABSL_FLAG(std::string, backend, "threads",
+          "threads (one process, --workers ranks as threads) or mpi (one rank per process "
+          "under mpirun; spell it --backend=mpi).");
 ABSL_FLAG(int, workers, 1,
           "Worker threads (ranks) with --backend=threads, >= 1; the accelerated and hybrid "
           "samplers' approximate stages depend on it, the output is bit-identical for a given "
@@ -46,22 +48,30 @@ ABSL_FLAG(std::string, methods, "accelerated,hybrid,collapsed,uncollapsed",
 ABSL_FLAG(std::string, inits, "one,random,kmeans",
           "Comma-separated starts: one (one cluster), random (random labels over "
           "--initial_clusters), kmeans (k-means with --initial_clusters centres).");
-ABSL_FLAG(int, iterations, AcceleratedDpExperimentOptions().iterations, "Iterations per run.");
+ABSL_FLAG(int, iterations, AcceleratedDpExperimentOptions().iterations,
+          "Iterations per run (method x start), >= 1.");
 ABSL_FLAG(int, sync_every, AcceleratedDpExperimentOptions().sync_every,
-          "L, iterations between synchronisations.");
+          "L, iterations between synchronisations of the parallel samplers (one trace point "
+          "each), >= 1.");
 ABSL_FLAG(int, accelerated_iterations, AcceleratedDpExperimentOptions().accelerated_iterations,
-          "Iterations of the accelerated stage.");
+          "Iterations of the accelerated (approximate) stage before the exact hybrid stage, "
+          ">= 0 (method accelerated only).");
 ABSL_FLAG(int, num_auxiliary, AcceleratedDpExperimentOptions().num_auxiliary,
-          "m, unoccupied atoms.");
+          "m, unoccupied atoms proposed per row (Algorithm 8 and the hybrid stage), >= 1.");
 ABSL_FLAG(int, initial_clusters, AcceleratedDpExperimentOptions().initial_clusters,
-          "Clusters of the random and k-means starts.");
-ABSL_FLAG(int, train_points, AcceleratedDpExperimentOptions().train_points, "Training rows.");
-ABSL_FLAG(int, test_points, AcceleratedDpExperimentOptions().test_points, "Test rows.");
-ABSL_FLAG(int, dimension, AcceleratedDpExperimentOptions().dimension, "D.");
-ABSL_FLAG(int, counts_per_point, AcceleratedDpExperimentOptions().counts_per_point, "N_i.");
+          "Clusters of the random and k-means starts (at most the training rows), >= 1.");
+ABSL_FLAG(int, train_points, AcceleratedDpExperimentOptions().train_points,
+          "Synthetic training rows, >= 1.");
+ABSL_FLAG(int, test_points, AcceleratedDpExperimentOptions().test_points,
+          "Synthetic test rows (the trace's test log predictive), >= 1.");
+ABSL_FLAG(int, dimension, AcceleratedDpExperimentOptions().dimension,
+          "D, categories of each count vector, >= 2.");
+ABSL_FLAG(int, counts_per_point, AcceleratedDpExperimentOptions().counts_per_point,
+          "N_i, multinomial counts per synthetic row, >= 1.");
 ABSL_FLAG(int, true_components, AcceleratedDpExperimentOptions().true_components,
-          "Generating mixture components.");
-ABSL_FLAG(double, gamma, AcceleratedDpExperimentOptions().gamma, "Dirichlet base gamma.");
+          "Components of the generating mixture (weights ~ Dir(1)), >= 1.");
+ABSL_FLAG(double, gamma, AcceleratedDpExperimentOptions().gamma,
+          "Symmetric Dirichlet(gamma) base measure of the atoms, of the data and the model, > 0.");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the data and the samplers.");
 
 namespace sgmcmc::tools {

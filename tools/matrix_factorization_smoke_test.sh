@@ -5,7 +5,7 @@
 # own noise, see //tools:matrix_factorization_mpi_test for the RMSE agreement); three ranks
 # with P = 4 blocks, a bad flag, checkpoint flags without a directory or of another rank
 # count, an output directory that cannot be made and a bad ratings file are rejected with a
-# message naming them; progress lines go to stderr.
+# message naming them; progress lines go to stderr; --help lists every flag.
 set -eu
 bin="${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/matrix_factorization"
 out="${TEST_TMPDIR}/out"
@@ -59,6 +59,11 @@ fi
 grep -q "checkpoint_sgld_rank0_of2.pb was written by another rank count" "${TEST_TMPDIR}/err"
 # Progress lines on stderr: about ten per method (iterations 20, 40, ..., 200).
 test "$(grep -c "^\[hamcmc\] iteration [0-9]*/200, " "${TEST_TMPDIR}/stderr")" -eq 10
+# --help lists the flags of tools/matrix_factorization_flags.cc too (they were hidden).
+"${bin}" --help > "${TEST_TMPDIR}/help" 2>&1 || true
+for flag in ratings checkpoint_dir resume stop_after threads; do
+  grep -q -- "--${flag} (" "${TEST_TMPDIR}/help"
+done
 printf '1\t1\t5\n1\tx\t4\n' > "${TEST_TMPDIR}/bad.data"
 if "${bin}" --output_dir="${out}" --ratings="${TEST_TMPDIR}/bad.data" > /dev/null \
   2> "${TEST_TMPDIR}/err"; then
