@@ -108,7 +108,8 @@ absl::StatusOr<MatrixFactorizationExperimentOptions> MatrixFactorizationOptionsF
   if (absl::Status s = o.Validate(); !s.ok()) return AsFlagError(s);
   // The output directory before the run, not after it (a stopped run writes none).
   if (o.stop_after == 0) {
-    if (absl::Status s = CreateOutputDirectory(absl::GetFlag(FLAGS_output_dir), "--output_dir");
+    if (absl::Status s = CreateOutputDirectory(
+            FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir)), "--output_dir");
         !s.ok()) {
       return s;
     }
@@ -119,7 +120,8 @@ absl::StatusOr<MatrixFactorizationExperimentOptions> MatrixFactorizationOptionsF
 absl::Status WriteMatrixFactorizationOutputs(const char* argv0,
                                              const MatrixFactorizationResult& result,
                                              bool plot) {
-  const std::string dir = absl::GetFlag(FLAGS_output_dir);
+  // Relative to where `bazel run` was started (was: inside the runfiles tree).
+  const std::string dir = FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir));
   std::cout << MatrixFactorizationSummary(result);
   if (result.stopped) return absl::OkStatus();
   if (absl::Status s = CreateOutputDirectory(dir, "--output_dir"); !s.ok()) return s;

@@ -59,6 +59,11 @@ fi
 grep -q "checkpoint_sgld_rank0_of2.pb was written by another rank count" "${TEST_TMPDIR}/err"
 # Progress lines on stderr: about ten per method (iterations 20, 40, ..., 200).
 test "$(grep -c "^\[hamcmc\] iteration [0-9]*/200, " "${TEST_TMPDIR}/stderr")" -eq 10
+# Under `bazel run` a relative --output_dir is relative to where it was started (it was
+# written inside the runfiles tree).
+BUILD_WORKING_DIRECTORY="${TEST_TMPDIR}" "${bin}" --output_dir=relative --iterations=20 \
+  --noplot --methods=sgld > /dev/null 2>&1
+test -e "${TEST_TMPDIR}/relative/rmse.csv"
 # --help lists the flags of tools/matrix_factorization_flags.cc too (they were hidden).
 "${bin}" --help > "${TEST_TMPDIR}/help" 2>&1 || true
 for flag in ratings checkpoint_dir resume stop_after threads; do
