@@ -10,9 +10,10 @@
 // labels 0x00000801 (count). zlib's gzread reads gzip input and passes plain files through,
 // so "train-images-idx3-ubyte" and "train-images-idx3-ubyte.gz" read alike.
 //
-// Errors: a missing file is NotFound; anything malformed is InvalidArgument (DataLoss for a
-// corrupt or truncated gzip stream) with the message "path: byte N: what was expected, what
-// was found", N being the offset in the decompressed stream: a wrong magic, an unsupported
+// Errors: a missing file is NotFound, a directory InvalidArgument ("path: is a directory");
+// anything malformed is InvalidArgument (DataLoss for a corrupt or truncated gzip stream)
+// with the message "path: byte N: what was expected, what was found", N being the offset in
+// the decompressed stream: a wrong magic, an unsupported
 // type or dimension count, truncated sizes or data, trailing bytes after the data, a product
 // of sizes beyond IdxLimits::max_items. Sizes are checked against the bytes actually read
 // before anything sized by them is allocated.

@@ -17,6 +17,7 @@ using ::sgmcmc::testing::WriteRawTestFile;
 using ::sgmcmc::testing::WriteTestFile;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // IDX bytes: magic {0, 0, type, sizes.size()}, big-endian sizes, then `data`.
 std::string IdxBytes(const std::vector<uint32_t>& sizes, const std::vector<uint8_t>& data,
@@ -83,6 +84,15 @@ TEST(IdxReaderTest, MissingFileIsNotFound) {
       ReadIdxImages(::testing::TempDir() + "/no-such-idx3-ubyte");
   EXPECT_EQ(images.status().code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(images.status().message(), HasSubstr("no-such-idx3-ubyte"));
+}
+
+// A directory (say, the data set's instead of a file in it) was a "corrupt gzip stream".
+TEST(IdxReaderTest, DirectoryIsInvalidArgumentNamingIt) {
+  const std::string dir = ::testing::TempDir();
+  const absl::Status status = ReadIdxImages(dir).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << status;
+  EXPECT_THAT(status.message(), HasSubstr(dir + ": is a directory, not an IDX file"));
+  EXPECT_THAT(status.message(), Not(HasSubstr("gzip")));
 }
 
 // Expects `status` to be `code` with "path: byte <offset>:" and `what` in its message.

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "data/corpus.h"
 #include "data/corpus_config.pb.h"
@@ -54,9 +55,17 @@ py::tuple CsrTuple(const data::Corpus& corpus) {
                         csr.num_words);
 }
 
+// Threads beyond this only cost their creation (results are the same for any count); a
+// mistyped huge n_threads would otherwise hang creating them.
+constexpr int kMaxThreads = 1024;
+
 int ResolveThreads(int threads) {
   if (threads < 0) ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
                        "n_threads must be >= 1 (or 0/None for every core), got ", threads)));
+  if (threads > kMaxThreads) {
+    ThrowIfError(absl::InvalidArgumentError(
+        absl::StrCat("n_threads must be at most ", kMaxThreads, ", got ", threads)));
+  }
   return threads > 0 ? threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
@@ -90,6 +99,14 @@ void CheckTopics(absl::Span<const double> topics, int num_topics, int num_words)
         num_topics > 0 ? topics.size() / num_topics : 0, " (", topics.size(), " entries for ",
         num_topics, " topics)")));
   }
+}
+
+// A perplexity over no held-out tokens is 0/0: an error, never a NaN.
+void RequireHeldOutTokens(const data::Corpus& held_out, absl::string_view what) {
+  if (held_out.num_tokens() > 0) return;
+  ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+      what, " has no held-out tokens (every 10th token of each document is held out), so "
+            "the perplexity is undefined")));
 }
 
 // η̂ (D x K) of every document of `corpus` by Gibbs sweeps with the topics fixed (fold-in),
@@ -152,6 +169,7 @@ class LdaChain {
       }
       data::DocumentCompletionSplit split{CorpusFromTuple((*held_out)[0]),
                                           CorpusFromTuple((*held_out)[1])};
+      RequireHeldOutTokens(split.held_out, "held_out[1]");
       eval::EvaluationScheduleOptions eval_options;
       eval_options.iterations = iterations;
       eval_options.eval_every = eval_every;
@@ -429,8 +447,10 @@ void RegisterLda(py::module_& m) {
          const Int64Input& indices, const DoubleInput& counts, int num_words, double alpha,
          int sweeps, uint64_t seed, int threads) {
         const data::Corpus corpus = CorpusFromArrays(indptr, indices, counts, num_words);
-        return EvaluateFixedTopics(topics, num_topics, data::SplitForDocumentCompletion(corpus),
-                                   alpha, sweeps, seed, threads, /*perplexity=*/true);
+        data::DocumentCompletionSplit split = data::SplitForDocumentCompletion(corpus);
+        RequireHeldOutTokens(split.held_out, "X");
+        return EvaluateFixedTopics(topics, num_topics, std::move(split), alpha, sweeps, seed,
+                                   threads, /*perplexity=*/true);
       },
       "Document-completion perplexity of X (every 10th token held out) with fixed topics.");
   m.def(

@@ -5,7 +5,8 @@
 // Runs on threads (--backend=threads --workers=P) or one rank per process under Open MPI
 // (--backend=mpi; `mpirun --allow-run-as-root --oversubscribe -np P ...`); the outputs are
 // bit-identical for a seed and worker count on both back ends, except the seconds. Rank 0
-// prints the summary and writes trace.csv and summary.csv to --output_dir (if given). A rank
+// prints the summary and writes trace.csv and summary.csv to --output_dir (if given), and
+// progress lines (about ten per run) to stderr. A rank
 // that fails ends the job on every rank (MPI_Abort; threads: the other ranks' collectives
 // return Aborted). With --output_dir it also draws trace.png (tools/plots/accelerated_dp.gp:
 // test log predictive and features vs log seconds) and, with --fashion_mnist_dir, renders
@@ -37,28 +38,47 @@
 
 using sgmcmc::tools::AcceleratedDpExperimentOptions;
 
-ABSL_FLAG(std::string, backend, "threads", "threads or mpi.");
-ABSL_FLAG(int, workers, 1, "Worker threads with --backend=threads.");
-ABSL_FLAG(std::string, output_dir, "", "Directory for trace.csv and summary.csv; empty: none.");
+ABSL_FLAG(std::string, backend, "threads",
+          "threads (one process, --workers ranks as threads) or mpi (one rank per process "
+          "under mpirun; spell it --backend=mpi).");
+ABSL_FLAG(int, workers, 1,
+          "Worker threads (ranks) with --backend=threads, >= 1; the accelerated and hybrid "
+          "samplers' approximate stages depend on it, the output is bit-identical for a given "
+          "count (and to --backend=mpi with as many ranks).");
+ABSL_FLAG(std::string, output_dir, "",
+          "Directory for trace.csv and summary.csv (created, with its parents, before the "
+          "run); empty: none.");
 ABSL_FLAG(std::string, methods, "accelerated,hybrid,collapsed,uncollapsed",
-          "Comma-separated samplers.");
-ABSL_FLAG(std::string, inits, "one,random,kmeans", "Comma-separated starts.");
-ABSL_FLAG(int, iterations, AcceleratedDpExperimentOptions().iterations, "Iterations per run.");
+          "Comma-separated samplers: accelerated (accelerated then exact hybrid stage), hybrid "
+          "(exact hybrid stage only), collapsed (Algorithm 8, serial on rank 0), uncollapsed "
+          "(distributed slice).");
+ABSL_FLAG(std::string, inits, "one,random,kmeans",
+          "Comma-separated starts: one (one cluster), random (random labels over "
+          "--initial_clusters), kmeans (k-means with --initial_clusters centres).");
+ABSL_FLAG(int, iterations, AcceleratedDpExperimentOptions().iterations,
+          "Iterations per run (method x start), >= 1.");
 ABSL_FLAG(int, sync_every, AcceleratedDpExperimentOptions().sync_every,
-          "L, iterations between synchronisations.");
+          "L, iterations between synchronisations of the parallel samplers (one trace point "
+          "each), >= 1.");
 ABSL_FLAG(int, accelerated_iterations, AcceleratedDpExperimentOptions().accelerated_iterations,
-          "Iterations of the accelerated stage.");
+          "Iterations of the accelerated (approximate) stage before the exact hybrid stage, "
+          ">= 0 (method accelerated only).");
 ABSL_FLAG(int, num_auxiliary, AcceleratedDpExperimentOptions().num_auxiliary,
-          "m, unoccupied atoms.");
+          "m, unoccupied atoms proposed per row (Algorithm 8 and the hybrid stage), >= 1.");
 ABSL_FLAG(int, initial_clusters, AcceleratedDpExperimentOptions().initial_clusters,
-          "Clusters of the random and k-means starts.");
-ABSL_FLAG(int, train_points, AcceleratedDpExperimentOptions().train_points, "Training rows.");
-ABSL_FLAG(int, test_points, AcceleratedDpExperimentOptions().test_points, "Test rows.");
-ABSL_FLAG(int, dimension, AcceleratedDpExperimentOptions().dimension, "D.");
-ABSL_FLAG(int, counts_per_point, AcceleratedDpExperimentOptions().counts_per_point, "N_i.");
+          "Clusters of the random and k-means starts (at most the training rows), >= 1.");
+ABSL_FLAG(int, train_points, AcceleratedDpExperimentOptions().train_points,
+          "Synthetic training rows, >= 1.");
+ABSL_FLAG(int, test_points, AcceleratedDpExperimentOptions().test_points,
+          "Synthetic test rows (the trace's test log predictive), >= 1.");
+ABSL_FLAG(int, dimension, AcceleratedDpExperimentOptions().dimension,
+          "D, categories of each count vector, >= 2.");
+ABSL_FLAG(int, counts_per_point, AcceleratedDpExperimentOptions().counts_per_point,
+          "N_i, multinomial counts per synthetic row, >= 1.");
 ABSL_FLAG(int, true_components, AcceleratedDpExperimentOptions().true_components,
-          "Generating mixture components.");
-ABSL_FLAG(double, gamma, AcceleratedDpExperimentOptions().gamma, "Dirichlet base gamma.");
+          "Components of the generating mixture (weights ~ Dir(1)), >= 1.");
+ABSL_FLAG(double, gamma, AcceleratedDpExperimentOptions().gamma,
+          "Symmetric Dirichlet(gamma) base measure of the atoms, of the data and the model, > 0.");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the data and the samplers.");
 ABSL_FLAG(std::string, fashion_mnist_dir, "",
           "Directory of Debian's dataset-fashion-mnist (e.g. /usr/share/datasets/fashion-mnist): "
@@ -136,9 +156,21 @@ int main(int argc, char** argv) {
   return sgmcmc::tools::ToolMain(
       argc, argv, "accelerated_dp [--backend=threads --workers=P | --backend=mpi] [flags]",
       [&](const char* argv0) -> absl::Status {
-        const AcceleratedDpExperimentOptions options = sgmcmc::tools::OptionsFromFlags();
+        AcceleratedDpExperimentOptions options = sgmcmc::tools::OptionsFromFlags();
+        options.progress = &std::cerr;
         SGMCMC_RETURN_IF_ERROR(sgmcmc::tools::AsFlagError(options.Validate()));
         const std::string backend = absl::GetFlag(FLAGS_backend);
+        if (backend == "threads" && absl::GetFlag(FLAGS_workers) < 1) {
+          return absl::InvalidArgumentError(
+              absl::StrCat("--workers must be >= 1, got ", absl::GetFlag(FLAGS_workers)));
+        }
+        // The output directory before the run, not after it (every rank checks, so that all
+        // report the error like a bad flag).
+        if (const std::string dir = sgmcmc::tools::FromWorkingDirectory(
+                absl::GetFlag(FLAGS_output_dir));
+            !dir.empty()) {
+          SGMCMC_RETURN_IF_ERROR(sgmcmc::tools::CreateOutputDirectory(dir, "--output_dir"));
+        }
         if (backend == "mpi") {
           if (mpi == nullptr) return absl::InvalidArgumentError("--backend=mpi: spell it exactly");
           absl::StatusOr<AcceleratedDpResult> result =

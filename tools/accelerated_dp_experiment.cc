@@ -6,6 +6,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <ostream>
 #include <utility>
 #include <vector>
 
@@ -48,8 +49,24 @@ std::vector<int32_t> InitialLabels(const AcceleratedDpExperimentOptions& options
 struct Run {
   std::vector<AcceleratedDpTracePoint>* trace;
   std::string method, init;
+  int iterations;
+  std::ostream* progress;  // null on ranks > 0
   void Add(int64_t iteration, double seconds, double ll, int features, double alpha) const {
     trace->push_back({method, init, iteration, seconds, ll, features, alpha});
+    // About ten lines per run: the trace points that cross a tenth of the iterations.
+    const int64_t tenth = std::max(1, iterations / 10);
+    const size_t n = trace->size();
+    const bool first_of_run = n < 2 || (*trace)[n - 2].method != method ||
+                              (*trace)[n - 2].init != init;
+    const int64_t previous = first_of_run ? -1 : (*trace)[n - 2].iteration;
+    if (progress == nullptr || iteration == 0 ||
+        (iteration / tenth == previous / tenth && iteration != iterations)) {
+      return;
+    }
+    *progress << absl::StrFormat(
+        "[%s %s] iteration %d/%d, %.3fs sampling, test log predictive %.6g, %d features\n",
+        method, init, iteration, iterations, seconds, ll, features)
+              << std::flush;
   }
 };
 
@@ -188,6 +205,10 @@ absl::Status AcceleratedDpExperimentOptions::Validate() const {
   if (!(std::isfinite(gamma) && gamma > 0)) {
     return absl::InvalidArgumentError(absl::StrCat("gamma must be finite and > 0, got ", gamma));
   }
+  if (methods.empty()) {
+    return absl::InvalidArgumentError("methods must name at least one sampler");
+  }
+  if (inits.empty()) return absl::InvalidArgumentError("inits must name at least one start");
   for (const std::string& m : methods) {
     if (m != "accelerated" && m != "hybrid" && m != "collapsed" && m != "uncollapsed") {
       return absl::InvalidArgumentError(absl::StrCat(
@@ -322,7 +343,8 @@ absl::StatusOr<AcceleratedDpResult> RunAcceleratedDpExperiment(
   for (const std::string& init : options.inits) {
     const std::vector<int32_t> initial = InitialLabels(options, train, init);
     for (const std::string& method : options.methods) {
-      const Run run{&result.trace, method, init};
+      const Run run{&result.trace, method, init, options.iterations,
+                    comm.rank() == 0 ? options.progress : nullptr};
       if (method == "accelerated" || method == "hybrid") {
         SGMCMC_RETURN_IF_ERROR(RunParallel(options, method == "accelerated", train, test, initial,
                                            comm, run, &result.features));
@@ -392,7 +414,11 @@ std::string AcceleratedDpSummary(const AcceleratedDpResult& result) {
     if (key.first != "accelerated") continue;
     const auto collapsed = to_1pct.find({"collapsed", key.second});
     if (collapsed == to_1pct.end()) continue;
-    if (std::isnan(collapsed->second)) {  // never within 1%: a lower bound from its whole run
+    if (std::isnan(to_1pct[key])) {  // no ratio to report
+      absl::StrAppendFormat(&out, "# speedup %s n/a (accelerated never within 1%%)\n",
+                            key.second);
+    } else if (std::isnan(collapsed->second)) {
+      // Collapsed never within 1%: a lower bound from its whole run.
       const double total = points[{"collapsed", key.second}].back()->seconds;
       absl::StrAppendFormat(&out,
                             "# speedup %s >= %.4g (collapsed never within 1%% in %.6fs / "

@@ -39,6 +39,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -66,7 +67,8 @@ struct AcceleratedDpExperimentOptions {
   int accelerated_iterations = 50;
   int num_auxiliary = 3;
   int initial_clusters = 100;
-  // Subsets of {accelerated, hybrid, collapsed, uncollapsed} and {one, random, kmeans}.
+  // Non-empty subsets of {accelerated, hybrid, collapsed, uncollapsed} and {one, random,
+  // kmeans}.
   std::vector<std::string> methods = {"accelerated", "hybrid", "collapsed", "uncollapsed"};
   std::vector<std::string> inits = {"one", "random", "kmeans"};
   uint64_t seed = 1;
@@ -81,6 +83,9 @@ struct AcceleratedDpExperimentOptions {
   int logistic_normal_rank = 5;
   // Most popular final features kept per run for rendering; >= 0. Default 64.
   int max_features_kept = 64;
+  // Progress lines from rank 0 (about ten per run and one when it ends: method, start,
+  // iteration, sampling seconds, test log predictive, features); null: none.
+  std::ostream* progress = nullptr;
 
   absl::Status Validate() const;
 };

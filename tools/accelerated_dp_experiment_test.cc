@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,33 @@ TEST(AcceleratedDpExperimentTest, ValidateNamesTheField) {
   o = AcceleratedDpExperimentOptions();
   o.sync_every = 0;
   EXPECT_TRUE(absl::StrContains(o.Validate().message(), "sync_every must be >= 1"));
+  o = AcceleratedDpExperimentOptions();
+  o.methods = {};
+  EXPECT_TRUE(absl::StrContains(o.Validate().message(), "methods must name at least one"));
+  o = AcceleratedDpExperimentOptions();
+  o.inits = {};
+  EXPECT_TRUE(absl::StrContains(o.Validate().message(), "inits must name at least one"));
+}
+
+TEST(AcceleratedDpExperimentTest, ProgressLinesFromRankZeroAndNoNanSpeedup) {
+  AcceleratedDpExperimentOptions options = Small();
+  options.train_points = 100;
+  options.iterations = 5;  // < sync_every: accelerated has only its starting trace point
+  options.methods = {"accelerated", "collapsed"};
+  options.inits = {"one"};
+  std::ostringstream progress;
+  options.progress = &progress;
+  const AcceleratedDpResult r = RunOn(2, options);
+  // Collapsed: one line per iteration here (a tenth of 5 is 1); accelerated: none before its
+  // first synchronisation, one at the end.
+  EXPECT_TRUE(absl::StrContains(progress.str(), "[collapsed one] iteration 5/5")) << progress.str();
+  EXPECT_TRUE(absl::StrContains(progress.str(), "[collapsed one] iteration 1/5"));
+  EXPECT_FALSE(absl::StrContains(progress.str(), "[accelerated one] iteration 5/5"));
+  const std::string summary = AcceleratedDpSummary(r);
+  // (seconds_to_1pct is NaN in the CSV row, as documented; the speedup line says n/a.)
+  EXPECT_FALSE(absl::StrContains(summary, "nans")) << summary;
+  EXPECT_TRUE(absl::StrContains(summary, "# speedup one n/a (accelerated never within 1%)"))
+      << summary;
 }
 
 }  // namespace

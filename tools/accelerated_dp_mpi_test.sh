@@ -1,8 +1,9 @@
 #!/bin/sh
 # //tools:accelerated_dp under mpirun -np 2 and 4 (oversubscribed, loopback) gives the same
 # trace as the thread back end with as many workers (bit-identical; only the seconds differ);
-# bad flags end every rank with the error; a rank killed mid-run ends the job with an error
-# from mpirun, never a hang.
+# progress lines come from rank 0 only; bad flags end every rank with the error (threads:
+# before the run, --workers and --output_dir included); a rank killed mid-run ends the job
+# with an error from mpirun, never a hang.
 set -eu
 bin="${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/accelerated_dp"
 mpi() { timeout 300 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader,tcp "$@"; }
@@ -29,6 +30,24 @@ if cmp -s "${TEST_TMPDIR}/mpi2.trace" "${TEST_TMPDIR}/mpi4.trace"; then
   echo "2 and 4 workers gave the same trace" >&2
   exit 1
 fi
+# Threads: bad --workers and an output directory that cannot be made fail before the run
+# (no trace, no crash), with messages naming the flag.
+for bad in "--workers=0" "--workers=-2" "--output_dir=/dev/null/x" "--methods=" "--inits=,"; do
+  if "${bin}" --train_points=50 --test_points=5 --iterations=2 "${bad}" \
+    > "${TEST_TMPDIR}/bad_threads.out" 2>&1; then
+    echo "expected failure for ${bad}" >&2
+    exit 1
+  fi
+  flag="${bad%%=*}"
+  grep -q -- "^accelerated_dp: [A-Z_]*: ${flag}" "${TEST_TMPDIR}/bad_threads.out"
+  if grep -q "^\[" "${TEST_TMPDIR}/bad_threads.out"; then
+    echo "${bad}: the run started before the error" >&2
+    exit 1
+  fi
+done
+# Progress lines on stderr from rank 0 only: accelerated from one cluster, 30 iterations,
+# synchronised at 10, 20, 30 (each crosses a tenth of the run), so 3 lines, not 3 per rank.
+grep -c "^\[accelerated one\] iteration" "${TEST_TMPDIR}/mpi2.out" | grep -qx 3
 # Bad flags: every rank reports the error.
 if mpi -np 2 "${bin}" --backend=mpi --sync_every=0 > "${TEST_TMPDIR}/bad.out" 2>&1; then
   echo "expected failure for --sync_every=0" >&2

@@ -15,11 +15,14 @@
 //   ./bazelw run -c opt //tools:lda
 //   ./bazelw run -c opt //tools:lda -- --config=tools/configs/kos_scir.textpb
 //   ./bazelw run -c opt //tools:lda -- --config=tools/configs/kos_scir.textpb --resume
+#include <cstdint>
 #include <string>
+#include <utility>
 
 #include "absl/flags/flag.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "tools/lda_run.h"
 #include "tools/tool_support.h"
@@ -52,6 +55,15 @@ absl::Status Main(const char* argv0) {
   }
   if (!absl::GetFlag(FLAGS_output_dir).empty()) {
     config.set_output_dir(absl::GetFlag(FLAGS_output_dir));
+  }
+  // Negative overrides were silently ignored (a full default run instead of an error).
+  for (const auto& [flag, value] :
+       {std::pair<const char*, int64_t>{"--threads", absl::GetFlag(FLAGS_threads)},
+        {"--iterations", absl::GetFlag(FLAGS_iterations)}}) {
+    if (value < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(flag, " must be >= 0 (0: keep the config's), got ", value));
+    }
   }
   if (absl::GetFlag(FLAGS_threads) > 0) config.set_threads(absl::GetFlag(FLAGS_threads));
   if (absl::GetFlag(FLAGS_iterations) > 0) {

@@ -24,6 +24,15 @@ printf 'runs { iterations: 24 burn_in: 10 num_topics: 50 }\n' > "${TEST_TMPDIR}/
   2> "${TEST_TMPDIR}/stderr2"
 grep -q "resumed from .* at iteration 20" "${TEST_TMPDIR}/stderr2"
 grep -q "scir_fast: 24 iterations" "${out}/summary.txt"
+# Negative overrides are refused (they were ignored: a full default run).
+for bad in "--threads=-2" "--iterations=-5" "--count_estimator=PERSISTENT_JOINT"; do
+  if "${tool}" --plot=false --output_dir="${TEST_TMPDIR}/bad" "${bad}" \
+    2> "${TEST_TMPDIR}/err"; then
+    echo "expected failure for ${bad}" >&2
+    exit 1
+  fi
+  grep -q -- "^lda: INVALID_ARGUMENT: ${bad%%=*}" "${TEST_TMPDIR}/err"
+done
 # Config errors name the file and the field.
 printf 'runs {\n  alpha: -2\n}\n' > "${TEST_TMPDIR}/bad.textpb"
 if "${tool}" --config="${TEST_TMPDIR}/bad.textpb" 2> "${TEST_TMPDIR}/err"; then exit 1; fi

@@ -7,12 +7,15 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <ostream>
 #include <string>
+#include <system_error>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "data/ratings.h"
@@ -38,6 +41,15 @@ absl::Status MatrixFactorizationExperimentOptions::Validate() const {
   if (record_every < 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("record_every must be >= 1, got ", record_every));
+  }
+  if (checkpoint_dir.empty()) {
+    const char* needs_dir = resume               ? "resume"
+                            : stop_after > 0     ? "stop_after"
+                            : checkpoint_every > 0 ? "checkpoint_every"
+                                                   : nullptr;
+    if (needs_dir != nullptr) {
+      return absl::InvalidArgumentError(absl::StrCat(needs_dir, " needs a checkpoint_dir"));
+    }
   }
   if (checkpoint_every < 0 || stop_after < 0) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -78,14 +90,43 @@ std::string Fingerprint(const MatrixFactorizationExperimentOptions& o,
       last.value);
 }
 
+// A checkpoint of `method` in `directory` written by another rank count ("" if none; the
+// first in name order).
+std::string OtherRankCountCheckpoint(const std::string& directory, models::MfMethod method,
+                                     int num_ranks) {
+  const std::string prefix = absl::StrCat("checkpoint_", models::MfMethodName(method), "_rank");
+  const std::string own = absl::StrCat("_of", num_ranks, ".pb");
+  std::string found;
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
+    const std::string name = entry.path().filename().string();
+    if (absl::StartsWith(name, prefix) && absl::EndsWith(name, ".pb") &&
+        !absl::EndsWith(name, own) && (found.empty() || entry.path().string() < found)) {
+      found = entry.path().string();
+    }
+  }
+  return found;
+}
+
 // Restores `chain` and the trace from this rank's checkpoint when every rank has one;
-// collective.
-absl::Status MaybeResume(const std::string& path, const std::string& fingerprint,
-                         parallel::Communicator& comm, models::DistributedMfChain& chain,
+// collective. FailedPrecondition when only checkpoints of another rank count exist
+// (`other_rank_count`, one of them, or "").
+absl::Status MaybeResume(const std::string& path, const std::string& other_rank_count,
+                         const std::string& fingerprint, parallel::Communicator& comm,
+                         models::DistributedMfChain& chain,
                          std::vector<models::MfTracePoint>& trace, double& seconds) {
   std::vector<double> present = {std::filesystem::exists(path) ? 1.0 : 0.0};
   if (absl::Status s = comm.AllReduceSum(absl::MakeSpan(present)); !s.ok()) return s;
-  if (present[0] == 0) return absl::OkStatus();
+  if (present[0] == 0) {
+    absl::Status local;
+    if (!other_rank_count.empty()) {
+      local = absl::FailedPreconditionError(absl::StrCat(
+          "no checkpoint ", path, " for ", comm.size(), " rank(s), but ", other_rank_count,
+          " was written by another rank count; resume with that count or use another "
+          "checkpoint directory"));
+    }
+    return comm.AgreeOnStatus(local);
+  }
   absl::Status local;
   if (present[0] != comm.size()) {
     local = absl::FailedPreconditionError(absl::StrCat(
@@ -96,6 +137,8 @@ absl::Status MaybeResume(const std::string& path, const std::string& fingerprint
     absl::StatusOr<std::string> bytes = ReadFile(path);
     if (!bytes.ok()) {
       local = bytes.status();
+    } else if (bytes->empty()) {
+      local = absl::DataLossError(absl::StrCat(path, ": empty checkpoint file"));
     } else if (!state.ParseFromString(*bytes)) {
       local = absl::DataLossError(absl::StrCat(path, ": not an MfChainState"));
     } else if (state.options_fingerprint() != fingerprint) {
@@ -143,6 +186,7 @@ absl::StatusOr<std::vector<models::MfTracePoint>> RunChain(
   models::DistributedMfChain& chain = **created;
   std::vector<models::MfTracePoint> trace;
   seconds = 0;
+  std::ostream* const progress = comm.rank() == 0 ? options.progress : nullptr;
   const std::string fingerprint = Fingerprint(options, split, run);
   std::string path;
   if (!options.checkpoint_dir.empty()) {
@@ -151,8 +195,16 @@ absl::StatusOr<std::vector<models::MfTracePoint>> RunChain(
     path = MatrixFactorizationCheckpointPath(options.checkpoint_dir, run.method, comm.rank(),
                                              comm.size());
     if (options.resume) {
-      if (absl::Status s = MaybeResume(path, fingerprint, comm, chain, trace, seconds); !s.ok()) {
+      const std::string other =
+          OtherRankCountCheckpoint(options.checkpoint_dir, run.method, comm.size());
+      if (absl::Status s = MaybeResume(path, other, fingerprint, comm, chain, trace, seconds);
+          !s.ok()) {
         return s;
+      }
+      if (progress != nullptr && chain.iteration() > 0) {
+        *progress << absl::StrFormat("[%s] resumed from %s at iteration %d\n",
+                                     models::MfMethodName(run.method), path, chain.iteration())
+                  << std::flush;
       }
     }
   }
@@ -191,6 +243,18 @@ absl::StatusOr<std::vector<models::MfTracePoint>> RunChain(
             point.sample_rmse, "); lower step_size"));
       }
       trace.push_back(point);
+      // About ten progress lines per method: the records that cross a tenth of the run.
+      const int tenth = std::max(1, run.iterations / 10);
+      if (progress != nullptr &&
+          (t / tenth != (t - options.record_every) / tenth || t == run.iterations)) {
+        *progress << absl::StrFormat(
+                         "[%s] iteration %d/%d, %.1fs sampling, test RMSE %.4f%s\n",
+                         models::MfMethodName(run.method), t, run.iterations, seconds,
+                         point.sample_rmse,
+                         t > run.burn_in ? absl::StrFormat(" (averaged %.4f)", point.average_rmse)
+                                         : std::string(" (burn-in)"))
+                  << std::flush;
+      }
     }
     if (options.checkpoint_every > 0 && t % options.checkpoint_every == 0 && t < end) {
       if (absl::Status s = save(); !s.ok()) return s;

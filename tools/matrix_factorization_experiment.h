@@ -30,6 +30,7 @@
 #define SGMCMC_TOOLS_MATRIX_FACTORIZATION_EXPERIMENT_H_
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -80,10 +81,14 @@ struct MatrixFactorizationExperimentOptions {
   int checkpoint_every = 0;
   // Continue every method from its checkpoints when they exist (all ranks' or none);
   // FailedPrecondition if they were written with other options, data or rank count.
+  // resume, checkpoint_every > 0 and stop_after > 0 need a checkpoint_dir.
   bool resume = false;
   // Stop every method after this many iterations in all, >= 0, writing its checkpoints, as
   // if the run were interrupted there (0: run to the end).
   int stop_after = 0;
+  // Progress lines from rank 0 (about ten per method, and one per resumed method); null:
+  // none. Default null.
+  std::ostream* progress = nullptr;
 
   absl::Status Validate() const;
 };

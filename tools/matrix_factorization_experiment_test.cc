@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "models/matrix_factorization.h"
 #include "parallel/communicator.h"
 #include "testing/file_testing.h"
+#include "tools/tool_support.h"
 
 namespace sgmcmc::tools {
 namespace {
@@ -136,12 +138,43 @@ TEST(MatrixFactorizationExperimentTest, InterruptedAndResumedRunEqualsAnUninterr
   EXPECT_TRUE(stopped.methods.empty());
   o.stop_after = 0;
   o.resume = true;
+  std::ostringstream progress;
+  o.progress = &progress;
   const MatrixFactorizationResult resumed = RunOnRanks(o, 2);
+  o.progress = nullptr;
+  // Progress from rank 0 only: the resumed methods, then about ten lines per method.
+  EXPECT_THAT(progress.str(), HasSubstr("[sgld] resumed from "));
+  EXPECT_THAT(progress.str(), HasSubstr("_rank0_of2.pb at iteration 37\n"));
+  const std::vector<std::string> parts =
+      absl::StrSplit(progress.str(), "[hamcmc] iteration 70/70, ");
+  EXPECT_EQ(parts.size(), 2u) << progress.str();
   EXPECT_FALSE(resumed.stopped);
   EXPECT_EQ(MatrixFactorizationTraceCsvWithoutSeconds(resumed), full);
   // Resuming a finished run recomputes nothing and gives the same traces again.
   EXPECT_EQ(MatrixFactorizationTraceCsvWithoutSeconds(RunOnRanks(o, 2)), full);
-  // Other options (or another rank count) do not resume from these checkpoints.
+  // Another rank count: refused, naming a checkpoint of the other count (was: silently
+  // started afresh).
+  std::unique_ptr<parallel::Communicator> comm = parallel::MakeSingleProcessCommunicator();
+  absl::StatusOr<MatrixFactorizationResult> one = RunMatrixFactorizationExperiment(o, *comm);
+  EXPECT_EQ(one.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(one.status().message()),
+              HasSubstr("_rank0_of2.pb was written by another rank count"));
+  // An empty (truncated) checkpoint: DataLoss naming it.
+  const std::string rank1 =
+      MatrixFactorizationCheckpointPath(o.checkpoint_dir, models::MfMethod::kSgld, 1, 2);
+  const std::string saved = *ReadFile(rank1);
+  ASSERT_TRUE(WriteFile(rank1, "").ok());
+  for (const absl::Status& s : StatusesOnTwoRanks(o)) {
+    EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss);
+    EXPECT_THAT(std::string(s.message()), HasSubstr(rank1 + ": empty checkpoint file"));
+  }
+  ASSERT_TRUE(WriteFile(rank1, saved.substr(0, saved.size() / 2)).ok());
+  for (const absl::Status& s : StatusesOnTwoRanks(o)) {
+    EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss);
+    EXPECT_THAT(std::string(s.message()), HasSubstr(rank1 + ": not an MfChainState"));
+  }
+  ASSERT_TRUE(WriteFile(rank1, saved).ok());
+  // Other options do not resume from these checkpoints.
   o.sgld_step *= 2;
   for (const absl::Status& s : StatusesOnTwoRanks(o)) {
     EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
@@ -181,6 +214,16 @@ TEST(MatrixFactorizationExperimentTest, ValidateNamesTheField) {
   o = Small();
   o.methods.clear();
   EXPECT_THAT(std::string(o.Validate().message()), HasSubstr("methods"));
+  // Checkpoint options without a directory would be silently ignored: rejected.
+  o = Small();
+  o.resume = true;
+  EXPECT_THAT(std::string(o.Validate().message()), HasSubstr("resume needs a checkpoint_dir"));
+  o = Small();
+  o.stop_after = 5;
+  EXPECT_THAT(std::string(o.Validate().message()),
+              HasSubstr("stop_after needs a checkpoint_dir"));
+  o.checkpoint_dir = ::testing::TempDir();
+  EXPECT_TRUE(o.Validate().ok());
 }
 
 }  // namespace

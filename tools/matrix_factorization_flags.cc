@@ -53,14 +53,19 @@ ABSL_FLAG(double, synthetic_density, MatrixFactorizationExperimentOptions().synt
           "Observed fraction of the synthetic matrix.");
 ABSL_FLAG(uint64_t, seed, 1, "Seed of the data, the split and the chains.");
 ABSL_FLAG(std::string, checkpoint_dir, "",
-          "Directory of the per-method, per-rank checkpoints; empty: none.");
+          "Directory of the per-method, per-rank checkpoints "
+          "(checkpoint_METHOD_rankR_ofS.pb, written atomically; created if missing); empty: "
+          "none.");
 ABSL_FLAG(int, checkpoint_every, 0,
-          "Write checkpoints every this many iterations (0: when a method ends or stops).");
+          "Write checkpoints every this many iterations (0: when a method ends or stops); "
+          "needs --checkpoint_dir.");
 ABSL_FLAG(bool, resume, false,
-          "Continue every method from its checkpoints in --checkpoint_dir when they exist.");
+          "Continue every method from its checkpoints in --checkpoint_dir when they exist "
+          "(same flags, data and rank count, else an error; a method without checkpoints "
+          "starts afresh); the RMSE trace is bit-identical to an uninterrupted run's.");
 ABSL_FLAG(int, stop_after, 0,
           "Stop every method after this many iterations, writing checkpoints, as if "
-          "interrupted (0: run to the end); no rmse.csv is written.");
+          "interrupted (0: run to the end); no rmse.csv is written; needs --checkpoint_dir.");
 
 namespace sgmcmc::tools {
 
@@ -95,14 +100,24 @@ absl::StatusOr<MatrixFactorizationExperimentOptions> MatrixFactorizationOptionsF
   o.checkpoint_every = absl::GetFlag(FLAGS_checkpoint_every);
   o.resume = absl::GetFlag(FLAGS_resume);
   o.stop_after = absl::GetFlag(FLAGS_stop_after);
+  o.progress = &std::cerr;
   if (absl::Status s = o.Validate(); !s.ok()) return AsFlagError(s);
+  // The output directory before the run, not after it (a stopped run writes none).
+  if (o.stop_after == 0) {
+    if (absl::Status s = CreateOutputDirectory(
+            FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir)), "--output_dir");
+        !s.ok()) {
+      return s;
+    }
+  }
   return o;
 }
 
 absl::Status WriteMatrixFactorizationOutputs(const char* argv0,
                                              const MatrixFactorizationResult& result,
                                              bool plot) {
-  const std::string dir = absl::GetFlag(FLAGS_output_dir);
+  // Relative to where `bazel run` was started (was: inside the runfiles tree).
+  const std::string dir = FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir));
   std::cout << MatrixFactorizationSummary(result);
   if (result.stopped) return absl::OkStatus();
   if (absl::Status s = CreateOutputDirectory(dir, "--output_dir"); !s.ok()) return s;

@@ -3,8 +3,9 @@
 # rmse.csv with every method's trace and prints the summary; two thread ranks run twice give
 # the same RMSE trace (bit-identical for a given rank count; other rank counts draw their
 # own noise, see //tools:matrix_factorization_mpi_test for the RMSE agreement); three ranks
-# with P = 4 blocks, a bad flag and a bad ratings file are rejected with a message naming
-# them.
+# with P = 4 blocks, a bad flag, checkpoint flags without a directory or of another rank
+# count, an output directory that cannot be made and a bad ratings file are rejected with a
+# message naming them; progress lines go to stderr; --help lists every flag.
 set -eu
 bin="${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/matrix_factorization"
 out="${TEST_TMPDIR}/out"
@@ -34,6 +35,40 @@ if "${bin}" --output_dir="${out}" --methods=sgld,foo > /dev/null 2> "${TEST_TMPD
   exit 1
 fi
 grep -q "foo" "${TEST_TMPDIR}/err"
+# Checkpoint flags without --checkpoint_dir, and an output directory that cannot be made, are
+# refused before the run; checkpoints of another rank count are refused, naming one.
+for bad in "--resume" "--stop_after=5" "--checkpoint_every=5" "--output_dir=/dev/null/x"; do
+  if "${bin}" --output_dir="${out}" --iterations=20 --noplot "${bad}" > /dev/null \
+    2> "${TEST_TMPDIR}/err"; then
+    echo "expected failure for ${bad}" >&2
+    exit 1
+  fi
+  grep -q -- "^matrix_factorization: [A-Z_]*: ${bad%%=*}" "${TEST_TMPDIR}/err"
+  if grep -q "^\[" "${TEST_TMPDIR}/err"; then
+    echo "${bad}: the run started before the error" >&2
+    exit 1
+  fi
+done
+"${bin}" --output_dir="${out}" --iterations=20 --noplot --methods=sgld --threads=2 \
+  --checkpoint_dir="${TEST_TMPDIR}/ckpt" > /dev/null 2>&1
+if "${bin}" --output_dir="${out}" --iterations=20 --noplot --methods=sgld \
+  --checkpoint_dir="${TEST_TMPDIR}/ckpt" --resume > /dev/null 2> "${TEST_TMPDIR}/err"; then
+  echo "expected failure resuming 2-rank checkpoints on 1 rank" >&2
+  exit 1
+fi
+grep -q "checkpoint_sgld_rank0_of2.pb was written by another rank count" "${TEST_TMPDIR}/err"
+# Progress lines on stderr: about ten per method (iterations 20, 40, ..., 200).
+test "$(grep -c "^\[hamcmc\] iteration [0-9]*/200, " "${TEST_TMPDIR}/stderr")" -eq 10
+# Under `bazel run` a relative --output_dir is relative to where it was started (it was
+# written inside the runfiles tree).
+BUILD_WORKING_DIRECTORY="${TEST_TMPDIR}" "${bin}" --output_dir=relative --iterations=20 \
+  --noplot --methods=sgld > /dev/null 2>&1
+test -e "${TEST_TMPDIR}/relative/rmse.csv"
+# --help lists the flags of tools/matrix_factorization_flags.cc too (they were hidden).
+"${bin}" --help > "${TEST_TMPDIR}/help" 2>&1 || true
+for flag in ratings checkpoint_dir resume stop_after threads; do
+  grep -q -- "--${flag} (" "${TEST_TMPDIR}/help"
+done
 printf '1\t1\t5\n1\tx\t4\n' > "${TEST_TMPDIR}/bad.data"
 if "${bin}" --output_dir="${out}" --ratings="${TEST_TMPDIR}/bad.data" > /dev/null \
   2> "${TEST_TMPDIR}/err"; then

@@ -361,19 +361,27 @@ absl::StatusOr<double> SphereDrawsKsd(const samplers::SpherePotentialModel& mode
 
 namespace {
 
-// Keeps a draw of `x` (column-major, as SphereDrawsKsd takes it) every `every` calls.
+// Keeps `target` (<= iterations) evenly spaced draws of `x` (column-major, as SphereDrawsKsd
+// takes it) out of `iterations` calls: those of calls m + 1 = floor((j + 1) iterations /
+// target), j = 0..target - 1, i.e. every (iterations / target)-th when that divides. Chains
+// of different lengths get the same number of draws (the KSD's V statistic depends on it).
 class KsdDraws {
  public:
-  explicit KsdDraws(int64_t iterations)
-      : every_(std::max<int64_t>(1, iterations / kSamKsdDraws)) {}
+  KsdDraws(int64_t iterations, int64_t target)
+      : iterations_(iterations), target_(std::min(target, iterations)) {}
   void Offer(int64_t m, const Eigen::MatrixXd& x) {
-    if ((m + 1) % every_ == 0) draws_.insert(draws_.end(), x.data(), x.data() + x.size());
+    if (kept_ < target_ && m + 1 == (kept_ + 1) * iterations_ / target_) {
+      draws_.insert(draws_.end(), x.data(), x.data() + x.size());
+      ++kept_;
+    }
   }
   const std::vector<double>& draws() const { return draws_; }
-  int64_t every() const { return every_; }
+  int64_t kept() const { return kept_; }
+  int64_t every() const { return iterations_ / target_; }
 
  private:
-  int64_t every_;
+  int64_t iterations_, target_;
+  int64_t kept_ = 0;
   std::vector<double> draws_;
 };
 
@@ -413,7 +421,7 @@ absl::StatusOr<SamToyResult> RunSamToy(const SamOptions& options) {
                                          absl::StrCat("sam_toy_", kToyNames[which], ".csv"),
                                          {"x.1", "x.2", "angle"}, n / 10, 10, 0));
     std::vector<double> u(n);
-    KsdDraws ksd_draws(n);
+    KsdDraws ksd_draws(n, kSamKsdDraws);
     const auto start = std::chrono::steady_clock::now();
     for (int m = 0; m < n; ++m) {
       sampler->Step();
@@ -530,7 +538,8 @@ absl::StatusOr<SamSyntheticResult> RunSamSynthetic(const SamOptions& options) {
                      {"x.1.1", "x.2.1", "x.1.2", "x.2.2", "theta.1", "theta.2"}, n / 10, thin, 0));
     const auto start = std::chrono::steady_clock::now();
     double mode_one = 0;
-    KsdDraws ksd_draws(iterations);
+    // As many draws for SGGMC's 10x longer chain as for the others.
+    KsdDraws ksd_draws(iterations, std::min(options.synthetic_iterations, kSamKsdDraws));
     for (int m = 0; m < iterations; ++m) {
       sampler->Step();
       const Eigen::MatrixXd& x = sampler->x();
@@ -551,11 +560,12 @@ absl::StatusOr<SamSyntheticResult> RunSamSynthetic(const SamOptions& options) {
     histograms.col(2 * which + 1) /= iterations * 2 * M_PI / kBins;
     result.mode_fraction[which] = mode_one / iterations;
     SGMCMC_ASSIGN_OR_RETURN(result.ksd[which], SphereDrawsKsd(model, ksd_draws.draws()));
+    result.ksd_draws[which] = static_cast<int>(ksd_draws.kept());
     Log(options,
         "synthetic %-6s: %d iterations in %s, fraction with theta_1 > 0.6 (mode of "
         "v_1 = v_1^(g)): %.4f, KSD %.4f (%d draws, every %d-th)\n",
         names[which], iterations, HumanSeconds(SecondsSince(start)), mode_one / iterations,
-        result.ksd[which], static_cast<int>(ksd_draws.draws().size() / 4),
+        result.ksd[which], static_cast<int>(ksd_draws.kept()),
         static_cast<int>(ksd_draws.every()));
   }
   double exact_one = 0;

@@ -53,7 +53,8 @@ namespace sgmcmc::tools {
 
 // Number of histogram bins over (-π, π] of the toy and synthetic angle histograms.
 inline constexpr int kSamAngleBins = 100;
-// Draws per chain in the KSD summaries (every max(1, iterations / kSamKsdDraws)-th draw):
+// Draws per chain in the KSD summaries (min(iterations, kSamKsdDraws) evenly spaced draws;
+// SGGMC's 10x longer synthetic chain gets as many as the others):
 // the V statistic costs O(draws^2), ~0.5 s at 10000 on the circle.
 inline constexpr int kSamKsdDraws = 10000;
 // rng::Engine stream of the toy's exact reference draws (under SamOptions::seed).
@@ -186,8 +187,10 @@ struct SamSyntheticResult {
   // Fraction of draws with θ₁ > 0.6: GMC, SGGMC, gSGNHT; and the exact one (grid).
   double mode_fraction[3] = {0, 0, 0};
   double exact_mode_fraction = 0;
-  // KSD on the torus (SphereDrawsKsd): GMC, SGGMC, gSGNHT.
+  // KSD on the torus (SphereDrawsKsd) of ksd_draws draws (the same for the three):
+  // GMC, SGGMC, gSGNHT.
   double ksd[3] = {0, 0, 0};
+  int ksd_draws[3] = {0, 0, 0};
   // The draws as CmdStan CSV (x.i.j: coordinate i of direction j; theta.j: its angle; lp__
   // the log posterior up to a constant), synthetic_iterations / 10 from each chain (every
   // 10th; every 100th of SGGMC's 10x longer run): GMC, SGGMC, gSGNHT.

@@ -193,6 +193,9 @@ TEST(SamSyntheticTest, OutputStructure) {
   for (int c = 0; c < 6; ++c) EXPECT_NEAR(result->histograms.col(c).sum() * width, 1, 1e-9);
   EXPECT_GT(result->exact_mode_fraction, 0);
   EXPECT_LT(result->exact_mode_fraction, 1);
+  // The KSDs are comparable: as many draws of SGGMC's 10x longer chain as of the others
+  // (was 2000 against 200, a V statistic of another n).
+  for (int which = 0; which < 3; ++which) EXPECT_EQ(result->ksd_draws[which], 200) << which;
 }
 
 TEST(SamPerplexityTest, OneRowPerMethodAndEvaluation) {

@@ -10,6 +10,8 @@
 
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
+#include "absl/flags/usage_config.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 
@@ -97,6 +99,14 @@ int ReportToolStatus(const char* argv0, const absl::Status& status) {
 int ToolMain(int argc, char** argv, const char* usage,
              absl::FunctionRef<absl::Status(const char* argv0)> body) {
   absl::SetProgramUsageMessage(usage);
+  // --help lists every flag defined under tools/ (Abseil's default shows only those of the
+  // file named after the binary, hiding e.g. tools/matrix_factorization_flags.cc's).
+  absl::FlagsUsageConfig config;
+  config.contains_help_flags = [](absl::string_view file) {
+    return absl::StrContains(file, "tools/");
+  };
+  config.contains_helpshort_flags = config.contains_help_flags;
+  absl::SetFlagsUsageConfig(config);
   absl::ParseCommandLine(argc, argv);
   return ReportToolStatus(argv[0], body(argv[0]));
 }

@@ -33,7 +33,10 @@ def write_cmdstan_csv(path, draws, lp=None, name="theta", model="model", algorit
 
 def read_cmdstan_csv(path):
     """(columns, values, config) of a CmdStan CSV file; config maps key -> first value."""
-    raw = _sgmcmc.read_cmdstan_csv(str(path))
+    try:
+        raw = _sgmcmc.read_cmdstan_csv(str(path))
+    except UnicodeDecodeError as e:  # names and comments are text: a binary file
+        raise ValueError("%s: not a CmdStan CSV file (not UTF-8 text: %s)" % (path, e)) from None
     config = {}
     for key, value in raw["config"]:
         config.setdefault(key, value)

@@ -77,8 +77,8 @@ def _seed(random_state):
     if random_state is None:
         return 1
     if isinstance(random_state, numbers.Integral):
-        if random_state < 0:
-            raise ValueError("random_state must be >= 0, got %d" % random_state)
+        if random_state < 0 or random_state >= 2**64:
+            raise ValueError("random_state must be in [0, 2^64), got %d" % random_state)
         return int(random_state)
     if isinstance(random_state, np.random.RandomState):
         return int(random_state.randint(np.iinfo(np.int32).max))

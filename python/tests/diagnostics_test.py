@@ -87,6 +87,11 @@ class DiagnosticsTest(unittest.TestCase):
             diagnostics.read_cmdstan_csv(path)
         with self.assertRaises(FileNotFoundError):
             diagnostics.read_cmdstan_csv(path + ".absent")
+        # A binary file was a UnicodeDecodeError without the file's name.
+        with open(path, "wb") as f:
+            f.write(b"\x00\xff\xfe,lp__\n1,2\n")
+        with self.assertRaisesRegex(ValueError, r"draws.csv: not a CmdStan CSV file"):
+            diagnostics.read_cmdstan_csv(path)
         with self.assertRaisesRegex(ValueError, "significant_digits"):
             diagnostics.write_cmdstan_csv(path, draws, significant_digits=30)
 

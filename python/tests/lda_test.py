@@ -200,6 +200,22 @@ class ErrorPathTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "n_components|num_topics"):
             small_lda(n_components=0).fit(X)
 
+    def test_undefined_perplexity_and_absurd_options_raise(self):
+        X = toy_counts()
+        lda = small_lda().fit(X)
+        # Documents with no tokens: 0/0 perplexity was returned as NaN.
+        empty = np.zeros((3, X.shape[1]))
+        with self.assertRaisesRegex(ValueError, "^X has no held-out tokens"):
+            lda.perplexity(empty)
+        with self.assertRaisesRegex(ValueError, r"^held_out\[1\] has no held-out tokens"):
+            small_lda().fit(X, held_out=(X, empty))
+        # A mistyped n_threads hung creating the threads; a seed past 64 bits was a TypeError
+        # from pybind11's overload resolution.
+        with self.assertRaisesRegex(ValueError, "n_threads must be at most 1024, got 100000"):
+            small_lda(n_threads=100000).fit(X)
+        with self.assertRaisesRegex(ValueError, r"random_state must be in \[0, 2\^64\)"):
+            small_lda(random_state=2**70).fit(X)
+
     def test_missing_file_is_file_not_found(self):
         with self.assertRaises(FileNotFoundError):
             datasets.load_uci("/nonexistent/docword.txt", "/nonexistent/vocab.txt")
