@@ -1,6 +1,8 @@
 #include "tools/lda_run.h"
 
 #include <algorithm>
+#include <time.h>
+
 #include <chrono>
 #include <filesystem>
 #include <iostream>
@@ -31,6 +33,13 @@ namespace sgmcmc::tools {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// CPU seconds used by the process so far (all its threads).
+double ProcessCpuSeconds() {
+  timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
 
 // Collects protobuf's text-format errors as "source:line:column: message".
 class ErrorCollector final : public google::protobuf::io::ErrorCollector {
@@ -103,13 +112,13 @@ std::string TraceCsv(const LdaCheckpoint& checkpoint) {
 std::string PointTraceCsv(const LdaCheckpoint& checkpoint) {
   std::string out =
       "iteration,train_seconds,fold_in_perplexity_last,fold_in_perplexity_mean,mean_samples,"
-      "gibbs_running_predictive_perplexity\n";
+      "gibbs_running_predictive_perplexity,train_cpu_seconds\n";
   for (const LdaTracePoint& p : checkpoint.trace()) {
     absl::StrAppend(&out, p.iteration(), ",", absl::StrFormat("%.6f", p.train_seconds()), ",",
                     absl::StrFormat("%.9g", p.fold_in_perplexity_last()), ",",
                     absl::StrFormat("%.9g", p.fold_in_perplexity_mean()), ",",
-                    p.mean_samples(), ",", absl::StrFormat("%.9g", p.running_perplexity()),
-                    "\n");
+                    p.mean_samples(), ",", absl::StrFormat("%.9g", p.running_perplexity()), ",",
+                    absl::StrFormat("%.6f", p.train_cpu_seconds()), "\n");
   }
   return out;
 }
@@ -188,8 +197,11 @@ class RunTrainer {
     while (lda.iteration() < run_.iterations &&
            !(run_.max_seconds > 0 && checkpoint.train_seconds() >= run_.max_seconds)) {
       const auto step_start = Clock::now();
+      const double cpu_start = ProcessCpuSeconds();
       lda.Step();
       checkpoint.set_train_seconds(checkpoint.train_seconds() + SecondsSince(step_start));
+      checkpoint.set_train_cpu_seconds(checkpoint.train_cpu_seconds() + ProcessCpuSeconds() -
+                                       cpu_start);
       const models::LdaCountModel::Stats& stats = lda.last_stats();
       checkpoint.set_documents(checkpoint.documents() + stats.documents);
       checkpoint.set_tokens(checkpoint.tokens() + stats.tokens);
@@ -250,6 +262,7 @@ class RunTrainer {
     LdaTracePoint& point = *checkpoint.add_trace();
     point.set_iteration(lda.iteration());
     point.set_train_seconds(checkpoint.train_seconds());
+    point.set_train_cpu_seconds(checkpoint.train_cpu_seconds());
     point.set_documents(checkpoint.documents());
     point.set_tokens(checkpoint.tokens());
     point.set_step_size(lda.step_size(lda.iteration() - 1));

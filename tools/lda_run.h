@@ -18,7 +18,8 @@
 //                         fold_in_perplexity_mean, mean_samples (point estimates scored by
 //                         fold-in, eval/fold_in.h), gibbs_running_predictive_perplexity (=
 //                         trace's running_perplexity, the SG-MCMC predictive: a different
-//                         quantity, in its own column)
+//                         quantity, in its own column), train_cpu_seconds (CPU time of the
+//                         process in training, all threads)
 //   checkpoint_NAME.pb    an LdaCheckpoint (tools/lda_checkpoint.proto)
 //   snapshots_NAME/, snapshots_NAME.csv
 //                         with write_snapshots: the last sample and the posterior mean at

@@ -242,13 +242,14 @@ TEST(RunLdaTest, WritesOutputsAndResumesBitIdentically) {
       EXPECT_GT(a.trace(i).fold_in_perplexity_last(), 1);
       EXPECT_LT(a.trace(i).fold_in_perplexity_last(), 24);
     }
+    EXPECT_GT(a.trace(3).train_cpu_seconds(), 0);
     EXPECT_TRUE(std::isnan(a.trace(0).fold_in_perplexity_mean()));  // iteration 3: no samples
     EXPECT_EQ(a.trace(1).mean_samples(), 2);                         // iterations 5, 6
     EXPECT_EQ(a.trace(3).fold_in_perplexity_mean(), b.trace(3).fold_in_perplexity_mean());
     const std::string point_trace = Slurp(whole + "/point_trace_" + run + ".csv");
     EXPECT_EQ(point_trace.substr(0, point_trace.find('\n')),
               "iteration,train_seconds,fold_in_perplexity_last,fold_in_perplexity_mean,"
-              "mean_samples,gibbs_running_predictive_perplexity");
+              "mean_samples,gibbs_running_predictive_perplexity,train_cpu_seconds");
     EXPECT_EQ(std::count(point_trace.begin(), point_trace.end(), '\n'), 5);
     const std::string trace = Slurp(whole + "/trace_" + run + ".csv");
     EXPECT_EQ(trace.substr(0, trace.find('\n')),
