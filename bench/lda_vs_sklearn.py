@@ -1,51 +1,50 @@
 #!/usr/bin/python3
-"""Time-to-perplexity of our SCIR and SGRLD LDA against scikit-learn's online variational LDA.
+"""Time to quality of our SCIR and SGRLD LDA against scikit-learn's online variational LDA.
 
-One run, one corpus, one split, one perplexity code for everybody:
-  1. builds //tools:lda and //tools:lda_evaluate (-c opt);
+One corpus, one split, ONE evaluator for every point estimate of every method:
+  1. builds //tools:lda and //tools:lda_evaluate (-c opt), or uses --bin_dir;
   2. writes an LdaConfig for the corpus (K = 50, minibatches of 50 documents, 1 thread) and
      exports the training part of its held-out split with lda_evaluate --export_train_dir;
-  3. trains scikit-learn's LatentDirichletAllocation (learning_method="online", batch_size=50,
-     n_components=50, one thread) by partial_fit over shuffled minibatches for --passes
-     passes, timing only partial_fit, and saves the normalised components_ at every snapshot;
-  4. runs the `lda` tool with SCIR and SGRLD (presets scir_fast / sgrld_fast at K = 50,
-     --gibbs_sweeps per document) for as many minibatches as scikit-learn's passes (times
-     --our_passes_factor), timing only training (the tool excludes its evaluations);
-  5. scores scikit-learn's snapshots with lda_evaluate: the same test documents, the same
-     document-completion split (every 10th token held out) and the same Gibbs-based
-     perplexity code as our runs (alpha = scikit-learn's doc_topic_prior);
-  6. prints, side by side, the perplexity against training seconds of all three methods and
-     the time each needs to reach the perplexity scikit-learn reaches after its last pass,
-     and draws bench_out/time_to_perplexity.png (gnuplot).
+  3. trains scikit-learn's LatentDirichletAllocation (learning_method="online",
+     batch_size=50, n_jobs=1) by partial_fit over shuffled minibatches for --sklearn_passes
+     passes in a child process whose numpy loads OpenBLAS from Debian's libopenblas0-pthread
+     (LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/openblas-pthread, one BLAS thread: the BLAS a
+     pip-installed numpy brings), timing only partial_fit, and saves components_ at snapshots
+     (--snapshots_per_pass for the first --target_passes passes, then one per pass); the child
+     reports the BLAS that ran (threadpoolctl);
+  4. runs the `lda` tool with SCIR and SGRLD (presets scir_fast / sgrld_fast, K = 50, batch
+     50, one thread) for --our_passes passes, writing the last sample and the posterior mean
+     (kept samples after burn-in) as .phi snapshots at every evaluation; the tool's
+     train_seconds exclude evaluations and snapshot writing;
+  5. scores every snapshot of every method with lda_evaluate --gibbs=false, i.e. the C++ fold-in
+     evaluator (eval/fold_in.h: θ of each test document folded in from its observed half with
+     φ fixed by fixed-point iterations, α = the model's, perplexity on the held-out half), and
+     checks that it reproduces, bit for bit, the scores the lda tool wrote (point_trace);
+  6. prints the time each method needs to reach scikit-learn's --target_passes-pass
+     perplexity, the final values and the ratios asked by issue 22, the running-mean Gibbs
+     predictive of our runs in its own, separately labelled column (never mixed with the point
+     estimates), and draws perplexity against seconds (matplotlib) to
+     bench_out/<corpus>/time_to_perplexity.png; the table also goes to summary.md there.
 
-Our runs report the running mean of p_dw over the evaluations after burn-in (half of the
-iterations), the SG-MCMC estimate of the posterior predictive; scikit-learn's point
-estimates are scored one snapshot at a time.
-
-Run with Debian's python3 (it has python3-sklearn; the pyenv python3 on PATH does not):
+Run with Debian's python3 (it has python3-sklearn, matplotlib, threadpoolctl):
   /usr/bin/python3 bench/lda_vs_sklearn.py --corpus=kos
-  /usr/bin/python3 bench/lda_vs_sklearn.py --corpus=ap --passes=5
-  /usr/bin/python3 bench/lda_vs_sklearn.py --corpus=20news --passes=5
+  /usr/bin/python3 bench/lda_vs_sklearn.py --corpus=20news --sklearn_passes=20 --our_passes=20
 """
 
 import argparse
 import csv
+import json
+import math
 import os
 import shutil
 import subprocess
 import sys
 import time
 
-# One thread for numpy / scikit-learn, set before they are imported.
-for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[_var] = "1"
-
-import numpy as np  # noqa: E402
-import scipy.sparse  # noqa: E402
-from sklearn.decomposition import LatentDirichletAllocation  # noqa: E402
-
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.environ.get("SGMCMC_SHARED_DATA", os.path.join(os.path.dirname(REPO), "shared", "data"))
+OPENBLAS_DIR = "/usr/lib/x86_64-linux-gnu/openblas-pthread"
+SAMPLERS = ("scir_fast", "sgrld_fast")
 
 CORPORA = {
     # name: (docword, vocab, test docword or None)
@@ -56,16 +55,19 @@ CORPORA = {
 }
 
 
+def log(*parts):
+    print(*parts, file=sys.stderr, flush=True)
+
+
 def run(command, **kwargs):
-    print("+", " ".join(command), file=sys.stderr, flush=True)
+    shown = [c if len(c) < 300 else c[:120] + "...(%d chars)" % len(c) for c in command]
+    log("+", " ".join(shown))
     return subprocess.run(command, check=True, cwd=REPO, **kwargs)
 
 
-def build():
-    run(["./bazelw", "build", "-c", "opt", "//tools:lda", "//tools:lda_evaluate"])
-    out = subprocess.run(["./bazelw", "info", "-c", "opt", "bazel-bin"], check=True, cwd=REPO,
-                         capture_output=True, text=True).stdout.strip()
-    return os.path.join(out, "tools", "lda"), os.path.join(out, "tools", "lda_evaluate")
+def bazel_bin():
+    return subprocess.run(["./bazelw", "info", "-c", "opt", "bazel-bin"], check=True, cwd=REPO,
+                          capture_output=True, text=True).stdout.strip()
 
 
 def corpus_block(name):
@@ -81,51 +83,97 @@ def corpus_block(name):
     return block + "}\n"
 
 
-def read_uci(directory):
-    """The exported training corpus as a CSR document-term matrix."""
-    import gzip  # noqa: F401 (plain text here)
-    with open(os.path.join(directory, "docword.txt")) as f:
+# ---------------------------------------------------------------------------------------------
+# scikit-learn, in a child process with OpenBLAS.
+
+def sklearn_worker(spec_path):
+    """Trains scikit-learn as described by the JSON spec; writes its snapshots and BLAS info."""
+    with open(spec_path) as f:
+        spec = json.load(f)
+    import numpy as np
+    import scipy.sparse
+    from sklearn.decomposition import LatentDirichletAllocation
+    from threadpoolctl import threadpool_info
+
+    with open(os.path.join(spec["train_dir"], "docword.txt")) as f:
         num_docs = int(f.readline())
         vocabulary_size = int(f.readline())
         f.readline()
         data = np.loadtxt(f, dtype=np.int64, ndmin=2)
-    rows, cols, counts = data[:, 0] - 1, data[:, 1] - 1, data[:, 2]
-    return scipy.sparse.csr_matrix((counts.astype(np.float64), (rows, cols)),
-                                   shape=(num_docs, vocabulary_size))
-
-
-def train_sklearn(matrix, args, snapshot_dir):
-    """Online VB by partial_fit over shuffled minibatches; returns [(seconds, path, pass)]."""
-    num_docs = matrix.shape[0]
+    matrix = scipy.sparse.csr_matrix(
+        (data[:, 2].astype(np.float64), (data[:, 0] - 1, data[:, 1] - 1)),
+        shape=(num_docs, vocabulary_size))
     model = LatentDirichletAllocation(
-        n_components=args.topics, learning_method="online", batch_size=args.batch,
-        total_samples=num_docs, n_jobs=1, random_state=args.seed,
-        learning_offset=10.0, learning_decay=0.7)
-    rng = np.random.default_rng(args.seed)
-    batches_per_pass = (num_docs + args.batch - 1) // args.batch
-    snapshot_every = max(1, batches_per_pass // args.snapshots_per_pass)
-    seconds, snapshots, step = 0.0, [], 0
-    for epoch in range(args.passes):
+        n_components=spec["topics"], learning_method="online", batch_size=spec["batch"],
+        total_samples=num_docs, n_jobs=1, random_state=spec["seed"], learning_offset=10.0,
+        learning_decay=0.7)
+    rng = np.random.default_rng(spec["seed"])
+    batch = spec["batch"]
+    batches_per_pass = (num_docs + batch - 1) // batch
+    dense_every = max(1, batches_per_pass // spec["snapshots_per_pass"])
+    seconds, cpu, step, rows = 0.0, 0.0, 0, []
+    for epoch in range(spec["passes"]):
         order = rng.permutation(num_docs)
         for b in range(batches_per_pass):
-            batch = matrix[order[b * args.batch:(b + 1) * args.batch]]
-            start = time.perf_counter()
-            model.partial_fit(batch)
+            minibatch = matrix[order[b * batch:(b + 1) * batch]]
+            start, cpu_start = time.perf_counter(), time.process_time()
+            model.partial_fit(minibatch)
             seconds += time.perf_counter() - start
+            cpu += time.process_time() - cpu_start
             step += 1
-            if step % snapshot_every == 0 or b == batches_per_pass - 1:
-                path = os.path.join(snapshot_dir, "sklearn_%05d.f64" % step)
-                topics = model.components_ / model.components_.sum(axis=1, keepdims=True)
-                topics.astype("<f8").tofile(path)
-                snapshots.append((seconds, path, step / batches_per_pass))
-        print("scikit-learn pass %d: %.1f s" % (epoch + 1, seconds), file=sys.stderr, flush=True)
-    return snapshots, model.doc_topic_prior_
+            end_of_pass = b == batches_per_pass - 1
+            if end_of_pass or (epoch < spec["target_passes"] and step % dense_every == 0):
+                path = os.path.join(spec["snapshot_dir"], "sklearn_%06d.f64" % step)
+                model.components_.astype("<f8").tofile(path)  # rows normalised by lda_evaluate
+                rows.append({"wall": seconds, "cpu": cpu, "path": path,
+                             "passes": step / batches_per_pass})
+        log("scikit-learn pass %d: %.1f s (CPU %.1f s)" % (epoch + 1, seconds, cpu))
+        if spec["max_seconds"] > 0 and cpu >= spec["max_seconds"]:
+            log("scikit-learn: stopped after %d passes (--sklearn_max_seconds)" % (epoch + 1))
+            break
+    info = {"snapshots": rows, "alpha": float(model.doc_topic_prior_),
+            "blas": threadpool_info(), "sklearn": __import__("sklearn").__version__,
+            "numpy": np.__version__, "batches_per_pass": batches_per_pass}
+    with open(spec["result"], "w") as f:
+        json.dump(info, f, indent=1)
 
 
-def read_trace(path):
-    with open(path) as f:
-        return [(float(r["train_seconds"]), float(r["running_perplexity"]), int(r["iteration"]))
-                for r in csv.DictReader(f)]
+def train_sklearn(args, out, train_dir):
+    snapshot_dir = os.path.join(out, "sklearn_snapshots")
+    os.makedirs(snapshot_dir)
+    spec = {"train_dir": train_dir, "topics": args.topics, "batch": args.batch,
+            "seed": args.seed, "passes": args.sklearn_passes,
+            "target_passes": args.target_passes, "snapshots_per_pass": args.snapshots_per_pass,
+            "snapshot_dir": snapshot_dir, "max_seconds": args.sklearn_max_seconds,
+            "result": os.path.join(out, "sklearn.json")}
+    spec_path = os.path.join(out, "sklearn_spec.json")
+    with open(spec_path, "w") as f:
+        json.dump(spec, f)
+    env = dict(os.environ)
+    # OpenBLAS for this process only, one thread everywhere.
+    env["LD_LIBRARY_PATH"] = OPENBLAS_DIR + (":" + env["LD_LIBRARY_PATH"]
+                                             if env.get("LD_LIBRARY_PATH") else "")
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        env[var] = "1"
+    run([sys.executable, os.path.abspath(__file__), "--sklearn_worker=" + spec_path], env=env)
+    with open(spec["result"]) as f:
+        return json.load(f)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scoring and the comparison.
+
+def score(evaluate, config_path, alpha, paths, output):
+    """Fold-in perplexity of each topic matrix by lda_evaluate, {path: perplexity}."""
+    scores = {}
+    for i in range(0, len(paths), 40):  # keep command lines short
+        part = output + ".%d.csv" % i
+        run([evaluate, "--config=" + config_path, "--alpha=%r" % alpha, "--gibbs=false",
+             "--topics=" + ",".join(paths[i:i + 40]), "--output=" + part])
+        with open(part) as f:
+            for r in csv.DictReader(f):
+                scores[r["file"]] = float(r["fold_in_perplexity"])
+    return scores
 
 
 def time_to_reach(curve, target):
@@ -135,105 +183,227 @@ def time_to_reach(curve, target):
     return None
 
 
+def fmt(x, digits=1):
+    return "-" if x is None or (isinstance(x, float) and math.isnan(x)) else "%.*f" % (digits, x)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sklearn_worker", default="", help=argparse.SUPPRESS)
     parser.add_argument("--corpus", choices=sorted(CORPORA), default="kos")
     parser.add_argument("--topics", type=int, default=50)
     parser.add_argument("--batch", type=int, default=50)
-    parser.add_argument("--passes", type=int, default=5, help="scikit-learn passes")
-    parser.add_argument("--our_passes_factor", type=float, default=1.0,
-                        help="our runs visit this many times scikit-learn's documents")
-    parser.add_argument("--gibbs_sweeps", type=int, default=0,
-                        help="Gibbs sweeps per document for our runs (0: the presets')")
+    parser.add_argument("--target_passes", type=int, default=5,
+                        help="the target is scikit-learn's perplexity after this many passes")
+    parser.add_argument("--sklearn_passes", type=int, default=50)
+    parser.add_argument("--sklearn_max_seconds", type=float, default=0,
+                        help="stop scikit-learn after the pass that crosses this many CPU "
+                        "seconds (0: none)")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                        help="seconds of training measured as process CPU time (default: "
+                        "steadier on a shared machine) or wall time")
+    parser.add_argument("--our_passes", type=float, default=50)
+    parser.add_argument("--our_max_seconds", type=float, default=0,
+                        help="max_seconds (wall) of each of our runs (0: none)")
+    parser.add_argument("--burn_in_fraction", type=float, default=0.5,
+                        help="our burn-in (posterior mean and running predictive) as a "
+                        "fraction of our iterations")
+    parser.add_argument("--mean_every", type=int, default=1,
+                        help="our posterior mean keeps every this many iterations")
+    parser.add_argument("--evaluations", type=int, default=40,
+                        help="our evaluations (and snapshots) per run")
     parser.add_argument("--snapshots_per_pass", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--eval_every", type=int, default=0,
-                        help="our evaluation period in iterations (0: 40 per run)")
     parser.add_argument("--out", default=os.path.join(REPO, "bench_out"))
-    parser.add_argument("--skip_build", action="store_true")
+    parser.add_argument("--keep_snapshots", action="store_true",
+                        help="keep the .phi / .f64 snapshots (large on 20 Newsgroups)")
     parser.add_argument("--bin_dir", default="",
                         help="directory with prebuilt lda and lda_evaluate (and their "
                         ".runfiles), e.g. copies of bazel-bin/tools; skips the build")
+    parser.add_argument("--skip_build", action="store_true")
     args = parser.parse_args()
+    if args.sklearn_worker:
+        sklearn_worker(args.sklearn_worker)
+        return
 
     out = os.path.abspath(os.path.join(args.out, args.corpus))
     shutil.rmtree(out, ignore_errors=True)
-    os.makedirs(os.path.join(out, "snapshots"))
+    os.makedirs(out)
     if args.bin_dir:
-        lda, evaluate = (os.path.join(os.path.abspath(args.bin_dir), t)
-                         for t in ("lda", "lda_evaluate"))
-    elif args.skip_build:
-        bin_dir = subprocess.run(["./bazelw", "info", "-c", "opt", "bazel-bin"], check=True,
-                                 cwd=REPO, capture_output=True, text=True).stdout.strip()
-        lda, evaluate = (os.path.join(bin_dir, "tools", t) for t in ("lda", "lda_evaluate"))
+        tools = os.path.abspath(args.bin_dir)
     else:
-        lda, evaluate = build()
+        if not args.skip_build:
+            run(["./bazelw", "build", "-c", "opt", "//tools:lda", "//tools:lda_evaluate"])
+        tools = os.path.join(bazel_bin(), "tools")
+    lda, evaluate = os.path.join(tools, "lda"), os.path.join(tools, "lda_evaluate")
 
     # The split, and scikit-learn's training data from it.
     base = corpus_block(args.corpus) + "seed: %d\nthreads: 1\n" % args.seed
     base_path = os.path.join(out, "split.textpb")
     with open(base_path, "w") as f:
         f.write(base)
-    run([evaluate, "--config=" + base_path, "--export_train_dir=" + os.path.join(out, "train")])
-    matrix = read_uci(os.path.join(out, "train"))
-    num_docs = matrix.shape[0]
+    train_dir = os.path.join(out, "train")
+    run([evaluate, "--config=" + base_path, "--export_train_dir=" + train_dir])
+    with open(os.path.join(train_dir, "docword.txt")) as f:
+        num_docs = int(f.readline())
 
     # scikit-learn.
-    snapshots, sklearn_alpha = train_sklearn(matrix, args, os.path.join(out, "snapshots"))
-    scores_path = os.path.join(out, "sklearn_scores.csv")
-    run([evaluate, "--config=" + base_path, "--alpha=%r" % sklearn_alpha,
-         "--topics=" + ",".join(p for _, p, _ in snapshots), "--output=" + scores_path])
-    with open(scores_path) as f:
-        scores = {r["file"]: float(r["perplexity"]) for r in csv.DictReader(f)}
-    sklearn_curve = [(s, scores[p]) for s, p, _ in snapshots]
+    sk = train_sklearn(args, out, train_dir)
+    sk_scores = score(evaluate, base_path, sk["alpha"], [r["path"] for r in sk["snapshots"]],
+                      os.path.join(out, "sklearn_scores"))
+    sk_curve = [(r[args.clock], sk_scores[r["path"]], r["passes"]) for r in sk["snapshots"]]
+    target_row = min(sk_curve, key=lambda c: abs(c[2] - args.target_passes))
+    target = target_row[1]
 
-    # Our samplers, as many minibatches as scikit-learn's passes (times the factor).
-    iterations = int(round(args.passes * args.our_passes_factor * num_docs / args.batch))
-    eval_every = args.eval_every or max(1, iterations // 40)
+    # Ours.
+    iterations = int(round(args.our_passes * num_docs / args.batch))
+    eval_every = max(1, iterations // args.evaluations)
+    burn_in = int(round(args.burn_in_fraction * iterations))
     runs = ""
-    for preset in ("scir_fast", "sgrld_fast"):
-        runs += "runs { preset: '%s' num_topics: %d minibatch_size: %d iterations: %d%s }\n" % (
-            preset, args.topics, args.batch, iterations,
-            " gibbs_sweeps: %d" % args.gibbs_sweeps if args.gibbs_sweeps else "")
+    for preset in SAMPLERS:
+        runs += ("runs { preset: '%s' num_topics: %d minibatch_size: %d iterations: %d "
+                 "burn_in: %d mean_every: %d%s }\n" % (
+                     preset, args.topics, args.batch, iterations, burn_in, args.mean_every,
+                     " max_seconds: %g" % args.our_max_seconds if args.our_max_seconds else ""))
     config_path = os.path.join(out, "ours.textpb")
     with open(config_path, "w") as f:
-        f.write(base + "eval_every: %d\noutput_dir: '%s'\n%s" % (eval_every, out, runs))
-    run([lda, "--config=" + config_path])
-    ours = {name: read_trace(os.path.join(out, "trace_%s.csv" % name))
-            for name in ("scir_fast", "sgrld_fast")}
+        f.write(base + "eval_every: %d\noutput_dir: '%s'\nwrite_snapshots: true\n%s" % (
+            eval_every, out, runs))
+    run([lda, "--config=" + config_path, "--plot=false"])
+
+    ours = {}
+    mismatches = 0
+    for name in SAMPLERS:
+        with open(os.path.join(out, "snapshots_%s.csv" % name)) as f:
+            snaps = list(csv.DictReader(f))
+        with open(os.path.join(out, "point_trace_%s.csv" % name)) as f:
+            trace = {int(r["iteration"]): r for r in csv.DictReader(f)}
+        paths = [s["last"] for s in snaps] + [s["mean"] for s in snaps if s["mean"]]
+        scores = score(evaluate, base_path, 0.1, paths, os.path.join(out, "scores_" + name))
+        last, mean, predictive = [], [], []
+        for s in snaps:
+            it = int(s["iteration"])
+            row = trace[it]
+            t = float(row["train_cpu_seconds"] if args.clock == "cpu" else s["train_seconds"])
+            last.append((t, scores[s["last"]]))
+            mismatches += "%.9g" % scores[s["last"]] != row["fold_in_perplexity_last"]
+            if s["mean"]:
+                mean.append((t, scores[s["mean"]]))
+                mismatches += "%.9g" % scores[s["mean"]] != row["fold_in_perplexity_mean"]
+            predictive.append((t, float(row["gibbs_running_predictive_perplexity"])))
+        ours[name] = {"last": last, "mean": mean, "predictive": predictive,
+                      "iterations": int(snaps[-1]["iteration"])}
+    if not args.keep_snapshots:
+        shutil.rmtree(os.path.join(out, "sklearn_snapshots"), ignore_errors=True)
+        for name in SAMPLERS:
+            shutil.rmtree(os.path.join(out, "snapshots_" + name), ignore_errors=True)
 
     # The comparison.
-    target = sklearn_curve[-1][1]
-    print()
-    print("corpus %s: %d training documents, K = %d, minibatch %d, one thread; perplexity by "
-          "document completion on the same split" % (args.corpus, num_docs, args.topics,
-                                                       args.batch))
-    print("target = scikit-learn's perplexity after %d passes: %.1f" % (args.passes, target))
-    print()
-    print("%-24s %12s %14s %16s" % ("method", "train s", "final perp.", "s to target"))
-    rows = [("scikit-learn online VB", sklearn_curve[-1][0], target,
-             time_to_reach(sklearn_curve, target))]
-    for name, trace in ours.items():
-        curve = [(s, p) for s, p, _ in trace]
-        rows.append(("ours " + name, curve[-1][0], curve[-1][1], time_to_reach(curve, target)))
-    for name, seconds, final, reach in rows:
-        print("%-24s %12.1f %14.1f %16s" % (name, seconds, final,
-                                             "-" if reach is None else "%.1f" % reach))
-    print()
-    print("perplexity against training seconds:")
-    print("%-24s %s" % ("scikit-learn", "  ".join("%.1fs:%.0f" % c for c in sklearn_curve)))
-    for name, trace in ours.items():
-        print("%-24s %s" % (name, "  ".join("%.1fs:%.0f" % (s, p) for s, p, _ in trace)))
+    blas = [(i.get("internal_api"), i.get("version"), i.get("architecture"),
+             i.get("num_threads"), i.get("filepath")) for i in sk["blas"]]
+    sk_final = sk_curve[-1][1]
+    sk_reach = time_to_reach([(s, p) for s, p, _ in sk_curve], target)
+    lines = []
+    lines.append("corpus %s: %d training documents, K = %d, minibatch %d, one thread; every "
+                 "point estimate scored by fold-in (eval/fold_in.h) on the same split; "
+                 "seconds = %s time of training" % (args.corpus, num_docs, args.topics,
+                                                   args.batch,
+                                                   "process CPU" if args.clock == "cpu"
+                                                   else "wall"))
+    lines.append("scikit-learn %s, numpy %s, BLAS in its process: %s" % (
+        sk["sklearn"], sk["numpy"], "; ".join("%s %s %s threads=%s %s" % b for b in blas)))
+    lines.append("target = scikit-learn's fold-in perplexity after %g passes (%.1f s): %.1f" % (
+        target_row[2], target_row[0], target))
+    lines.append("scikit-learn after %g passes (%.1f s): %.1f" % (
+        sk_curve[-1][2], sk_curve[-1][0], sk_final))
+    lines.append("snapshot scores by lda_evaluate equal to the lda tool's own: %s" % (
+        "yes, all" if mismatches == 0 else "NO, %d differ" % mismatches))
+    lines.append("")
+    lines.append("| method | passes | train s | final fold-in perplexity | s to reach %.1f | "
+                 "speed-up vs scikit-learn | final vs scikit-learn's %g-pass | Gibbs running "
+                 "predictive (not a point estimate) |" % (target, sk_curve[-1][2]))
+    lines.append("|---|---|---|---|---|---|---|---|")
+    lines.append("| scikit-learn online VB | %g | %.1f | %.1f | %s | 1.0x | +0.0%% | - |" % (
+        sk_curve[-1][2], sk_curve[-1][0], sk_final, fmt(sk_reach)))
+    verdict = []
+    for name in SAMPLERS:
+        o = ours[name]
+        passes = o["iterations"] * args.batch / num_docs
+        for kind, label in (("mean", "posterior mean"), ("last", "last sample")):
+            curve = o[kind]
+            if not curve:
+                continue
+            reach = time_to_reach(curve, target)
+            final = curve[-1][1]
+            lines.append("| ours %s, %s | %.1f | %.1f | %.1f | %s | %s | %+.1f%% | %s |" % (
+                name, label, passes, curve[-1][0], final, fmt(reach),
+                "-" if reach is None or sk_reach is None else "%.1fx" % (sk_reach / reach),
+                100 * (final / sk_final - 1),
+                fmt(o["predictive"][-1][1]) if kind == "mean" else "-"))
+            verdict.append((name, label, reach, final))
+    lines.append("")
+    best_reach = min((r for _, _, r, _ in verdict if r is not None), default=None)
+    best_final = min(f for _, _, _, f in verdict)
+    lines.append("issue 22 targets: fastest to the target %s s (%s); >= 3x sooner than "
+                 "scikit-learn's %s s: %s. Lowest final %.1f, %+.1f%% against scikit-learn's "
+                 "last value %.1f; >= 2%% below: %s." % (
+                     fmt(best_reach), ", ".join("%s %s" % (n, l) for n, l, r, _ in verdict
+                                                if r is not None and r == best_reach) or "none",
+                     fmt(sk_reach),
+                     "yes" if best_reach is not None and sk_reach is not None
+                     and 3 * best_reach <= sk_reach else "NO",
+                     best_final, 100 * (best_final / sk_final - 1), sk_final,
+                     "yes" if best_final <= 0.98 * sk_final else "NO"))
+    lines.append("")
+    lines.append("perplexity against training seconds (fold-in; a few points per curve):")
 
-    with open(os.path.join(out, "sklearn_trace.csv"), "w") as f:
-        f.write("train_seconds,perplexity\n")
-        for s, p in sklearn_curve:
-            f.write("%.6f,%.9g\n" % (s, p))
-    if shutil.which("gnuplot"):
-        script = os.path.join(REPO, "bench", "time_to_perplexity.gp")
-        subprocess.run(["gnuplot", "-e", "dir='%s'; corpus='%s'" % (out, args.corpus), script],
-                       check=False)
-        print("\nplot: %s/time_to_perplexity.png" % out)
+    def sampled(curve, n=8):
+        step = max(1, len(curve) // n)
+        points = curve[::step]
+        if points[-1] != curve[-1]:
+            points.append(curve[-1])
+        return "  ".join("%.1fs:%.0f" % (s, p) for s, p in points)
+
+    lines.append("  %-24s %s" % ("scikit-learn", sampled([(s, p) for s, p, _ in sk_curve])))
+    for name in SAMPLERS:
+        for kind in ("last", "mean"):
+            if ours[name][kind]:
+                lines.append("  %-24s %s" % (name + " " + kind, sampled(ours[name][kind])))
+    text = "\n".join(lines)
+    print(text)
+    with open(os.path.join(out, "summary.md"), "w") as f:
+        f.write(text + "\n")
+    with open(os.path.join(out, "curves.json"), "w") as f:
+        json.dump({"sklearn": sk_curve, "target": target, "ours": ours, "blas": sk["blas"]}, f)
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(9, 6))
+    ax.plot([s for s, _, _ in sk_curve], [p for _, p, _ in sk_curve], "k.-",
+            label="scikit-learn online VB")
+    styles = {"scir_fast": "tab:red", "sgrld_fast": "tab:blue"}
+    for name in SAMPLERS:
+        for kind, style in (("mean", "-"), ("last", ":")):
+            curve = ours[name][kind]
+            if curve:
+                ax.plot([s for s, _ in curve], [p for _, p in curve], style,
+                        color=styles[name], label="%s, %s" % (
+                            name.split("_")[0].upper(),
+                            "posterior mean" if kind == "mean" else "last sample"))
+    ax.axhline(target, color="gray", lw=0.8, ls="--",
+               label="scikit-learn after %g passes" % target_row[2])
+    top = max(p for _, p, _ in sk_curve[:3]) * 1.05
+    ax.set_ylim(min(best_final, sk_final) * 0.97, top)
+    ax.set_xlabel("training seconds (one thread, %s time)" % args.clock)
+    ax.set_ylabel("held-out perplexity, fold-in point estimate")
+    ax.set_title("%s, K = %d, minibatch %d: time to quality" % (args.corpus, args.topics,
+                                                                 args.batch))
+    ax.grid(alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(os.path.join(out, "time_to_perplexity.png"), dpi=100)
+    print("\nplot: %s/time_to_perplexity.png" % out)
 
 
 if __name__ == "__main__":

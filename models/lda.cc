@@ -65,6 +65,8 @@ absl::Status LdaOptions::Validate(int num_documents) const {
       count_estimator != LdaCountEstimator::kPersistentJoint) {
     return error("count_estimator must be kSweepAverage, kLastSweep or kPersistentJoint");
   }
+  if (mean_burn_in < -1) return error("mean_burn_in must be >= -1, got ", mean_burn_in);
+  if (mean_every < 1) return error("mean_every must be >= 1, got ", mean_every);
   if (count_estimator == LdaCountEstimator::kPersistentJoint) {
     if (sampler != LdaSampler::kScir) {
       return error("sampler must be kScir with count_estimator kPersistentJoint");
@@ -176,6 +178,39 @@ void Lda::Step() {
   });
   update_seconds_ = SecondsSince(start);
   ++iteration_;
+  AccumulatePosteriorMean();
+}
+
+void Lda::AccumulatePosteriorMean() {
+  const int64_t burn_in = options_.mean_burn_in;
+  if (burn_in < 0 || iteration_ < burn_in || (iteration_ - burn_in) % options_.mean_every != 0) {
+    return;
+  }
+  const size_t cols = static_cast<size_t>(vocabulary_size());
+  const size_t size = static_cast<size_t>(num_topics()) * cols;
+  if (mean_.empty()) mean_.assign(size, 0.0);
+  mean_scratch_.resize(size);
+  ++mean_samples_;
+  const double inverse = 1.0 / static_cast<double>(mean_samples_);
+  const samplers::SimplexSampler& s = sampler();
+  parallel::ForChunksOnPool(pool_, num_topics(), [&](int64_t begin, int64_t end, int) {
+    const absl::Span<double> rows =
+        absl::MakeSpan(mean_scratch_).subspan(begin * cols, (end - begin) * cols);
+    s.SimplexRows(static_cast<int>(begin), static_cast<int>(end), rows);
+    double* mean = mean_.data() + begin * cols;
+    for (size_t i = 0; i < rows.size(); ++i) mean[i] += (rows[i] - mean[i]) * inverse;
+  });
+}
+
+void Lda::PosteriorMeanTopics(absl::Span<double> out) const {
+  if (mean_samples_ == 0) {
+    Topics(out);
+    return;
+  }
+  SGMCMC_CHECK(out.size() == mean_.size())
+      << "Lda::PosteriorMeanTopics: out has size " << out.size() << ", expected "
+      << num_topics() << " x " << vocabulary_size();
+  std::copy(mean_.begin(), mean_.end(), out.begin());
 }
 
 void Lda::Topics(absl::Span<double> out) const {
@@ -197,6 +232,8 @@ LdaState Lda::State() const {
   *state.mutable_topics() = sampler_->SaveState();
   const absl::Span<const int32_t> z = count_model_->assignments();
   state.mutable_assignments()->Add(z.begin(), z.end());
+  state.mutable_posterior_mean()->Add(mean_.begin(), mean_.end());
+  state.set_posterior_mean_samples(mean_samples_);
   return state;
 }
 
@@ -204,6 +241,16 @@ absl::Status Lda::Restore(const LdaState& state) {
   if (state.iteration() < 0) {
     return absl::InvalidArgumentError(
         absl::StrCat("Lda::Restore: iteration must be >= 0, got ", state.iteration()));
+  }
+  const size_t mean_size = static_cast<size_t>(num_topics()) * vocabulary_size();
+  if (state.posterior_mean_samples() < 0 ||
+      (state.posterior_mean_samples() == 0) != state.posterior_mean().empty() ||
+      (!state.posterior_mean().empty() &&
+       static_cast<size_t>(state.posterior_mean_size()) != mean_size)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Lda::Restore: posterior_mean has ", state.posterior_mean_size(), " entries and ",
+        state.posterior_mean_samples(), " samples; expected none, or K x V = ", mean_size,
+        " entries and >= 1 samples"));
   }
   if (absl::Status s = sampler_->RestoreState(state.topics()); !s.ok()) {
     return absl::Status(s.code(), absl::StrCat("Lda::Restore: ", s.message()));
@@ -215,6 +262,8 @@ absl::Status Lda::Restore(const LdaState& state) {
   }
   iteration_ = state.iteration();
   driver_.Seek(state.driver_position());
+  mean_.assign(state.posterior_mean().begin(), state.posterior_mean().end());
+  mean_samples_ = state.posterior_mean_samples();
   return absl::OkStatus();
 }
 

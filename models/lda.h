@@ -16,8 +16,14 @@
 // The topic update is eager: every one of the K x V entries moves every iteration (the
 // samplers' zero-count fast path). Entries absent from the minibatch are not deferred.
 //
+// Posterior mean: with LdaOptions::mean_burn_in >= 0, Step() also keeps the running mean of π
+// over the kept samples (every mean_every-th state from iteration mean_burn_in on), streamed
+// as mean += (π - mean) / n after the step, no extra pass and no stored samples; it is part of
+// the checkpoint, so a restored run continues it bit-identically. Off by default.
+//
 // Cost per iteration: that of LdaCountModel::ScaledCounts (O(K U + S N_t nnz), see there) plus
-// O(K V) for the topic update. Measured: models/lda_benchmark.cc.
+// O(K V) for the topic update, plus O(K V) per kept sample when the posterior mean is on.
+// Measured: models/lda_benchmark.cc.
 //
 // Example:
 //   parallel::ThreadPool pool(2);
@@ -26,6 +32,8 @@
 //   for (int m = 0; m < 1000; ++m) lda.Step();
 //   std::vector<double> topics(lda.num_topics() * lda.vocabulary_size());
 //   lda.Topics(absl::MakeSpan(topics));
+//   // With options.mean_burn_in = 500 set before Create: the posterior mean over 500 samples.
+//   lda.PosteriorMeanTopics(absl::MakeSpan(topics));
 #ifndef SGMCMC_MODELS_LDA_H_
 #define SGMCMC_MODELS_LDA_H_
 
@@ -83,6 +91,13 @@ struct LdaOptions {
   LdaCountEstimator count_estimator = LdaCountEstimator::kSweepAverage;
   // Key of every random stream of the run (minibatches, Gibbs, topic update). Default 1.
   uint64_t seed = 1;
+  // Posterior-mean topic matrix (Lda::PosteriorMeanTopics): the running mean of π over the
+  // kept samples, the states after m completed iterations with m >= max(mean_burn_in, 1) and
+  // (m - mean_burn_in) % mean_every == 0. >= -1; -1 keeps no mean (and costs nothing).
+  // Default -1.
+  int64_t mean_burn_in = -1;
+  // Keep every this many iterations after mean_burn_in; >= 1. Default 1.
+  int64_t mean_every = 1;
 
   // OK, or InvalidArgument naming the first field out of range (num_documents is D, for
   // minibatch_size; pass a negative value to skip that check).
@@ -144,6 +159,13 @@ class Lda {
   // π, K x V row-major (each row on the simplex), computed over the pool.
   void Topics(absl::Span<double> out) const;
 
+  // Samples kept in the posterior mean so far (0 when off or before mean_burn_in).
+  int64_t posterior_mean_samples() const { return mean_samples_; }
+  // The posterior-mean topic matrix, K x V row-major (rows on the simplex up to rounding): the
+  // mean of π over the posterior_mean_samples() kept samples; the current π while there are
+  // none.
+  void PosteriorMeanTopics(absl::Span<double> out) const;
+
   // A checkpoint (models/lda_state.proto): everything Step() reads, so a restored run
   // continues bit-identically (the options and corpus are not stored; restore with the same).
   LdaState State() const;
@@ -154,6 +176,8 @@ class Lda {
   Lda(const data::Corpus& train, const LdaOptions& options, parallel::ThreadPool* pool,
       std::unique_ptr<LdaCountModel> count_model, samplers::Minibatch minibatch,
       samplers::StepSize step_size, std::unique_ptr<samplers::SimplexSampler> sampler);
+  // Adds the current π to the posterior mean if iteration_ keeps a sample.
+  void AccumulatePosteriorMean();
 
   LdaOptions options_;
   parallel::ThreadPool* pool_;
@@ -165,6 +189,9 @@ class Lda {
   samplers::SimplexCounts counts_;
   int64_t iteration_ = 0;
   double update_seconds_ = 0;
+  std::vector<double> mean_;          // K x V running mean of π; empty before the first sample
+  std::vector<double> mean_scratch_;  // K x V, π of the sample being added
+  int64_t mean_samples_ = 0;
 };
 
 }  // namespace sgmcmc::models

@@ -56,6 +56,12 @@ TEST(LdaOptionsTest, ValidateNamesTheField) {
   o.gibbs_sweeps = 0;
   EXPECT_NE(message(o).find("LdaOptions.gibbs_sweeps"), std::string::npos);
   o = LdaOptions();
+  o.mean_burn_in = -2;
+  EXPECT_NE(message(o).find("LdaOptions.mean_burn_in must be >= -1"), std::string::npos);
+  o = LdaOptions();
+  o.mean_every = 0;
+  EXPECT_NE(message(o).find("LdaOptions.mean_every must be >= 1"), std::string::npos);
+  o = LdaOptions();
   o.count_estimator = static_cast<LdaCountEstimator>(7);
   EXPECT_NE(message(o).find("LdaOptions.count_estimator"), std::string::npos);
   // The persistent joint scheme: SCIR and the full batch only.
@@ -169,6 +175,61 @@ TEST(LdaTest, RestoredRunContinuesBitIdentically) {
     EXPECT_EQ(Vec(a.topics().parameters()), Vec(b.topics().parameters()));
     EXPECT_EQ(Vec(a.topics().row_steps()), Vec(b.topics().row_steps()));
     EXPECT_EQ(a.driver_position(), b.driver_position());
+  }
+}
+
+TEST(LdaTest, PosteriorMeanIsTheMeanOfTheKeptSamplesAndRestoresBitIdentically) {
+  const data::Corpus corpus = BlockCorpus(4, 30, 60, 30, 8);
+  for (LdaSampler which : {LdaSampler::kScir, LdaSampler::kSgrld}) {
+    LdaOptions options = SmallOptions(which);
+    options.mean_burn_in = 4;
+    options.mean_every = 2;  // keeps iterations 4, 6, 8, 10
+    parallel::ThreadPool pool(2);
+    auto lda = Lda::Create(corpus, options, &pool);
+    ASSERT_TRUE(lda.ok()) << lda.status();
+    std::vector<double> sum(static_cast<size_t>(4) * lda->vocabulary_size(), 0.0);
+    for (int m = 1; m <= 11; ++m) {
+      lda->Step();
+      if (m >= 4 && m % 2 == 0) {
+        const std::vector<double> topics = TopicsOf(*lda);
+        for (size_t i = 0; i < sum.size(); ++i) sum[i] += topics[i];
+      }
+      EXPECT_EQ(lda->posterior_mean_samples(), m < 4 ? 0 : (m - 4) / 2 + 1);
+    }
+    std::vector<double> mean(sum.size());
+    lda->PosteriorMeanTopics(absl::MakeSpan(mean));
+    for (size_t i = 0; i < sum.size(); ++i) EXPECT_NEAR(mean[i], sum[i] / 4, 1e-15);
+    // The same chain: the mean does not change the run.
+    auto plain = Lda::Create(corpus, SmallOptions(which), &pool);
+    ASSERT_TRUE(plain.ok());
+    for (int m = 0; m < 11; ++m) plain->Step();
+    EXPECT_EQ(TopicsOf(*plain), TopicsOf(*lda));
+    EXPECT_EQ(plain->posterior_mean_samples(), 0);
+    std::vector<double> current(sum.size());
+    plain->PosteriorMeanTopics(absl::MakeSpan(current));
+    EXPECT_EQ(current, TopicsOf(*plain));  // no samples: the current π
+
+    // Restored at iteration 7 (two samples kept), continued to 11: the same bits.
+    auto first = Lda::Create(corpus, options, nullptr);
+    ASSERT_TRUE(first.ok());
+    for (int m = 0; m < 7; ++m) first->Step();
+    const LdaState state = first->State();
+    EXPECT_EQ(state.posterior_mean_samples(), 2);
+    auto resumed = Lda::Create(corpus, options, &pool);
+    ASSERT_TRUE(resumed.ok());
+    ASSERT_TRUE(resumed->Restore(state).ok());
+    for (int m = 7; m < 11; ++m) resumed->Step();
+    std::vector<double> resumed_mean(sum.size());
+    resumed->PosteriorMeanTopics(absl::MakeSpan(resumed_mean));
+    EXPECT_EQ(resumed_mean, mean) << LdaSamplerName(which);
+    EXPECT_EQ(resumed->posterior_mean_samples(), 4);
+
+    LdaState bad = state;
+    bad.mutable_posterior_mean()->RemoveLast();
+    EXPECT_NE(resumed->Restore(bad).message().find("posterior_mean has"), std::string::npos);
+    bad = state;
+    bad.set_posterior_mean_samples(0);
+    EXPECT_FALSE(resumed->Restore(bad).ok());
   }
 }
 

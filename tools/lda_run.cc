@@ -1,9 +1,12 @@
 #include "tools/lda_run.h"
 
 #include <algorithm>
+#include <time.h>
+
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <thread>
 #include <utility>
@@ -15,7 +18,9 @@
 #include "absl/strings/str_replace.h"
 #include "base/status_macros.h"
 #include "data/corpus_loader.h"
+#include "data/topic_matrix.h"
 #include "eval/evaluation_schedule.h"
+#include "eval/fold_in.h"
 #include "eval/perplexity.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
@@ -29,6 +34,13 @@ namespace sgmcmc::tools {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// CPU seconds used by the process so far (all its threads).
+double ProcessCpuSeconds() {
+  timespec t;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
 
 // Collects protobuf's text-format errors as "source:line:column: message".
 class ErrorCollector final : public google::protobuf::io::ErrorCollector {
@@ -79,7 +91,9 @@ std::string Settings(const LdaConfig& config, const ResolvedLdaRun& run, const L
                       o.count_estimator == models::LdaCountEstimator::kSweepAverage
                           ? ""
                           : absl::StrCat(" counts=",
-                                         models::LdaCountEstimatorName(o.count_estimator)));
+                                         models::LdaCountEstimatorName(o.count_estimator)),
+                      // Likewise only when not the default.
+                      o.mean_every == 1 ? "" : absl::StrCat(" mean_every=", o.mean_every));
 }
 
 std::string TraceCsv(const LdaCheckpoint& checkpoint) {
@@ -94,16 +108,18 @@ std::string TraceCsv(const LdaCheckpoint& checkpoint) {
   return out;
 }
 
-std::string TopicMatrixTsv(absl::Span<const double> topics, int num_topics,
-                           int vocabulary_size) {
-  std::string out;
-  out.reserve(static_cast<size_t>(num_topics) * vocabulary_size * 12);
-  for (int k = 0; k < num_topics; ++k) {
-    for (int w = 0; w < vocabulary_size; ++w) {
-      absl::StrAppend(&out, w == 0 ? "" : "\t",
-                      absl::StrFormat("%.9g", topics[static_cast<size_t>(k) * vocabulary_size + w]));
-    }
-    out += "\n";
+// The point-estimate columns: fold-in perplexity of the last sample and of the posterior
+// mean, kept apart from trace.csv's Gibbs predictive (which they never mix with).
+std::string PointTraceCsv(const LdaCheckpoint& checkpoint) {
+  std::string out =
+      "iteration,train_seconds,fold_in_perplexity_last,fold_in_perplexity_mean,mean_samples,"
+      "gibbs_running_predictive_perplexity,train_cpu_seconds\n";
+  for (const LdaTracePoint& p : checkpoint.trace()) {
+    absl::StrAppend(&out, p.iteration(), ",", absl::StrFormat("%.6f", p.train_seconds()), ",",
+                    absl::StrFormat("%.9g", p.fold_in_perplexity_last()), ",",
+                    absl::StrFormat("%.9g", p.fold_in_perplexity_mean()), ",",
+                    p.mean_samples(), ",", absl::StrFormat("%.9g", p.running_perplexity()), ",",
+                    absl::StrFormat("%.6f", p.train_cpu_seconds()), "\n");
   }
   return out;
 }
@@ -147,6 +163,15 @@ class RunTrainer {
     eval_options.seed = run_.options.seed;
     SGMCMC_ASSIGN_OR_RETURN(eval::EvaluationSchedule schedule,
                             eval::EvaluationSchedule::Create(data_.test, eval_options));
+    eval::FoldInOptions fold_in_options;
+    fold_in_options.alpha = run_.options.alpha;
+    SGMCMC_ASSIGN_OR_RETURN(
+        eval::FoldInPerplexity fold_in,
+        eval::FoldInPerplexity::Create(data_.test, run_.options.num_topics, fold_in_options));
+    fold_in_ = std::make_unique<eval::FoldInPerplexity>(std::move(fold_in));
+    if (config_.write_snapshots()) {
+      SGMCMC_RETURN_IF_ERROR(CreateOutputDirectory(File("snapshots_", ""), "snapshots"));
+    }
 
     const std::string path = File("checkpoint_", ".pb");
     checkpoint.Clear();
@@ -173,8 +198,11 @@ class RunTrainer {
     while (lda.iteration() < run_.iterations &&
            !(run_.max_seconds > 0 && checkpoint.train_seconds() >= run_.max_seconds)) {
       const auto step_start = Clock::now();
+      const double cpu_start = ProcessCpuSeconds();
       lda.Step();
       checkpoint.set_train_seconds(checkpoint.train_seconds() + SecondsSince(step_start));
+      checkpoint.set_train_cpu_seconds(checkpoint.train_cpu_seconds() + ProcessCpuSeconds() -
+                                       cpu_start);
       const models::LdaCountModel::Stats& stats = lda.last_stats();
       checkpoint.set_documents(checkpoint.documents() + stats.documents);
       checkpoint.set_tokens(checkpoint.tokens() + stats.tokens);
@@ -183,7 +211,7 @@ class RunTrainer {
       const bool last = m == run_.iterations ||
                         (run_.max_seconds > 0 && checkpoint.train_seconds() >= run_.max_seconds);
       if (schedule.IsDue(m) || last) {
-        Evaluate(lda, schedule, checkpoint);
+        SGMCMC_RETURN_IF_ERROR(Evaluate(lda, schedule, checkpoint));
         Print(lda, checkpoint, start_iteration, start);
         last_print = Clock::now();
       } else if (SecondsSince(last_print) >= 2) {
@@ -196,7 +224,7 @@ class RunTrainer {
       }
     }
     if (schedule.last_iteration() != lda.iteration()) {
-      Evaluate(lda, schedule, checkpoint);  // e.g. resumed at the end
+      SGMCMC_RETURN_IF_ERROR(Evaluate(lda, schedule, checkpoint));  // e.g. resumed at the end
     }
     SaveState(lda, schedule, checkpoint);
     SGMCMC_RETURN_IF_ERROR(WriteFile(path, checkpoint.SerializeAsString()));
@@ -218,20 +246,56 @@ class RunTrainer {
     return lda;
   }
 
-  void Evaluate(const models::Lda& lda, eval::EvaluationSchedule& schedule,
-                LdaCheckpoint& checkpoint) {
+  absl::Status Evaluate(const models::Lda& lda, eval::EvaluationSchedule& schedule,
+                        LdaCheckpoint& checkpoint) {
     topics_.resize(static_cast<size_t>(lda.num_topics()) * lda.vocabulary_size());
     lda.Topics(absl::MakeSpan(topics_));
+    SGMCMC_ASSIGN_OR_RETURN(const double fold_in_last, fold_in_->Evaluate(topics_, pool_));
+    double fold_in_mean = std::numeric_limits<double>::quiet_NaN();
+    if (lda.posterior_mean_samples() > 0) {
+      mean_topics_.resize(topics_.size());
+      lda.PosteriorMeanTopics(absl::MakeSpan(mean_topics_));
+      SGMCMC_ASSIGN_OR_RETURN(fold_in_mean, fold_in_->Evaluate(mean_topics_, pool_));
+    }
+    if (config_.write_snapshots()) SGMCMC_RETURN_IF_ERROR(WriteSnapshot(lda, checkpoint));
     schedule.Evaluate(lda.iteration(), topics_, pool_);
     const eval::DocumentCompletionPerplexity& perplexity = schedule.perplexity();
     LdaTracePoint& point = *checkpoint.add_trace();
     point.set_iteration(lda.iteration());
     point.set_train_seconds(checkpoint.train_seconds());
+    point.set_train_cpu_seconds(checkpoint.train_cpu_seconds());
     point.set_documents(checkpoint.documents());
     point.set_tokens(checkpoint.tokens());
     point.set_step_size(lda.step_size(lda.iteration() - 1));
     point.set_perplexity(perplexity.last_perplexity());
     point.set_running_perplexity(perplexity.perplexity());
+    point.set_fold_in_perplexity_last(fold_in_last);
+    point.set_fold_in_perplexity_mean(fold_in_mean);
+    point.set_mean_samples(lda.posterior_mean_samples());
+    return absl::OkStatus();
+  }
+
+  // snapshots_RUN/last_<iteration>.phi and mean_<iteration>.phi (when the mean has samples)
+  // and their line in snapshots_RUN.csv (rewritten whole, so a resume keeps it consistent).
+  absl::Status WriteSnapshot(const models::Lda& lda, const LdaCheckpoint& checkpoint) {
+    const int K = lda.num_topics(), V = lda.vocabulary_size();
+    const std::string dir = File("snapshots_", "");
+    const std::string last = absl::StrCat(dir, "/last_", lda.iteration(), ".phi");
+    SGMCMC_RETURN_IF_ERROR(WriteFile(last, data::EncodeTopicMatrixPhi(topics_, K, V, 1)));
+    std::string mean;
+    if (lda.posterior_mean_samples() > 0) {
+      mean = absl::StrCat(dir, "/mean_", lda.iteration(), ".phi");
+      SGMCMC_RETURN_IF_ERROR(WriteFile(
+          mean, data::EncodeTopicMatrixPhi(mean_topics_, K, V, lda.posterior_mean_samples())));
+    }
+    const std::string index = File("snapshots_", ".csv");
+    std::string csv = "iteration,train_seconds,last,mean,mean_samples\n";
+    if (checkpoint.trace_size() > 0 && std::filesystem::exists(index)) {
+      SGMCMC_ASSIGN_OR_RETURN(csv, ReadFile(index));
+    }
+    absl::StrAppend(&csv, lda.iteration(), ",", absl::StrFormat("%.6f", checkpoint.train_seconds()),
+                    ",", last, ",", mean, ",", lda.posterior_mean_samples(), "\n");
+    return WriteFile(index, csv);
   }
 
   void Print(const models::Lda& lda, const LdaCheckpoint& checkpoint, int64_t start_iteration,
@@ -263,8 +327,20 @@ class RunTrainer {
         topics_, lda.num_topics(), lda.vocabulary_size(), std::max(1, top_words));
     SGMCMC_RETURN_IF_ERROR(WriteFile(File("topics_", ".txt"),
                                      models::FormatTopics(summaries, data_.train.vocabulary)));
-    return WriteFile(File("topic_matrix_", ".tsv"),
-                     TopicMatrixTsv(topics_, lda.num_topics(), lda.vocabulary_size()));
+    const int K = lda.num_topics(), V = lda.vocabulary_size();
+    SGMCMC_RETURN_IF_ERROR(WriteFile(File("point_trace_", ".csv"), PointTraceCsv(checkpoint)));
+    SGMCMC_RETURN_IF_ERROR(
+        WriteFile(File("topic_matrix_", ".phi"), data::EncodeTopicMatrixPhi(topics_, K, V, 1)));
+    if (lda.posterior_mean_samples() > 0) {
+      mean_topics_.resize(topics_.size());
+      lda.PosteriorMeanTopics(absl::MakeSpan(mean_topics_));
+      SGMCMC_RETURN_IF_ERROR(WriteFile(File("topic_matrix_mean_", ".tsv"),
+                                       data::FormatTopicMatrixTsv(mean_topics_, K, V)));
+      SGMCMC_RETURN_IF_ERROR(
+          WriteFile(File("topic_matrix_mean_", ".phi"),
+                    data::EncodeTopicMatrixPhi(mean_topics_, K, V, lda.posterior_mean_samples())));
+    }
+    return WriteFile(File("topic_matrix_", ".tsv"), data::FormatTopicMatrixTsv(topics_, K, V));
   }
 
   const LdaConfig& config_;
@@ -273,7 +349,9 @@ class RunTrainer {
   const std::string directory_;
   parallel::ThreadPool* pool_;
   std::ostream& progress_;
+  std::unique_ptr<eval::FoldInPerplexity> fold_in_;
   std::vector<double> topics_;
+  std::vector<double> mean_topics_;
 };
 
 }  // namespace
@@ -363,6 +441,12 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
     r.burn_in = run.has_burn_in() ? run.burn_in() : eval::DefaultBurnIn(r.iterations);
     if (r.burn_in < 0) {
       return ConfigError(source, absl::StrCat(field, ".burn_in must be >= 0, got ", r.burn_in));
+    }
+    o.mean_burn_in = r.burn_in;
+    if (run.has_mean_every()) o.mean_every = run.mean_every();
+    if (o.mean_every < 1) {
+      return ConfigError(source,
+                         absl::StrCat(field, ".mean_every must be >= 1, got ", o.mean_every));
     }
     r.max_seconds = run.max_seconds();
     if (!(r.max_seconds >= 0)) {
@@ -508,16 +592,20 @@ absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options) {
     SGMCMC_RETURN_IF_ERROR(trainer.Train(options, checkpoint));
     const LdaTracePoint& last = checkpoint.trace(checkpoint.trace_size() - 1);
     summary.push_back(absl::StrFormat(
-        "%s: %d iterations in %.1f s of training, perplexity %.2f (last evaluation %.2f)",
+        "%s: %d iterations in %.1f s of training, perplexity %.2f (last evaluation %.2f); "
+        "fold-in perplexity of the posterior mean over %d samples %.2f, of the last sample %.2f",
         run.name, last.iteration(), last.train_seconds(), last.running_perplexity(),
-        last.perplexity()));
+        last.perplexity(), last.mean_samples(), last.fold_in_perplexity_mean(),
+        last.fold_in_perplexity_last()));
     progress << summary.back() << "\n";
     names.push_back(run.name);
   }
   SGMCMC_RETURN_IF_ERROR(WriteFiles(
       directory, {{"summary.txt", absl::StrJoin(summary, "\n") + "\n"},
                   // The runs to draw, for tools/plots/lda_perplexity.gp.
-                  {"runs.txt", absl::StrJoin(names, " ") + "\n"}}));
+                  {"runs.txt", absl::StrJoin(names, " ") + "\n"},
+                  // The columns of the topic matrices, for lda_transform --vocab.
+                  {"vocabulary.txt", absl::StrJoin(data.train.vocabulary, "\n") + "\n"}}));
   if (options.plot) {
     const absl::Status plotted =
         RunGnuplotScript(options.argv0, "sgmcmc/tools/plots/lda_perplexity.gp", directory);

@@ -8,11 +8,26 @@
 //                         (this evaluation alone), running_perplexity (running mean of p_dw
 //                         over the evaluations after burn-in; before it, = perplexity)
 //   topics_NAME.txt       top words of every topic, with its 90%-mass size and sparsity
-//   topic_matrix_NAME.tsv the final π, K lines of V tab-separated probabilities
+//   topic_matrix_NAME.tsv the final π (last sample), K lines of V tab-separated probabilities
+//   topic_matrix_NAME.phi the same, binary and bit-exact (data/topic_matrix.h)
+//   topic_matrix_mean_NAME.tsv, topic_matrix_mean_NAME.phi
+//                         the posterior-mean topic matrix: the mean of π over the samples
+//                         kept from burn_in on (every mean_every iterations), streamed during
+//                         training (models::Lda::PosteriorMeanTopics); once it has samples
+//   point_trace_NAME.csv  iteration, train_seconds, fold_in_perplexity_last,
+//                         fold_in_perplexity_mean, mean_samples (point estimates scored by
+//                         fold-in, eval/fold_in.h), gibbs_running_predictive_perplexity (=
+//                         trace's running_perplexity, the SG-MCMC predictive: a different
+//                         quantity, in its own column), train_cpu_seconds (CPU time of the
+//                         process in training, all threads)
 //   checkpoint_NAME.pb    an LdaCheckpoint (tools/lda_checkpoint.proto)
-// and perplexity.png (perplexity against iterations and against training seconds for all the
-// runs; gnuplot, tools/plots/lda_perplexity.gp, which reads the run names from runs.txt) and
-// summary.txt (one line per run).
+//   snapshots_NAME/, snapshots_NAME.csv
+//                         with write_snapshots: the last sample and the posterior mean at
+//                         every evaluation, as .phi files, and their training seconds
+// and vocabulary.txt (the training vocabulary, the columns of every topic matrix, one word
+// per line), perplexity.png (perplexity against iterations and against training seconds for
+// all the runs; gnuplot, tools/plots/lda_perplexity.gp, which reads the run names from
+// runs.txt) and summary.txt (one line per run).
 //
 // Resume: with `resume`, a run whose checkpoint exists in the output directory continues from
 // it (the settings must match) up to the configured iterations; the continuation is

@@ -1,5 +1,6 @@
 #include "tools/lda_run.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -310,6 +311,29 @@ TEST(RunLdaTest, WritesOutputsAndResumesBitIdentically) {
     EXPECT_NE(a.trace(3).running_perplexity(), a.trace(3).perplexity());
     EXPECT_EQ(Slurp(whole + "/topic_matrix_" + run + ".tsv"),
               Slurp(parts + "/topic_matrix_" + run + ".tsv"));
+    // The posterior mean (burn-in 5: iterations 5 ... 12, 8 samples) and the point-estimate
+    // scores resume bit-identically too.
+    for (const std::string file : {"/topic_matrix_" + run + ".phi", "/topic_matrix_mean_" + run +
+                                   ".phi", "/topic_matrix_mean_" + run + ".tsv"}) {
+      EXPECT_FALSE(Slurp(whole + file).empty()) << file;
+      EXPECT_EQ(Slurp(whole + file), Slurp(parts + file)) << file;
+    }
+    EXPECT_EQ(a.lda().posterior_mean_samples(), 8);
+    for (int i = 0; i < a.trace_size(); ++i) {
+      EXPECT_EQ(a.trace(i).fold_in_perplexity_last(), b.trace(i).fold_in_perplexity_last());
+      EXPECT_EQ(a.trace(i).mean_samples(), b.trace(i).mean_samples());
+      EXPECT_GT(a.trace(i).fold_in_perplexity_last(), 1);
+      EXPECT_LT(a.trace(i).fold_in_perplexity_last(), 24);
+    }
+    EXPECT_GT(a.trace(3).train_cpu_seconds(), 0);
+    EXPECT_TRUE(std::isnan(a.trace(0).fold_in_perplexity_mean()));  // iteration 3: no samples
+    EXPECT_EQ(a.trace(1).mean_samples(), 2);                         // iterations 5, 6
+    EXPECT_EQ(a.trace(3).fold_in_perplexity_mean(), b.trace(3).fold_in_perplexity_mean());
+    const std::string point_trace = Slurp(whole + "/point_trace_" + run + ".csv");
+    EXPECT_EQ(point_trace.substr(0, point_trace.find('\n')),
+              "iteration,train_seconds,fold_in_perplexity_last,fold_in_perplexity_mean,"
+              "mean_samples,gibbs_running_predictive_perplexity,train_cpu_seconds");
+    EXPECT_EQ(std::count(point_trace.begin(), point_trace.end(), '\n'), 5);
     const std::string trace = Slurp(whole + "/trace_" + run + ".csv");
     EXPECT_EQ(trace.substr(0, trace.find('\n')),
               "iteration,train_seconds,documents,tokens,step_size,perplexity,running_perplexity");
@@ -317,6 +341,8 @@ TEST(RunLdaTest, WritesOutputsAndResumesBitIdentically) {
     EXPECT_EQ(std::count(topics.begin(), topics.end(), '\n'), 3) << topics;
   }
   EXPECT_NE(Slurp(whole + "/summary.txt").find("sgrld_fast: 12 iterations"), std::string::npos);
+  EXPECT_NE(Slurp(whole + "/summary.txt").find("fold-in perplexity of the posterior mean over 8"),
+            std::string::npos);
 
   // A resume with different settings is refused.
   LdaConfig changed = SmallConfig(corpus_dir, parts, 14);
@@ -324,6 +350,28 @@ TEST(RunLdaTest, WritesOutputsAndResumesBitIdentically) {
   const absl::Status refused = RunLda(changed, Quiet(log, true));
   EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_NE(refused.message().find("written with different settings"), std::string::npos);
+}
+
+TEST(RunLdaTest, SnapshotsAreTheTopicMatricesTheTraceScored) {
+  const std::string corpus_dir = TempDir("snap_corpus"), out = TempDir("snap");
+  std::ostringstream log;
+  LdaConfig config = SmallConfig(corpus_dir, out, 6);
+  config.set_write_snapshots(true);
+  config.mutable_runs()->DeleteSubrange(1, 1);
+  config.mutable_runs(0)->set_mean_every(2);
+  ASSERT_TRUE(RunLda(config, Quiet(log)).ok()) << log.str();
+  const std::string index = Slurp(out + "/snapshots_scir_fast.csv");
+  EXPECT_EQ(std::count(index.begin(), index.end(), '\n'), 3) << index;  // header, 3, 6
+  EXPECT_NE(index.find("/snapshots_scir_fast/last_3.phi,,0\n"), std::string::npos) << index;
+  EXPECT_NE(index.find("/snapshots_scir_fast/mean_6.phi,1\n"), std::string::npos) << index;
+  // The last snapshots are the final outputs, bit for bit.
+  EXPECT_EQ(Slurp(out + "/snapshots_scir_fast/last_6.phi"),
+            Slurp(out + "/topic_matrix_scir_fast.phi"));
+  EXPECT_EQ(Slurp(out + "/snapshots_scir_fast/mean_6.phi"),
+            Slurp(out + "/topic_matrix_mean_scir_fast.phi"));
+  config.mutable_runs(0)->set_mean_every(0);
+  EXPECT_NE(RunLda(config, Quiet(log)).message().find("runs[0].mean_every must be >= 1"),
+            std::string::npos);
 }
 
 }  // namespace

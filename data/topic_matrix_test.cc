@@ -1,0 +1,91 @@
+#include "data/topic_matrix.h"
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "testing/file_testing.h"
+
+namespace sgmcmc::data {
+namespace {
+
+using ::sgmcmc::testing::WriteRawTestFile;
+using ::sgmcmc::testing::WriteTestFile;
+using ::testing::HasSubstr;
+
+TEST(TopicMatrixTest, PhiRoundTripIsBitExactWithTheDocumentedLayout) {
+  const std::vector<double> values = {0.1, 1.0 / 3, std::numeric_limits<double>::denorm_min(),
+                                      0.25, 0.5, 0.25};
+  const std::string bytes = EncodeTopicMatrixPhi(values, 2, 3, 7);
+  ASSERT_EQ(bytes.size(), 24u + 8 * 6);
+  EXPECT_EQ(bytes.substr(0, 8), "SGMCPHI1");
+  EXPECT_EQ(bytes[8], 2);
+  EXPECT_EQ(bytes[12], 3);
+  EXPECT_EQ(bytes[16], 7);
+  // 0.25 = 0x3FD0000000000000, little-endian: the last byte of the value is 0x3F.
+  EXPECT_EQ(static_cast<unsigned char>(bytes[24 + 8 * 3 + 7]), 0x3F);
+  EXPECT_EQ(static_cast<unsigned char>(bytes[24 + 8 * 3 + 6]), 0xD0);
+  const std::string path = WriteRawTestFile("m.phi", bytes);
+  absl::StatusOr<TopicMatrix> read = ReadTopicMatrix(path, 3);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->num_topics, 2);
+  EXPECT_EQ(read->vocabulary_size, 3);
+  EXPECT_EQ(read->num_samples, 7u);
+  EXPECT_EQ(read->values, values);
+}
+
+TEST(TopicMatrixTest, TsvAndF64) {
+  const std::vector<double> values = {0.125, 0.875, 0.5, 0.5};
+  const std::string tsv = FormatTopicMatrixTsv(values, 2, 2);
+  EXPECT_EQ(tsv, "0.125\t0.875\n0.5\t0.5\n");
+  absl::StatusOr<TopicMatrix> read = ReadTopicMatrix(WriteTestFile("m.tsv", tsv));
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->num_topics, 2);
+  EXPECT_EQ(read->values, values);
+  std::string raw = EncodeTopicMatrixPhi(values, 2, 2, 1).substr(24);
+  read = ReadTopicMatrix(WriteRawTestFile("m.f64", raw), 2);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->num_topics, 2);
+  EXPECT_EQ(read->values, values);
+}
+
+TEST(TopicMatrixTest, ErrorsNameFileAndLine) {
+  const std::string ragged = WriteTestFile("ragged.tsv", "1 2 3\n4 5\n");
+  EXPECT_THAT(ReadTopicMatrix(ragged).status().message(),
+              HasSubstr("ragged.tsv:2: 2 values, expected V = 3"));
+  const std::string word = WriteTestFile("word.tsv", "1 2\n3 x\n");
+  EXPECT_THAT(ReadTopicMatrix(word).status().message(), HasSubstr("word.tsv:2: not a number: 'x'"));
+  const std::string narrow = WriteTestFile("narrow.tsv", "1 2\n");
+  EXPECT_THAT(ReadTopicMatrix(narrow, 3).status().message(),
+              HasSubstr("narrow.tsv: 2 columns, expected V = 3"));
+  EXPECT_THAT(ReadTopicMatrix(WriteTestFile("empty.tsv", "\n")).status().message(),
+              HasSubstr("empty.tsv: no rows"));
+  EXPECT_THAT(ReadTopicMatrix(WriteRawTestFile("bad.phi", "hello")).status().message(),
+              HasSubstr("bad.phi: not a .phi topic matrix"));
+  const std::string truncated = EncodeTopicMatrixPhi({1, 2, 3, 4}, 2, 2, 1);
+  EXPECT_THAT(
+      ReadTopicMatrix(WriteRawTestFile("cut.phi", truncated.substr(0, 40))).status().message(),
+      HasSubstr("cut.phi: 40 bytes, expected 24 + 8 K V = 56"));
+  EXPECT_THAT(ReadTopicMatrix(WriteRawTestFile("odd.f64", std::string(12, '\0')), 1)
+                  .status()
+                  .message(),
+              HasSubstr("odd.f64: 12 bytes is not a whole number of rows"));
+  EXPECT_EQ(ReadTopicMatrix("/nonexistent/m.tsv").status().code(), absl::StatusCode::kNotFound);
+}
+
+TEST(TopicMatrixTest, NormalizeRows) {
+  TopicMatrix m{2, 2, 1, {1, 3, 2, 2}};
+  ASSERT_TRUE(NormalizeTopicRows(m, "m").ok());
+  EXPECT_EQ(m.values, (std::vector<double>{0.25, 0.75, 0.5, 0.5}));
+  TopicMatrix negative{1, 2, 1, {1, -1}};
+  EXPECT_THAT(NormalizeTopicRows(negative, "n.tsv").message(),
+              HasSubstr("n.tsv: row 1 column 2 is -1"));
+  TopicMatrix zero{1, 2, 1, {0, 0}};
+  EXPECT_THAT(NormalizeTopicRows(zero, "z.tsv").message(), HasSubstr("z.tsv: row 1 sums to 0"));
+}
+
+}  // namespace
+}  // namespace sgmcmc::data

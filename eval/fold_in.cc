@@ -1,0 +1,221 @@
+#include "eval/fold_in.h"
+
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
+
+namespace sgmcmc::eval {
+namespace {
+
+int NumThreads(const parallel::ThreadPool* pool) {
+  return pool == nullptr ? 1 : pool->num_threads();
+}
+
+}  // namespace
+
+absl::Status FoldInOptions::Validate() const {
+  if (!(alpha > 0) || !std::isfinite(alpha)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("FoldInOptions.alpha must be finite and > 0, got ", alpha));
+  }
+  if (max_iterations < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("FoldInOptions.max_iterations must be >= 1, got ", max_iterations));
+  }
+  if (!(tolerance >= 0) || !std::isfinite(tolerance)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("FoldInOptions.tolerance must be finite and >= 0, got ", tolerance));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status TransposeTopics(absl::Span<const double> topics, int num_topics,
+                             int vocabulary_size, std::vector<double>& out) {
+  const size_t cols = static_cast<size_t>(vocabulary_size);
+  if (topics.size() != static_cast<size_t>(num_topics) * cols) {
+    return absl::InvalidArgumentError(absl::StrCat("topic matrix has ", topics.size(),
+                                                   " entries, expected K x V = ", num_topics,
+                                                   " x ", vocabulary_size));
+  }
+  out.resize(topics.size());
+  for (int k = 0; k < num_topics; ++k) {
+    const double* row = topics.data() + k * cols;
+    for (size_t w = 0; w < cols; ++w) {
+      if (!(row[w] >= 0) || !std::isfinite(row[w])) {
+        return absl::InvalidArgumentError(absl::StrCat("topic matrix entry (", k, ", ", w,
+                                                       ") is ", row[w],
+                                                       ", expected finite and >= 0"));
+      }
+      out[w * num_topics + k] = row[w];
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<FoldIn> FoldIn::Create(const data::Corpus& documents, int num_topics,
+                                      const FoldInOptions& options) {
+  if (num_topics < 1) {
+    return absl::InvalidArgumentError(absl::StrCat("FoldIn: num_topics must be >= 1, got ",
+                                                   num_topics));
+  }
+  if (absl::Status s = options.Validate(); !s.ok()) {
+    return absl::InvalidArgumentError(absl::StrCat("FoldIn: ", s.message()));
+  }
+  return FoldIn(documents, num_topics, options);
+}
+
+FoldIn::FoldIn(const data::Corpus& documents, int num_topics, const FoldInOptions& options)
+    : options_(options), num_topics_(num_topics), vocabulary_size_(documents.vocabulary_size()) {
+  offsets_.reserve(documents.num_documents() + 1);
+  offsets_.push_back(0);
+  std::vector<int32_t> sorted;
+  for (int d = 0; d < documents.num_documents(); ++d) {
+    const absl::Span<const int32_t> doc = documents.document(d);
+    sorted.assign(doc.begin(), doc.end());
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t i = 0; i < sorted.size();) {
+      size_t j = i;
+      while (j < sorted.size() && sorted[j] == sorted[i]) ++j;
+      words_.push_back(sorted[i]);
+      counts_.push_back(static_cast<double>(j - i));
+      i = j;
+    }
+    offsets_.push_back(static_cast<int64_t>(words_.size()));
+  }
+}
+
+int FoldIn::TransformDocument(int d, const double* topics_by_word, double* theta,
+                              double* scratch) const {
+  const int K = num_topics_;
+  const double alpha = options_.alpha;
+  double n = 0;
+  for (int64_t j = offsets_[d]; j < offsets_[d + 1]; ++j) n += counts_[j];
+  const double inverse_total = 1.0 / (n + K * alpha);
+  std::fill(theta, theta + K, 1.0 / K);
+  double* acc = scratch;
+  int iteration = 0;
+  while (iteration < options_.max_iterations) {
+    ++iteration;
+    std::fill(acc, acc + K, 0.0);
+    for (int64_t j = offsets_[d]; j < offsets_[d + 1]; ++j) {
+      const double* phi = topics_by_word + static_cast<size_t>(words_[j]) * K;
+      double s = 0;
+      for (int k = 0; k < K; ++k) s += theta[k] * phi[k];
+      if (s > 0) {
+        const double c = counts_[j] / s;
+        for (int k = 0; k < K; ++k) acc[k] += c * phi[k];
+      } else {  // a column of zeros: r_wk = θ_k
+        for (int k = 0; k < K; ++k) acc[k] += counts_[j];
+      }
+    }
+    double change = 0;
+    for (int k = 0; k < K; ++k) {
+      const double next = (alpha + theta[k] * acc[k]) * inverse_total;
+      change = std::max(change, std::abs(next - theta[k]));
+      theta[k] = next;
+    }
+    if (change <= options_.tolerance) break;
+  }
+  return iteration;
+}
+
+absl::Status FoldIn::TransformAveraged(absl::Span<const absl::Span<const double>> topic_samples,
+                                       absl::Span<double> doc_topics,
+                                       parallel::ThreadPool* pool) const {
+  const size_t K = static_cast<size_t>(num_topics_);
+  if (topic_samples.empty()) {
+    return absl::InvalidArgumentError("FoldIn: no topic matrices to fold in with");
+  }
+  if (doc_topics.size() != static_cast<size_t>(num_documents()) * K) {
+    return absl::InvalidArgumentError(absl::StrCat("FoldIn: doc_topics has ", doc_topics.size(),
+                                                   " entries, expected D x K = ",
+                                                   num_documents(), " x ", K));
+  }
+  std::vector<double> topics_by_word;
+  std::vector<int64_t> iterations(NumThreads(pool), 0);
+  last_iterations_ = 0;
+  const double weight = 1.0 / static_cast<double>(topic_samples.size());
+  for (size_t s = 0; s < topic_samples.size(); ++s) {
+    if (absl::Status st = TransposeTopics(topic_samples[s], num_topics_, vocabulary_size_,
+                                          topics_by_word);
+        !st.ok()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "FoldIn: ", topic_samples.size() > 1 ? absl::StrCat("sample ", s, ": ") : "",
+          st.message()));
+    }
+    parallel::ForChunksOnPool(pool, num_documents(), [&](int64_t begin, int64_t end, int t) {
+      std::vector<double> theta(K), scratch(K);
+      for (int64_t d = begin; d < end; ++d) {
+        iterations[t] += TransformDocument(static_cast<int>(d), topics_by_word.data(),
+                                           theta.data(), scratch.data());
+        double* out = doc_topics.data() + d * K;
+        for (size_t k = 0; k < K; ++k) {
+          out[k] = topic_samples.size() == 1 ? theta[k]
+                   : s == 0                  ? weight * theta[k]
+                                             : out[k] + weight * theta[k];
+        }
+      }
+    });
+  }
+  for (int64_t i : iterations) last_iterations_ += i;
+  return absl::OkStatus();
+}
+
+absl::Status FoldIn::Transform(absl::Span<const double> topics, absl::Span<double> doc_topics,
+                               parallel::ThreadPool* pool) const {
+  const absl::Span<const double> samples[] = {topics};
+  return TransformAveraged(samples, doc_topics, pool);
+}
+
+absl::StatusOr<FoldInPerplexity> FoldInPerplexity::Create(
+    const data::DocumentCompletionSplit& test, int num_topics, const FoldInOptions& options) {
+  if (test.observed.num_documents() != test.held_out.num_documents()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "FoldInPerplexity: observed and held-out parts have ", test.observed.num_documents(),
+        " and ", test.held_out.num_documents(), " documents"));
+  }
+  if (test.observed.vocabulary_size() != test.held_out.vocabulary_size()) {
+    return absl::InvalidArgumentError(
+        "FoldInPerplexity: observed and held-out vocabularies differ in size");
+  }
+  absl::StatusOr<FoldIn> fold_in = FoldIn::Create(test.observed, num_topics, options);
+  if (!fold_in.ok()) return fold_in.status();
+  return FoldInPerplexity(*std::move(fold_in), test.held_out);
+}
+
+FoldInPerplexity::FoldInPerplexity(FoldIn fold_in, const data::Corpus& held_out)
+    : fold_in_(std::move(fold_in)),
+      held_out_(held_out),
+      doc_topics_(static_cast<size_t>(held_out.num_documents()) * fold_in_.num_topics()),
+      doc_log_sum_(held_out.num_documents()) {}
+
+absl::StatusOr<double> FoldInPerplexity::Evaluate(absl::Span<const double> topics,
+                                                  parallel::ThreadPool* pool) {
+  if (absl::Status s = fold_in_.Transform(topics, absl::MakeSpan(doc_topics_), pool); !s.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("FoldInPerplexity: ", absl::StripPrefix(s.message(), "FoldIn: ")));
+  }
+  const size_t K = static_cast<size_t>(fold_in_.num_topics());
+  const size_t V = static_cast<size_t>(fold_in_.vocabulary_size());
+  parallel::ForChunksOnPool(pool, held_out_.num_documents(), [&](int64_t begin, int64_t end,
+                                                                  int) {
+    for (int64_t d = begin; d < end; ++d) {
+      const double* theta = doc_topics_.data() + d * K;
+      double sum = 0;
+      for (int32_t w : held_out_.document(static_cast<int>(d))) {
+        double p = 0;
+        for (size_t k = 0; k < K; ++k) p += theta[k] * topics[k * V + w];
+        sum += std::log(p);
+      }
+      doc_log_sum_[d] = sum;
+    }
+  });
+  double total = 0;
+  for (double s : doc_log_sum_) total += s;
+  return std::exp(-total / static_cast<double>(held_out_.num_tokens()));
+}
+
+}  // namespace sgmcmc::eval

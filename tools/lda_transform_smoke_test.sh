@@ -1,0 +1,51 @@
+#!/bin/bash
+# Smoke test of the point-estimate outputs end to end: //tools:lda on the embedded KOS corpus
+# (20 iterations, burn-in 10) writes the posterior mean; //tools:lda_evaluate scores it with the
+# fold-in evaluator and must print exactly the final fold-in perplexity of the lda tool's
+# point_trace (one evaluator, the same bits); //tools:lda_transform folds in new text documents
+# over the tool's vocabulary.txt and writes a D x K matrix; bad input is named with file:line.
+set -euo pipefail
+lda="$1"
+evaluate="$2"
+transform="$3"
+out="${TEST_TMPDIR}/lda"
+"${lda}" --iterations=20 --threads=2 --plot=false --output_dir="${out}" 2> "${TEST_TMPDIR}/log"
+for f in topic_matrix_scir_fast.phi topic_matrix_mean_scir_fast.phi \
+         topic_matrix_mean_scir_fast.tsv point_trace_scir_fast.csv vocabulary.txt; do
+  [[ -s "${out}/${f}" ]]
+done
+[[ "$(wc -l < "${out}/topic_matrix_mean_scir_fast.tsv")" -eq 50 ]]
+[[ "$(wc -l < "${out}/vocabulary.txt")" -eq 6906 ]]
+[[ "$(wc -l < "${out}/point_trace_scir_fast.csv")" -eq 21 ]]
+# 24 + 8 K V bytes.
+[[ "$(stat -c %s "${out}/topic_matrix_mean_scir_fast.phi")" -eq $((24 + 8 * 50 * 6906)) ]]
+grep -q "fold-in perplexity of the posterior mean over 11 samples" "${out}/summary.txt"
+
+"${evaluate}" --topics="${out}/topic_matrix_mean_scir_fast.phi,${out}/topic_matrix_scir_fast.phi" \
+  --alpha=0.1 --gibbs=false --output="${TEST_TMPDIR}/scores.csv" \
+  2> "${TEST_TMPDIR}/log"
+[[ "$(head -1 "${TEST_TMPDIR}/scores.csv")" == "file,fold_in_perplexity,gibbs_perplexity" ]]
+mean_tool="$(awk -F, 'END { print $4 }' "${out}/point_trace_scir_fast.csv")"
+last_tool="$(awk -F, 'END { print $3 }' "${out}/point_trace_scir_fast.csv")"
+mean_eval="$(awk -F, 'NR == 2 { print $2 }' "${TEST_TMPDIR}/scores.csv")"
+last_eval="$(awk -F, 'NR == 3 { print $2 }' "${TEST_TMPDIR}/scores.csv")"
+[[ "${mean_tool}" == "${mean_eval}" ]] || { echo "mean: ${mean_tool} vs ${mean_eval}"; exit 1; }
+[[ "${last_tool}" == "${last_eval}" ]] || { echo "last: ${last_tool} vs ${last_eval}"; exit 1; }
+
+printf 'the president and the senate voted on the bill\n\npoll numbers for the democratic primary\n' \
+  > "${TEST_TMPDIR}/docs.txt"
+"${transform}" --topics="${out}/topic_matrix_mean_scir_fast.phi" --text="${TEST_TMPDIR}/docs.txt" \
+  --vocab="${out}/vocabulary.txt" --alpha=0.1 --output="${TEST_TMPDIR}/theta.tsv" \
+  2> "${TEST_TMPDIR}/log"
+[[ "$(wc -l < "${TEST_TMPDIR}/theta.tsv")" -eq 3 ]]
+# 50 proportions per row, summing to 1.
+awk -F'\t' '{ s = 0; for (i = 1; i <= NF; ++i) s += $i; if (NF != 50 || s < 0.999999 || s > 1.000001) exit 1 }' \
+  "${TEST_TMPDIR}/theta.tsv"
+# Bad input names the file and line.
+printf '0.5\t0.5\n0.5\n' > "${TEST_TMPDIR}/bad.tsv"
+if "${transform}" --topics="${TEST_TMPDIR}/bad.tsv" --text="${TEST_TMPDIR}/docs.txt" \
+  --vocab="${out}/vocabulary.txt" --output="${TEST_TMPDIR}/x.tsv" 2> "${TEST_TMPDIR}/err"; then
+  exit 1
+fi
+grep -q "bad.tsv:2: 1 values, expected V = 2" "${TEST_TMPDIR}/err"
+echo PASS
