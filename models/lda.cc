@@ -21,6 +21,11 @@ absl::StatusOr<std::unique_ptr<samplers::SimplexSampler>> MakeSampler(
   sampler_options.cols = vocabulary_size;
   sampler_options.alpha = {options.beta};
   sampler_options.seed = options.seed;
+  if (options.sampler == LdaSampler::kScir && options.topic_update == LdaTopicUpdate::kLazy) {
+    auto lazy = samplers::LazyScir::Create(sampler_options);
+    if (!lazy.ok()) return lazy.status();
+    return std::make_unique<samplers::LazyScir>(*std::move(lazy));
+  }
   if (options.sampler == LdaSampler::kScir) {
     auto scir = samplers::Scir::Create(sampler_options);
     if (!scir.ok()) return scir.status();
@@ -35,6 +40,10 @@ absl::StatusOr<std::unique_ptr<samplers::SimplexSampler>> MakeSampler(
 
 absl::string_view LdaSamplerName(LdaSampler sampler) {
   return sampler == LdaSampler::kScir ? "scir" : "sgrld";
+}
+
+absl::string_view LdaTopicUpdateName(LdaTopicUpdate update) {
+  return update == LdaTopicUpdate::kLazy ? "lazy" : "eager";
 }
 
 absl::Status LdaOptions::Validate(int num_documents) const {
@@ -64,6 +73,15 @@ absl::Status LdaOptions::Validate(int num_documents) const {
       count_estimator != LdaCountEstimator::kLastSweep &&
       count_estimator != LdaCountEstimator::kPersistentJoint) {
     return error("count_estimator must be kSweepAverage, kLastSweep or kPersistentJoint");
+  }
+  if (topic_update != LdaTopicUpdate::kEager && topic_update != LdaTopicUpdate::kLazy) {
+    return error("topic_update must be kEager or kLazy");
+  }
+  if (topic_update == LdaTopicUpdate::kLazy) {
+    if (sampler != LdaSampler::kScir) return error("sampler must be kScir with topic_update kLazy");
+    if (count_estimator == LdaCountEstimator::kPersistentJoint) {
+      return error("topic_update kLazy does not support count_estimator kPersistentJoint");
+    }
   }
   if (count_estimator == LdaCountEstimator::kPersistentJoint) {
     if (sampler != LdaSampler::kScir) {
@@ -158,15 +176,41 @@ Lda::Lda(const data::Corpus& train, const LdaOptions& options, parallel::ThreadP
          std::unique_ptr<LdaCountModel> count_model, samplers::Minibatch minibatch,
          samplers::StepSize step_size, std::unique_ptr<samplers::SimplexSampler> sampler)
     : options_(options),
+      train_(&train),
       pool_(pool),
       count_model_(std::move(count_model)),
       minibatch_(std::move(minibatch)),
       step_size_(step_size),
       sampler_(std::move(sampler)),
-      driver_(options.seed, kLdaDriverStream) {}
+      driver_(options.seed, kLdaDriverStream) {
+  if (options_.topic_update == LdaTopicUpdate::kLazy) {
+    lazy_ = static_cast<samplers::LazyScir*>(sampler_.get());
+    word_marks_.assign(train.vocabulary_size(), 0);
+  }
+}
 
 void Lda::Step() {
   const absl::Span<const int64_t> batch = minibatch_.Draw(driver_);
+  double materialize_seconds = 0;
+  if (lazy_ != nullptr) {
+    // The minibatch's words, materialised in every topic before the sweeps read them.
+    const auto start = std::chrono::steady_clock::now();
+    words_.clear();
+    for (int64_t d : batch) {
+      for (int32_t w : train_->document(static_cast<int>(d))) {
+        if (!word_marks_[w]) {
+          word_marks_[w] = 1;
+          words_.push_back(w);
+        }
+      }
+    }
+    std::sort(words_.begin(), words_.end());
+    for (int32_t w : words_) word_marks_[w] = 0;
+    parallel::ForChunksOnPool(pool_, num_topics(), [&](int64_t begin, int64_t end, int) {
+      lazy_->MaterializeColumns(words_, static_cast<int>(begin), static_cast<int>(end));
+    });
+    materialize_seconds = SecondsSince(start);
+  }
   count_model_->ScaledCounts(driver_, batch, sampler(), counts_);
   const auto start = std::chrono::steady_clock::now();
   const double h = step_size_(iteration_);
@@ -174,7 +218,7 @@ void Lda::Step() {
   parallel::ForChunksOnPool(pool_, num_topics(), [&](int64_t begin, int64_t end, int) {
     sampler.StepRows(counts_, h, static_cast<int>(begin), static_cast<int>(end));
   });
-  update_seconds_ = SecondsSince(start);
+  update_seconds_ = SecondsSince(start) + materialize_seconds;
   ++iteration_;
 }
 

@@ -13,11 +13,14 @@
 // key is one word of the driver's engine, and the topic update is split over row ranges with
 // the samplers' per-(step, row) streams; so a run is bit-identical for any pool (tested).
 //
-// The topic update is eager: every one of the K x V entries moves every iteration (the
-// samplers' zero-count fast path). Entries absent from the minibatch are not deferred.
+// The topic update (LdaOptions.topic_update): kEager moves every one of the K x V entries every
+// iteration (the samplers' zero-count fast path); kLazy (SCIR only) keeps the zero-count
+// entries in exact per-topic pools (samplers/scir_lazy.h) and materialises the minibatch's
+// words before step 2, the same chain in law.
 //
 // Cost per iteration: that of LdaCountModel::ScaledCounts (O(K U + S N_t nnz), see there) plus
-// O(K V) for the topic update. Measured: models/lda_benchmark.cc.
+// O(K V) for the eager topic update, O(K (U + r S_pool)) for the lazy one (r = e^{-h}/(1 −
+// e^{-h}), S_pool the pooled mass of a topic). Measured: models/lda_benchmark.cc.
 //
 // Example:
 //   parallel::ThreadPool pool(2);
@@ -45,12 +48,23 @@
 #include "rng/engine.h"
 #include "samplers/count_model.h"
 #include "samplers/minibatch.h"
+#include "samplers/scir_lazy.h"
 #include "samplers/simplex_sampler.h"
 #include "samplers/step_size.h"
 
 namespace sgmcmc::models {
 
 enum class LdaSampler { kScir, kSgrld };
+
+// How SCIR's topic update moves the entries with a zero count (docs/ALGORITHMS.md, "Lazy
+// SCIR"): kEager moves all K x V entries every iteration (samplers::Scir); kLazy keeps them in
+// per-topic pools with exact sums (samplers::LazyScir: the same chain in law, tested against
+// kEager), materialising only the minibatch's words before the Gibbs sweeps, so an iteration
+// costs O(K (U + r S_pool)) instead of O(K V) (samplers/scir_lazy.h).
+enum class LdaTopicUpdate { kEager, kLazy };
+
+// "eager" / "lazy".
+absl::string_view LdaTopicUpdateName(LdaTopicUpdate update);
 
 // "scir" / "sgrld".
 absl::string_view LdaSamplerName(LdaSampler sampler);
@@ -81,6 +95,9 @@ struct LdaOptions {
   // batch), which Validate(D) checks; its z is part of the checkpoint (LdaState.assignments),
   // and its sweeps run on one thread. Default kSweepAverage.
   LdaCountEstimator count_estimator = LdaCountEstimator::kSweepAverage;
+  // SCIR's topic update (LdaTopicUpdate); kLazy needs sampler kScir and a count estimator
+  // other than kPersistentJoint (Validate checks). Default kEager.
+  LdaTopicUpdate topic_update = LdaTopicUpdate::kEager;
   // Key of every random stream of the run (minibatches, Gibbs, topic update). Default 1.
   uint64_t seed = 1;
 
@@ -137,7 +154,8 @@ class Lda {
   // Step size of iteration m (the one Step() uses next is step_size(iteration())).
   double step_size(int64_t m) const { return step_size_(m); }
   const LdaCountModel::Stats& last_stats() const { return count_model_->last_stats(); }
-  // Seconds of the last topic update.
+  // Seconds of the last topic update (with kLazy, the materialisation of the minibatch's words
+  // included).
   double last_update_seconds() const { return update_seconds_; }
   const samplers::SimplexSampler& sampler() const { return *sampler_; }
 
@@ -156,6 +174,7 @@ class Lda {
       samplers::StepSize step_size, std::unique_ptr<samplers::SimplexSampler> sampler);
 
   LdaOptions options_;
+  const data::Corpus* train_;
   parallel::ThreadPool* pool_;
   std::unique_ptr<LdaCountModel> count_model_;
   samplers::Minibatch minibatch_;
@@ -163,6 +182,11 @@ class Lda {
   std::unique_ptr<samplers::SimplexSampler> sampler_;
   rng::Engine driver_;
   samplers::SimplexCounts counts_;
+  // kLazy: the sampler as samplers::LazyScir (else null), and the minibatch's distinct words
+  // (ascending) with their marks (V, scratch of Step).
+  samplers::LazyScir* lazy_ = nullptr;
+  std::vector<int32_t> words_;
+  std::vector<char> word_marks_;
   int64_t iteration_ = 0;
   double update_seconds_ = 0;
 };
