@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -307,6 +308,82 @@ void BM_LdaTopicUpdateScirKos(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * int64_t{num_topics} * kos->vocabulary_size());
 }
 BENCHMARK(BM_LdaTopicUpdateScirKos)->Args({100, 1})->Args({100, 2})->Args({50, 1})->UseRealTime();
+
+// A corpus of `num_documents` documents of 150 tokens over V words with Zipf(1.07) word
+// frequencies (so a 50-document minibatch touches a few thousand words, like a real corpus).
+data::Corpus ZipfCorpus(int vocabulary_size, int num_documents) {
+  std::vector<double> cumulative(vocabulary_size);
+  double total = 0;
+  for (int w = 0; w < vocabulary_size; ++w) cumulative[w] = total += std::pow(w + 1.0, -1.07);
+  data::Corpus corpus;
+  for (int w = 0; w < vocabulary_size; ++w) corpus.vocabulary.push_back("w" + std::to_string(w));
+  rng::Engine engine(21);
+  std::vector<int32_t> doc(150);
+  for (int d = 0; d < num_documents; ++d) {
+    for (int32_t& w : doc) {
+      const double x = rng::UniformDouble(engine) * total;
+      w = static_cast<int32_t>(std::min<int64_t>(
+          std::upper_bound(cumulative.begin(), cumulative.end(), x) - cumulative.begin(),
+          vocabulary_size - 1));
+    }
+    corpus.AddDocument(doc);
+  }
+  return corpus;
+}
+
+// The SCIR topic update inside a real Lda run, eager (range 2 = 0) against lazy (= 1), at
+// K = range(0) and V = range(1) (0: the embedded KOS corpus, V = 6906; else a Zipf corpus of
+// 2000 documents over V words): the kScirFast preset (β = 0.1, h = 0.5 (1 + m/10)^-0.33) with
+// 4 Gibbs sweeps (the counts' cost is not timed), one thread, 30 iterations of warm-up (the
+// lazy pools reach their working size), then each benchmark iteration is one Lda::Step of which
+// only the topic update is timed (Lda::last_update_seconds: for kLazy the materialisation of
+// the minibatch's words included). Counters: ns per entry of the K x V matrix, ns per touched
+// entry (K x U, U the minibatch's distinct words) and ms per iteration.
+void BM_LdaTopicUpdate(benchmark::State& state) {
+  const int num_topics = static_cast<int>(state.range(0));
+  const int vocabulary_size = static_cast<int>(state.range(1));
+  static auto* corpora = new std::map<int, data::Corpus>();
+  if (vocabulary_size > 0 && corpora->count(vocabulary_size) == 0) {
+    (*corpora)[vocabulary_size] = ZipfCorpus(vocabulary_size, 2000);
+  }
+  const data::Corpus& corpus =
+      vocabulary_size > 0 ? corpora->at(vocabulary_size) : EmbeddedKos();
+  LdaOptions options = LdaPresetOptions(LdaPreset::kScirFast);
+  options.num_topics = num_topics;
+  options.gibbs_sweeps = 4;
+  options.topic_update = state.range(2) == 1 ? LdaTopicUpdate::kLazy : LdaTopicUpdate::kEager;
+  auto lda = Lda::Create(corpus, options, nullptr);
+  SGMCMC_CHECK(lda.ok()) << lda.status();
+  for (int m = 0; m < 30; ++m) lda->Step();
+  double seconds = 0, touched = 0;
+  for (auto _ : state) {
+    lda->Step();
+    state.SetIterationTime(lda->last_update_seconds());
+    seconds += lda->last_update_seconds();
+    touched += static_cast<double>(num_topics) * lda->last_stats().distinct_words;
+  }
+  const double entries =
+      static_cast<double>(num_topics) * corpus.vocabulary_size() * state.iterations();
+  state.counters["ns_per_entry"] = 1e9 * seconds / entries;
+  state.counters["ns_per_touched"] = 1e9 * seconds / touched;
+  state.counters["ms_per_iteration"] = 1e3 * seconds / state.iterations();
+  state.counters["touched_fraction"] = touched / entries;
+  if (const auto* lazy = dynamic_cast<const samplers::LazyScir*>(&lda->sampler())) {
+    double pooled = 0, balls = 0;
+    for (int k = 0; k < num_topics; ++k) {
+      pooled += static_cast<double>(lazy->pooled(k));
+      balls += static_cast<double>(lazy->pool_balls(k));
+    }
+    state.counters["pooled_fraction"] = pooled / (num_topics * corpus.vocabulary_size());
+    state.counters["balls_per_topic"] = balls / num_topics;
+  }
+  state.SetLabel(LdaTopicUpdateName(options.topic_update).data());
+}
+BENCHMARK(BM_LdaTopicUpdate)
+    ->ArgsProduct({{50, 100}, {0, 5000, 60000, 100000}, {0, 1}})
+    ->Iterations(20)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 void BM_LdaTopicUpdateSgrld(benchmark::State& state) {
   RunTopicUpdate<samplers::Sgrld>(state, 0.01);

@@ -96,7 +96,7 @@ void LazyScir::Depart(Row& row, absl::Span<const int32_t> entries, rng::Engine& 
   int64_t departing_balls = 0;
   double max = kNegativeInfinity;
   for (size_t i = 0; i < entries.size(); ++i) {
-    const int32_t b = row.balls[entries[i]];
+    const int32_t b = row.slots[entries[i]].balls;
     departing_balls += b;
     log_g[i] = b == 0 && departure_table_ != nullptr
                    ? departure_table_->Sample(engine)
@@ -119,14 +119,14 @@ void LazyScir::Depart(Row& row, absl::Span<const int32_t> entries, rng::Engine& 
     const int32_t j = entries[i];
     row.log_theta[j] = std::max(row.log_pool_sum + (log_g[i] - log_total), kLowest);
     // Swap-remove j from the members.
-    const int32_t position = row.pool_position[j];
+    const int32_t position = row.slots[j].position;
     SGMCMC_DCHECK(position >= 0);
     const int32_t last = row.members.back();
     row.members[position] = last;
-    row.pool_position[last] = position;
+    row.slots[last].position = position;
     row.members.pop_back();
-    row.pool_position[j] = -1;
-    row.balls[j] = 0;
+    row.slots[j].position = -1;
+    row.slots[j].balls = 0;
     row.materialized.push_back(j);
   }
   row.live_balls -= departing_balls;
@@ -150,7 +150,7 @@ void LazyScir::MaterializeColumns(absl::Span<const int32_t> columns, int row_beg
     Row& row = rows_[k];
     departing.clear();
     for (int32_t j : columns) {
-      if (row.pool_position[j] >= 0) departing.push_back(j);
+      if (row.slots[j].position >= 0) departing.push_back(j);
     }
     if (!departing.empty()) Depart(row, departing, ReadEngine(k));
   }
@@ -209,7 +209,7 @@ void LazyScir::SimplexColumns(absl::Span<const int32_t> columns, absl::Span<doub
     const Row& row = rows_[k];
     double* out_row = out.data() + static_cast<size_t>(k) * width;
     for (size_t i = 0; i < width; ++i) {
-      SGMCMC_CHECK(row.pool_position[columns[i]] < 0)
+      SGMCMC_CHECK(row.slots[columns[i]].position < 0)
           << "LazyScir::SimplexColumns: entry (" << k << ", " << columns[i]
           << ") is not materialised; call MaterializeColumns first";
       out_row[i] = std::exp(row.log_theta[columns[i]] - row.log_normalizer);
@@ -244,8 +244,7 @@ absl::Status LazyScir::SetLogTheta(int row, absl::Span<const double> log_theta) 
   }
   Row& r = rows_[row];
   r.log_theta.assign(log_theta.begin(), log_theta.end());
-  r.pool_position.assign(cols(), -1);
-  r.balls.assign(cols(), 0);
+  r.slots.assign(cols(), Slot{-1, 0});
   r.members.clear();
   r.ball_list.clear();
   r.log_pool_sum = kNegativeInfinity;
@@ -281,7 +280,7 @@ void LazyScir::StepRow(int index, absl::Span<const int32_t> cols, absl::Span<con
   thread_local std::vector<int32_t> scratch;
   scratch.clear();
   for (int32_t j : cols) {
-    if (row.pool_position[j] >= 0) scratch.push_back(j);
+    if (row.slots[j].position >= 0) scratch.push_back(j);
   }
   Depart(row, scratch, engine);
 
@@ -293,10 +292,10 @@ void LazyScir::StepRow(int index, absl::Span<const int32_t> cols, absl::Span<con
     std::vector<int32_t>& old_balls = scratch;  // the old balls of the current members
     old_balls.clear();
     for (int32_t j : row.ball_list) {
-      if (row.pool_position[j] >= 0) old_balls.push_back(j);
+      if (row.slots[j].position >= 0) old_balls.push_back(j);
     }
     SGMCMC_DCHECK(static_cast<int64_t>(old_balls.size()) == row.live_balls);
-    for (int32_t j : old_balls) row.balls[j] = 0;
+    for (int32_t j : old_balls) row.slots[j].balls = 0;
     const double log_lambda = row.log_pool_sum + cir.log_rate;
     SGMCMC_CHECK(log_lambda <= std::log(rng::kMaxPoissonMean))
         << "LazyScir: the pool's Poisson mean exp(" << log_lambda << ") of row " << index
@@ -304,20 +303,28 @@ void LazyScir::StepRow(int index, absl::Span<const int32_t> cols, absl::Span<con
     const int64_t n = CirPoissonSample(engine, std::exp(log_lambda));
     const double alpha_mass = static_cast<double>(pooled) * alpha_;
     const int64_t old = static_cast<int64_t>(old_balls.size());
-    new_balls.reserve(n);
-    for (int64_t t = 0; t < n; ++t) {
-      const double u =
-          rng::UniformDouble(engine) * (alpha_mass + static_cast<double>(old + t));
-      int32_t j;
-      if (u < alpha_mass || old + t == 0) {
-        j = row.members[std::min(static_cast<int64_t>(u / alpha_), pooled - 1)];
-      } else {
-        const int64_t ball = std::min(static_cast<int64_t>(u - alpha_mass), old + t - 1);
-        j = ball < old ? old_balls[ball] : new_balls[ball - old];
+    // The uniforms in blocks (rng::FillUniformDouble: the words sequential draws would take).
+    constexpr int kUniformBlock = 256;
+    alignas(64) double uniforms[kUniformBlock];
+    const double inverse_alpha = 1 / alpha_;
+    new_balls.resize(n);
+    int32_t* drawn = new_balls.data();
+    const int32_t* members = row.members.data();
+    for (int64_t first = 0; first < n; first += kUniformBlock) {
+      const int block = static_cast<int>(std::min<int64_t>(kUniformBlock, n - first));
+      rng::FillUniformDouble(engine, absl::MakeSpan(uniforms, block));
+      for (int i = 0; i < block; ++i) {
+        const int64_t t = first + i;
+        const double u = uniforms[i] * (alpha_mass + static_cast<double>(old + t));
+        if (u < alpha_mass || old + t == 0) {
+          drawn[t] = members[std::min(static_cast<int64_t>(u * inverse_alpha), pooled - 1)];
+        } else {
+          const int64_t ball = std::min(static_cast<int64_t>(u - alpha_mass), old + t - 1);
+          drawn[t] = ball < old ? old_balls[ball] : drawn[ball - old];
+        }
       }
-      new_balls.push_back(j);
     }
-    for (int32_t j : new_balls) ++row.balls[j];
+    for (int32_t j : new_balls) ++row.slots[j].balls;
   }
   row.live_balls = static_cast<int64_t>(new_balls.size());
 
@@ -332,9 +339,9 @@ void LazyScir::StepRow(int index, absl::Span<const int32_t> cols, absl::Span<con
     const PoissonMean mean(0, row.log_theta[j], cir);
     if (count == 0 && mean.lambda < kJoinMaxPoissonMean) {
       const int64_t p = CirPoissonSample(engine, mean.lambda);
-      row.pool_position[j] = static_cast<int32_t>(row.members.size());
+      row.slots[j].position = static_cast<int32_t>(row.members.size());
       row.members.push_back(j);
-      row.balls[j] = static_cast<int32_t>(p);
+      row.slots[j].balls = static_cast<int32_t>(p);
       for (int64_t b = 0; b < p; ++b) new_balls.push_back(j);
       row.live_balls += p;
     } else {

@@ -108,10 +108,15 @@ class LazyScir final : public SimplexSampler {
   absl::Status SetLogTheta(int row, absl::Span<const double> log_theta) override;
 
  private:
+  struct Slot {
+    int32_t position;
+    int32_t balls;
+  };
   struct Row {
-    std::vector<double> log_theta;       // cols; valid where pool_position < 0
-    std::vector<int32_t> pool_position;  // cols; index into members, -1 when materialised
-    std::vector<int32_t> balls;          // cols; P_j of pooled entries, 0 otherwise
+    std::vector<double> log_theta;       // cols; valid where slots[j].position < 0
+    // cols: per entry its index into members (-1 when materialised) and P_j (0 unless
+    // pooled), side by side so the urn's random accesses touch one cache line per entry.
+    std::vector<Slot> slots;
     std::vector<int32_t> members;        // the pooled entries
     // The current generation's balls: one pooled entry per ball (with multiplicity); may
     // also name entries materialised since (skipped at the next step).
