@@ -1,6 +1,7 @@
 #include "models/lda.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <utility>
@@ -189,6 +190,20 @@ Lda::Lda(const data::Corpus& train, const LdaOptions& options, parallel::ThreadP
   }
 }
 
+void Lda::ForEachTopic(absl::FunctionRef<void(int topic)> fn) {
+  if (pool_ == nullptr) {
+    for (int k = 0; k < num_topics(); ++k) fn(k);
+    return;
+  }
+  std::atomic<int> next{0};
+  pool_->RunOnThreads([&](int) {
+    for (int k = next.fetch_add(1, std::memory_order_relaxed); k < num_topics();
+         k = next.fetch_add(1, std::memory_order_relaxed)) {
+      fn(k);
+    }
+  });
+}
+
 void Lda::Step() {
   const absl::Span<const int64_t> batch = minibatch_.Draw(driver_);
   double materialize_seconds = 0;
@@ -206,18 +221,14 @@ void Lda::Step() {
     }
     std::sort(words_.begin(), words_.end());
     for (int32_t w : words_) word_marks_[w] = 0;
-    parallel::ForChunksOnPool(pool_, num_topics(), [&](int64_t begin, int64_t end, int) {
-      lazy_->MaterializeColumns(words_, static_cast<int>(begin), static_cast<int>(end));
-    });
+    ForEachTopic([&](int k) { lazy_->MaterializeColumns(words_, k, k + 1); });
     materialize_seconds = SecondsSince(start);
   }
   count_model_->ScaledCounts(driver_, batch, sampler(), counts_);
   const auto start = std::chrono::steady_clock::now();
   const double h = step_size_(iteration_);
   samplers::SimplexSampler& sampler = *sampler_;
-  parallel::ForChunksOnPool(pool_, num_topics(), [&](int64_t begin, int64_t end, int) {
-    sampler.StepRows(counts_, h, static_cast<int>(begin), static_cast<int>(end));
-  });
+  ForEachTopic([&](int k) { sampler.StepRows(counts_, h, k, k + 1); });
   update_seconds_ = SecondsSince(start) + materialize_seconds;
   ++iteration_;
 }

@@ -10,8 +10,9 @@
 // Lda drives the three steps, owns the sampler and checkpoints the run (models/lda_state.proto).
 //
 // Threads: step 2 is bit-identical for any number of threads (models/lda_count_model.h), its
-// key is one word of the driver's engine, and the topic update is split over row ranges with
-// the samplers' per-(step, row) streams; so a run is bit-identical for any pool (tested).
+// key is one word of the driver's engine, and in the topic update the threads take the rows
+// one at a time (the samplers' per-(step, row) streams); so a run is bit-identical for any
+// pool (tested).
 //
 // The topic update (LdaOptions.topic_update): kEager moves every one of the K x V entries every
 // iteration (the samplers' zero-count fast path); kLazy (SCIR only) keeps the zero-count
@@ -37,6 +38,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -172,6 +174,10 @@ class Lda {
   Lda(const data::Corpus& train, const LdaOptions& options, parallel::ThreadPool* pool,
       std::unique_ptr<LdaCountModel> count_model, samplers::Minibatch minibatch,
       samplers::StepSize step_size, std::unique_ptr<samplers::SimplexSampler> sampler);
+
+  // fn(k) for every topic k: on the calling thread, or over the pool's threads taking the
+  // topics one at a time (rows cost unequally; a row's result does not depend on its thread).
+  void ForEachTopic(absl::FunctionRef<void(int topic)> fn);
 
   LdaOptions options_;
   const data::Corpus* train_;

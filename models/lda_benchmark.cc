@@ -20,6 +20,7 @@
 // α = 0.1, ~12 at α = 0.01) about half and two thirds of that rate.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -308,6 +309,47 @@ void BM_LdaTopicUpdateScirKos(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations() * int64_t{num_topics} * kos->vocabulary_size());
 }
 BENCHMARK(BM_LdaTopicUpdateScirKos)->Args({100, 1})->Args({100, 2})->Args({50, 1})->UseRealTime();
+
+// What limits the 2-thread speed-up of the topic update: per-row costs in the lda tool's regime
+// (as BM_LdaTopicUpdateScirKos, K = range(0)), each row stepped and timed alone on one thread.
+// Counters: static_imbalance = max over the two halves Lda::Step gave the two threads (rows
+// [0, K/2) and [K/2, K)) of their time / half the total (1 = balanced; the 2-thread speed-up is
+// at most 2 / static_imbalance), dynamic_imbalance the same for rows taken one at a time by
+// the next free thread (greedy list scheduling, the rows' measured costs), max_row_share the
+// costliest row's share of the total.
+void BM_LdaTopicUpdateRowBalance(benchmark::State& state) {
+  const data::Corpus* kos = &EmbeddedKos();
+  const int num_topics = static_cast<int>(state.range(0));
+  samplers::Scir scir = KosTopics(*kos, num_topics, 0.1);
+  auto model = LdaCountModel::Create(kos, num_topics, 0.1, 0.1, 20, nullptr);
+  SGMCMC_CHECK(model.ok()) << model.status();
+  samplers::Minibatch minibatch = *samplers::Minibatch::Create(kos->num_documents(), 50);
+  rng::Engine engine(10);
+  samplers::SimplexCounts counts;
+  (*model)->ScaledCounts(engine, minibatch.Draw(engine), scir, counts);
+  const double h = 0.5 * std::pow(1 + 200 / 10.0, -0.33);
+  std::vector<double> row_seconds(num_topics, 0.0);
+  for (auto _ : state) {
+    for (int k = 0; k < num_topics; ++k) {
+      const auto start = std::chrono::steady_clock::now();
+      scir.StepRows(counts, h, k, k + 1);
+      row_seconds[k] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                            .count();
+    }
+  }
+  double total = 0, first_half = 0, max_row = 0;
+  for (int k = 0; k < num_topics; ++k) {
+    total += row_seconds[k];
+    if (k < num_topics / 2) first_half += row_seconds[k];
+    max_row = std::max(max_row, row_seconds[k]);
+  }
+  double busy[2] = {0, 0};
+  for (int k = 0; k < num_topics; ++k) busy[busy[1] < busy[0]] += row_seconds[k];
+  state.counters["static_imbalance"] = std::max(first_half, total - first_half) / (total / 2);
+  state.counters["dynamic_imbalance"] = std::max(busy[0], busy[1]) / (total / 2);
+  state.counters["max_row_share"] = max_row / total;
+}
+BENCHMARK(BM_LdaTopicUpdateRowBalance)->Arg(100)->Arg(50)->Iterations(10);
 
 // A corpus of `num_documents` documents of 150 tokens over V words with Zipf(1.07) word
 // frequencies (so a 50-document minibatch touches a few thousand words, like a real corpus).
