@@ -283,6 +283,21 @@ BENCHMARK(BM_LdaTopicUpdateScir)
     ->Args({6906, 2})
     ->UseRealTime();
 
+// The kScirFast preset's step size at iteration 200, h = 0.5 (1 + 200/10)^-0.33.
+double KosStepSize() { return 0.5 * std::pow(1 + 200 / 10.0, -0.33); }
+
+// The scaled counts of one real 50-document KOS minibatch (20 sweeps, α = β = 0.1) under the
+// topics `scir`.
+samplers::SimplexCounts KosMinibatchCounts(const data::Corpus& kos, const samplers::Scir& scir) {
+  auto model = LdaCountModel::Create(&kos, scir.rows(), 0.1, 0.1, 20, nullptr);
+  SGMCMC_CHECK(model.ok()) << model.status();
+  samplers::Minibatch minibatch = *samplers::Minibatch::Create(kos.num_documents(), 50);
+  rng::Engine engine(10);
+  samplers::SimplexCounts counts;
+  (*model)->ScaledCounts(engine, minibatch.Draw(engine), scir, counts);
+  return counts;
+}
+
 // The SCIR topic update in the lda tool's own regime: the kScirFast preset (β = 0.1 < 1/2, so
 // the Poisson-gamma kernel; Baker et al.'s Table 2 β = 0.5 above takes the normal kernel) on
 // KOS at K topics, from the topics after 200 iterations (KosTopics), with the scaled counts of
@@ -294,16 +309,10 @@ void BM_LdaTopicUpdateScirKos(benchmark::State& state) {
   const int threads = static_cast<int>(state.range(1));
   samplers::Scir scir = KosTopics(*kos, num_topics, 0.1);  // a copy, stepped below
   parallel::ThreadPool pool(threads);
-  auto model = LdaCountModel::Create(kos, num_topics, 0.1, 0.1, 20, &pool);
-  SGMCMC_CHECK(model.ok()) << model.status();
-  samplers::Minibatch minibatch = *samplers::Minibatch::Create(kos->num_documents(), 50);
-  rng::Engine engine(10);
-  samplers::SimplexCounts counts;
-  (*model)->ScaledCounts(engine, minibatch.Draw(engine), scir, counts);
-  const double h = 0.5 * std::pow(1 + 200 / 10.0, -0.33);
+  const samplers::SimplexCounts counts = KosMinibatchCounts(*kos, scir);
   for (auto _ : state) {
     pool.ParallelForChunks(0, num_topics, [&](int64_t begin, int64_t end, int) {
-      scir.StepRows(counts, h, static_cast<int>(begin), static_cast<int>(end));
+      scir.StepRows(counts, KosStepSize(), static_cast<int>(begin), static_cast<int>(end));
     });
   }
   state.SetItemsProcessed(state.iterations() * int64_t{num_topics} * kos->vocabulary_size());
@@ -321,18 +330,12 @@ void BM_LdaTopicUpdateRowBalance(benchmark::State& state) {
   const data::Corpus* kos = &EmbeddedKos();
   const int num_topics = static_cast<int>(state.range(0));
   samplers::Scir scir = KosTopics(*kos, num_topics, 0.1);
-  auto model = LdaCountModel::Create(kos, num_topics, 0.1, 0.1, 20, nullptr);
-  SGMCMC_CHECK(model.ok()) << model.status();
-  samplers::Minibatch minibatch = *samplers::Minibatch::Create(kos->num_documents(), 50);
-  rng::Engine engine(10);
-  samplers::SimplexCounts counts;
-  (*model)->ScaledCounts(engine, minibatch.Draw(engine), scir, counts);
-  const double h = 0.5 * std::pow(1 + 200 / 10.0, -0.33);
+  const samplers::SimplexCounts counts = KosMinibatchCounts(*kos, scir);
   std::vector<double> row_seconds(num_topics, 0.0);
   for (auto _ : state) {
     for (int k = 0; k < num_topics; ++k) {
       const auto start = std::chrono::steady_clock::now();
-      scir.StepRows(counts, h, k, k + 1);
+      scir.StepRows(counts, KosStepSize(), k, k + 1);
       row_seconds[k] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
                             .count();
     }
