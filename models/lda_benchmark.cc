@@ -8,10 +8,27 @@
 //    KOS documents (the Gibbs sweep target's rate and scaling).
 //  - BM_LdaTopicUpdateScir/V/threads, BM_LdaTopicUpdateSgrld/V/threads: one topic update of
 //    all K = 100 x V entries with the scaled counts of a 50-document minibatch (7,500 tokens,
-//    ~99.99% zero counts at V = 100,000), rows split over the threads as Lda::Step does;
+//    ~99.99% zero counts at V = 100,000), rows split over the threads in static halves;
 //    items = entries, so ns per entry = 1e9 / items_per_second;
 //  - BM_LdaTopicUpdateScirKos/K/threads: the same for the kScirFast preset's β = 0.1 on
-//    trained KOS topics (the lda tool's regime).
+//    trained KOS topics (the lda tool's regime);
+//  - BM_LdaTopicUpdateRowBalance/K: per-row costs of that update, and the 2-thread imbalance
+//    of static halves against rows handed out one at a time (what Lda::Step now does);
+//  - BM_LdaTopicUpdate/K/V/lazy: the topic update inside a real Lda run (kScirFast, one
+//    thread), eager (0) against lazy (1, samplers/scir_lazy.h), V = 0 for KOS.
+//
+// Measured BM_LdaTopicUpdate (2026-11-25 13:27-13:31 UTC on the shared 2-core machine, load
+// 12-13, so absolute times are inflated; each (K, V) ran eager, lazy, lazy, eager in separate
+// processes, means of the two): ms per iteration eager / lazy (speed-up), lazy ns per entry of
+// K x V and per touched entry (K x U):
+//   K = 50:  KOS 20.2 / 18.0 (1.12x, 52 ns, 143 ns); V = 5k 19.6 / 14.1 (1.39x);
+//            60k 165 / 78.5 (2.10x, 26 ns, 607 ns); 100k 251 / 99.7 (2.51x, 20 ns, 729 ns)
+//   K = 100: KOS 46.2 / 34.3 (1.35x, 50 ns, 136 ns); 5k 30.1 / 22.8 (1.32x);
+//            60k 369 / 158 (2.34x, 26 ns, 609 ns); 100k 457 / 140 (3.26x, 14 ns, 512 ns)
+// Eager costs 45-78 ns per entry here. The lazy cost per entry falls with V but does not
+// vanish: the pool's balls (~30,700 per topic at V = 100k, r S_pool with β = 0.1) grow with V.
+// BM_LdaTopicUpdateRowBalance at K = 100 / 50: static halves 1.003-1.05 / 1.04, one row at a
+// time 1.01 / 1.01 (the costliest row 4-9% of the update).
 //
 // Measured (moved from models/lda.h and models/lda_count_model.h): BM_LdaScaledCounts at
 // K = 100, 20 sweeps, 50 documents of 150 tokens, ~5 topics each, one core: ~7.4 ms per
