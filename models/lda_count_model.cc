@@ -93,11 +93,13 @@ void LdaCountModel::SampleDocuments(absl::Span<const int64_t> batch, uint64_t ke
   }
   int32_t* accumulator = accumulator_storage.data();
   std::vector<std::vector<int64_t>>& touched = touched_[thread];
-  // Adds `length` kept sweeps of topic k to local word u, listing the entry in its merge chunk
-  // when it becomes non-zero.
+  // Adds `length` kept sweeps of topic k to local word u; threads other than 0 (whose
+  // accumulator the merge sums into) list the entry in its merge chunk when it becomes
+  // non-zero.
+  const bool list = thread != 0;
   auto add = [&](int32_t k, int32_t u, int32_t length) {
     const int64_t index = static_cast<int64_t>(k) * static_cast<int64_t>(num_words) + u;
-    if (accumulator[index] == 0) touched[chunk_of_topic_[k]].push_back(index);
+    if (list && accumulator[index] == 0) touched[chunk_of_topic_[k]].push_back(index);
     accumulator[index] += length;
   };
   std::vector<int32_t> local, run_topic, run_length;
@@ -236,34 +238,41 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
   for (int64_t n : alpha_draw_sums_) alpha_draws += n;
   stats_.alpha_bucket_fraction = static_cast<double>(alpha_draws) / stats_.token_updates;
 
-  // Integer sums over the threads (order-free), then (D/n) / kept_sweeps. Thread c merges the
-  // entries the Gibbs threads listed for its chunk of topic rows (only the non-zero ones:
-  // O(nnz / threads) each, not a pass over K x U per accumulator), adding them into thread 0's
-  // accumulator and zeroing the others, sorts them into (topic, word) order and zeroes them.
+  // Integer sums over the threads (order-free), then (D/n) / kept_sweeps. Thread c owns a
+  // chunk of topic rows: it adds into thread 0's accumulator the entries the other Gibbs
+  // threads listed for its rows (only their non-zero entries, zeroing them: O(nnz / threads),
+  // not a pass over K x U per accumulator), then scans its rows of the sum in (topic, word)
+  // order for the non-zero entries (whole groups of kGroup words skipped by one test), zeroing
+  // them; so each thread's work shrinks with the thread count.
   const auto counts_start = std::chrono::steady_clock::now();
   const double scale = static_cast<double>(num_items()) / batch.size() / kept_sweeps;
   nonzero_entries_.resize(threads);
   for (std::vector<NonzeroCount>& entries : nonzero_entries_) entries.clear();  // empty chunks
-  parallel::ForChunksOnPool(pool_, num_topics_, [&](int64_t, int64_t, int chunk) {
-    std::vector<int64_t>& listed = touched_[0][chunk];
+  parallel::ForChunksOnPool(pool_, num_topics_, [&](int64_t begin, int64_t end, int chunk) {
+    constexpr int kGroup = 8;
     int32_t* total = accumulators_[0].data();
     for (int t = 1; t < threads; ++t) {
       int32_t* other = accumulators_[t].data();
       for (int64_t index : touched_[t][chunk]) {
-        if (total[index] == 0) listed.push_back(index);
         total[index] += other[index];
         other[index] = 0;
       }
       touched_[t][chunk].clear();
     }
-    std::sort(listed.begin(), listed.end());
     std::vector<NonzeroCount>& out = nonzero_entries_[chunk];
-    for (int64_t index : listed) {
-      out.push_back({static_cast<int32_t>(index / num_words),
-                     static_cast<int32_t>(index % num_words), total[index]});
-      total[index] = 0;
+    for (int64_t k = begin; k < end; ++k) {
+      int32_t* row = total + k * num_words;
+      for (int group = 0; group < num_words; group += kGroup) {
+        const int group_end = std::min(group + kGroup, num_words);
+        int32_t any = 0;
+        for (int u = group; u < group_end; ++u) any |= row[u];
+        if (any == 0) continue;
+        for (int u = group; u < group_end; ++u) {
+          if (row[u] != 0) out.push_back({static_cast<int32_t>(k), u, row[u]});
+          row[u] = 0;
+        }
+      }
     }
-    listed.clear();
   });
   counts.Reset(num_topics_, dimension());
   for (const std::vector<NonzeroCount>& entries : nonzero_entries_) {
