@@ -1,6 +1,7 @@
 #include "models/lda.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <utility>
@@ -21,6 +22,11 @@ absl::StatusOr<std::unique_ptr<samplers::SimplexSampler>> MakeSampler(
   sampler_options.cols = vocabulary_size;
   sampler_options.alpha = {options.beta};
   sampler_options.seed = options.seed;
+  if (options.sampler == LdaSampler::kScir && options.topic_update == LdaTopicUpdate::kLazy) {
+    auto lazy = samplers::LazyScir::Create(sampler_options);
+    if (!lazy.ok()) return lazy.status();
+    return std::make_unique<samplers::LazyScir>(*std::move(lazy));
+  }
   if (options.sampler == LdaSampler::kScir) {
     auto scir = samplers::Scir::Create(sampler_options);
     if (!scir.ok()) return scir.status();
@@ -35,6 +41,10 @@ absl::StatusOr<std::unique_ptr<samplers::SimplexSampler>> MakeSampler(
 
 absl::string_view LdaSamplerName(LdaSampler sampler) {
   return sampler == LdaSampler::kScir ? "scir" : "sgrld";
+}
+
+absl::string_view LdaTopicUpdateName(LdaTopicUpdate update) {
+  return update == LdaTopicUpdate::kLazy ? "lazy" : "eager";
 }
 
 absl::Status LdaOptions::Validate(int num_documents) const {
@@ -67,6 +77,15 @@ absl::Status LdaOptions::Validate(int num_documents) const {
   }
   if (mean_burn_in < -1) return error("mean_burn_in must be >= -1, got ", mean_burn_in);
   if (mean_every < 1) return error("mean_every must be >= 1, got ", mean_every);
+  if (topic_update != LdaTopicUpdate::kEager && topic_update != LdaTopicUpdate::kLazy) {
+    return error("topic_update must be kEager or kLazy");
+  }
+  if (topic_update == LdaTopicUpdate::kLazy) {
+    if (sampler != LdaSampler::kScir) return error("sampler must be kScir with topic_update kLazy");
+    if (count_estimator == LdaCountEstimator::kPersistentJoint) {
+      return error("topic_update kLazy does not support count_estimator kPersistentJoint");
+    }
+  }
   if (count_estimator == LdaCountEstimator::kPersistentJoint) {
     if (sampler != LdaSampler::kScir) {
       return error("sampler must be kScir with count_estimator kPersistentJoint");
@@ -160,23 +179,59 @@ Lda::Lda(const data::Corpus& train, const LdaOptions& options, parallel::ThreadP
          std::unique_ptr<LdaCountModel> count_model, samplers::Minibatch minibatch,
          samplers::StepSize step_size, std::unique_ptr<samplers::SimplexSampler> sampler)
     : options_(options),
+      train_(&train),
       pool_(pool),
       count_model_(std::move(count_model)),
       minibatch_(std::move(minibatch)),
       step_size_(step_size),
       sampler_(std::move(sampler)),
-      driver_(options.seed, kLdaDriverStream) {}
+      driver_(options.seed, kLdaDriverStream) {
+  if (options_.topic_update == LdaTopicUpdate::kLazy) {
+    lazy_ = static_cast<samplers::LazyScir*>(sampler_.get());
+    word_marks_.assign(train.vocabulary_size(), 0);
+  }
+}
+
+void Lda::ForEachTopic(absl::FunctionRef<void(int topic)> fn) {
+  if (pool_ == nullptr) {
+    for (int k = 0; k < num_topics(); ++k) fn(k);
+    return;
+  }
+  std::atomic<int> next{0};
+  pool_->RunOnThreads([&](int) {
+    for (int k = next.fetch_add(1, std::memory_order_relaxed); k < num_topics();
+         k = next.fetch_add(1, std::memory_order_relaxed)) {
+      fn(k);
+    }
+  });
+}
 
 void Lda::Step() {
   const absl::Span<const int64_t> batch = minibatch_.Draw(driver_);
+  double materialize_seconds = 0;
+  if (lazy_ != nullptr) {
+    // The minibatch's words, materialised in every topic before the sweeps read them.
+    const auto start = std::chrono::steady_clock::now();
+    words_.clear();
+    for (int64_t d : batch) {
+      for (int32_t w : train_->document(static_cast<int>(d))) {
+        if (!word_marks_[w]) {
+          word_marks_[w] = 1;
+          words_.push_back(w);
+        }
+      }
+    }
+    std::sort(words_.begin(), words_.end());
+    for (int32_t w : words_) word_marks_[w] = 0;
+    ForEachTopic([&](int k) { lazy_->MaterializeColumns(words_, k, k + 1); });
+    materialize_seconds = SecondsSince(start);
+  }
   count_model_->ScaledCounts(driver_, batch, sampler(), counts_);
   const auto start = std::chrono::steady_clock::now();
   const double h = step_size_(iteration_);
   samplers::SimplexSampler& sampler = *sampler_;
-  parallel::ForChunksOnPool(pool_, num_topics(), [&](int64_t begin, int64_t end, int) {
-    sampler.StepRows(counts_, h, static_cast<int>(begin), static_cast<int>(end));
-  });
-  update_seconds_ = SecondsSince(start);
+  ForEachTopic([&](int k) { sampler.StepRows(counts_, h, k, k + 1); });
+  update_seconds_ = SecondsSince(start) + materialize_seconds;
   ++iteration_;
   AccumulatePosteriorMean();
 }

@@ -10,11 +10,14 @@
 // Lda drives the three steps, owns the sampler and checkpoints the run (models/lda_state.proto).
 //
 // Threads: step 2 is bit-identical for any number of threads (models/lda_count_model.h), its
-// key is one word of the driver's engine, and the topic update is split over row ranges with
-// the samplers' per-(step, row) streams; so a run is bit-identical for any pool (tested).
+// key is one word of the driver's engine, and in the topic update the threads take the rows
+// one at a time (the samplers' per-(step, row) streams); so a run is bit-identical for any
+// pool (tested).
 //
-// The topic update is eager: every one of the K x V entries moves every iteration (the
-// samplers' zero-count fast path). Entries absent from the minibatch are not deferred.
+// The topic update (LdaOptions.topic_update): kEager moves every one of the K x V entries every
+// iteration (the samplers' zero-count fast path); kLazy (SCIR only) keeps the zero-count
+// entries in exact per-topic pools (samplers/scir_lazy.h) and materialises the minibatch's
+// words before step 2, the same chain in law.
 //
 // Posterior mean: with LdaOptions::mean_burn_in >= 0, Step() also keeps the running mean of π
 // over the kept samples (every mean_every-th state from iteration mean_burn_in on), streamed
@@ -22,8 +25,9 @@
 // the checkpoint, so a restored run continues it bit-identically. Off by default.
 //
 // Cost per iteration: that of LdaCountModel::ScaledCounts (O(K U + S N_t nnz), see there) plus
-// O(K V) for the topic update, plus O(K V) per kept sample when the posterior mean is on.
-// Measured: models/lda_benchmark.cc.
+// O(K V) for the eager topic update, O(K (U + r S_pool)) for the lazy one (r = e^{-h}/(1 −
+// e^{-h}), S_pool the pooled mass of a topic), plus O(K V) per kept sample when the posterior
+// mean is on. Measured: models/lda_benchmark.cc.
 //
 // Example:
 //   parallel::ThreadPool pool(2);
@@ -42,6 +46,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -53,12 +58,23 @@
 #include "rng/engine.h"
 #include "samplers/count_model.h"
 #include "samplers/minibatch.h"
+#include "samplers/scir_lazy.h"
 #include "samplers/simplex_sampler.h"
 #include "samplers/step_size.h"
 
 namespace sgmcmc::models {
 
 enum class LdaSampler { kScir, kSgrld };
+
+// How SCIR's topic update moves the entries with a zero count (docs/ALGORITHMS.md, "Lazy
+// SCIR"): kEager moves all K x V entries every iteration (samplers::Scir); kLazy keeps them in
+// per-topic pools with exact sums (samplers::LazyScir: the same chain in law, tested against
+// kEager), materialising only the minibatch's words before the Gibbs sweeps, so an iteration
+// costs O(K (U + r S_pool)) instead of O(K V) (samplers/scir_lazy.h).
+enum class LdaTopicUpdate { kEager, kLazy };
+
+// "eager" / "lazy".
+absl::string_view LdaTopicUpdateName(LdaTopicUpdate update);
 
 // "scir" / "sgrld".
 absl::string_view LdaSamplerName(LdaSampler sampler);
@@ -89,6 +105,13 @@ struct LdaOptions {
   // batch), which Validate(D) checks; its z is part of the checkpoint (LdaState.assignments),
   // and its sweeps run on one thread. Default kSweepAverage.
   LdaCountEstimator count_estimator = LdaCountEstimator::kSweepAverage;
+  // SCIR's topic update (LdaTopicUpdate); kLazy needs sampler kScir and a count estimator
+  // other than kPersistentJoint (Validate checks). Both are exact (the same chain in law).
+  // Default kEager: kLazy's update is 2.1-3.3x faster at V = 60k-100k and 1.1-1.4x at KOS's
+  // V = 6906 (models/lda_benchmark.cc, BM_LdaTopicUpdate), but reading all of π (Topics,
+  // checkpoints) materialises every row, O(K V) per read, so a run that reads π every
+  // iteration loses the saving; and the lazy chain's draws differ from the eager one's.
+  LdaTopicUpdate topic_update = LdaTopicUpdate::kEager;
   // Key of every random stream of the run (minibatches, Gibbs, topic update). Default 1.
   uint64_t seed = 1;
   // Posterior-mean topic matrix (Lda::PosteriorMeanTopics): the running mean of π over the
@@ -152,7 +175,8 @@ class Lda {
   // Step size of iteration m (the one Step() uses next is step_size(iteration())).
   double step_size(int64_t m) const { return step_size_(m); }
   const LdaCountModel::Stats& last_stats() const { return count_model_->last_stats(); }
-  // Seconds of the last topic update.
+  // Seconds of the last topic update (with kLazy, the materialisation of the minibatch's words
+  // included).
   double last_update_seconds() const { return update_seconds_; }
   const samplers::SimplexSampler& sampler() const { return *sampler_; }
 
@@ -179,7 +203,12 @@ class Lda {
   // Adds the current π to the posterior mean if iteration_ keeps a sample.
   void AccumulatePosteriorMean();
 
+  // fn(k) for every topic k: on the calling thread, or over the pool's threads taking the
+  // topics one at a time (rows cost unequally; a row's result does not depend on its thread).
+  void ForEachTopic(absl::FunctionRef<void(int topic)> fn);
+
   LdaOptions options_;
+  const data::Corpus* train_;
   parallel::ThreadPool* pool_;
   std::unique_ptr<LdaCountModel> count_model_;
   samplers::Minibatch minibatch_;
@@ -187,6 +216,11 @@ class Lda {
   std::unique_ptr<samplers::SimplexSampler> sampler_;
   rng::Engine driver_;
   samplers::SimplexCounts counts_;
+  // kLazy: the sampler as samplers::LazyScir (else null), and the minibatch's distinct words
+  // (ascending) with their marks (V, scratch of Step).
+  samplers::LazyScir* lazy_ = nullptr;
+  std::vector<int32_t> words_;
+  std::vector<char> word_marks_;
   int64_t iteration_ = 0;
   double update_seconds_ = 0;
   std::vector<double> mean_;          // K x V running mean of π; empty before the first sample

@@ -8,10 +8,27 @@
 //    KOS documents (the Gibbs sweep target's rate and scaling).
 //  - BM_LdaTopicUpdateScir/V/threads, BM_LdaTopicUpdateSgrld/V/threads: one topic update of
 //    all K = 100 x V entries with the scaled counts of a 50-document minibatch (7,500 tokens,
-//    ~99.99% zero counts at V = 100,000), rows split over the threads as Lda::Step does;
+//    ~99.99% zero counts at V = 100,000), rows split over the threads in static halves;
 //    items = entries, so ns per entry = 1e9 / items_per_second;
 //  - BM_LdaTopicUpdateScirKos/K/threads: the same for the kScirFast preset's β = 0.1 on
-//    trained KOS topics (the lda tool's regime).
+//    trained KOS topics (the lda tool's regime);
+//  - BM_LdaTopicUpdateRowBalance/K: per-row costs of that update, and the 2-thread imbalance
+//    of static halves against rows handed out one at a time (what Lda::Step now does);
+//  - BM_LdaTopicUpdate/K/V/lazy: the topic update inside a real Lda run (kScirFast, one
+//    thread), eager (0) against lazy (1, samplers/scir_lazy.h), V = 0 for KOS.
+//
+// Measured BM_LdaTopicUpdate (2026-11-25 13:27-13:31 UTC on the shared 2-core machine, load
+// 12-13, so absolute times are inflated; each (K, V) ran eager, lazy, lazy, eager in separate
+// processes, means of the two): ms per iteration eager / lazy (speed-up), lazy ns per entry of
+// K x V and per touched entry (K x U):
+//   K = 50:  KOS 20.2 / 18.0 (1.12x, 52 ns, 143 ns); V = 5k 19.6 / 14.1 (1.39x);
+//            60k 165 / 78.5 (2.10x, 26 ns, 607 ns); 100k 251 / 99.7 (2.51x, 20 ns, 729 ns)
+//   K = 100: KOS 46.2 / 34.3 (1.35x, 50 ns, 136 ns); 5k 30.1 / 22.8 (1.32x);
+//            60k 369 / 158 (2.34x, 26 ns, 609 ns); 100k 457 / 140 (3.26x, 14 ns, 512 ns)
+// Eager costs 45-78 ns per entry here. The lazy cost per entry falls with V but does not
+// vanish: the pool's balls (~30,700 per topic at V = 100k, r S_pool with β = 0.1) grow with V.
+// BM_LdaTopicUpdateRowBalance at K = 100 / 50: static halves 1.003-1.05 / 1.04, one row at a
+// time 1.01 / 1.01 (the costliest row 4-9% of the update).
 //
 // Measured (moved from models/lda.h and models/lda_count_model.h): BM_LdaScaledCounts at
 // K = 100, 20 sweeps, 50 documents of 150 tokens, ~5 topics each, one core: ~7.4 ms per
@@ -20,10 +37,12 @@
 // α = 0.1, ~12 at α = 0.01) about half and two thirds of that rate.
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -281,6 +300,21 @@ BENCHMARK(BM_LdaTopicUpdateScir)
     ->Args({6906, 2})
     ->UseRealTime();
 
+// The kScirFast preset's step size at iteration 200, h = 0.5 (1 + 200/10)^-0.33.
+double KosStepSize() { return 0.5 * std::pow(1 + 200 / 10.0, -0.33); }
+
+// The scaled counts of one real 50-document KOS minibatch (20 sweeps, α = β = 0.1) under the
+// topics `scir`.
+samplers::SimplexCounts KosMinibatchCounts(const data::Corpus& kos, const samplers::Scir& scir) {
+  auto model = LdaCountModel::Create(&kos, scir.rows(), 0.1, 0.1, 20, nullptr);
+  SGMCMC_CHECK(model.ok()) << model.status();
+  samplers::Minibatch minibatch = *samplers::Minibatch::Create(kos.num_documents(), 50);
+  rng::Engine engine(10);
+  samplers::SimplexCounts counts;
+  (*model)->ScaledCounts(engine, minibatch.Draw(engine), scir, counts);
+  return counts;
+}
+
 // The SCIR topic update in the lda tool's own regime: the kScirFast preset (β = 0.1 < 1/2, so
 // the Poisson-gamma kernel; Baker et al.'s Table 2 β = 0.5 above takes the normal kernel) on
 // KOS at K topics, from the topics after 200 iterations (KosTopics), with the scaled counts of
@@ -292,21 +326,126 @@ void BM_LdaTopicUpdateScirKos(benchmark::State& state) {
   const int threads = static_cast<int>(state.range(1));
   samplers::Scir scir = KosTopics(*kos, num_topics, 0.1);  // a copy, stepped below
   parallel::ThreadPool pool(threads);
-  auto model = LdaCountModel::Create(kos, num_topics, 0.1, 0.1, 20, &pool);
-  SGMCMC_CHECK(model.ok()) << model.status();
-  samplers::Minibatch minibatch = *samplers::Minibatch::Create(kos->num_documents(), 50);
-  rng::Engine engine(10);
-  samplers::SimplexCounts counts;
-  (*model)->ScaledCounts(engine, minibatch.Draw(engine), scir, counts);
-  const double h = 0.5 * std::pow(1 + 200 / 10.0, -0.33);
+  const samplers::SimplexCounts counts = KosMinibatchCounts(*kos, scir);
   for (auto _ : state) {
     pool.ParallelForChunks(0, num_topics, [&](int64_t begin, int64_t end, int) {
-      scir.StepRows(counts, h, static_cast<int>(begin), static_cast<int>(end));
+      scir.StepRows(counts, KosStepSize(), static_cast<int>(begin), static_cast<int>(end));
     });
   }
   state.SetItemsProcessed(state.iterations() * int64_t{num_topics} * kos->vocabulary_size());
 }
 BENCHMARK(BM_LdaTopicUpdateScirKos)->Args({100, 1})->Args({100, 2})->Args({50, 1})->UseRealTime();
+
+// What limits the 2-thread speed-up of the topic update: per-row costs in the lda tool's regime
+// (as BM_LdaTopicUpdateScirKos, K = range(0)), each row stepped and timed alone on one thread.
+// Counters: static_imbalance = max over the two halves Lda::Step gave the two threads (rows
+// [0, K/2) and [K/2, K)) of their time / half the total (1 = balanced; the 2-thread speed-up is
+// at most 2 / static_imbalance), dynamic_imbalance the same for rows taken one at a time by
+// the next free thread (greedy list scheduling, the rows' measured costs), max_row_share the
+// costliest row's share of the total.
+void BM_LdaTopicUpdateRowBalance(benchmark::State& state) {
+  const data::Corpus* kos = &EmbeddedKos();
+  const int num_topics = static_cast<int>(state.range(0));
+  samplers::Scir scir = KosTopics(*kos, num_topics, 0.1);
+  const samplers::SimplexCounts counts = KosMinibatchCounts(*kos, scir);
+  std::vector<double> row_seconds(num_topics, 0.0);
+  for (auto _ : state) {
+    for (int k = 0; k < num_topics; ++k) {
+      const auto start = std::chrono::steady_clock::now();
+      scir.StepRows(counts, KosStepSize(), k, k + 1);
+      row_seconds[k] += std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                            .count();
+    }
+  }
+  double total = 0, first_half = 0, max_row = 0;
+  for (int k = 0; k < num_topics; ++k) {
+    total += row_seconds[k];
+    if (k < num_topics / 2) first_half += row_seconds[k];
+    max_row = std::max(max_row, row_seconds[k]);
+  }
+  double busy[2] = {0, 0};
+  for (int k = 0; k < num_topics; ++k) busy[busy[1] < busy[0]] += row_seconds[k];
+  state.counters["static_imbalance"] = std::max(first_half, total - first_half) / (total / 2);
+  state.counters["dynamic_imbalance"] = std::max(busy[0], busy[1]) / (total / 2);
+  state.counters["max_row_share"] = max_row / total;
+}
+BENCHMARK(BM_LdaTopicUpdateRowBalance)->Arg(100)->Arg(50)->Iterations(10);
+
+// A corpus of `num_documents` documents of 150 tokens over V words with Zipf(1.07) word
+// frequencies (so a 50-document minibatch touches a few thousand words, like a real corpus).
+data::Corpus ZipfCorpus(int vocabulary_size, int num_documents) {
+  std::vector<double> cumulative(vocabulary_size);
+  double total = 0;
+  for (int w = 0; w < vocabulary_size; ++w) cumulative[w] = total += std::pow(w + 1.0, -1.07);
+  data::Corpus corpus;
+  for (int w = 0; w < vocabulary_size; ++w) corpus.vocabulary.push_back("w" + std::to_string(w));
+  rng::Engine engine(21);
+  std::vector<int32_t> doc(150);
+  for (int d = 0; d < num_documents; ++d) {
+    for (int32_t& w : doc) {
+      const double x = rng::UniformDouble(engine) * total;
+      w = static_cast<int32_t>(std::min<int64_t>(
+          std::upper_bound(cumulative.begin(), cumulative.end(), x) - cumulative.begin(),
+          vocabulary_size - 1));
+    }
+    corpus.AddDocument(doc);
+  }
+  return corpus;
+}
+
+// The SCIR topic update inside a real Lda run, eager (range 2 = 0) against lazy (= 1), at
+// K = range(0) and V = range(1) (0: the embedded KOS corpus, V = 6906; else a Zipf corpus of
+// 2000 documents over V words): the kScirFast preset (β = 0.1, h = 0.5 (1 + m/10)^-0.33) with
+// 4 Gibbs sweeps (the counts' cost is not timed), one thread, 30 iterations of warm-up (the
+// lazy pools reach their working size), then each benchmark iteration is one Lda::Step of which
+// only the topic update is timed (Lda::last_update_seconds: for kLazy the materialisation of
+// the minibatch's words included). Counters: ns per entry of the K x V matrix, ns per touched
+// entry (K x U, U the minibatch's distinct words) and ms per iteration.
+void BM_LdaTopicUpdate(benchmark::State& state) {
+  const int num_topics = static_cast<int>(state.range(0));
+  const int vocabulary_size = static_cast<int>(state.range(1));
+  static auto* corpora = new std::map<int, data::Corpus>();
+  if (vocabulary_size > 0 && corpora->count(vocabulary_size) == 0) {
+    (*corpora)[vocabulary_size] = ZipfCorpus(vocabulary_size, 2000);
+  }
+  const data::Corpus& corpus =
+      vocabulary_size > 0 ? corpora->at(vocabulary_size) : EmbeddedKos();
+  LdaOptions options = LdaPresetOptions(LdaPreset::kScirFast);
+  options.num_topics = num_topics;
+  options.gibbs_sweeps = 4;
+  options.topic_update = state.range(2) == 1 ? LdaTopicUpdate::kLazy : LdaTopicUpdate::kEager;
+  auto lda = Lda::Create(corpus, options, nullptr);
+  SGMCMC_CHECK(lda.ok()) << lda.status();
+  for (int m = 0; m < 30; ++m) lda->Step();
+  double seconds = 0, touched = 0;
+  for (auto _ : state) {
+    lda->Step();
+    state.SetIterationTime(lda->last_update_seconds());
+    seconds += lda->last_update_seconds();
+    touched += static_cast<double>(num_topics) * lda->last_stats().distinct_words;
+  }
+  const double entries =
+      static_cast<double>(num_topics) * corpus.vocabulary_size() * state.iterations();
+  state.counters["ns_per_entry"] = 1e9 * seconds / entries;
+  state.counters["ns_per_touched"] = 1e9 * seconds / touched;
+  state.counters["ms_per_iteration"] = 1e3 * seconds / state.iterations();
+  state.counters["touched_fraction"] = touched / entries;
+  if (const auto* lazy = dynamic_cast<const samplers::LazyScir*>(&lda->sampler())) {
+    double pooled = 0, balls = 0;
+    for (int k = 0; k < num_topics; ++k) {
+      pooled += static_cast<double>(lazy->pooled(k));
+      balls += static_cast<double>(lazy->pool_balls(k));
+    }
+    state.counters["pooled_fraction"] = pooled / (num_topics * corpus.vocabulary_size());
+    state.counters["balls_per_topic"] = balls / num_topics;
+  }
+  state.SetLabel(LdaTopicUpdateName(options.topic_update).data());
+}
+BENCHMARK(BM_LdaTopicUpdate)
+    ->ArgsProduct({{50, 100}, {0, 5000, 60000, 100000}, {0, 1}})
+    ->Iterations(20)
+    ->UseManualTime()
+    ->Unit(benchmark::kMillisecond);
 
 void BM_LdaTopicUpdateSgrld(benchmark::State& state) {
   RunTopicUpdate<samplers::Sgrld>(state, 0.01);

@@ -86,8 +86,22 @@ void LdaCountModel::SampleDocuments(absl::Span<const int64_t> batch, uint64_t ke
                                     std::atomic<int64_t>& next, int thread) const {
   const int burn_in = burn_in_sweeps();
   const size_t num_words = words_.size();
-  accumulators_[thread].assign(static_cast<size_t>(num_topics_) * num_words, 0);
-  int32_t* accumulator = accumulators_[thread].data();
+  // All zero on entry (the merge zeroes what it reads), so growing keeps it zero.
+  std::vector<int32_t>& accumulator_storage = accumulators_[thread];
+  if (accumulator_storage.size() < static_cast<size_t>(num_topics_) * num_words) {
+    accumulator_storage.resize(static_cast<size_t>(num_topics_) * num_words, 0);
+  }
+  int32_t* accumulator = accumulator_storage.data();
+  std::vector<std::vector<int64_t>>& touched = touched_[thread];
+  // Adds `length` kept sweeps of topic k to local word u; threads other than 0 (whose
+  // accumulator the merge sums into) list the entry in its merge chunk when it becomes
+  // non-zero.
+  const bool list = thread != 0;
+  auto add = [&](int32_t k, int32_t u, int32_t length) {
+    const int64_t index = static_cast<int64_t>(k) * static_cast<int64_t>(num_words) + u;
+    if (list && accumulator[index] == 0) touched[chunk_of_topic_[k]].push_back(index);
+    accumulator[index] += length;
+  };
   std::vector<int32_t> local, run_topic, run_length;
   int64_t nonzero = 0, alpha_draws = 0;
   for (int64_t position = next.fetch_add(1, std::memory_order_relaxed);
@@ -118,13 +132,13 @@ void LdaCountModel::SampleDocuments(absl::Span<const int64_t> batch, uint64_t ke
           ++run_length[i];
           continue;
         }
-        if (run_length[i] > 0) accumulator[run_topic[i] * num_words + local[i]] += run_length[i];
+        if (run_length[i] > 0) add(run_topic[i], local[i], run_length[i]);
         run_topic[i] = z[i];
         run_length[i] = 1;
       }
     }
     for (int i = 0; i < n; ++i) {
-      if (run_length[i] > 0) accumulator[run_topic[i] * num_words + local[i]] += run_length[i];
+      if (run_length[i] > 0) add(run_topic[i], local[i], run_length[i]);
     }
     nonzero += state.counts().num_nonzero();
     alpha_draws += state.alpha_draws();
@@ -191,7 +205,16 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
   // the per-thread counts are integers summed in any order.
   const auto gibbs_start = std::chrono::steady_clock::now();
   const int threads = num_threads();
-  accumulators_.resize(threads);  // each thread zeroes its own
+  accumulators_.resize(threads);
+  if (static_cast<int>(touched_.size()) != threads) {
+    // Merge chunk c is the topic rows ForChunksOnPool gives thread c below.
+    touched_.assign(threads, std::vector<std::vector<int64_t>>(threads));
+    chunk_of_topic_.assign(num_topics_, 0);
+    for (int c = 0; c < threads; ++c) {
+      const auto [begin, end] = parallel::ThreadPool::ChunkBounds(0, num_topics_, threads, c);
+      for (int64_t k = begin; k < end; ++k) chunk_of_topic_[k] = c;
+    }
+  }
   nonzero_sums_.assign(threads, 0);
   alpha_draw_sums_.assign(threads, 0);
   order_.resize(batch.size());
@@ -215,24 +238,30 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
   for (int64_t n : alpha_draw_sums_) alpha_draws += n;
   stats_.alpha_bucket_fraction = static_cast<double>(alpha_draws) / stats_.token_updates;
 
-  // Integer sums over the threads (order-free), then (D/n) / kept_sweeps. Each thread sums a
-  // range of topic rows and lists their non-zero entries (mostly zero: whole groups of
-  // kGroup words are skipped by one vectorised test); the lists, in row order, are appended.
+  // Integer sums over the threads (order-free), then (D/n) / kept_sweeps. Thread c owns a
+  // chunk of topic rows: it adds into thread 0's accumulator the entries the other Gibbs
+  // threads listed for its rows (only their non-zero entries, zeroing them: O(nnz / threads),
+  // not a pass over K x U per accumulator), then scans its rows of the sum in (topic, word)
+  // order for the non-zero entries (whole groups of kGroup words skipped by one test), zeroing
+  // them; so each thread's work shrinks with the thread count.
   const auto counts_start = std::chrono::steady_clock::now();
   const double scale = static_cast<double>(num_items()) / batch.size() / kept_sweeps;
   nonzero_entries_.resize(threads);
   for (std::vector<NonzeroCount>& entries : nonzero_entries_) entries.clear();  // empty chunks
-  parallel::ForChunksOnPool(pool_, num_topics_, [&](int64_t begin, int64_t end, int thread) {
+  parallel::ForChunksOnPool(pool_, num_topics_, [&](int64_t begin, int64_t end, int chunk) {
     constexpr int kGroup = 8;
-    std::vector<NonzeroCount>& out = nonzero_entries_[thread];
-    int32_t* total = accumulators_[thread].data();
+    int32_t* total = accumulators_[0].data();
+    for (int t = 1; t < threads; ++t) {
+      int32_t* other = accumulators_[t].data();
+      for (int64_t index : touched_[t][chunk]) {
+        total[index] += other[index];
+        other[index] = 0;
+      }
+      touched_[t][chunk].clear();
+    }
+    std::vector<NonzeroCount>& out = nonzero_entries_[chunk];
     for (int64_t k = begin; k < end; ++k) {
       int32_t* row = total + k * num_words;
-      for (int t = 0; t < threads; ++t) {
-        if (t == thread) continue;
-        const int32_t* other = accumulators_[t].data() + k * num_words;
-        for (int u = 0; u < num_words; ++u) row[u] += other[u];
-      }
       for (int group = 0; group < num_words; group += kGroup) {
         const int group_end = std::min(group + kGroup, num_words);
         int32_t any = 0;
@@ -240,6 +269,7 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
         if (any == 0) continue;
         for (int u = group; u < group_end; ++u) {
           if (row[u] != 0) out.push_back({static_cast<int32_t>(k), u, row[u]});
+          row[u] = 0;
         }
       }
     }

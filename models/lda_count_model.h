@@ -163,7 +163,12 @@ class LdaCountModel final : public samplers::CountModel {
   mutable std::vector<int32_t> words_;          // U distinct word ids, ascending
   mutable std::vector<std::vector<double>> slices_;  // per thread, K x (a few hundred words)
   mutable MinibatchTopicTable table_;
-  mutable std::vector<std::vector<int32_t>> accumulators_;  // per thread, K x U
+  // Per thread: the kept sweeps' counts, K x U (all zero between calls), and (threads other
+  // than 0) the entries that became non-zero, listed by merge chunk (chunk_of_topic_: the
+  // topic's chunk of rows).
+  mutable std::vector<std::vector<int32_t>> accumulators_;
+  mutable std::vector<std::vector<std::vector<int64_t>>> touched_;
+  mutable std::vector<int> chunk_of_topic_;
   mutable std::vector<int64_t> order_;  // batch slots, longest document first
   struct NonzeroCount {
     int32_t topic;

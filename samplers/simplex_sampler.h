@@ -15,7 +15,8 @@
 // so a row's trajectory depends only on (seed, k, its counts and step sizes): StepRows over
 // any split of the rows, in any order, on any number of threads gives bit-identical results.
 // Other users of the same seed (minibatch selection, Gibbs sweeps) must use streams whose top
-// byte is not 0x5C (e.g. small stream ids).
+// byte is not 0x5C (e.g. small stream ids); 0x5D is LazyScir's (its reads between steps,
+// samplers/scir_lazy.h).
 //
 // Cost: per step O(rows x cols) plus O(rows) engine set-ups; see the samplers.
 //

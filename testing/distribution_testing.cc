@@ -88,6 +88,24 @@ TestResult KolmogorovSmirnovTest(absl::Span<const double> draws,
   return {"KS", d, KolmogorovPValue(lambda), MomentDetail(draws)};
 }
 
+TestResult TwoSampleKolmogorovSmirnovTest(absl::Span<const double> a, absl::Span<const double> b) {
+  SGMCMC_CHECK(!a.empty() && !b.empty()) << "TwoSampleKolmogorovSmirnovTest: an empty sample";
+  std::vector<double> x(a.begin(), a.end()), y(b.begin(), b.end());
+  std::sort(x.begin(), x.end());
+  std::sort(y.begin(), y.end());
+  const double n = x.size(), m = y.size();
+  size_t i = 0, j = 0;
+  double d = 0;
+  while (i < x.size() && j < y.size()) {
+    const double v = std::min(x[i], y[j]);
+    while (i < x.size() && x[i] <= v) ++i;
+    while (j < y.size() && y[j] <= v) ++j;
+    d = std::max(d, std::abs(i / n - j / m));
+  }
+  return {"KS2", d, KolmogorovPValue(d * std::sqrt(n * m / (n + m))),
+          absl::StrCat("n=", x.size(), " m=", y.size())};
+}
+
 TestResult ChiSquaredQuantileTest(absl::Span<const double> draws,
                                   absl::FunctionRef<double(double)> cdf, int bins) {
   SGMCMC_CHECK_GE(bins, 2);

@@ -45,6 +45,11 @@ std::ostream& operator<<(std::ostream& os, const TestResult& result);
 TestResult KolmogorovSmirnovTest(absl::Span<const double> draws,
                                  absl::FunctionRef<double(double)> cdf);
 
+// Two-sample Kolmogorov-Smirnov test that `a` and `b` (each non-empty) come from the same
+// continuous distribution: D = sup |F_a − F_b| and the asymptotic p-value
+// KolmogorovPValue(D √(n m / (n + m))) (accurate for n, m in the hundreds and above).
+TestResult TwoSampleKolmogorovSmirnovTest(absl::Span<const double> a, absl::Span<const double> b);
+
 TestResult ChiSquaredQuantileTest(absl::Span<const double> draws,
                                   absl::FunctionRef<double(double)> cdf, int bins = 100);
 

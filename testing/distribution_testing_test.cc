@@ -35,6 +35,18 @@ TEST(DistributionTestingTest, RejectsWrongDistribution) {
   EXPECT_FALSE(MeanZTest(draws, 0.5, 1.0 / 12).Passed());
 }
 
+// Two samples of one law pass; a slightly different law is rejected (fixed seeds).
+TEST(DistributionTestingTest, TwoSampleKolmogorovSmirnov) {
+  const auto a = Uniforms(50000, 4), b = Uniforms(40000, 5);
+  EXPECT_TRUE(TwoSampleKolmogorovSmirnovTest(a, b).Passed()) << TwoSampleKolmogorovSmirnovTest(a, b);
+  auto c = Uniforms(40000, 6);
+  for (double& x : c) x = std::pow(x, 1.05);
+  EXPECT_FALSE(TwoSampleKolmogorovSmirnovTest(a, c).Passed()) << TwoSampleKolmogorovSmirnovTest(a, c);
+  // D of two disjoint samples is 1; of a sample with itself 0.
+  EXPECT_EQ(TwoSampleKolmogorovSmirnovTest({0.1, 0.2}, {0.3, 0.4, 0.5}).statistic, 1.0);
+  EXPECT_EQ(TwoSampleKolmogorovSmirnovTest(a, a).statistic, 0.0);
+}
+
 TEST(DistributionTestingTest, DiscreteChiSquared) {
   RandomInputs inputs(3);
   std::vector<int64_t> draws(60000);
