@@ -133,10 +133,7 @@ absl::Status Report(const char* argv0, const AcceleratedDpResult& result) {
     }
   }
   if (absl::GetFlag(FLAGS_plot)) {
-    const absl::Status plot = RunGnuplotScript(argv0, "sgmcmc/tools/plots/accelerated_dp.gp", dir);
-    std::cout << (plot.ok() ? absl::StrCat("figure: ", dir, "/trace.png")
-                            : absl::StrCat("figure skipped: ", plot.message()))
-              << "\n";
+    DrawFigure(argv0, "sgmcmc/tools/plots/accelerated_dp.gp", dir, "trace.png", std::cout);
   }
   return absl::OkStatus();
 }

@@ -184,11 +184,8 @@ absl::Status Run(const std::string& argv0) {
   SGMCMC_RETURN_IF_ERROR(WriteDpOutputs(runs, output_dir));
   std::cout << "outputs in " << output_dir << "\n";
   if (absl::GetFlag(FLAGS_plot)) {
-    const absl::Status plot =
-        RunGnuplotScript(argv0, "sgmcmc/tools/plots/dp_mixture.gp", output_dir);
-    std::cout << (plot.ok() ? absl::StrCat("figure: ", output_dir, "/log_predictive.png")
-                            : absl::StrCat("figure skipped: ", plot.message()))
-              << "\n";
+    DrawFigure(argv0, "sgmcmc/tools/plots/dp_mixture.gp", output_dir, "log_predictive.png",
+               std::cout);
   }
   return absl::OkStatus();
 }

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
+#include <ostream>
 
 #include "absl/strings/str_cat.h"
 #include "tools/cpp/runfiles/runfiles.h"
@@ -40,6 +41,14 @@ absl::Status RunGnuplotScript(const std::string& argv0, absl::string_view runfil
     return absl::InternalError(absl::StrCat("gnuplot failed: ", command));
   }
   return absl::OkStatus();
+}
+
+void DrawFigure(const std::string& argv0, absl::string_view runfile,
+                const std::string& output_dir, absl::string_view figure, std::ostream& out) {
+  const absl::Status plot = RunGnuplotScript(argv0, runfile, output_dir);
+  out << (plot.ok() ? absl::StrCat("figure: ", output_dir, "/", figure)
+                    : absl::StrCat("figure skipped: ", plot.message()))
+      << "\n";
 }
 
 }  // namespace sgmcmc::tools

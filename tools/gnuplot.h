@@ -14,6 +14,7 @@
 #ifndef SGMCMC_TOOLS_GNUPLOT_H_
 #define SGMCMC_TOOLS_GNUPLOT_H_
 
+#include <ostream>
 #include <string>
 
 #include "absl/status/status.h"
@@ -31,6 +32,11 @@ absl::StatusOr<std::string> FindRunfile(const std::string& argv0, absl::string_v
 
 absl::Status RunGnuplotScript(const std::string& argv0, absl::string_view runfile,
                               const std::string& output_dir);
+
+// RunGnuplotScript, then one line on `out`: "figure: <output_dir>/<figure>", or
+// "figure skipped: <why>" if gnuplot could not draw it (never an error: figures are extras).
+void DrawFigure(const std::string& argv0, absl::string_view runfile,
+                const std::string& output_dir, absl::string_view figure, std::ostream& out);
 
 }  // namespace sgmcmc::tools
 
