@@ -7,12 +7,18 @@ an equivalent stand-in. Every computation is C++ (sgmcmc._sgmcmc.LdaChain, pytho
 
 Differences from sklearn.decomposition.LatentDirichletAllocation:
   * components_ is the posterior mean of the topic matrix π over the kept samples (rows on
-    the simplex), not variational pseudo-counts; last_sample_ is the chain's final π, which
-    is what the `lda` tool writes to topic_matrix_RUN.tsv.
+    the simplex), not variational pseudo-counts: models::Lda's streamed posterior mean, which
+    the `lda` tool writes to topic_matrix_mean_RUN.tsv; last_sample_ is the chain's final π,
+    the tool's topic_matrix_RUN.tsv.
+  * transform(X) is the deterministic fold-in of eval/fold_in.h (θ̂ the fixed point with
+    components_ fixed): a document's row depends only on that document.
   * X must hold non-negative integer counts (a word count matrix); other values raise
     ValueError naming the entry.
-  * perplexity(X) is the document-completion perplexity (every 10th token of each document
-    held out, the rest folded in with π fixed), the protocol of eval/perplexity.h.
+  * perplexity(X) is a document-completion perplexity (every 10th token of each document
+    held out, the rest folded in with components_ fixed): by default by Gibbs sweeps
+    (eval/perplexity.h, one evaluation of the `lda` tool's trace column "perplexity"), with
+    method="fold_in" the point estimate's (eval/fold_in.h, the tool's point_trace column
+    "fold_in_perplexity_mean" for the posterior mean).
   * random_state=None means seed 1 (the library is deterministic: same seed, same numbers,
     for any n_threads).
 """
@@ -98,12 +104,14 @@ class LDA(TransformerMixin, BaseEstimator):
       step_size, step_size_tau, step_size_kappa: the schedule h (1 + m/tau)^(-kappa).
       gibbs_sweeps: Gibbs sweeps per document per iteration (the last half averaged).
       max_iter: iterations of fit.
-      burn_in: iterations before the first kept sample (None: max_iter // 2, the lda tool's
-        default; partial_fit: 0). Also the burn-in of the held-out perplexity's running mean.
-      thin: keep every thin-th iteration after burn_in.
+      burn_in: the first kept sample is the state after burn_in iterations (at least 1;
+        None: max_iter // 2, the lda tool's default; partial_fit: 0), as
+        LdaOptions::mean_burn_in. Also the burn-in of the held-out perplexity's running mean.
+      thin: keep every thin-th iteration from burn_in on (LdaOptions::mean_every).
       store_samples: keep the samples themselves in samples_ (n x K x V; memory!).
       eval_every: with fit(X, held_out=...), evaluate every this many iterations (None: 5%).
-      eval_sweeps: Gibbs sweeps per document of transform / perplexity / evaluations.
+      eval_sweeps: Gibbs sweeps per document of perplexity(method="completion") and of the
+        held-out evaluations of fit (transform's fold-in needs none).
       n_threads: worker threads (None: every core); results do not depend on it.
       random_state: seed (int), None (seed 1) or a numpy RandomState (draws the seed).
 
@@ -216,24 +224,34 @@ class LDA(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        """Topic proportions η̂ (D x K) of the documents of X, by Gibbs sweeps with
-        components_ fixed (fold-in); rows sum to 1."""
+        """Topic proportions θ̂ (D x K) of the documents of X by the deterministic fold-in
+        with components_ fixed (eval::FoldIn: the fixed point of the EM update, the posterior
+        mode of θ); rows sum to 1, and each row depends only on its own document."""
         check_is_fitted(self)
         arrays = self._check_X(X, reset=False)
         return _sgmcmc.lda_fold_in(self.components_, self.n_components, *arrays, self.alpha,
-                                   self.eval_sweeps, _seed(self.random_state),
                                    self.n_threads or 0)
 
-    def perplexity(self, X):
-        """Document-completion perplexity of X with components_ (lower is better)."""
+    def perplexity(self, X, method="completion", held_out=None):
+        """Document-completion perplexity with components_ fixed (lower is better).
+
+        Without held_out, every 10th token of each document of X is held out and the rest
+        observed; with held_out, X is the observed part and held_out the held-out part of the
+        same documents (as fit's held_out). method="completion": θ by Gibbs sweeps
+        (eval/perplexity.h, eval_sweeps sweeps, seeded by random_state; one evaluation of the
+        lda tool's trace column "perplexity"). method="fold_in": the point-estimate
+        perplexity (eval/fold_in.h: θ̂ by the deterministic fold-in; the tool's point_trace
+        column "fold_in_perplexity_mean" when components_ is the tool's posterior mean).
+        """
         check_is_fitted(self)
         arrays = self._check_X(X, reset=False)
-        return _sgmcmc.lda_perplexity(self.components_, self.n_components, *arrays, self.alpha,
-                                      self.eval_sweeps, _seed(self.random_state),
-                                      self.n_threads or 0)
+        held = None if held_out is None else self._check_X(held_out, reset=False)
+        return _sgmcmc.lda_perplexity(self.components_, self.n_components, *arrays, held,
+                                      self.alpha, self.eval_sweeps, _seed(self.random_state),
+                                      self.n_threads or 0, method)
 
     def score(self, X, y=None):
-        """-log perplexity(X): higher is better, for model selection."""
+        """-log perplexity(X) (method "completion"): higher is better, for model selection."""
         return -float(np.log(self.perplexity(X)))
 
     def top_words(self, vocabulary, n=10):
