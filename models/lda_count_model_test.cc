@@ -53,6 +53,36 @@ TEST(LdaCountModelTest, CountsConserveTokens) {
   // (mean_topics_per_document: TopicsPerDocumentIsExactUnderDisjointTopics.)
 }
 
+// set_scale_documents replaces D in the (D/n) scale and nothing else: with the same engine the
+// Gibbs draws are the same, and doubling D doubles every count exactly (a power of 2).
+TEST(LdaCountModelTest, ScaleDocumentsReplacesTheCorpusSize) {
+  const data::Corpus corpus = BlockCorpus(3, 5, 40, 25, 1);
+  samplers::SimplexSamplerOptions so;
+  so.rows = 3;
+  so.cols = corpus.vocabulary_size();
+  so.alpha = {0.5};
+  samplers::Scir scir = *samplers::Scir::Create(so);
+  const std::vector<int64_t> batch = {3, 17, 0, 39};
+  std::vector<std::vector<double>> dense;
+  for (int64_t documents : {0, 80, 0}) {
+    auto model = LdaCountModel::Create(&corpus, 3, 0.1, 0.5, 5, nullptr);
+    ASSERT_TRUE(model.ok()) << model.status();
+    (*model)->set_scale_documents(documents);
+    samplers::SimplexCounts counts;
+    rng::Engine engine(5);
+    (*model)->ScaledCounts(engine, batch, scir, counts);
+    dense.emplace_back(3 * corpus.vocabulary_size());
+    counts.ToDense(absl::MakeSpan(dense.back()));
+  }
+  double total = 0;
+  for (size_t i = 0; i < dense[0].size(); ++i) {
+    EXPECT_EQ(dense[1][i], 2 * dense[0][i]) << i;
+    EXPECT_EQ(dense[2][i], dense[0][i]) << i;
+    total += dense[0][i];
+  }
+  EXPECT_NEAR(total, 40.0 / 4 * 100, 1e-9);  // 100 tokens in the batch, scaled by D/n = 10
+}
+
 // With topics on disjoint blocks (π_kw = 0 off block k, by log θ = -1000 there, which
 // underflows to exactly 0) a token of block b can only take topic b, whatever the sweeps do,
 // so the topics used by a document are exactly the blocks its words come from.

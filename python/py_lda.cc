@@ -197,17 +197,24 @@ class LdaChain {
     }
     Reset();
     fit_burn_in_ = burn_in;
+    corpus_documents_ = 0;
     Attach(std::move(corpus));
     schedule_ = std::move(schedule);
     Run(iterations);
   }
 
   // Continues the chain (or starts it) on the documents of X: one pass of
-  // ceil(D / batch_size) steps, X standing for the corpus (the expected counts are scaled by
-  // its D). Without an explicit burn_in every iteration is kept.
+  // ceil(D / batch_size) steps, the expected counts scaled by total_samples / n
+  // (LdaOptions::corpus_documents; 0: X's own D / n, X standing for the corpus). Without an
+  // explicit burn_in every iteration is kept.
   void PartialFit(const Int64Input& indptr, const Int64Input& indices,
-                  const DoubleInput& counts, int num_words) {
+                  const DoubleInput& counts, int num_words, int64_t total_samples) {
+    if (total_samples < 0) {
+      ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+          "total_samples must be >= 1 (or None for the rows of X), got ", total_samples)));
+    }
     data::Corpus corpus = CorpusFromArrays(indptr, indices, counts, num_words);
+    corpus_documents_ = total_samples;
     if (!lda_ && !state_.has_value()) fit_burn_in_ = std::max<int64_t>(burn_in_, 0);
     schedule_.reset();
     const int batch = std::min(options_.minibatch_size, std::max(1, corpus.num_documents()));
@@ -342,6 +349,7 @@ class LdaChain {
     options.minibatch_size = std::min(options.minibatch_size, owned->num_documents());
     options.mean_burn_in = fit_burn_in_;
     options.mean_every = thin_;
+    options.corpus_documents = corpus_documents_;
     auto lda = std::make_unique<models::Lda>(
         ValueOrThrow(models::Lda::Create(*owned, options, pool_.get())));
     if (lda_) state_ = lda_->State();
@@ -390,6 +398,7 @@ class LdaChain {
   int64_t thin_;
   bool store_samples_;
   int64_t fit_burn_in_ = 0;
+  int64_t corpus_documents_ = 0;  // LdaOptions::corpus_documents of the next Attach
   std::unique_ptr<parallel::ThreadPool> pool_;
   std::unique_ptr<data::Corpus> corpus_;  // the corpus lda_ runs on
   std::unique_ptr<models::Lda> lda_;
@@ -421,7 +430,7 @@ void RegisterLda(py::module_& m) {
            py::arg("num_words"), py::arg("iterations"), py::arg("held_out") = py::none(),
            py::arg("eval_every") = 0, py::arg("eval_sweeps") = eval::kDefaultEvalSweeps)
       .def("partial_fit", &LdaChain::PartialFit, py::arg("indptr"), py::arg("indices"),
-           py::arg("counts"), py::arg("num_words"))
+           py::arg("counts"), py::arg("num_words"), py::arg("total_samples") = 0)
       .def_property_readonly("iteration", &LdaChain::iteration)
       .def_property_readonly("num_kept", &LdaChain::num_kept)
       .def_property_readonly("num_words", &LdaChain::num_words)

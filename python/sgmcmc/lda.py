@@ -104,6 +104,11 @@ class LDA(TransformerMixin, BaseEstimator):
       step_size, step_size_tau, step_size_kappa: the schedule h (1 + m/tau)^(-kappa).
       gibbs_sweeps: Gibbs sweeps per document per iteration (the last half averaged).
       max_iter: iterations of fit.
+      total_samples: partial_fit's corpus size D: each minibatch of n documents of a chunk
+        counts as D/n times its expected counts (LdaOptions::corpus_documents), as
+        scikit-learn's total_samples. None (the default, unlike scikit-learn's 1e6): the
+        chunk's own number of rows, i.e. each chunk stands for the whole corpus (the
+        behaviour before total_samples existed). fit always scales by its X's rows.
       burn_in: the first kept sample is the state after burn_in iterations (at least 1;
         None: max_iter // 2, the lda tool's default; partial_fit: 0), as
         LdaOptions::mean_burn_in. Also the burn-in of the held-out perplexity's running mean.
@@ -123,7 +128,7 @@ class LDA(TransformerMixin, BaseEstimator):
 
     def __init__(self, n_components=10, sampler="scir", alpha=0.1, beta=0.1, batch_size=50,
                  step_size=0.5, step_size_tau=10.0, step_size_kappa=0.33, gibbs_sweeps=20,
-                 max_iter=1000, burn_in=None, thin=1, store_samples=False, eval_every=None,
+                 max_iter=1000, total_samples=None, burn_in=None, thin=1, store_samples=False, eval_every=None,
                  eval_sweeps=20, n_threads=None, random_state=None):
         self.n_components = n_components
         self.sampler = sampler
@@ -135,6 +140,7 @@ class LDA(TransformerMixin, BaseEstimator):
         self.step_size_kappa = step_size_kappa
         self.gibbs_sweeps = gibbs_sweeps
         self.max_iter = max_iter
+        self.total_samples = total_samples
         self.burn_in = burn_in
         self.thin = thin
         self.store_samples = store_samples
@@ -210,14 +216,20 @@ class LDA(TransformerMixin, BaseEstimator):
     def partial_fit(self, X, y=None):
         """One pass of ceil(D / batch_size) iterations on X, continuing the chain (online).
 
-        X stands for the corpus during these iterations (its D scales the expected counts).
+        The expected counts of a minibatch of n documents are scaled by total_samples / n
+        (X a chunk of a corpus of total_samples documents); with total_samples=None by D / n,
+        X standing for the corpus.
         """
+        if self.total_samples is not None and (
+                not isinstance(self.total_samples, numbers.Real) or not self.total_samples >= 1):
+            raise ValueError("total_samples must be None or an int >= 1, got %r"
+                             % (self.total_samples,))
         first = not hasattr(self, "_chain")
         arrays = self._check_X(X, reset=first)
         if first:
             self._chain = self._new_chain()
         try:
-            self._chain.partial_fit(*arrays)
+            self._chain.partial_fit(*arrays, total_samples=int(self.total_samples or 0))
         finally:
             if self._chain.iteration > 0:
                 self._collect()
