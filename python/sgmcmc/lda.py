@@ -19,8 +19,10 @@ Differences from sklearn.decomposition.LatentDirichletAllocation:
     (eval/perplexity.h, one evaluation of the `lda` tool's trace column "perplexity"), with
     method="fold_in" the point estimate's (eval/fold_in.h, the tool's point_trace column
     "fold_in_perplexity_mean" for the posterior mean).
-  * random_state=None means seed 1 (the library is deterministic: same seed, same numbers,
-    for any n_threads).
+  * random_state follows scikit-learn: None draws a fresh seed for each fit from NumPy's
+    global RandomState (np.random.seed makes it reproducible), an int is the seed, a
+    RandomState draws it. The seed used is seed_; the library is deterministic (same seed,
+    same numbers, for any n_threads).
 """
 
 import inspect
@@ -79,9 +81,10 @@ except ImportError:  # pragma: no cover - exercised by the fallback test
 
 
 def _seed(random_state):
-    """The library seed of a scikit-learn random_state (None: 1, the tools' default)."""
+    """The library seed of a scikit-learn random_state: an int itself; None (NumPy's global
+    RandomState, as sklearn.utils.check_random_state) or a RandomState: a draw from it."""
     if random_state is None:
-        return 1
+        random_state = np.random.mtrand._rand
     if isinstance(random_state, numbers.Integral):
         if random_state < 0 or random_state >= 2**64:
             raise ValueError("random_state must be in [0, 2^64), got %d" % random_state)
@@ -118,10 +121,12 @@ class LDA(TransformerMixin, BaseEstimator):
       eval_sweeps: Gibbs sweeps per document of perplexity(method="completion") and of the
         held-out evaluations of fit (transform's fold-in needs none).
       n_threads: worker threads (None: every core); results do not depend on it.
-      random_state: seed (int), None (seed 1) or a numpy RandomState (draws the seed).
+      random_state: seed (int), None (a fresh seed for each fit, drawn from NumPy's global
+        RandomState, as scikit-learn) or a numpy RandomState (draws the seed).
 
     Attributes after fit: components_ (K x V posterior mean), last_sample_ (K x V), samples_
-    (if stored), n_iter_, n_samples_kept_, n_features_in_, and with held_out, trace_ (rows:
+    (if stored), seed_ (the library seed of the fit, drawn when random_state is not an int;
+    perplexity's Gibbs sweeps use it too), n_iter_, n_samples_kept_, n_features_in_, and with held_out, trace_ (rows:
     iteration, step_size, perplexity, running_perplexity; the lda tool's trace CSV without
     its timing columns) and perplexity_ (the last running perplexity, the tool's summary).
     """
@@ -165,9 +170,10 @@ class LDA(TransformerMixin, BaseEstimator):
     def _options(self):
         return (self.sampler, self.n_components, self.alpha, self.beta, self.step_size,
                 self.step_size_tau, self.step_size_kappa, self.batch_size, self.gibbs_sweeps,
-                _seed(self.random_state))
+                self.seed_)
 
     def _new_chain(self):
+        self.seed_ = _seed(self.random_state)
         return _sgmcmc.LdaChain(*self._options(), threads=self.n_threads or 0,
                                 burn_in=-1 if self.burn_in is None else self.burn_in,
                                 thin=self.thin, store_samples=self.store_samples)
@@ -259,7 +265,7 @@ class LDA(TransformerMixin, BaseEstimator):
         arrays = self._check_X(X, reset=False)
         held = None if held_out is None else self._check_X(held_out, reset=False)
         return _sgmcmc.lda_perplexity(self.components_, self.n_components, *arrays, held,
-                                      self.alpha, self.eval_sweeps, _seed(self.random_state),
+                                      self.alpha, self.eval_sweeps, self.seed_,
                                       self.n_threads or 0, method)
 
     def score(self, X, y=None):

@@ -97,8 +97,8 @@ class MatchesLdaToolTest(unittest.TestCase):
         self.assertEqual(last["gibbs_running_predictive_perplexity"],
                          "%.9g" % self.lda.perplexity_)
         last_sample = sgmcmc.LDA(**self.lda.get_params())
-        last_sample.components_, last_sample.n_features_in_ = (self.lda.last_sample_,
-                                                               self.lda.n_features_in_)
+        last_sample.components_ = self.lda.last_sample_
+        last_sample.n_features_in_, last_sample.seed_ = self.lda.n_features_in_, SEED
         self.assertEqual(last["fold_in_perplexity_last"], "%.9g" % last_sample.perplexity(
             test[0], method="fold_in", held_out=test[1]))
 
@@ -206,6 +206,29 @@ class LdaTest(unittest.TestCase):
         np.testing.assert_array_equal(unscaled.components_, online(30).components_)
         with self.assertRaisesRegex(ValueError, "total_samples must be None or an int >= 1"):
             small_lda(total_samples=0).partial_fit(X)
+
+    def test_random_state_follows_sklearn(self):
+        X = toy_counts()
+        # None: a fresh seed for each fit from NumPy's global RandomState.
+        first = small_lda(random_state=None).fit(X)
+        second = small_lda(random_state=None).fit(X)
+        self.assertNotEqual(first.seed_, second.seed_)
+        self.assertFalse(np.array_equal(first.last_sample_, second.last_sample_))
+        np.random.seed(11)
+        again = small_lda(random_state=None).fit(X)
+        np.random.seed(11)
+        np.testing.assert_array_equal(again.last_sample_,
+                                      small_lda(random_state=None).fit(X).last_sample_)
+        # An int reproduces, and is the seed; a RandomState draws it.
+        np.testing.assert_array_equal(small_lda(random_state=3).fit(X).last_sample_,
+                                      small_lda(random_state=3).fit(X).last_sample_)
+        self.assertEqual(small_lda(random_state=3).fit(X).seed_, 3)
+        drawn = small_lda(random_state=np.random.RandomState(5)).fit(X)
+        self.assertEqual(drawn.seed_, np.random.RandomState(5).randint(np.iinfo(np.int32).max))
+        # The fitted seed survives pickling, so a restored chain continues the same run.
+        restored = pickle.loads(pickle.dumps(first))
+        self.assertEqual(restored.seed_, first.seed_)
+        self.assertEqual(restored.perplexity(X), first.perplexity(X))
 
     def test_sklearn_conventions(self):
         from sklearn.base import clone
