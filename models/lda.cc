@@ -86,6 +86,12 @@ absl::Status LdaOptions::Validate(int num_documents) const {
       return error("topic_update kLazy does not support count_estimator kPersistentJoint");
     }
   }
+  if (corpus_documents < 0) {
+    return error("corpus_documents must be >= 0, got ", corpus_documents);
+  }
+  if (corpus_documents != 0 && count_estimator == LdaCountEstimator::kPersistentJoint) {
+    return error("corpus_documents must be 0 with count_estimator kPersistentJoint");
+  }
   if (count_estimator == LdaCountEstimator::kPersistentJoint) {
     if (sampler != LdaSampler::kScir) {
       return error("sampler must be kScir with count_estimator kPersistentJoint");
@@ -165,6 +171,7 @@ absl::StatusOr<Lda> Lda::Create(const data::Corpus& train, const LdaOptions& opt
       LdaCountModel::Create(&train, options.num_topics, options.alpha, options.beta,
                             options.gibbs_sweeps, pool, options.count_estimator);
   if (!count_model.ok()) return count_model.status();
+  (*count_model)->set_scale_documents(options.corpus_documents);
   auto minibatch = samplers::Minibatch::Create(train.num_documents(), options.minibatch_size);
   if (!minibatch.ok()) return minibatch.status();
   auto step_size = samplers::StepSize::Create(options.step_size);

@@ -121,6 +121,10 @@ struct LdaOptions {
   int64_t mean_burn_in = -1;
   // Keep every this many iterations after mean_burn_in; >= 1. Default 1.
   int64_t mean_every = 1;
+  // The D of the expected counts' (D/n) scale (step 2): 0 for the training corpus' number of
+  // documents, else this many (online fitting on a chunk of a corpus of this size, like
+  // scikit-learn's total_samples); >= 0, and 0 with kPersistentJoint. Default 0.
+  int64_t corpus_documents = 0;
 
   // OK, or InvalidArgument naming the first field out of range (num_documents is D, for
   // minibatch_size; pass a negative value to skip that check).

@@ -245,7 +245,8 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
   // order for the non-zero entries (whole groups of kGroup words skipped by one test), zeroing
   // them; so each thread's work shrinks with the thread count.
   const auto counts_start = std::chrono::steady_clock::now();
-  const double scale = static_cast<double>(num_items()) / batch.size() / kept_sweeps;
+  const int64_t documents = scale_documents_ > 0 ? scale_documents_ : num_items();
+  const double scale = static_cast<double>(documents) / batch.size() / kept_sweeps;
   nonzero_entries_.resize(threads);
   for (std::vector<NonzeroCount>& entries : nonzero_entries_) entries.clear();  // empty chunks
   parallel::ForChunksOnPool(pool_, num_topics_, [&](int64_t begin, int64_t end, int chunk) {

@@ -97,6 +97,11 @@ class LdaCountModel final : public samplers::CountModel {
   int64_t num_items() const override { return corpus_->num_documents(); }
   std::vector<double> PriorConcentration() const override { return {beta_}; }
 
+  // The D of the (D/n) scale of ScaledCounts: the corpus' documents unless set (> 0) here,
+  // e.g. the size of the whole corpus when this model's corpus is one chunk of it (online
+  // fitting, LdaOptions::corpus_documents). 0 restores the default.
+  void set_scale_documents(int64_t documents) { scale_documents_ = documents; }
+
   // Gibbs sweeps on the documents `batch` with π = `parameters` and the scaled counts
   // (D/n) Σ_d n̂_dkw into `counts`, n̂ the estimator's (the kept sweeps' average of n_dkw, or
   // the last sweep's n_dkw). Reads only the columns of π of the batch's
@@ -157,6 +162,7 @@ class LdaCountModel final : public samplers::CountModel {
   int gibbs_sweeps_;
   parallel::ThreadPool* pool_;
   LdaCountEstimator estimator_;
+  int64_t scale_documents_ = 0;  // 0: num_items()
 
   // Scratch of ScaledCounts, reused across calls.
   mutable std::vector<int32_t> local_of_word_;  // V, -1 outside the current minibatch

@@ -20,17 +20,22 @@
 namespace sgmcmc::models {
 namespace {
 
+// Sampler options of rows x cols simplices with prior 0.5.
+samplers::SimplexSamplerOptions SamplerOptions(int rows, int cols) {
+  samplers::SimplexSamplerOptions so;
+  so.rows = rows;
+  so.cols = cols;
+  so.alpha = {0.5};
+  return so;
+}
+
 // Totals of the scaled expected counts are exact: every kept sweep counts every token once,
 // so column w sums to (D/n) x (occurrences of w in the batch) and nothing else is non-zero.
 TEST(LdaCountModelTest, CountsConserveTokens) {
   const data::Corpus corpus = BlockCorpus(3, 5, 40, 25, 1);
   auto model = LdaCountModel::Create(&corpus, 3, 0.1, 0.5, 5, nullptr);
   ASSERT_TRUE(model.ok()) << model.status();
-  samplers::SimplexSamplerOptions so;
-  so.rows = 3;
-  so.cols = corpus.vocabulary_size();
-  so.alpha = {0.5};
-  samplers::Scir scir = *samplers::Scir::Create(so);
+  samplers::Scir scir = *samplers::Scir::Create(SamplerOptions(3, corpus.vocabulary_size()));
   const std::vector<int64_t> batch = {3, 17, 0, 39};
   samplers::SimplexCounts counts;
   rng::Engine engine(5);
@@ -51,6 +56,32 @@ TEST(LdaCountModelTest, CountsConserveTokens) {
   EXPECT_EQ(stats.tokens, 100);
   EXPECT_EQ(stats.token_updates, 600);
   // (mean_topics_per_document: TopicsPerDocumentIsExactUnderDisjointTopics.)
+}
+
+// set_scale_documents replaces D in the (D/n) scale and nothing else: with the same engine the
+// Gibbs draws are the same, and doubling D doubles every count exactly (a power of 2).
+TEST(LdaCountModelTest, ScaleDocumentsReplacesTheCorpusSize) {
+  const data::Corpus corpus = BlockCorpus(3, 5, 40, 25, 1);
+  samplers::Scir scir = *samplers::Scir::Create(SamplerOptions(3, corpus.vocabulary_size()));
+  const std::vector<int64_t> batch = {3, 17, 0, 39};
+  std::vector<std::vector<double>> dense;
+  for (int64_t documents : {0, 80, 0}) {
+    auto model = LdaCountModel::Create(&corpus, 3, 0.1, 0.5, 5, nullptr);
+    ASSERT_TRUE(model.ok()) << model.status();
+    (*model)->set_scale_documents(documents);
+    samplers::SimplexCounts counts;
+    rng::Engine engine(5);
+    (*model)->ScaledCounts(engine, batch, scir, counts);
+    dense.emplace_back(3 * corpus.vocabulary_size());
+    counts.ToDense(absl::MakeSpan(dense.back()));
+  }
+  double total = 0;
+  for (size_t i = 0; i < dense[0].size(); ++i) {
+    EXPECT_EQ(dense[1][i], 2 * dense[0][i]) << i;
+    EXPECT_EQ(dense[2][i], dense[0][i]) << i;
+    total += dense[0][i];
+  }
+  EXPECT_NEAR(total, 40.0 / 4 * 100, 1e-9);  // 100 tokens in the batch, scaled by D/n = 10
 }
 
 // With topics on disjoint blocks (π_kw = 0 off block k, by log θ = -1000 there, which
@@ -162,10 +193,7 @@ std::vector<double> DenseCounts(const samplers::SimplexCounts& counts) {
 
 TEST(LdaCountModelTest, SameCountsForAnyThreadCountAndParameterPath) {
   const data::Corpus corpus = BlockCorpus(4, 6, 60, 40, 2);
-  samplers::SimplexSamplerOptions so;
-  so.rows = 4;
-  so.cols = corpus.vocabulary_size();
-  so.alpha = {0.5};
+  samplers::SimplexSamplerOptions so = SamplerOptions(4, corpus.vocabulary_size());
   so.seed = 4;
   for (bool scir : {true, false}) {
     // Non-uniform topics: a few steps of the sampler with arbitrary counts.

@@ -62,6 +62,9 @@ TEST(LdaOptionsTest, ValidateNamesTheField) {
   o.mean_every = 0;
   EXPECT_NE(message(o).find("LdaOptions.mean_every must be >= 1"), std::string::npos);
   o = LdaOptions();
+  o.corpus_documents = -1;
+  EXPECT_NE(message(o).find("LdaOptions.corpus_documents must be >= 0"), std::string::npos);
+  o = LdaOptions();
   o.count_estimator = static_cast<LdaCountEstimator>(7);
   EXPECT_NE(message(o).find("LdaOptions.count_estimator"), std::string::npos);
   // The persistent joint scheme: SCIR and the full batch only.
@@ -71,6 +74,11 @@ TEST(LdaOptionsTest, ValidateNamesTheField) {
       << message(o);
   o.minibatch_size = 100;
   EXPECT_TRUE(o.Validate(100).ok());
+  o.corpus_documents = 1000;
+  EXPECT_NE(message(o).find("LdaOptions.corpus_documents must be 0 with count_estimator "
+                            "kPersistentJoint"),
+            std::string::npos);
+  o.corpus_documents = 0;
   o.sampler = LdaSampler::kSgrld;
   EXPECT_NE(message(o).find("LdaOptions.sampler must be kScir"), std::string::npos)
       << message(o);

@@ -17,6 +17,7 @@
 #include "data/corpus_loader.h"
 #include "data/split.h"
 #include "eval/evaluation_schedule.h"
+#include "eval/fold_in.h"
 #include "eval/perplexity.h"
 #include "models/lda.h"
 #include "models/lda_state.pb.h"
@@ -45,6 +46,13 @@ absl::Span<const T> Span(const py::array_t<T, py::array::c_style | py::array::fo
 data::Corpus CorpusFromArrays(const Int64Input& indptr, const Int64Input& indices,
                               const DoubleInput& counts, int num_words) {
   return ValueOrThrow(CorpusFromCsr(Span(indptr), Span(indices), Span(counts), num_words));
+}
+
+// A corpus from the CSR tuple (indptr, indices, counts, num_words) of sgmcmc._inputs.
+data::Corpus CorpusFromTuple(const py::handle& csr) {
+  py::tuple t = py::reinterpret_borrow<py::tuple>(csr);
+  return CorpusFromArrays(t[0].cast<Int64Input>(), t[1].cast<Int64Input>(),
+                          t[2].cast<DoubleInput>(), t[3].cast<int>());
 }
 
 py::tuple CsrTuple(const data::Corpus& corpus) {
@@ -109,26 +117,33 @@ void RequireHeldOutTokens(const data::Corpus& held_out, absl::string_view what) 
             "the perplexity is undefined")));
 }
 
-// η̂ (D x K) of every document of `corpus` by Gibbs sweeps with the topics fixed (fold-in),
-// or, with `held_out`, the document-completion perplexity of one evaluation.
-py::object EvaluateFixedTopics(const py::handle& topics_array, int num_topics,
-                               data::DocumentCompletionSplit split, double alpha, int sweeps,
-                               uint64_t seed, int threads, bool perplexity) {
+// The document-completion perplexity of one evaluation with the topics fixed: Gibbs sweeps
+// (eval/perplexity.h, the lda tool's trace column) or the point-estimate fold-in
+// (eval/fold_in.h, the tool's point_trace columns).
+double FixedTopicsPerplexity(const py::handle& topics_array, int num_topics,
+                             const data::DocumentCompletionSplit& split, double alpha,
+                             int sweeps, uint64_t seed, int threads, bool fold_in) {
   const absl::Span<const double> topics = DoubleView(topics_array, "topics");
   CheckTopics(topics, num_topics, split.observed.vocabulary_size());
+  RequireHeldOutTokens(split.held_out, "X");
+  parallel::ThreadPool pool(ResolveThreads(threads));
+  if (fold_in) {
+    eval::FoldInOptions options;
+    options.alpha = alpha;
+    eval::FoldInPerplexity evaluator =
+        ValueOrThrow(eval::FoldInPerplexity::Create(split, num_topics, options));
+    absl::StatusOr<double> value;
+    {
+      py::gil_scoped_release release;
+      value = evaluator.Evaluate(topics, &pool);
+    }
+    return ValueOrThrow(std::move(value));
+  }
   eval::DocumentCompletionPerplexity evaluator =
       ValueOrThrow(eval::DocumentCompletionPerplexity::Create(
           split, eval::ProtocolPerplexityOptions(num_topics, alpha, sweeps, seed)));
-  parallel::ThreadPool pool(ResolveThreads(threads));
-  double value;
-  {
-    py::gil_scoped_release release;
-    value = evaluator.Evaluate(topics, &pool);
-  }
-  if (perplexity) return py::float_(value);
-  const std::vector<double> doc_topics(evaluator.doc_topics().begin(),
-                                       evaluator.doc_topics().end());
-  return NewArray(doc_topics, {split.observed.num_documents(), num_topics});
+  py::gil_scoped_release release;
+  return evaluator.Evaluate(topics, &pool);
 }
 
 // models::Lda driven from Python; see py_lda.h.
@@ -182,17 +197,24 @@ class LdaChain {
     }
     Reset();
     fit_burn_in_ = burn_in;
+    corpus_documents_ = 0;
     Attach(std::move(corpus));
     schedule_ = std::move(schedule);
     Run(iterations);
   }
 
   // Continues the chain (or starts it) on the documents of X: one pass of
-  // ceil(D / batch_size) steps, X standing for the corpus (the expected counts are scaled by
-  // its D). Without an explicit burn_in every iteration is kept.
+  // ceil(D / batch_size) steps, the expected counts scaled by total_samples / n
+  // (LdaOptions::corpus_documents; 0: X's own D / n, X standing for the corpus). Without an
+  // explicit burn_in every iteration is kept.
   void PartialFit(const Int64Input& indptr, const Int64Input& indices,
-                  const DoubleInput& counts, int num_words) {
+                  const DoubleInput& counts, int num_words, int64_t total_samples) {
+    if (total_samples < 0) {
+      ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+          "total_samples must be >= 1 (or None for the rows of X), got ", total_samples)));
+    }
     data::Corpus corpus = CorpusFromArrays(indptr, indices, counts, num_words);
+    corpus_documents_ = total_samples;
     if (!lda_ && !state_.has_value()) fit_burn_in_ = std::max<int64_t>(burn_in_, 0);
     schedule_.reset();
     const int batch = std::min(options_.minibatch_size, std::max(1, corpus.num_documents()));
@@ -204,7 +226,10 @@ class LdaChain {
   int64_t iteration() const { return lda_ ? lda_->iteration() : state_ ? state_->iteration() : 0; }
   int num_topics() const { return options_.num_topics; }
   int num_words() const { return num_words_; }
-  int64_t num_kept() const { return kept_; }
+  // Samples in the library's posterior mean (models::Lda::posterior_mean_samples).
+  int64_t num_kept() const {
+    return lda_ ? lda_->posterior_mean_samples() : state_ ? state_->posterior_mean_samples() : 0;
+  }
 
   py::array_t<double> Topics() const {
     RequireFitted();
@@ -217,18 +242,25 @@ class LdaChain {
     return NewArray(topics, {options_.num_topics, num_words_});
   }
 
+  // models::Lda::PosteriorMeanTopics (or the restored state's).
   py::array_t<double> MeanTopics() const {
     RequireFitted();
-    if (kept_ == 0) {
+    if (num_kept() == 0) {
       ThrowIfError(absl::FailedPreconditionError(absl::StrCat(
           "no sample kept yet: ", iteration(), " iterations run, burn_in ", fit_burn_in_)));
     }
-    return NewArray(mean_, {options_.num_topics, num_words_});
+    std::vector<double> mean(static_cast<size_t>(options_.num_topics) * num_words_);
+    if (lda_) {
+      lda_->PosteriorMeanTopics(absl::MakeSpan(mean));
+    } else {
+      mean.assign(state_->posterior_mean().begin(), state_->posterior_mean().end());
+    }
+    return NewArray(mean, {options_.num_topics, num_words_});
   }
 
   py::array_t<double> Samples() const {
-    return NewArray(samples_, {static_cast<int64_t>(samples_.size() /
-                                                    std::max<size_t>(1, mean_.size())),
+    const size_t size = static_cast<size_t>(options_.num_topics) * num_words_;
+    return NewArray(samples_, {static_cast<int64_t>(samples_.size() / std::max<size_t>(1, size)),
                                options_.num_topics, num_words_});
   }
 
@@ -248,12 +280,11 @@ class LdaChain {
       state = state_->SerializeAsString();
     }
     return py::make_tuple(threads_, burn_in_, thin_, store_samples_, py::bytes(state),
-                          num_words_, fit_burn_in_, kept_, mean_, samples_, trace_,
-                          TopicsOrEmpty());
+                          num_words_, fit_burn_in_, samples_, trace_, TopicsOrEmpty());
   }
 
   static LdaChain FromState(const py::tuple& t, const models::LdaOptions& options) {
-    if (t.size() != 12) ThrowIfError(absl::DataLossError("pickled LDA chain has the wrong size"));
+    if (t.size() != 10) ThrowIfError(absl::DataLossError("pickled LDA chain has the wrong size"));
     LdaChain chain(options, t[0].cast<int>(), t[1].cast<int64_t>(), t[2].cast<int64_t>(),
                    t[3].cast<bool>());
     const std::string state = t[4].cast<std::string>();
@@ -266,21 +297,13 @@ class LdaChain {
     }
     chain.num_words_ = t[5].cast<int>();
     chain.fit_burn_in_ = t[6].cast<int64_t>();
-    chain.kept_ = t[7].cast<int64_t>();
-    chain.mean_ = t[8].cast<std::vector<double>>();
-    chain.samples_ = t[9].cast<std::vector<double>>();
-    chain.trace_ = t[10].cast<std::vector<double>>();
-    chain.last_topics_ = t[11].cast<std::vector<double>>();
+    chain.samples_ = t[7].cast<std::vector<double>>();
+    chain.trace_ = t[8].cast<std::vector<double>>();
+    chain.last_topics_ = t[9].cast<std::vector<double>>();
     return chain;
   }
 
  private:
-  data::Corpus CorpusFromTuple(const py::handle& csr) {
-    py::tuple t = py::reinterpret_borrow<py::tuple>(csr);
-    return CorpusFromArrays(t[0].cast<Int64Input>(), t[1].cast<Int64Input>(),
-                            t[2].cast<DoubleInput>(), t[3].cast<int>());
-  }
-
   std::vector<double> TopicsOrEmpty() const {
     if (!lda_) return last_topics_;
     std::vector<double> topics(static_cast<size_t>(options_.num_topics) * num_words_);
@@ -299,8 +322,6 @@ class LdaChain {
     corpus_.reset();
     state_.reset();
     schedule_.reset();
-    kept_ = 0;
-    mean_.clear();
     samples_.clear();
     trace_.clear();
     last_topics_.clear();
@@ -326,6 +347,9 @@ class LdaChain {
     auto owned = std::make_unique<data::Corpus>(std::move(corpus));
     models::LdaOptions options = options_;
     options.minibatch_size = std::min(options.minibatch_size, owned->num_documents());
+    options.mean_burn_in = fit_burn_in_;
+    options.mean_every = thin_;
+    options.corpus_documents = corpus_documents_;
     auto lda = std::make_unique<models::Lda>(
         ValueOrThrow(models::Lda::Create(*owned, options, pool_.get())));
     if (lda_) state_ = lda_->State();
@@ -339,30 +363,26 @@ class LdaChain {
 
   void Run(int64_t iterations) {
     std::vector<double> topics(static_cast<size_t>(options_.num_topics) * num_words_);
-    if (mean_.empty()) mean_.assign(topics.size(), 0.0);
     for (int64_t i = 0; i < iterations; ++i) {
       {
         py::gil_scoped_release release;
+        const int64_t kept = lda_->posterior_mean_samples();
         lda_->Step();
-        AfterStep(topics);
+        AfterStep(lda_->posterior_mean_samples() > kept, topics);
       }
       CheckSignals();
     }
   }
 
-  // The mean and the trace after iteration m.
-  void AfterStep(std::vector<double>& topics) {
+  // The stored sample (when the step added one to the library's posterior mean) and the trace
+  // after iteration m.
+  void AfterStep(bool kept, std::vector<double>& topics) {
     const int64_t m = lda_->iteration();
-    const bool keep = m > fit_burn_in_ && (m - fit_burn_in_) % thin_ == 0;
+    const bool keep = kept && store_samples_;
     const bool evaluate = schedule_.has_value() && schedule_->IsDue(m);
     if (!keep && !evaluate) return;
     lda_->Topics(absl::MakeSpan(topics));
-    if (keep) {
-      ++kept_;
-      const double weight = 1.0 / static_cast<double>(kept_);
-      for (size_t i = 0; i < topics.size(); ++i) mean_[i] += (topics[i] - mean_[i]) * weight;
-      if (store_samples_) samples_.insert(samples_.end(), topics.begin(), topics.end());
-    }
+    if (keep) samples_.insert(samples_.end(), topics.begin(), topics.end());
     if (evaluate) {
       schedule_->Evaluate(m, topics, pool_.get());
       const eval::DocumentCompletionPerplexity& perplexity = schedule_->perplexity();
@@ -374,17 +394,17 @@ class LdaChain {
   models::LdaOptions options_;
   int threads_;
   int64_t burn_in_;      // -1: half of the fit's iterations
+  // The posterior mean's LdaOptions::mean_burn_in (mean_every is thin_).
   int64_t thin_;
   bool store_samples_;
   int64_t fit_burn_in_ = 0;
+  int64_t corpus_documents_ = 0;  // LdaOptions::corpus_documents of the next Attach
   std::unique_ptr<parallel::ThreadPool> pool_;
   std::unique_ptr<data::Corpus> corpus_;  // the corpus lda_ runs on
   std::unique_ptr<models::Lda> lda_;
   std::optional<models::LdaState> state_;  // a restored chain before its next corpus
   std::optional<eval::EvaluationSchedule> schedule_;
   int num_words_ = 0;
-  int64_t kept_ = 0;
-  std::vector<double> mean_;
   std::vector<double> samples_;
   std::vector<double> trace_;
   std::vector<double> last_topics_;  // the topics of an unpickled chain
@@ -410,7 +430,7 @@ void RegisterLda(py::module_& m) {
            py::arg("num_words"), py::arg("iterations"), py::arg("held_out") = py::none(),
            py::arg("eval_every") = 0, py::arg("eval_sweeps") = eval::kDefaultEvalSweeps)
       .def("partial_fit", &LdaChain::PartialFit, py::arg("indptr"), py::arg("indices"),
-           py::arg("counts"), py::arg("num_words"))
+           py::arg("counts"), py::arg("num_words"), py::arg("total_samples") = 0)
       .def_property_readonly("iteration", &LdaChain::iteration)
       .def_property_readonly("num_kept", &LdaChain::num_kept)
       .def_property_readonly("num_words", &LdaChain::num_words)
@@ -430,29 +450,54 @@ void RegisterLda(py::module_& m) {
 
   m.def(
       "lda_fold_in",
-      [](const py::handle& topics, int num_topics, const Int64Input& indptr,
+      [](const py::handle& topics_array, int num_topics, const Int64Input& indptr,
          const Int64Input& indices, const DoubleInput& counts, int num_words, double alpha,
-         int sweeps, uint64_t seed, int threads) {
-        data::Corpus observed = CorpusFromArrays(indptr, indices, counts, num_words);
-        data::Corpus none = observed;
-        none.tokens.clear();
-        std::fill(none.doc_offsets.begin(), none.doc_offsets.end(), 0);
-        return EvaluateFixedTopics(topics, num_topics, {std::move(observed), std::move(none)},
-                                   alpha, sweeps, seed, threads, /*perplexity=*/false);
+         int threads) {
+        const absl::Span<const double> topics = DoubleView(topics_array, "topics");
+        CheckTopics(topics, num_topics, num_words);
+        const data::Corpus documents = CorpusFromArrays(indptr, indices, counts, num_words);
+        eval::FoldInOptions options;
+        options.alpha = alpha;
+        const eval::FoldIn fold_in =
+            ValueOrThrow(eval::FoldIn::Create(documents, num_topics, options));
+        parallel::ThreadPool pool(ResolveThreads(threads));
+        std::vector<double> theta(static_cast<size_t>(documents.num_documents()) * num_topics);
+        absl::Status status;
+        {
+          py::gil_scoped_release release;
+          status = fold_in.Transform(topics, absl::MakeSpan(theta), &pool);
+        }
+        ThrowIfError(status);
+        return NewArray(theta, {documents.num_documents(), num_topics});
       },
-      "η̂ (D x K) of the documents of X by Gibbs sweeps with the topics fixed.");
+      "θ̂ (D x K) of the documents of X by the deterministic fold-in with the topics fixed "
+      "(eval::FoldIn).");
   m.def(
       "lda_perplexity",
       [](const py::handle& topics, int num_topics, const Int64Input& indptr,
-         const Int64Input& indices, const DoubleInput& counts, int num_words, double alpha,
-         int sweeps, uint64_t seed, int threads) {
-        const data::Corpus corpus = CorpusFromArrays(indptr, indices, counts, num_words);
-        data::DocumentCompletionSplit split = data::SplitForDocumentCompletion(corpus);
-        RequireHeldOutTokens(split.held_out, "X");
-        return EvaluateFixedTopics(topics, num_topics, std::move(split), alpha, sweeps, seed,
-                                   threads, /*perplexity=*/true);
+         const Int64Input& indices, const DoubleInput& counts, int num_words,
+         std::optional<py::tuple> held_out, double alpha, int sweeps, uint64_t seed,
+         int threads, const std::string& method) {
+        if (method != "completion" && method != "fold_in") {
+          ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+              "method must be \"completion\" or \"fold_in\", got \"", method, "\"")));
+        }
+        data::Corpus corpus = CorpusFromArrays(indptr, indices, counts, num_words);
+        data::DocumentCompletionSplit split;
+        if (held_out.has_value()) {
+          split = {std::move(corpus), CorpusFromTuple(*held_out)};
+        } else {
+          split = data::SplitForDocumentCompletion(corpus);
+        }
+        return FixedTopicsPerplexity(topics, num_topics, split, alpha, sweeps, seed, threads,
+                                     /*fold_in=*/method == "fold_in");
       },
-      "Document-completion perplexity of X (every 10th token held out) with fixed topics.");
+      py::arg("topics"), py::arg("num_topics"), py::arg("indptr"), py::arg("indices"),
+      py::arg("counts"), py::arg("num_words"), py::arg("held_out"), py::arg("alpha"),
+      py::arg("sweeps"), py::arg("seed"), py::arg("threads"), py::arg("method"),
+      "Document-completion perplexity of X (every 10th token held out, or the held-out part "
+      "given as CSR arrays) with fixed topics: by Gibbs sweeps (\"completion\") or by the "
+      "point-estimate fold-in (\"fold_in\").");
   m.def(
       "load_uci_split",
       [](const std::string& docword, const std::string& vocab, uint64_t seed) {

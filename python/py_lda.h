@@ -3,19 +3,20 @@
 // protocol), fold-in and perplexity of new documents, and corpus loading. sgmcmc.LDA
 // (python/sgmcmc/lda.py) is the scikit-learn estimator over it.
 //
-// Posterior mean: models::Lda yields the current topics π^(m); LdaChain keeps the running
-// mean of π^(m) over the kept iterations m (after burn_in, every thin-th) and, optionally,
-// the kept samples themselves. Fold-in (transform) and perplexity use
-// eval::DocumentCompletionPerplexity (eval/perplexity.h) with φ fixed: transform runs its
-// Gibbs sweeps over whole documents (no held-out part) and returns η̂; perplexity splits each
-// document for document completion (every 10th token held out) and scores one evaluation.
+// Posterior mean: the library's (models::Lda::PosteriorMeanTopics, LdaOptions::mean_burn_in =
+// burn_in, mean_every = thin: the states after m iterations, m >= burn_in, every thin-th),
+// so components_ is the lda tool's topic_matrix_mean_RUN.tsv; LdaChain optionally stores the
+// kept samples themselves. transform is eval::FoldIn (deterministic fold-in with φ fixed);
+// perplexity splits each document for document completion (every 10th token held out, or the
+// given held-out part) and scores it by eval::DocumentCompletionPerplexity (Gibbs sweeps, one
+// evaluation) or eval::FoldInPerplexity (the point estimate).
 //
 // Threads: results are bit-identical for any number of threads (models/lda.h). Long calls
 // release the GIL and check for Ctrl-C between iterations (KeyboardInterrupt; the chain
 // keeps the iterations completed).
 //
-// Cost: that of models::Lda::Step per iteration, plus O(K V) per kept iteration for the mean
-// (and the copy of a stored sample); the evaluations as in eval/perplexity.h.
+// Cost: that of models::Lda::Step per iteration (with its O(K V) per kept sample for the mean),
+// plus O(K V) per stored sample; the evaluations as in eval/perplexity.h and eval/fold_in.h.
 #ifndef SGMCMC_PYTHON_PY_LDA_H_
 #define SGMCMC_PYTHON_PY_LDA_H_
 

@@ -67,12 +67,29 @@ class PythonGradientModel final : public samplers::GradientModel {
     py::none owner;
     gradient_(View(theta, owner, false), View(batch, owner, false), scale,
               View(absl::Span<const double>(out), owner, true));
+    // One pass over D values (a few ns per entry) turns a NaN/inf that would silently poison
+    // theta into a ValueError; the samplers compute the gradient before they move theta.
+    for (size_t i = 0; i < out.size(); ++i) {
+      if (!std::isfinite(out[i])) ThrowIfError(NonFiniteError(i, out[i]));
+    }
   }
 
+  // The sampler this model feeds (for the step number of an error); it must outlive *this's
+  // calls.
+  void set_sampler(const samplers::EuclideanSampler* sampler) { sampler_ = sampler; }
+
  private:
+  absl::Status NonFiniteError(size_t index, double value) const {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the gradient callback wrote a non-finite value at step ",
+        sampler_ != nullptr ? sampler_->iteration() : 0, ": out[", index, "] = ", value,
+        " (theta is left as it was before the step)"));
+  }
+
   py::function gradient_;
   int dimension_;
   int64_t num_items_;
+  const samplers::EuclideanSampler* sampler_ = nullptr;
 };
 
 samplers::ChainOptions MakeChain(double h, std::optional<double> tau, double kappa,
@@ -115,6 +132,7 @@ EuclideanChain MakeEuclidean(py::function gradient, const py::handle& theta0,
   auto model = std::make_unique<PythonGradientModel>(
       std::move(gradient), static_cast<int>(initial.size()), num_items);
   std::unique_ptr<Sampler> sampler = ValueOrThrow(Sampler::Create(*model, initial, options));
+  model->set_sampler(sampler.get());
   return EuclideanChain(std::move(model), std::move(sampler));
 }
 

@@ -14,7 +14,9 @@
 // potential gradient -∇log p(θ) - scale Σ_{i ∈ batch} ∇log p(x_i | θ) (batch: int64 item
 // ids drawn by the sampler from its engine, scale = N / n); the model's separate prior term is
 // zero, the callback carries it. An exception in the callback propagates out of step() (that
-// step is then incomplete).
+// step is then incomplete). A NaN or inf written into `out` raises ValueError naming the step
+// (the sampler's iteration) and the first non-finite index; the samplers compute the gradient
+// before they move θ, so θ and the iteration count stay as before that step.
 //
 // Cost: one Python call per gradient (about a microsecond plus the NumPy work) on top of the
 // sampler's O(D) step; python/benchmarks/step_overhead.py measures the overhead per step.

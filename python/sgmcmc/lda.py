@@ -7,14 +7,22 @@ an equivalent stand-in. Every computation is C++ (sgmcmc._sgmcmc.LdaChain, pytho
 
 Differences from sklearn.decomposition.LatentDirichletAllocation:
   * components_ is the posterior mean of the topic matrix π over the kept samples (rows on
-    the simplex), not variational pseudo-counts; last_sample_ is the chain's final π, which
-    is what the `lda` tool writes to topic_matrix_RUN.tsv.
+    the simplex), not variational pseudo-counts: models::Lda's streamed posterior mean, which
+    the `lda` tool writes to topic_matrix_mean_RUN.tsv; last_sample_ is the chain's final π,
+    the tool's topic_matrix_RUN.tsv.
+  * transform(X) is the deterministic fold-in of eval/fold_in.h (θ̂ the fixed point with
+    components_ fixed): a document's row depends only on that document.
   * X must hold non-negative integer counts (a word count matrix); other values raise
     ValueError naming the entry.
-  * perplexity(X) is the document-completion perplexity (every 10th token of each document
-    held out, the rest folded in with π fixed), the protocol of eval/perplexity.h.
-  * random_state=None means seed 1 (the library is deterministic: same seed, same numbers,
-    for any n_threads).
+  * perplexity(X) is a document-completion perplexity (every 10th token of each document
+    held out, the rest folded in with components_ fixed): by default by Gibbs sweeps
+    (eval/perplexity.h, one evaluation of the `lda` tool's trace column "perplexity"), with
+    method="fold_in" the point estimate's (eval/fold_in.h, the tool's point_trace column
+    "fold_in_perplexity_mean" for the posterior mean).
+  * random_state follows scikit-learn: None draws a fresh seed for each fit from NumPy's
+    global RandomState (np.random.seed makes it reproducible), an int is the seed, a
+    RandomState draws it. The seed used is seed_; the library is deterministic (same seed,
+    same numbers, for any n_threads).
 """
 
 import inspect
@@ -73,9 +81,10 @@ except ImportError:  # pragma: no cover - exercised by the fallback test
 
 
 def _seed(random_state):
-    """The library seed of a scikit-learn random_state (None: 1, the tools' default)."""
+    """The library seed of a scikit-learn random_state: an int itself; None (NumPy's global
+    RandomState, as sklearn.utils.check_random_state) or a RandomState: a draw from it."""
     if random_state is None:
-        return 1
+        random_state = np.random.mtrand._rand
     if isinstance(random_state, numbers.Integral):
         if random_state < 0 or random_state >= 2**64:
             raise ValueError("random_state must be in [0, 2^64), got %d" % random_state)
@@ -98,24 +107,33 @@ class LDA(TransformerMixin, BaseEstimator):
       step_size, step_size_tau, step_size_kappa: the schedule h (1 + m/tau)^(-kappa).
       gibbs_sweeps: Gibbs sweeps per document per iteration (the last half averaged).
       max_iter: iterations of fit.
-      burn_in: iterations before the first kept sample (None: max_iter // 2, the lda tool's
-        default; partial_fit: 0). Also the burn-in of the held-out perplexity's running mean.
-      thin: keep every thin-th iteration after burn_in.
+      total_samples: partial_fit's corpus size D: each minibatch of n documents of a chunk
+        counts as D/n times its expected counts (LdaOptions::corpus_documents), as
+        scikit-learn's total_samples. None (the default, unlike scikit-learn's 1e6): the
+        chunk's own number of rows, i.e. each chunk stands for the whole corpus (the
+        behaviour before total_samples existed). fit always scales by its X's rows.
+      burn_in: the first kept sample is the state after burn_in iterations (at least 1;
+        None: max_iter // 2, the lda tool's default; partial_fit: 0), as
+        LdaOptions::mean_burn_in. Also the burn-in of the held-out perplexity's running mean.
+      thin: keep every thin-th iteration from burn_in on (LdaOptions::mean_every).
       store_samples: keep the samples themselves in samples_ (n x K x V; memory!).
       eval_every: with fit(X, held_out=...), evaluate every this many iterations (None: 5%).
-      eval_sweeps: Gibbs sweeps per document of transform / perplexity / evaluations.
+      eval_sweeps: Gibbs sweeps per document of perplexity(method="completion") and of the
+        held-out evaluations of fit (transform's fold-in needs none).
       n_threads: worker threads (None: every core); results do not depend on it.
-      random_state: seed (int), None (seed 1) or a numpy RandomState (draws the seed).
+      random_state: seed (int), None (a fresh seed for each fit, drawn from NumPy's global
+        RandomState, as scikit-learn) or a numpy RandomState (draws the seed).
 
     Attributes after fit: components_ (K x V posterior mean), last_sample_ (K x V), samples_
-    (if stored), n_iter_, n_samples_kept_, n_features_in_, and with held_out, trace_ (rows:
+    (if stored), seed_ (the library seed of the fit, drawn when random_state is not an int;
+    perplexity's Gibbs sweeps use it too), n_iter_, n_samples_kept_, n_features_in_, and with held_out, trace_ (rows:
     iteration, step_size, perplexity, running_perplexity; the lda tool's trace CSV without
     its timing columns) and perplexity_ (the last running perplexity, the tool's summary).
     """
 
     def __init__(self, n_components=10, sampler="scir", alpha=0.1, beta=0.1, batch_size=50,
                  step_size=0.5, step_size_tau=10.0, step_size_kappa=0.33, gibbs_sweeps=20,
-                 max_iter=1000, burn_in=None, thin=1, store_samples=False, eval_every=None,
+                 max_iter=1000, total_samples=None, burn_in=None, thin=1, store_samples=False, eval_every=None,
                  eval_sweeps=20, n_threads=None, random_state=None):
         self.n_components = n_components
         self.sampler = sampler
@@ -127,6 +145,7 @@ class LDA(TransformerMixin, BaseEstimator):
         self.step_size_kappa = step_size_kappa
         self.gibbs_sweeps = gibbs_sweeps
         self.max_iter = max_iter
+        self.total_samples = total_samples
         self.burn_in = burn_in
         self.thin = thin
         self.store_samples = store_samples
@@ -151,9 +170,10 @@ class LDA(TransformerMixin, BaseEstimator):
     def _options(self):
         return (self.sampler, self.n_components, self.alpha, self.beta, self.step_size,
                 self.step_size_tau, self.step_size_kappa, self.batch_size, self.gibbs_sweeps,
-                _seed(self.random_state))
+                self.seed_)
 
     def _new_chain(self):
+        self.seed_ = _seed(self.random_state)
         return _sgmcmc.LdaChain(*self._options(), threads=self.n_threads or 0,
                                 burn_in=-1 if self.burn_in is None else self.burn_in,
                                 thin=self.thin, store_samples=self.store_samples)
@@ -202,38 +222,54 @@ class LDA(TransformerMixin, BaseEstimator):
     def partial_fit(self, X, y=None):
         """One pass of ceil(D / batch_size) iterations on X, continuing the chain (online).
 
-        X stands for the corpus during these iterations (its D scales the expected counts).
+        The expected counts of a minibatch of n documents are scaled by total_samples / n
+        (X a chunk of a corpus of total_samples documents); with total_samples=None by D / n,
+        X standing for the corpus.
         """
+        if self.total_samples is not None and (
+                not isinstance(self.total_samples, numbers.Real) or not self.total_samples >= 1):
+            raise ValueError("total_samples must be None or an int >= 1, got %r"
+                             % (self.total_samples,))
         first = not hasattr(self, "_chain")
         arrays = self._check_X(X, reset=first)
         if first:
             self._chain = self._new_chain()
         try:
-            self._chain.partial_fit(*arrays)
+            self._chain.partial_fit(*arrays, total_samples=int(self.total_samples or 0))
         finally:
             if self._chain.iteration > 0:
                 self._collect()
         return self
 
     def transform(self, X):
-        """Topic proportions η̂ (D x K) of the documents of X, by Gibbs sweeps with
-        components_ fixed (fold-in); rows sum to 1."""
+        """Topic proportions θ̂ (D x K) of the documents of X by the deterministic fold-in
+        with components_ fixed (eval::FoldIn: the fixed point of the EM update, the posterior
+        mode of θ); rows sum to 1, and each row depends only on its own document."""
         check_is_fitted(self)
         arrays = self._check_X(X, reset=False)
         return _sgmcmc.lda_fold_in(self.components_, self.n_components, *arrays, self.alpha,
-                                   self.eval_sweeps, _seed(self.random_state),
                                    self.n_threads or 0)
 
-    def perplexity(self, X):
-        """Document-completion perplexity of X with components_ (lower is better)."""
+    def perplexity(self, X, method="completion", held_out=None):
+        """Document-completion perplexity with components_ fixed (lower is better).
+
+        Without held_out, every 10th token of each document of X is held out and the rest
+        observed; with held_out, X is the observed part and held_out the held-out part of the
+        same documents (as fit's held_out). method="completion": θ by Gibbs sweeps
+        (eval/perplexity.h, eval_sweeps sweeps, seeded by random_state; one evaluation of the
+        lda tool's trace column "perplexity"). method="fold_in": the point-estimate
+        perplexity (eval/fold_in.h: θ̂ by the deterministic fold-in; the tool's point_trace
+        column "fold_in_perplexity_mean" when components_ is the tool's posterior mean).
+        """
         check_is_fitted(self)
         arrays = self._check_X(X, reset=False)
-        return _sgmcmc.lda_perplexity(self.components_, self.n_components, *arrays, self.alpha,
-                                      self.eval_sweeps, _seed(self.random_state),
-                                      self.n_threads or 0)
+        held = None if held_out is None else self._check_X(held_out, reset=False)
+        return _sgmcmc.lda_perplexity(self.components_, self.n_components, *arrays, held,
+                                      self.alpha, self.eval_sweeps, self.seed_,
+                                      self.n_threads or 0, method)
 
     def score(self, X, y=None):
-        """-log perplexity(X): higher is better, for model selection."""
+        """-log perplexity(X) (method "completion"): higher is better, for model selection."""
         return -float(np.log(self.perplexity(X)))
 
     def top_words(self, vocabulary, n=10):

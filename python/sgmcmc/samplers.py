@@ -10,7 +10,8 @@ Euclidean samplers (SGLD, pSGLD, SGHMC) take a gradient callback computed in Num
 
 The callback's arrays are views of the sampler's buffers, valid during the call only; `batch`
 holds the minibatch's item ids (drawn by the sampler from its engine; num_items=1 and
-batch_size=1, the defaults, mean full-batch gradients with scale 1).
+batch_size=1, the defaults, mean full-batch gradients with scale 1). A NaN or inf left in
+`out` raises ValueError naming the step and the first non-finite index, with theta unchanged.
 
 Simplex samplers (SCIR, SGRLD) are stepped with dense scaled counts (rows x cols float64,
 read in place) and write ω into a caller's array:

@@ -9,11 +9,11 @@ must pass the checks that do not fit (listed in NO_FIT_CHECKS).
 
 What does not apply:
   * real-valued X (above): LDA raises ValueError naming the entry, hence IntegerCountsLDA.
-  * check_methods_subset_invariance / check_methods_sample_order_invariance pass only
-    because sklearn runs them with n_components = 1 (every proportion is 1): with K > 1,
-    transform is a Monte Carlo fold-in whose random stream for a document is keyed by its
-    row position (eval/perplexity.h: document j uses rng::Engine(seed, j)), so a document's
-    proportions depend on where it sits in X (each row is still deterministic for a seed).
+
+check_methods_subset_invariance and check_methods_sample_order_invariance hold for any
+n_components: transform is the deterministic fold-in of eval/fold_in.h, each row a function
+of its own document only (tested with K > 1 in lda_test.py,
+test_transform_of_a_row_depends_only_on_that_row).
 """
 
 import unittest

@@ -79,6 +79,29 @@ class MatchesLdaToolTest(unittest.TestCase):
             self.assertEqual(fields[4:], ["%.9g" % v for v in row[1:]])
         self.assertIn("perplexity %.2f" % self.lda.perplexity_, self.read("summary.txt"))
 
+    def test_posterior_mean_is_the_tools(self):
+        # Same burn_in (the default, half of the iterations) and thin = mean_every = 1.
+        ours = "".join("\t".join("%.9g" % p for p in row) + "\n" for row in self.lda.components_)
+        self.assertEqual(ours, self.read("topic_matrix_mean_py.tsv"))
+
+    def test_point_trace_is_the_tools(self):
+        # The last row of point_trace_py.csv: the fold-in perplexity of the final π and of the
+        # posterior mean on the test split, and the samples in the mean.
+        header, *rows = self.read("point_trace_py.csv").splitlines()
+        last = dict(zip(header.split(","), rows[-1].split(",")))
+        self.assertEqual(int(last["iteration"]), self.lda.n_iter_)
+        self.assertEqual(int(last["mean_samples"]), self.lda.n_samples_kept_)
+        test = (self.kos.test_observed, self.kos.test_held_out)
+        self.assertEqual(last["fold_in_perplexity_mean"], "%.9g" % self.lda.perplexity(
+            test[0], method="fold_in", held_out=test[1]))
+        self.assertEqual(last["gibbs_running_predictive_perplexity"],
+                         "%.9g" % self.lda.perplexity_)
+        last_sample = sgmcmc.LDA(**self.lda.get_params())
+        last_sample.components_ = self.lda.last_sample_
+        last_sample.n_features_in_, last_sample.seed_ = self.lda.n_features_in_, SEED
+        self.assertEqual(last["fold_in_perplexity_last"], "%.9g" % last_sample.perplexity(
+            test[0], method="fold_in", held_out=test[1]))
+
     def test_top_words_are_the_tools(self):
         text = sgmcmc.format_topics(self.lda.last_sample_, 5, self.kos.vocabulary, 10)
         self.assertEqual(text, self.read("topics_py.txt"))
@@ -100,9 +123,10 @@ class LdaTest(unittest.TestCase):
     def test_components_are_the_mean_of_the_kept_samples(self):
         lda = small_lda(batch_size=10, max_iter=18, burn_in=6, thin=3,
                         store_samples=True).fit(toy_counts())
-        # Iterations 9, 12, 15, 18 kept.
-        self.assertEqual(lda.samples_.shape, (4, 5, 12))
-        self.assertEqual(lda.n_samples_kept_, 4)
+        # The states after iterations 6, 9, 12, 15, 18 kept (LdaOptions::mean_burn_in = 6,
+        # mean_every = 3: the lda tool's rule).
+        self.assertEqual(lda.samples_.shape, (5, 5, 12))
+        self.assertEqual(lda.n_samples_kept_, 5)
         # A running mean and a sum differ by rounding only (a few ulps).
         np.testing.assert_allclose(lda.components_, lda.samples_.mean(axis=0), rtol=1e-13)
         np.testing.assert_array_equal(lda.samples_[-1], lda.last_sample_)
@@ -117,6 +141,22 @@ class LdaTest(unittest.TestCase):
         np.testing.assert_array_equal(theta, lda.fit(X).transform(X[:7]))  # deterministic
         self.assertTrue(np.isfinite(lda.perplexity(X)))
         self.assertAlmostEqual(lda.score(X), -np.log(lda.perplexity(X)))
+        self.assertTrue(np.isfinite(lda.perplexity(X, method="fold_in")))
+        with self.assertRaisesRegex(ValueError, "method must be \"completion\" or \"fold_in\""):
+            lda.perplexity(X, method="gibbs")
+
+    def test_transform_of_a_row_depends_only_on_that_row(self):
+        # The deterministic fold-in: with K > 1, any subset and any order of the documents
+        # gives each document the same proportions, bit for bit.
+        X = toy_counts()
+        lda = small_lda(batch_size=10).fit(X)
+        theta = lda.transform(X)
+        for i in (0, 7, 29):
+            np.testing.assert_array_equal(theta[i], lda.transform(X[i:i + 1])[0])
+        order = np.random.RandomState(3).permutation(len(X))
+        np.testing.assert_array_equal(theta[order], lda.transform(X[order]))
+        np.testing.assert_array_equal(theta[5:9], lda.transform(sp.csr_matrix(X[5:9])))
+        self.assertGreater(np.ptp(theta, axis=0).max(), 0.1)  # not a constant answer
 
     def test_partial_fit_continues_the_chain_and_pickles(self):
         X = toy_counts()
@@ -131,6 +171,64 @@ class LdaTest(unittest.TestCase):
             resumed.partial_fit(batch)
         np.testing.assert_array_equal(straight.components_, resumed.components_)
         np.testing.assert_array_equal(straight.last_sample_, resumed.last_sample_)
+
+    def test_partial_fit_total_samples_scales_by_the_corpus(self):
+        # 300 documents on words 0-19 of 40 (words 20-39 never occur), fed as 10 chunks of 30.
+        # Under SCIR a topic row is about Dirichlet(β + scaled counts), so the mass on the
+        # unused words is about 20β / (40β + scale x (topic's counts)): the scale D/n of the
+        # library's fit on all 300 documents and of partial_fit with total_samples=300 is 10
+        # times the chunk's own 30/n (total_samples=None), so the unused mass is ~10x smaller.
+        rng = np.random.RandomState(4)
+        X = np.zeros((300, 40))
+        X[:, :20] = rng.poisson(2.0, size=(300, 20))
+        chunks = np.split(X, 10)
+
+        def unused_mass(lda):
+            return lda.components_[:, 20:].sum(axis=1).mean()
+
+        def online(total_samples):
+            lda = small_lda(batch_size=10, total_samples=total_samples)
+            for chunk in chunks:
+                lda.partial_fit(chunk)
+            return lda
+
+        scaled, unscaled = online(300), online(None)
+        self.assertEqual(scaled.n_iter_, 30)
+        full = small_lda(batch_size=10, max_iter=30, burn_in=0).fit(X)
+        # Factors of 3 around the expected 10x (and 1x against fit): the early samples are
+        # far from stationary, so the ratios vary with the seed; over seeds 7-10 they were
+        # 4.4x-11.5x (scaled vs unscaled) and 0.8x-1.1x (scaled vs fit).
+        self.assertLess(unused_mass(scaled) * 3, unused_mass(unscaled))
+        self.assertLess(unused_mass(scaled), 3 * unused_mass(full))
+        self.assertLess(unused_mass(full), 3 * unused_mass(scaled))
+        # The default keeps the behaviour before total_samples: equal chunks of 30 documents
+        # with total_samples=None or 30 are the same chain, bit for bit.
+        np.testing.assert_array_equal(unscaled.components_, online(30).components_)
+        with self.assertRaisesRegex(ValueError, "total_samples must be None or an int >= 1"):
+            small_lda(total_samples=0).partial_fit(X)
+
+    def test_random_state_follows_sklearn(self):
+        X = toy_counts()
+        # None: a fresh seed for each fit from NumPy's global RandomState.
+        first = small_lda(random_state=None).fit(X)
+        second = small_lda(random_state=None).fit(X)
+        self.assertNotEqual(first.seed_, second.seed_)
+        self.assertFalse(np.array_equal(first.last_sample_, second.last_sample_))
+        np.random.seed(11)
+        again = small_lda(random_state=None).fit(X)
+        np.random.seed(11)
+        np.testing.assert_array_equal(again.last_sample_,
+                                      small_lda(random_state=None).fit(X).last_sample_)
+        # An int reproduces, and is the seed; a RandomState draws it.
+        np.testing.assert_array_equal(small_lda(random_state=3).fit(X).last_sample_,
+                                      small_lda(random_state=3).fit(X).last_sample_)
+        self.assertEqual(small_lda(random_state=3).fit(X).seed_, 3)
+        drawn = small_lda(random_state=np.random.RandomState(5)).fit(X)
+        self.assertEqual(drawn.seed_, np.random.RandomState(5).randint(np.iinfo(np.int32).max))
+        # The fitted seed survives pickling, so a restored chain continues the same run.
+        restored = pickle.loads(pickle.dumps(first))
+        self.assertEqual(restored.seed_, first.seed_)
+        self.assertEqual(restored.perplexity(X), first.perplexity(X))
 
     def test_sklearn_conventions(self):
         from sklearn.base import clone

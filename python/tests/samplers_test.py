@@ -118,6 +118,39 @@ class EuclideanTest(unittest.TestCase):
         with self.assertRaisesRegex(ZeroDivisionError, "from the gradient"):
             chain.step()
 
+    def test_non_finite_gradient_raises_naming_the_step_and_index(self):
+        # A callback that writes NaN/inf used to turn theta into NaN silently.
+        def blows_up_at_step_3(theta, batch, scale, out):
+            np.copyto(out, theta)
+            calls.append(1)
+            if len(calls) == 4:
+                out[2] = np.inf
+                out[5] = np.nan
+
+        for make in (lambda g: samplers.sgld(g, np.ones(6), step_size=1e-2, seed=1),
+                     lambda g: samplers.psgld(g, np.ones(6), step_size=1e-2, seed=1),
+                     lambda g: samplers.sghmc(g, np.ones(6), step_size=1e-2, seed=1)):
+            calls = []
+            chain = make(blows_up_at_step_3)
+            chain.run(3)
+            before = chain.theta.copy()
+            with self.assertRaisesRegex(ValueError, r"^the gradient callback wrote a non-finite "
+                                                    r"value at step 3: out\[2\] = inf "):
+                chain.step()
+            np.testing.assert_array_equal(chain.theta, before)
+            self.assertEqual(chain.iteration, 3)
+            self.assertTrue(np.all(np.isfinite(chain.theta)))
+
+        def nan_at_index_5(theta, batch, scale, out):
+            np.copyto(out, theta)
+            out[5] = np.nan
+
+        # run() loops in C++: the error stops it at the first step.
+        chain = samplers.sgld(nan_at_index_5, np.ones(6), seed=1)
+        with self.assertRaisesRegex(ValueError, r"at step 0: out\[5\] = nan"):
+            chain.run(10)
+        self.assertEqual(chain.iteration, 0)
+
 
 class SimplexTest(unittest.TestCase):
     def test_scir_stationary_mean_with_fixed_counts(self):
