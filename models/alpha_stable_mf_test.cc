@@ -83,7 +83,7 @@ AlphaStableMfOptions TwoSourceOptions(int rows, bool fix_first_w) {
 
 // The full-batch gradient -grad log p(theta | X, Phi) (prior + likelihood over all I J items)
 // against central differences of -LogJoint, at a point with mixed signs (mirroring), for one
-// source and for two sources with and without a fixed W.
+// source and for two sources with and without a fixed W, in both parametrisations.
 TEST(AlphaStableMfTest, PotentialGradientMatchesFiniteDifference) {
   const int rows = 4, cols = 5;
   rng::Engine engine(3);
@@ -92,6 +92,10 @@ TEST(AlphaStableMfTest, PotentialGradientMatchesFiniteDifference) {
   std::vector<AlphaStableMfOptions> cases = {AlphaStableMfOptions(), TwoSourceOptions(rows, false),
                                              TwoSourceOptions(rows, true)};
   cases[0].sources[0].rank = 2;
+  for (size_t c = 0, n = cases.size(); c < n; ++c) {
+    cases.push_back(cases[c]);
+    cases.back().parametrization = AlphaStableParametrization::kLog;
+  }
   for (size_t c = 0; c < cases.size(); ++c) {
     auto model = AlphaStableMf::Create(power, cases[c]);
     ASSERT_TRUE(model.ok()) << model.status();
@@ -269,14 +273,15 @@ TEST(AlphaStableMfTest, LogDomainOracleFitAttainsTheDerivedErrorRate) {
 // compared with the true V. A single |X_ij|^2 is a very noisy look at V_ij^(2/alpha) (Phi is
 // heavy-tailed), so the posterior itself is wide: started at the truth, the chains' averages
 // sit 0.1-0.25 away from it. The reference is the best constant matrix (relative error 0.62
-// on this draw): SGLD and pSGLD must get below 0.5 (measured 0.42 and 0.38 with this seed),
+// on this draw): SGLD and pSGLD must get below 0.5 (measured 0.44 and 0.38 with this seed),
 // i.e. recover the structure of V and not only its scale. HAMCMC (M = 5) moves each of its M
 // interleaved sub-chains once per M sweeps and mixes slowly from the default start here
-// (measured 0.92); it must stay finite and below 1.2 (no divergence). The seeds are fixed, so
+// (measured 0.69); it must stay finite and below 1.2 (no divergence). The seeds are fixed, so
 // these are regression bounds with ~20% margin on deterministic values (for scale: the derived
 // rate of LogDomainOracleFitAttainsTheDerivedErrorRate at 40 x 40, K = 2, is
 // e* = 1.28 sqrt(2 * 78 / 1600) = 0.40, so SGLD and pSGLD are at it here and HAMCMC is not;
-// on other draws and larger matrices they are not, see issue 20). The Metropolis
+// in this mirrored parametrisation the large entries of W, H relax slowly, see
+// alpha_stable_mf_recovery_test for the log parametrisation over several seeds). The Metropolis
 // acceptance rate must be in (0.1, 0.9) (measured 0.53).
 TEST(AlphaStableMfTest, SamplersRecoverProductOnSyntheticData) {
   AlphaStableSource source;
