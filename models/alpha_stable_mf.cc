@@ -23,6 +23,9 @@ double Sign(double x) { return x < 0 ? -1.0 : 1.0; }
 
 // Draws of Phi used to estimate its median for the start of the chain.
 constexpr int kMedianDraws = 1001;
+// The largest P / sigma2 an entry starts with (an Exp(1) variable exceeds 10 with probability
+// 4.5e-5).
+constexpr double kMaxInitialPowerRatio = 10;
 // Standard deviation of the log-normal spread of the initial W, H around their level.
 constexpr double kInitLogSd = 0.5;
 
@@ -393,15 +396,16 @@ absl::StatusOr<AlphaStableMfResult> RunAlphaStableMf(AlphaStableMf& model,
     }
     theta0 = run.initial_theta;
   }
-  // No entry starts with P / sigma2 > 1: Phi^s_ij >= P_ij / (S (V^s_ij)^(2 / alpha_s)). The
-  // prior proposal of the Metropolis step rarely reaches the Phi that an outlying |X_ij|^2
-  // needs (the prior's tail is x^(-alpha / 2)), and a prior draw left in place gives
-  // P / sigma2 up to ~1e6 and likelihood gradients as large, which throw W, H off.
+  // No entry starts with P / sigma2 > kMaxInitialPowerRatio:
+  // Phi^s_ij >= P_ij / (kMaxInitialPowerRatio S (V^s_ij)^(2 / alpha_s)). The prior proposal of
+  // the Metropolis step rarely reaches the Phi that an outlying |X_ij|^2 needs (the prior's
+  // tail is x^(-alpha / 2)), and a prior draw left in place gives P / sigma2 up to ~1e6 and
+  // likelihood gradients as large, which throw W, H off. Other entries keep their prior draw.
   for (int s = 0; s < num_src; ++s) {
     const Eigen::ArrayXXd base =
         (model.W(theta0, s) * model.H(theta0, s)).array().pow(2 / model.source(s).alpha);
     Eigen::MatrixXd& phi = model.mutable_phi(s);
-    phi = phi.array().max(model.power().array() / (num_src * base));
+    phi = phi.array().max(model.power().array() / (kMaxInitialPowerRatio * num_src * base));
   }
   for (int sweep = 0; sweep < run.phi_warmup_sweeps; ++sweep) {
     model.MetropolisPhi(theta0, metropolis_engine);
