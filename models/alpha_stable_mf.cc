@@ -23,6 +23,9 @@ double Sign(double x) { return x < 0 ? -1.0 : 1.0; }
 
 // Draws of Phi used to estimate its median for the start of the chain.
 constexpr int kMedianDraws = 1001;
+// The largest P / sigma2 an entry starts with (an Exp(1) variable exceeds 10 with probability
+// 4.5e-5).
+constexpr double kMaxInitialPowerRatio = 10;
 // Standard deviation of the log-normal spread of the initial W, H around their level.
 constexpr double kInitLogSd = 0.5;
 
@@ -112,8 +115,14 @@ absl::StatusOr<std::unique_ptr<AlphaStableMf>> AlphaStableMf::Create(
   return std::unique_ptr<AlphaStableMf>(new AlphaStableMf(power, options));
 }
 
+double AlphaStableMf::CoordinatePriorPotential(double t, double a, double b, double c) const {
+  const double x = Factor(t);
+  return GeneralizedGammaPotential(x, a, b, c) - (log_parametrized_ ? t : 0.0);
+}
+
 AlphaStableMf::AlphaStableMf(const Eigen::MatrixXd& power, const AlphaStableMfOptions& options)
     : options_(options),
+      log_parametrized_(options.parametrization == AlphaStableParametrization::kLog),
       power_(power),
       rows_(static_cast<int>(power.rows())),
       cols_(static_cast<int>(power.cols())) {
@@ -135,7 +144,7 @@ Eigen::MatrixXd AlphaStableMf::W(absl::Span<const double> theta, int s) const {
   if (w_offset_[s] < 0) return src.fixed_w;
   Eigen::MatrixXd w(rows_, src.rank);
   for (int i = 0; i < rows_; ++i) {
-    for (int k = 0; k < src.rank; ++k) w(i, k) = std::fabs(theta[w_offset_[s] + i * src.rank + k]);
+    for (int k = 0; k < src.rank; ++k) w(i, k) = Factor(theta[w_offset_[s] + i * src.rank + k]);
   }
   return w;
 }
@@ -144,7 +153,7 @@ Eigen::MatrixXd AlphaStableMf::H(absl::Span<const double> theta, int s) const {
   const int rank = options_.sources[s].rank;
   Eigen::MatrixXd h(rank, cols_);
   for (int j = 0; j < cols_; ++j) {
-    for (int k = 0; k < rank; ++k) h(k, j) = std::fabs(theta[h_offset_[s] + j * rank + k]);
+    for (int k = 0; k < rank; ++k) h(k, j) = Factor(theta[h_offset_[s] + j * rank + k]);
   }
   return h;
 }
@@ -157,11 +166,11 @@ void AlphaStableMf::SetFactors(int s, const Eigen::MatrixXd& w, const Eigen::Mat
   if (w_offset_[s] >= 0) {
     SGMCMC_CHECK(w.rows() == rows_ && w.cols() == rank) << "SetFactors: W has the wrong shape";
     for (int i = 0; i < rows_; ++i) {
-      for (int k = 0; k < rank; ++k) theta[w_offset_[s] + i * rank + k] = w(i, k);
+      for (int k = 0; k < rank; ++k) theta[w_offset_[s] + i * rank + k] = Coordinate(w(i, k));
     }
   }
   for (int j = 0; j < cols_; ++j) {
-    for (int k = 0; k < rank; ++k) theta[h_offset_[s] + j * rank + k] = h(k, j);
+    for (int k = 0; k < rank; ++k) theta[h_offset_[s] + j * rank + k] = Coordinate(h(k, j));
   }
 }
 
@@ -172,7 +181,11 @@ void AlphaStableMf::PriorPotentialGradient(absl::Span<const double> theta,
     const double c = -2 / src.alpha;
     auto fill = [&](int offset, int count, double a, double b) {
       for (int d = offset; d < offset + count; ++d) {
-        out[d] = Sign(theta[d]) * GeneralizedGammaPotentialDerivative(std::fabs(theta[d]), a, b, c);
+        const double x = Factor(theta[d]);
+        // Log: d/du [GG potential(e^u) - u] (the Jacobian e^u of W = e^u).
+        out[d] = log_parametrized_
+                     ? x * GeneralizedGammaPotentialDerivative(x, a, b, c) - 1
+                     : Sign(theta[d]) * GeneralizedGammaPotentialDerivative(x, a, b, c);
       }
     };
     if (w_offset_[s] >= 0) fill(w_offset_[s], rows_ * src.rank, src.a_w, src.b_w);
@@ -197,9 +210,9 @@ void AlphaStableMf::AddLikelihoodPotentialGradient(absl::Span<const double> thet
       double sum = 0;
       if (w_offset_[s] >= 0) {
         const double* w = theta.data() + w_offset_[s] + static_cast<size_t>(i) * src.rank;
-        for (int k = 0; k < src.rank; ++k) sum += std::fabs(w[k]) * std::fabs(h[k]);
+        for (int k = 0; k < src.rank; ++k) sum += Factor(w[k]) * Factor(h[k]);
       } else {
-        for (int k = 0; k < src.rank; ++k) sum += src.fixed_w(i, k) * std::fabs(h[k]);
+        for (int k = 0; k < src.rank; ++k) sum += src.fixed_w(i, k) * Factor(h[k]);
       }
       const double exponent = 2 / src.alpha;
       const double part = phi_[s](i, j) * std::pow(sum, exponent);
@@ -215,12 +228,13 @@ void AlphaStableMf::AddLikelihoodPotentialGradient(absl::Span<const double> thet
         const size_t w_base = w_offset_[s] + static_cast<size_t>(i) * src.rank;
         for (int k = 0; k < src.rank; ++k) {
           const double w = theta[w_base + k], h = theta[h_base + k];
-          out[w_base + k] += gv * Sign(w) * std::fabs(h);
-          out[h_base + k] += gv * Sign(h) * std::fabs(w);
+          // d W / d theta_W is sign(theta_W) (mirrored) or W (log).
+          out[w_base + k] += gv * FactorDerivative(w) * Factor(h);
+          out[h_base + k] += gv * FactorDerivative(h) * Factor(w);
         }
       } else {
         for (int k = 0; k < src.rank; ++k) {
-          out[h_base + k] += gv * Sign(theta[h_base + k]) * src.fixed_w(i, k);
+          out[h_base + k] += gv * FactorDerivative(theta[h_base + k]) * src.fixed_w(i, k);
         }
       }
     }
@@ -272,11 +286,11 @@ double AlphaStableMf::LogJoint(absl::Span<const double> theta) const {
     const double c = -2 / src.alpha;
     if (w_offset_[s] >= 0) {
       for (int d = w_offset_[s]; d < w_offset_[s] + rows_ * src.rank; ++d) {
-        log_joint -= GeneralizedGammaPotential(std::fabs(theta[d]), src.a_w, src.b_w, c);
+        log_joint -= CoordinatePriorPotential(theta[d], src.a_w, src.b_w, c);
       }
     }
     for (int d = h_offset_[s]; d < h_offset_[s] + cols_ * src.rank; ++d) {
-      log_joint -= GeneralizedGammaPotential(std::fabs(theta[d]), src.a_h, src.b_h, c);
+      log_joint -= CoordinatePriorPotential(theta[d], src.a_h, src.b_h, c);
     }
   }
   Eigen::MatrixXd variance = Eigen::MatrixXd::Zero(rows_, cols_);
@@ -381,6 +395,17 @@ absl::StatusOr<AlphaStableMfResult> RunAlphaStableMf(AlphaStableMf& model,
                                                      run.initial_theta.size()));
     }
     theta0 = run.initial_theta;
+  }
+  // No entry starts with P / sigma2 > kMaxInitialPowerRatio:
+  // Phi^s_ij >= P_ij / (kMaxInitialPowerRatio S (V^s_ij)^(2 / alpha_s)). The prior proposal of
+  // the Metropolis step rarely reaches the Phi that an outlying |X_ij|^2 needs (the prior's
+  // tail is x^(-alpha / 2)), and a prior draw left in place gives P / sigma2 up to ~1e6 and
+  // likelihood gradients as large, which throw W, H off. Other entries keep their prior draw.
+  for (int s = 0; s < num_src; ++s) {
+    const Eigen::ArrayXXd base =
+        (model.W(theta0, s) * model.H(theta0, s)).array().pow(2 / model.source(s).alpha);
+    Eigen::MatrixXd& phi = model.mutable_phi(s);
+    phi = phi.array().max(model.power().array() / (kMaxInitialPowerRatio * num_src * base));
   }
   for (int sweep = 0; sweep < run.phi_warmup_sweeps; ++sweep) {
     model.MetropolisPhi(theta0, metropolis_engine);

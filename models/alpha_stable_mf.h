@@ -21,6 +21,9 @@
 // absolute values after each step" (Patterson & Teh 2013, mirroring): the increments are
 // symmetric and the gradients odd. For HAMCMC it keeps the L-BFGS pairs consistent with the
 // base point theta_{t-M} (mirroring the current point only would break the pairs).
+// With AlphaStableParametrization::kLog, theta = [log W_s | log H_s^T] instead and the densities
+// carry the Jacobians W_ik, H_kj: the same posterior of W, H, with a geometry in which one
+// constant step fits every entry (see the enum).
 //
 // Items: the N = I J entries, id n = i J + j. The Gibbs sweep (AlphaStableMfGibbs) is one
 // Metropolis update of every Phi^s_ij with the prior as proposal (acceptance probability
@@ -39,6 +42,7 @@
 #ifndef SGMCMC_MODELS_ALPHA_STABLE_MF_H_
 #define SGMCMC_MODELS_ALPHA_STABLE_MF_H_
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -69,9 +73,22 @@ struct AlphaStableSource {
   Eigen::MatrixXd fixed_w;
 };
 
+// How theta holds the sampled factors (see the file comment).
+enum class AlphaStableParametrization {
+  // theta = W, H read through |.| (the paper's mirroring).
+  kMirrored,
+  // theta = log W, log H, with the Jacobian W (resp. H) in the density. The likelihood's
+  // curvature in W_ik is O(J / W_ik^2) (and the GG prior's gradient ~ x^(c - 1) is unbounded at
+  // 0), so no constant step suits both small and large entries of W; in log W it is O(J) for
+  // every entry, and the prior's gradient -a c + b c x^c is bounded for x >= 1.
+  kLog,
+};
+
 struct AlphaStableMfOptions {
   // The sources; non-empty. Default: one source with the defaults above.
   std::vector<AlphaStableSource> sources = {AlphaStableSource()};
+  // Default kMirrored (the paper's scheme).
+  AlphaStableParametrization parametrization = AlphaStableParametrization::kMirrored;
 
   absl::Status Validate() const;
 };
@@ -139,7 +156,17 @@ class AlphaStableMf final : public samplers::GradientModel {
  private:
   AlphaStableMf(const Eigen::MatrixXd& power, const AlphaStableMfOptions& options);
 
+  // The factor W_ik (or H_kj) of a coordinate of theta, its derivative, and the inverse.
+  double Factor(double t) const { return log_parametrized_ ? std::exp(t) : std::fabs(t); }
+  double FactorDerivative(double t) const {
+    return log_parametrized_ ? std::exp(t) : (t < 0 ? -1.0 : 1.0);
+  }
+  double Coordinate(double x) const { return log_parametrized_ ? std::log(x) : x; }
+  // -log of the GG(a, b, c) prior density of the coordinate t (with the Jacobian when log).
+  double CoordinatePriorPotential(double t, double a, double b, double c) const;
+
   AlphaStableMfOptions options_;
+  bool log_parametrized_;
   Eigen::MatrixXd power_;
   int rows_;
   int cols_;

@@ -83,7 +83,7 @@ AlphaStableMfOptions TwoSourceOptions(int rows, bool fix_first_w) {
 
 // The full-batch gradient -grad log p(theta | X, Phi) (prior + likelihood over all I J items)
 // against central differences of -LogJoint, at a point with mixed signs (mirroring), for one
-// source and for two sources with and without a fixed W.
+// source and for two sources with and without a fixed W, in both parametrisations.
 TEST(AlphaStableMfTest, PotentialGradientMatchesFiniteDifference) {
   const int rows = 4, cols = 5;
   rng::Engine engine(3);
@@ -92,6 +92,10 @@ TEST(AlphaStableMfTest, PotentialGradientMatchesFiniteDifference) {
   std::vector<AlphaStableMfOptions> cases = {AlphaStableMfOptions(), TwoSourceOptions(rows, false),
                                              TwoSourceOptions(rows, true)};
   cases[0].sources[0].rank = 2;
+  for (size_t c = 0, n = cases.size(); c < n; ++c) {
+    cases.push_back(cases[c]);
+    cases.back().parametrization = AlphaStableParametrization::kLog;
+  }
   for (size_t c = 0; c < cases.size(); ++c) {
     auto model = AlphaStableMf::Create(power, cases[c]);
     ASSERT_TRUE(model.ok()) << model.status();
@@ -196,16 +200,88 @@ TEST(AlphaStableMfTest, MetropolisStrideUpdatesOnlyItsPhase) {
   EXPECT_GT(changed, 5);  // 10 entries x 20 proposals at acceptance > 0.5
 }
 
+// The noise of the synthetic data in log-V units has an exact law that does not involve V:
+// with P = Phi V^(2/alpha) E (E ~ Exp(1), Phi = 2 A, A positive stable of index a = alpha / 2
+// with Laplace transform exp(-s^a)), r = (alpha / 2) log P - log V = (alpha / 2)(log Phi +
+// log E). From (E' / A)^a ~ Exp(1) for an independent E' ~ Exp(1) (P(E' > x A) = E e^(-x A)),
+// E log A = gamma (1 / a - 1) and Var log A = (pi^2 / 6)(1 / a^2 - 1); with E log E = -gamma
+// and Var log E = pi^2 / 6: E r = (alpha / 2) log 2 + gamma (1 - alpha) and Var r = pi^2 / 6
+// for every alpha. So one |X_ij|^2 pins log V_ij only to +-1.28, whatever alpha. The 200 x 200
+// entries are independent draws of r: standard error of the mean sqrt(1.645 / 40000) = 0.0064
+// (tolerance 0.032 = 5 SE); of the variance sqrt((kurtosis - 1) / n) Var r <= 0.018 for a
+// kurtosis <= 6 (log E has 5.4; the log-stable part is lighter-tailed), tolerance 0.09 = 5 SE.
+TEST(AlphaStableMfTest, SyntheticLogPowerNoiseHasTheDerivedLaw) {
+  constexpr double kEulerGamma = 0.57721566490153286;
+  for (double alpha : {1.2, 1.89}) {
+    AlphaStableSource source;
+    source.alpha = alpha;
+    source.rank = 2;
+    rng::Engine engine(21);
+    const SyntheticAlphaStableData data = GenerateAlphaStableData(200, 200, source, engine);
+    const Eigen::ArrayXXd r = (alpha / 2) * data.power.array().log() -
+                              (data.w * data.h).array().log();
+    const double mean = r.mean();
+    const double variance = (r - mean).square().sum() / (r.size() - 1);
+    EXPECT_NEAR(mean, alpha / 2 * std::log(2.0) + kEulerGamma * (1 - alpha), 0.032) << alpha;
+    EXPECT_NEAR(variance, M_PI * M_PI / 6, 0.09) << alpha;
+  }
+}
+
+// The error a sampler's posterior mean of V = W H can reach, derived from that noise level:
+// an efficient estimator of a rank-K matrix from I J entries, each pinning log V_ij to a
+// standard deviation sigma = pi / sqrt(6), has root-mean-square log error about
+// e* = sigma sqrt(K (I + J - K) / (I J)) (the K (I + J - K) degrees of freedom of a rank-K
+// matrix), and for small errors the relative Frobenius error of V is about the same. For
+// K = 1 the log-domain least-squares fit log V_ij = u_i + v_j (row and column means of r_ij
+// minus its known mean; an oracle that knows the noise law but not W, H) attains it exactly in
+// the log domain: its errors are a_i + b_j - c with I + J - 1 degrees of freedom, so its mean
+// squared log error is e*^2 with relative standard deviation sqrt(2 / 199) = 0.10, i.e. its
+// rms log error is e* within 4 standard deviations (0.2 e*) for every seed (false-failure
+// rate < 5 x 6e-5 over the five seeds). Its relative Frobenius error must be below 2 e* and
+// below half the best constant matrix's: this is the reference a sampler's recovery is
+// measured against (e* = 0.18 for 100 x 100, K = 1).
+TEST(AlphaStableMfTest, LogDomainOracleFitAttainsTheDerivedErrorRate) {
+  constexpr double kEulerGamma = 0.57721566490153286;
+  const int n = 100;
+  const double e_star = M_PI / std::sqrt(6.0) * std::sqrt((2.0 * n - 1) / (n * n));
+  for (uint64_t seed = 1; seed <= 5; ++seed) {
+    AlphaStableSource source;
+    source.alpha = 1.2;
+    source.rank = 1;
+    rng::Engine engine(seed, 3);
+    const SyntheticAlphaStableData data = GenerateAlphaStableData(n, n, source, engine);
+    const Eigen::MatrixXd truth = data.w * data.h;
+    const double noise_mean = source.alpha / 2 * std::log(2.0) + kEulerGamma * (1 - source.alpha);
+    const Eigen::MatrixXd r =
+        ((source.alpha / 2) * data.power.array().log() - noise_mean).matrix();
+    Eigen::MatrixXd log_fit = r.rowwise().mean().replicate(1, n) + r.colwise().mean().replicate(n, 1);
+    log_fit.array() -= r.mean();
+    const Eigen::MatrixXd fit = log_fit.array().exp().matrix();
+    const double rms_log = std::sqrt((fit.array() / truth.array()).log().square().mean());
+    const double error = (fit - truth).norm() / truth.norm();
+    const double constant_error = (truth.array() - truth.mean()).matrix().norm() / truth.norm();
+    EXPECT_NEAR(rms_log, e_star, 0.2 * e_star) << "seed " << seed;
+    EXPECT_LT(error, 2 * e_star) << "seed " << seed;
+    EXPECT_LT(error, constant_error / 2) << "seed " << seed;
+    std::cout << "seed " << seed << ": e* " << e_star << ", oracle rms log error " << rms_log
+              << ", relative error " << error << ", constant " << constant_error << "\n";
+  }
+}
+
 // Synthetic recovery: data drawn from the one-source model (40 x 40, K = 2, alpha = 1.2); each
 // sampler's average of V = W H over the last 1000 of 4000 sweeps (N_Omega = I J / 10) is
 // compared with the true V. A single |X_ij|^2 is a very noisy look at V_ij^(2/alpha) (Phi is
 // heavy-tailed), so the posterior itself is wide: started at the truth, the chains' averages
 // sit 0.1-0.25 away from it. The reference is the best constant matrix (relative error 0.62
-// on this draw): SGLD and pSGLD must get below 0.5 (measured 0.42 and 0.38 with this seed),
+// on this draw): SGLD and pSGLD must get below 0.5 (measured 0.44 and 0.38 with this seed),
 // i.e. recover the structure of V and not only its scale. HAMCMC (M = 5) moves each of its M
 // interleaved sub-chains once per M sweeps and mixes slowly from the default start here
-// (measured 0.92); it must stay finite and below 1.2 (no divergence). The seeds are fixed, so
-// these are regression bounds with ~20% margin on deterministic values. The Metropolis
+// (measured 0.69); it must stay finite and below 1.2 (no divergence). The seeds are fixed, so
+// these are regression bounds with ~20% margin on deterministic values (for scale: the derived
+// rate of LogDomainOracleFitAttainsTheDerivedErrorRate at 40 x 40, K = 2, is
+// e* = 1.28 sqrt(2 * 78 / 1600) = 0.40, so SGLD and pSGLD are at it here and HAMCMC is not;
+// in this mirrored parametrisation the large entries of W, H relax slowly, see
+// alpha_stable_mf_recovery_test for the log parametrisation over several seeds). The Metropolis
 // acceptance rate must be in (0.1, 0.9) (measured 0.53).
 TEST(AlphaStableMfTest, SamplersRecoverProductOnSyntheticData) {
   AlphaStableSource source;

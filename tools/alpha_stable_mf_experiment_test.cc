@@ -109,6 +109,8 @@ TEST(RunSyntheticRecoveryTest, OneRowPerMethodWithTheConstantBaseline) {
   for (const SyntheticRecoveryRow& row : *rows) {
     EXPECT_TRUE(std::isfinite(row.relative_error)) << row.method;
     EXPECT_GT(row.constant_error, 0);
+    // e* = (pi / sqrt(6)) sqrt(K (I + J - K) / (I J)) with I = J = 20, K = 1.
+    EXPECT_NEAR(row.derived_error, M_PI / std::sqrt(6.0) * std::sqrt(39.0 / 400), 1e-12);
   }
   EXPECT_TRUE(absl::StartsWith(SyntheticCsv(*rows), "method,relative_error,constant_error,"));
 }
