@@ -178,6 +178,9 @@ class Lda {
   // Seconds of the last topic update (with kLazy, the materialisation of the minibatch's words
   // included).
   double last_update_seconds() const { return update_seconds_; }
+  // Seconds the last Step() spent adding π to the posterior mean (0 when it kept no sample;
+  // with kLazy, the materialisation of every row included).
+  double last_mean_seconds() const { return mean_seconds_; }
   const samplers::SimplexSampler& sampler() const { return *sampler_; }
 
   // π, K x V row-major (each row on the simplex), computed over the pool.
@@ -223,6 +226,7 @@ class Lda {
   std::vector<char> word_marks_;
   int64_t iteration_ = 0;
   double update_seconds_ = 0;
+  double mean_seconds_ = 0;
   std::vector<double> mean_;          // K x V running mean of π; empty before the first sample
   std::vector<double> mean_scratch_;  // K x V, π of the sample being added
   int64_t mean_samples_ = 0;
