@@ -109,8 +109,9 @@ struct LdaOptions {
   // other than kPersistentJoint (Validate checks). Both are exact (the same chain in law).
   // Default kEager: kLazy's update is 2.1-3.3x faster at V = 60k-100k and 1.1-1.4x at KOS's
   // V = 6906 (models/lda_benchmark.cc, BM_LdaTopicUpdate), but reading all of π (Topics,
-  // checkpoints) materialises every row, O(K V) per read, so a run that reads π every
-  // iteration loses the saving; and the lazy chain's draws differ from the eager one's.
+  // checkpoints, and every sample the posterior mean keeps) materialises every row, O(K V)
+  // per read, so a run that reads π every iteration (mean_every = 1 after mean_burn_in) loses
+  // the saving and more; and the lazy chain's draws differ from the eager one's.
   LdaTopicUpdate topic_update = LdaTopicUpdate::kEager;
   // Key of every random stream of the run (minibatches, Gibbs, topic update). Default 1.
   uint64_t seed = 1;
