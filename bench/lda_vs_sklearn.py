@@ -13,9 +13,11 @@ One corpus, one split, ONE evaluator for every point estimate of every method:
      (--snapshots_per_pass for the first --target_passes passes, then one per pass); the child
      reports the BLAS that ran (threadpoolctl);
   4. runs the `lda` tool with SCIR and SGRLD (presets scir_fast / sgrld_fast, K = 50, batch
-     50, one thread) for --our_passes passes, writing the last sample and the posterior mean
+     50, one thread; --our_topic_update picks SCIR's eager or lazy topic update, or both) for
+     --our_passes passes, writing the last sample and the posterior mean
      (kept samples after burn-in) as .phi snapshots at every evaluation; the tool's
-     train_seconds exclude evaluations and snapshot writing;
+     train_seconds exclude evaluations and snapshot writing, as scikit-learn's exclude its
+     snapshots (only partial_fit is timed): both sides time exactly the training calls;
   5. scores every snapshot of every method with lda_evaluate --gibbs=false, i.e. the C++ fold-in
      evaluator (eval/fold_in.h: θ of each test document folded in from its observed half with
      φ fixed by fixed-point iterations, α = the model's, perplexity on the held-out half), and
@@ -44,7 +46,9 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.environ.get("SGMCMC_SHARED_DATA", os.path.join(os.path.dirname(REPO), "shared", "data"))
 OPENBLAS_DIR = "/usr/lib/x86_64-linux-gnu/openblas-pthread"
-SAMPLERS = ("scir_fast", "sgrld_fast")
+# Run name -> (preset, topic update); "scir_fast_lazy" is SCIR with topic_update LAZY.
+RUNS = {"scir_fast": ("scir_fast", "EAGER"), "scir_fast_lazy": ("scir_fast", "LAZY"),
+        "sgrld_fast": ("sgrld_fast", "EAGER")}
 
 CORPORA = {
     # name: (docword, vocab, test docword or None)
@@ -213,6 +217,12 @@ def main():
     parser.add_argument("--evaluations", type=int, default=40,
                         help="our evaluations (and snapshots) per run")
     parser.add_argument("--snapshots_per_pass", type=int, default=4)
+    parser.add_argument("--our_topic_update", choices=("eager", "lazy", "both"),
+                        default="eager",
+                        help="SCIR's topic update (lda --topic_update): eager, lazy (run "
+                        "scir_fast_lazy) or both runs")
+    parser.add_argument("--our_samplers", default="scir,sgrld",
+                        help="comma-separated subset of scir,sgrld to run")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=os.path.join(REPO, "bench_out"))
     parser.add_argument("--keep_snapshots", action="store_true",
@@ -259,21 +269,39 @@ def main():
     iterations = int(round(args.our_passes * num_docs / args.batch))
     eval_every = max(1, iterations // args.evaluations)
     burn_in = int(round(args.burn_in_fraction * iterations))
+    names = []
+    for sampler in args.our_samplers.split(","):
+        if sampler == "sgrld":
+            names.append("sgrld_fast")
+        elif sampler == "scir":
+            if args.our_topic_update in ("eager", "both"):
+                names.append("scir_fast")
+            if args.our_topic_update in ("lazy", "both"):
+                names.append("scir_fast_lazy")
+        else:
+            parser.error("--our_samplers: unknown sampler %r (valid: scir, sgrld)" % sampler)
     runs = ""
-    for preset in SAMPLERS:
-        runs += ("runs { preset: '%s' num_topics: %d minibatch_size: %d iterations: %d "
-                 "burn_in: %d mean_every: %d%s }\n" % (
-                     preset, args.topics, args.batch, iterations, burn_in, args.mean_every,
+    for name in names:
+        preset, update = RUNS[name]
+        runs += ("runs { name: '%s' preset: '%s' topic_update: %s num_topics: %d "
+                 "minibatch_size: %d iterations: %d burn_in: %d mean_every: %d%s }\n" % (
+                     name, preset, update, args.topics, args.batch, iterations, burn_in,
+                     args.mean_every,
                      " max_seconds: %g" % args.our_max_seconds if args.our_max_seconds else ""))
     config_path = os.path.join(out, "ours.textpb")
     with open(config_path, "w") as f:
         f.write(base + "eval_every: %d\noutput_dir: '%s'\nwrite_snapshots: true\n%s" % (
             eval_every, out, runs))
-    run([lda, "--config=" + config_path, "--plot=false"])
+    # The tool's own per-phase wall times (Gibbs sweeps, topic update, posterior mean,
+    # evaluations) go to its stderr; kept in lda_log.txt.
+    with open(os.path.join(out, "lda_log.txt"), "w") as lda_log:
+        run([lda, "--config=" + config_path, "--plot=false"], stderr=lda_log)
+    with open(os.path.join(out, "lda_log.txt")) as f:
+        phases = [line.strip() for line in f if "] time:" in line]
 
     ours = {}
     mismatches = 0
-    for name in SAMPLERS:
+    for name in names:
         with open(os.path.join(out, "snapshots_%s.csv" % name)) as f:
             snaps = list(csv.DictReader(f))
         with open(os.path.join(out, "point_trace_%s.csv" % name)) as f:
@@ -295,7 +323,7 @@ def main():
                       "iterations": int(snaps[-1]["iteration"])}
     if not args.keep_snapshots:
         shutil.rmtree(os.path.join(out, "sklearn_snapshots"), ignore_errors=True)
-        for name in SAMPLERS:
+        for name in names:
             shutil.rmtree(os.path.join(out, "snapshots_" + name), ignore_errors=True)
 
     # The comparison.
@@ -326,7 +354,7 @@ def main():
     lines.append("| scikit-learn online VB | %g | %.1f | %.1f | %s | 1.0x | +0.0%% | - |" % (
         sk_curve[-1][2], sk_curve[-1][0], sk_final, fmt(sk_reach)))
     verdict = []
-    for name in SAMPLERS:
+    for name in names:
         o = ours[name]
         passes = o["iterations"] * args.batch / num_docs
         for kind, label in (("mean", "posterior mean"), ("last", "last sample")):
@@ -365,10 +393,13 @@ def main():
         return "  ".join("%.1fs:%.0f" % (s, p) for s, p in points)
 
     lines.append("  %-24s %s" % ("scikit-learn", sampled([(s, p) for s, p, _ in sk_curve])))
-    for name in SAMPLERS:
+    for name in names:
         for kind in ("last", "mean"):
             if ours[name][kind]:
                 lines.append("  %-24s %s" % (name + " " + kind, sampled(ours[name][kind])))
+    lines.append("")
+    lines.append("per-phase wall seconds of our runs (the lda tool; evaluations not in train s):")
+    lines.extend("  " + p for p in phases)
     text = "\n".join(lines)
     print(text)
     with open(os.path.join(out, "summary.md"), "w") as f:
@@ -382,14 +413,14 @@ def main():
     fig, ax = plt.subplots(figsize=(9, 6))
     ax.plot([s for s, _, _ in sk_curve], [p for _, p, _ in sk_curve], "k.-",
             label="scikit-learn online VB")
-    styles = {"scir_fast": "tab:red", "sgrld_fast": "tab:blue"}
-    for name in SAMPLERS:
+    styles = {"scir_fast": "tab:red", "scir_fast_lazy": "tab:orange", "sgrld_fast": "tab:blue"}
+    for name in names:
         for kind, style in (("mean", "-"), ("last", ":")):
             curve = ours[name][kind]
             if curve:
                 ax.plot([s for s, _ in curve], [p for _, p in curve], style,
                         color=styles[name], label="%s, %s" % (
-                            name.split("_")[0].upper(),
+                            name.split("_")[0].upper() + (" lazy" if "lazy" in name else ""),
                             "posterior mean" if kind == "mean" else "last sample"))
     ax.axhline(target, color="gray", lw=0.8, ls="--",
                label="scikit-learn after %g passes" % target_row[2])

@@ -240,7 +240,9 @@ void Lda::Step() {
   ForEachTopic([&](int k) { sampler.StepRows(counts_, h, k, k + 1); });
   update_seconds_ = SecondsSince(start) + materialize_seconds;
   ++iteration_;
+  const auto mean_start = std::chrono::steady_clock::now();
   AccumulatePosteriorMean();
+  mean_seconds_ = SecondsSince(mean_start);
 }
 
 void Lda::AccumulatePosteriorMean() {

@@ -109,8 +109,9 @@ struct LdaOptions {
   // other than kPersistentJoint (Validate checks). Both are exact (the same chain in law).
   // Default kEager: kLazy's update is 2.1-3.3x faster at V = 60k-100k and 1.1-1.4x at KOS's
   // V = 6906 (models/lda_benchmark.cc, BM_LdaTopicUpdate), but reading all of π (Topics,
-  // checkpoints) materialises every row, O(K V) per read, so a run that reads π every
-  // iteration loses the saving; and the lazy chain's draws differ from the eager one's.
+  // checkpoints, and every sample the posterior mean keeps) materialises every row, O(K V)
+  // per read, so a run that reads π every iteration (mean_every = 1 after mean_burn_in) loses
+  // the saving and more; and the lazy chain's draws differ from the eager one's.
   LdaTopicUpdate topic_update = LdaTopicUpdate::kEager;
   // Key of every random stream of the run (minibatches, Gibbs, topic update). Default 1.
   uint64_t seed = 1;
@@ -182,6 +183,9 @@ class Lda {
   // Seconds of the last topic update (with kLazy, the materialisation of the minibatch's words
   // included).
   double last_update_seconds() const { return update_seconds_; }
+  // Seconds the last Step() spent adding π to the posterior mean (0 when it kept no sample;
+  // with kLazy, the materialisation of every row included).
+  double last_mean_seconds() const { return mean_seconds_; }
   const samplers::SimplexSampler& sampler() const { return *sampler_; }
 
   // π, K x V row-major (each row on the simplex), computed over the pool.
@@ -227,6 +231,7 @@ class Lda {
   std::vector<char> word_marks_;
   int64_t iteration_ = 0;
   double update_seconds_ = 0;
+  double mean_seconds_ = 0;
   std::vector<double> mean_;          // K x V running mean of π; empty before the first sample
   std::vector<double> mean_scratch_;  // K x V, π of the sample being added
   int64_t mean_samples_ = 0;

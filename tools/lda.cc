@@ -40,6 +40,15 @@ ABSL_FLAG(std::string, count_estimator, "",
           "Overrides every run's count estimator: sweep_average, last_sweep or "
           "persistent_joint (the exact scheme: SCIR, full batch; minibatch_size unset means "
           "every training document). Empty: keep.");
+ABSL_FLAG(std::string, topic_update, "",
+          "Overrides every run's SCIR topic update: eager (every K x V entry each iteration) or "
+          "lazy (zero-count entries pooled, samplers::LazyScir: the same chain in law, other "
+          "draws; SCIR only, not with persistent_joint). Lazy pays O(K V) whenever all of the "
+          "topic matrix is read: at every evaluation (and snapshot), checkpoint, and every "
+          "sample the posterior mean keeps, so with the default mean_every = 1 an iteration "
+          "after burn_in costs more than an eager one (AP, K = 50, mean from 5% of the run: "
+          "18.0 CPU s against eager's 11.9 for 10 passes; bench/README.md); raise runs' "
+          "mean_every (lda_vs_sklearn.py --mean_every). Empty: keep.");
 ABSL_FLAG(bool, plot, true, "Draw perplexity.png with gnuplot (if gnuplot is on PATH).");
 
 namespace sgmcmc::tools {
@@ -75,6 +84,9 @@ absl::Status Main(const char* argv0) {
   }
   if (const std::string estimator = absl::GetFlag(FLAGS_count_estimator); !estimator.empty()) {
     SGMCMC_RETURN_IF_ERROR(SetLdaCountEstimator(estimator, "--count_estimator", config));
+  }
+  if (const std::string update = absl::GetFlag(FLAGS_topic_update); !update.empty()) {
+    SGMCMC_RETURN_IF_ERROR(SetLdaTopicUpdate(update, "--topic_update", config));
   }
   LdaRunOptions options;
   options.argv0 = argv0;

@@ -16,6 +16,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
+#include "absl/types/span.h"
 #include "base/status_macros.h"
 #include "data/corpus_loader.h"
 #include "data/topic_matrix.h"
@@ -93,7 +94,11 @@ std::string Settings(const LdaConfig& config, const ResolvedLdaRun& run, const L
                           : absl::StrCat(" counts=",
                                          models::LdaCountEstimatorName(o.count_estimator)),
                       // Likewise only when not the default.
-                      o.mean_every == 1 ? "" : absl::StrCat(" mean_every=", o.mean_every));
+                      o.mean_every == 1 ? "" : absl::StrCat(" mean_every=", o.mean_every),
+                      o.topic_update == models::LdaTopicUpdate::kEager
+                          ? ""
+                          : absl::StrCat(" topic_update=",
+                                         models::LdaTopicUpdateName(o.topic_update)));
 }
 
 std::string TraceCsv(const LdaCheckpoint& checkpoint) {
@@ -200,7 +205,11 @@ class RunTrainer {
       const auto step_start = Clock::now();
       const double cpu_start = ProcessCpuSeconds();
       lda.Step();
-      checkpoint.set_train_seconds(checkpoint.train_seconds() + SecondsSince(step_start));
+      const double step_seconds = SecondsSince(step_start);
+      phases_.steps += step_seconds;
+      phases_.update += lda.last_update_seconds();
+      phases_.mean += lda.last_mean_seconds();
+      checkpoint.set_train_seconds(checkpoint.train_seconds() + step_seconds);
       checkpoint.set_train_cpu_seconds(checkpoint.train_cpu_seconds() + ProcessCpuSeconds() -
                                        cpu_start);
       const models::LdaCountModel::Stats& stats = lda.last_stats();
@@ -211,7 +220,9 @@ class RunTrainer {
       const bool last = m == run_.iterations ||
                         (run_.max_seconds > 0 && checkpoint.train_seconds() >= run_.max_seconds);
       if (schedule.IsDue(m) || last) {
+        const auto eval_start = Clock::now();
         SGMCMC_RETURN_IF_ERROR(Evaluate(lda, schedule, checkpoint));
+        phases_.evaluations += SecondsSince(eval_start);
         Print(lda, checkpoint, start_iteration, start);
         last_print = Clock::now();
       } else if (SecondsSince(last_print) >= 2) {
@@ -228,6 +239,14 @@ class RunTrainer {
     }
     SaveState(lda, schedule, checkpoint);
     SGMCMC_RETURN_IF_ERROR(WriteFile(path, checkpoint.SerializeAsString()));
+    // Where this session's wall time went (progress only; no output file changes).
+    progress_ << absl::StrFormat(
+        "[%s] time: %d steps %.2f s (topic update %.2f s, posterior mean %.2f s, Gibbs sweeps "
+        "and the rest %.2f s), evaluations %.2f s (snapshots %.2f s), not in training "
+        "seconds\n",
+        run_.name, lda.iteration() - start_iteration, phases_.steps, phases_.update,
+        phases_.mean, phases_.steps - phases_.update - phases_.mean, phases_.evaluations,
+        phases_.snapshots);
     return WriteOutputs(lda, checkpoint);
   }
 
@@ -257,7 +276,11 @@ class RunTrainer {
       lda.PosteriorMeanTopics(absl::MakeSpan(mean_topics_));
       SGMCMC_ASSIGN_OR_RETURN(fold_in_mean, fold_in_->Evaluate(mean_topics_, pool_));
     }
-    if (config_.write_snapshots()) SGMCMC_RETURN_IF_ERROR(WriteSnapshot(lda, checkpoint));
+    if (config_.write_snapshots()) {
+      const auto start = Clock::now();
+      SGMCMC_RETURN_IF_ERROR(WriteSnapshot(lda, checkpoint));
+      phases_.snapshots += SecondsSince(start);
+    }
     schedule.Evaluate(lda.iteration(), topics_, pool_);
     const eval::DocumentCompletionPerplexity& perplexity = schedule.perplexity();
     LdaTracePoint& point = *checkpoint.add_trace();
@@ -352,6 +375,11 @@ class RunTrainer {
   std::unique_ptr<eval::FoldInPerplexity> fold_in_;
   std::vector<double> topics_;
   std::vector<double> mean_topics_;
+  // Wall seconds of this session (a resume counts from its start): Lda::Step in all, its
+  // topic updates and posterior-mean updates, and the evaluations with their snapshots.
+  struct {
+    double steps = 0, update = 0, mean = 0, evaluations = 0, snapshots = 0;
+  } phases_;
 };
 
 }  // namespace
@@ -431,6 +459,29 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
         return ConfigError(source, absl::StrCat(field, ".count_estimator: unknown value ",
                                                 run.count_estimator()));
     }
+    switch (run.topic_update()) {
+      case LdaRunConfig::TOPIC_UPDATE_UNSPECIFIED:
+        break;
+      case LdaRunConfig::EAGER:
+        o.topic_update = models::LdaTopicUpdate::kEager;
+        break;
+      case LdaRunConfig::LAZY:
+        o.topic_update = models::LdaTopicUpdate::kLazy;
+        if (o.sampler != models::LdaSampler::kScir) {
+          return ConfigError(
+              source, absl::StrCat(field, ".topic_update LAZY (SCIR's lazy update) needs "
+                                          "sampler SCIR, got ",
+                                   absl::AsciiStrToUpper(models::LdaSamplerName(o.sampler))));
+        }
+        if (o.count_estimator == models::LdaCountEstimator::kPersistentJoint) {
+          return ConfigError(source, absl::StrCat(field, ".topic_update LAZY does not support "
+                                                         "count_estimator PERSISTENT_JOINT"));
+        }
+        break;
+      default:
+        return ConfigError(source, absl::StrCat(field, ".topic_update: unknown value ",
+                                                run.topic_update()));
+    }
     o.seed = config.has_seed() ? config.seed() : 1;
     if (absl::Status s = o.Validate(); !s.ok()) return RunOptionsError(source, i, s);
     r.iterations = run.has_iterations() ? run.iterations() : kDefaultLdaIterations;
@@ -505,24 +556,52 @@ absl::Status FitLdaRunsToData(int num_documents, const std::string& source,
   return absl::OkStatus();
 }
 
+namespace {
+
+// Sets `set(run, value)` on every run of `config` (adding the default run if it lists none)
+// for the value whose name is `name`; InvalidArgument naming `flag`, `what` and the valid
+// names for any other name.
+template <typename Value>
+absl::Status SetOnEveryRun(absl::string_view name, const std::string& flag, const char* what,
+                           absl::Span<const std::pair<absl::string_view, Value>> values,
+                           void (LdaRunConfig::*set)(Value), LdaConfig& config) {
+  std::vector<std::string> valid;
+  for (const auto& [value_name, value] : values) {
+    valid.emplace_back(value_name);
+    if (name != value_name) continue;
+    // The default run, made explicit (K as in ResolveLdaRuns' default run).
+    if (config.runs().empty()) config.add_runs()->set_num_topics(kDefaultLdaNumTopics);
+    for (LdaRunConfig& run : *config.mutable_runs()) (run.*set)(value);
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(absl::StrCat(flag, ": unknown ", what, " \"", name,
+                                                 "\" (valid: ", absl::StrJoin(valid, ", "), ")"));
+}
+
+}  // namespace
+
 absl::Status SetLdaCountEstimator(absl::string_view name, const std::string& flag,
                                   LdaConfig& config) {
   using models::LdaCountEstimator;
-  static constexpr std::pair<LdaCountEstimator, LdaRunConfig::CountEstimator> kValues[] = {
-      {LdaCountEstimator::kSweepAverage, LdaRunConfig::SWEEP_AVERAGE},
-      {LdaCountEstimator::kLastSweep, LdaRunConfig::LAST_SWEEP},
-      {LdaCountEstimator::kPersistentJoint, LdaRunConfig::PERSISTENT_JOINT}};
-  std::vector<std::string> valid;
-  for (const auto& [estimator, value] : kValues) {
-    valid.emplace_back(models::LdaCountEstimatorName(estimator));
-    if (name != valid.back()) continue;
-    // The default run, made explicit (K as in ResolveLdaRuns' default run).
-    if (config.runs().empty()) config.add_runs()->set_num_topics(kDefaultLdaNumTopics);
-    for (LdaRunConfig& run : *config.mutable_runs()) run.set_count_estimator(value);
-    return absl::OkStatus();
-  }
-  return absl::InvalidArgumentError(absl::StrCat(flag, ": unknown count estimator \"", name,
-                                                 "\" (valid: ", absl::StrJoin(valid, ", "), ")"));
+  using models::LdaCountEstimatorName;
+  const std::pair<absl::string_view, LdaRunConfig::CountEstimator> values[] = {
+      {LdaCountEstimatorName(LdaCountEstimator::kSweepAverage), LdaRunConfig::SWEEP_AVERAGE},
+      {LdaCountEstimatorName(LdaCountEstimator::kLastSweep), LdaRunConfig::LAST_SWEEP},
+      {LdaCountEstimatorName(LdaCountEstimator::kPersistentJoint),
+       LdaRunConfig::PERSISTENT_JOINT}};
+  return SetOnEveryRun<LdaRunConfig::CountEstimator>(
+      name, flag, "count estimator", values, &LdaRunConfig::set_count_estimator, config);
+}
+
+absl::Status SetLdaTopicUpdate(absl::string_view name, const std::string& flag,
+                               LdaConfig& config) {
+  using models::LdaTopicUpdate;
+  using models::LdaTopicUpdateName;
+  const std::pair<absl::string_view, LdaRunConfig::TopicUpdate> values[] = {
+      {LdaTopicUpdateName(LdaTopicUpdate::kEager), LdaRunConfig::EAGER},
+      {LdaTopicUpdateName(LdaTopicUpdate::kLazy), LdaRunConfig::LAZY}};
+  return SetOnEveryRun<LdaRunConfig::TopicUpdate>(name, flag, "topic update", values,
+                                                  &LdaRunConfig::set_topic_update, config);
 }
 
 absl::StatusOr<LdaData> LoadLdaData(const LdaConfig& config, const std::string& source,

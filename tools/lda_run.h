@@ -96,6 +96,12 @@ absl::Status FitLdaRunsToData(int num_documents, const std::string& source,
 absl::Status SetLdaCountEstimator(absl::string_view name, const std::string& flag,
                                   LdaConfig& config);
 
+// Sets every run's topic_update (adding the default run if `config` lists none) from its name:
+// eager or lazy (models::LdaTopicUpdateName). InvalidArgument naming `flag` and the valid
+// names for any other name; a lazy run's sampler and estimator are checked by ResolveLdaRuns.
+absl::Status SetLdaTopicUpdate(absl::string_view name, const std::string& flag,
+                               LdaConfig& config);
+
 // The training corpus and the document-completion split of the test documents.
 struct LdaData {
   data::Corpus train;

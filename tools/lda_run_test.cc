@@ -275,6 +275,90 @@ TEST(RunLdaTest, PersistentJointRunResumesBitIdentically) {
             std::string::npos);
 }
 
+TEST(ResolveLdaRunsTest, LazyTopicUpdateIsScirOnly) {
+  auto resolve = [](const std::string& text) {
+    return ResolveLdaRuns(*ParseLdaConfig(text, "cfg"), "cfg");
+  };
+  auto runs = resolve("runs { num_topics: 3 } runs { name: 'l' topic_update: LAZY } "
+                      "runs { name: 'e' topic_update: EAGER }");
+  ASSERT_TRUE(runs.ok()) << runs.status();
+  EXPECT_EQ((*runs)[0].options.topic_update, models::LdaTopicUpdate::kEager);  // the default
+  EXPECT_EQ((*runs)[1].options.topic_update, models::LdaTopicUpdate::kLazy);
+  EXPECT_EQ((*runs)[2].options.topic_update, models::LdaTopicUpdate::kEager);
+  for (const std::string text : {"runs { sampler: SGRLD topic_update: LAZY }",
+                                 "runs { preset: 'sgrld_fast' topic_update: LAZY }"}) {
+    EXPECT_EQ(resolve(text).status().message(),
+              "cfg: runs[0].topic_update LAZY (SCIR's lazy update) needs sampler SCIR, got SGRLD")
+        << text;
+  }
+  EXPECT_EQ(resolve("runs { count_estimator: PERSISTENT_JOINT topic_update: LAZY }")
+                .status()
+                .message(),
+            "cfg: runs[0].topic_update LAZY does not support count_estimator PERSISTENT_JOINT");
+  // SGRLD with the default (eager) update is fine.
+  EXPECT_TRUE(resolve("runs { sampler: SGRLD topic_update: EAGER }").ok());
+
+  // The --topic_update flag: every run, the default one made explicit.
+  LdaConfig config;
+  ASSERT_TRUE(SetLdaTopicUpdate("lazy", "--topic_update", config).ok());
+  ASSERT_EQ(config.runs_size(), 1);
+  EXPECT_EQ(config.runs(0).topic_update(), LdaRunConfig::LAZY);
+  EXPECT_EQ(config.runs(0).num_topics(), kDefaultLdaNumTopics);
+  ASSERT_TRUE(SetLdaTopicUpdate("eager", "--topic_update", config).ok());
+  EXPECT_EQ(config.runs(0).topic_update(), LdaRunConfig::EAGER);
+  EXPECT_EQ(SetLdaTopicUpdate("fast", "--topic_update", config).message(),
+            "--topic_update: unknown topic update \"fast\" (valid: eager, lazy)");
+  // An SGRLD run given the flag is refused when resolved.
+  config = *ParseLdaConfig("runs { preset: 'sgrld_fast' }", "cfg");
+  ASSERT_TRUE(SetLdaTopicUpdate("lazy", "--topic_update", config).ok());
+  EXPECT_FALSE(ResolveLdaRuns(config, "cfg").ok());
+}
+
+// A lazy SCIR run trains, and resumes from its checkpoint bit-identically: the checkpoint
+// materialises every row, as the evaluation at the same iteration of the whole run does.
+TEST(RunLdaTest, LazyScirRunResumesBitIdentically) {
+  const std::string corpus_dir = TempDir("lazy_corpus");
+  const std::string whole = TempDir("lazy_whole"), parts = TempDir("lazy_parts");
+  const std::string eager = TempDir("lazy_eager");
+  auto config = [&](const std::string& output_dir, int64_t iterations, bool lazy) {
+    LdaConfig c = SmallConfig(corpus_dir, output_dir, iterations);
+    c.mutable_runs()->RemoveLast();
+    if (lazy) c.mutable_runs(0)->set_topic_update(LdaRunConfig::LAZY);
+    return c;
+  };
+  std::ostringstream log;
+  ASSERT_TRUE(RunLda(config(whole, 12, true), Quiet(log)).ok()) << log.str();
+  ASSERT_TRUE(RunLda(config(parts, 6, true), Quiet(log)).ok()) << log.str();
+  ASSERT_TRUE(RunLda(config(parts, 12, true), Quiet(log, /*resume=*/true)).ok()) << log.str();
+  ASSERT_TRUE(RunLda(config(eager, 12, false), Quiet(log)).ok()) << log.str();
+  EXPECT_NE(log.str().find("topic_update=lazy"), std::string::npos) << log.str();
+  EXPECT_NE(log.str().find("resumed from"), std::string::npos);
+  EXPECT_NE(log.str().find("] time: 12 steps"), std::string::npos) << log.str();
+  const LdaCheckpoint a = ReadCheckpoint(whole + "/checkpoint_scir_fast.pb");
+  const LdaCheckpoint b = ReadCheckpoint(parts + "/checkpoint_scir_fast.pb");
+  EXPECT_EQ(a.lda().iteration(), 12);
+  EXPECT_EQ(a.lda().SerializeAsString(), b.lda().SerializeAsString());
+  EXPECT_EQ(a.evaluation().SerializeAsString(), b.evaluation().SerializeAsString());
+  ASSERT_EQ(a.trace_size(), 4);  // iterations 3, 6, 9, 12
+  ASSERT_EQ(b.trace_size(), 4);
+  for (int i = 0; i < a.trace_size(); ++i) {
+    EXPECT_EQ(a.trace(i).perplexity(), b.trace(i).perplexity());
+    EXPECT_EQ(a.trace(i).fold_in_perplexity_last(), b.trace(i).fold_in_perplexity_last());
+    EXPECT_EQ(a.trace(i).mean_samples(), b.trace(i).mean_samples());
+  }
+  EXPECT_EQ(a.trace(3).fold_in_perplexity_mean(), b.trace(3).fold_in_perplexity_mean());
+  for (const char* file : {"/topic_matrix_scir_fast.phi", "/topic_matrix_mean_scir_fast.phi"}) {
+    EXPECT_FALSE(Slurp(whole + file).empty()) << file;
+    EXPECT_EQ(Slurp(whole + file), Slurp(parts + file)) << file;
+  }
+  // The same chain in law, other draws: the eager run's topic matrix differs.
+  EXPECT_NE(Slurp(whole + "/topic_matrix_scir_fast.phi"),
+            Slurp(eager + "/topic_matrix_scir_fast.phi"));
+  // A checkpoint of the lazy run does not resume an eager one.
+  EXPECT_EQ(RunLda(config(parts, 14, false), Quiet(log, /*resume=*/true)).code(),
+            absl::StatusCode::kFailedPrecondition);
+}
+
 TEST(RunLdaTest, WritesOutputsAndResumesBitIdentically) {
   const std::string corpus_dir = TempDir("corpus");
   const std::string whole = TempDir("whole"), parts = TempDir("parts");

@@ -25,7 +25,14 @@ printf 'runs { iterations: 24 burn_in: 10 num_topics: 50 }\n' > "${TEST_TMPDIR}/
 grep -q "resumed from .* at iteration 20" "${TEST_TMPDIR}/stderr2"
 grep -q "scir_fast: 24 iterations" "${out}/summary.txt"
 # Negative overrides are refused (they were ignored: a full default run).
-for bad in "--threads=-2" "--iterations=-5" "--count_estimator=PERSISTENT_JOINT"; do
+# SCIR's lazy topic update from the flag; the settings line names it, the time line follows.
+"${tool}" --iterations=3 --threads=2 --plot=false --output_dir="${TEST_TMPDIR}/lazy" \
+  --topic_update=lazy 2> "${TEST_TMPDIR}/stderr3"
+grep -q "topic_update=lazy" "${TEST_TMPDIR}/stderr3"
+grep -q "\[scir_fast\] time: 3 steps .* (topic update .* posterior mean .*), evaluations" \
+  "${TEST_TMPDIR}/stderr3"
+for bad in "--threads=-2" "--iterations=-5" "--count_estimator=PERSISTENT_JOINT" \
+  "--topic_update=fast"; do
   if "${tool}" --plot=false --output_dir="${TEST_TMPDIR}/bad" "${bad}" \
     2> "${TEST_TMPDIR}/err"; then
     echo "expected failure for ${bad}" >&2
