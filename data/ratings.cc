@@ -80,11 +80,11 @@ absl::StatusOr<RatingMatrix> ReadRatings(const std::string& path) {
     Rating rating;
     if (!ParseId(absl::StripAsciiWhitespace(fields[0]), &rating.row)) {
       return reader->Error(
-          absl::StrCat("user id must be an integer >= 1, got \"", fields[0], "\""));
+          absl::StrCat("user id must be an integer in [1, 2147483647], got \"", fields[0], "\""));
     }
     if (!ParseId(absl::StripAsciiWhitespace(fields[1]), &rating.col)) {
       return reader->Error(
-          absl::StrCat("item id must be an integer >= 1, got \"", fields[1], "\""));
+          absl::StrCat("item id must be an integer in [1, 2147483647], got \"", fields[1], "\""));
     }
     double value = 0;
     if (!absl::SimpleAtod(absl::StripAsciiWhitespace(fields[2]), &value) ||

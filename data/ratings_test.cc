@@ -59,11 +59,11 @@ TEST(ReadRatingsTest, MalformedRowsNameFileAndLine) {
   };
   const Case cases[] = {
       {"1\t2\t3\n1\t2\n", ":2: expected user<TAB>item<TAB>rating, got 2 field(s)"},
-      {"1\t2\t3\nx\t2\t3\n", ":2: user id must be an integer >= 1, got \"x\""},
-      {"1\t0\t3\n", ":1: item id must be an integer >= 1, got \"0\""},
+      {"1\t2\t3\nx\t2\t3\n", ":2: user id must be an integer in [1, 2147483647], got \"x\""},
+      {"1\t0\t3\n", ":1: item id must be an integer in [1, 2147483647], got \"0\""},
       {"1\t2\tfive\n", ":1: rating must be a finite number, got \"five\""},
       {"1\t2\tnan\n", ":1: rating must be a finite number"},
-      {"1::2::3\n\n1::99999999999::3\n", ":3: item id must be an integer >= 1"},
+      {"1::2::3\n\n1::99999999999::3\n", ":3: item id must be an integer in [1, 2147483647], got \"99999999999\""},
       {"1::2::3\n1\t2\t3\n", ":2: expected user::item::rating, got 1 field(s)"},
   };
   for (const Case& c : cases) {

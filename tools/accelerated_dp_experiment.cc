@@ -417,6 +417,11 @@ std::string AcceleratedDpSummary(const AcceleratedDpResult& result) {
     if (std::isnan(to_1pct[key])) {  // no ratio to report
       absl::StrAppendFormat(&out, "# speedup %s n/a (accelerated never within 1%%)\n",
                             key.second);
+    } else if (to_1pct[key] <= 0) {  // within 1% at its first evaluation: no finite ratio
+      absl::StrAppendFormat(&out,
+                            "# speedup %s n/a (accelerated within 1%% at its first "
+                            "evaluation, 0 s)\n",
+                            key.second);
     } else if (std::isnan(collapsed->second)) {
       // Collapsed never within 1%: a lower bound from its whole run.
       const double total = points[{"collapsed", key.second}].back()->seconds;

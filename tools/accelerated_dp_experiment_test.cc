@@ -108,6 +108,20 @@ TEST(AcceleratedDpExperimentTest, ProgressLinesFromRankZeroAndNoNanSpeedup) {
       << summary;
 }
 
+// One training point: every run is within 1% from its first evaluation (0 s), so there is no
+// finite ratio; the summary says so instead of "speedup >= inf".
+TEST(AcceleratedDpExperimentTest, NoInfiniteSpeedupWhenWithinOnePercentAtTheStart) {
+  AcceleratedDpExperimentOptions options = Small();
+  options.train_points = 1;
+  options.methods = {"accelerated", "collapsed"};
+  options.inits = {"one"};
+  const std::string summary = AcceleratedDpSummary(RunOn(1, options));
+  EXPECT_FALSE(absl::StrContains(summary, "inf")) << summary;
+  EXPECT_TRUE(absl::StrContains(
+      summary, "# speedup one n/a (accelerated within 1% at its first evaluation, 0 s)"))
+      << summary;
+}
+
 }  // namespace
 }  // namespace sgmcmc::tools
 

@@ -450,7 +450,7 @@ absl::StatusOr<SamToyResult> RunSamToy(const SamOptions& options) {
     result.ksd_draws = static_cast<int>(ksd_draws.draws().size() / 2);
     Log(options,
         "toy %-6s: %d iterations x 100 inner steps in %s, KS distance of the angle %.4f, KSD "
-        "%.4f (%d draws, every %d-th)\n",
+        "%.4f (%d draws, thinned by %d)\n",
         kToyNames[which], n, HumanSeconds(SecondsSince(start)), ks, result.ksd[which],
         result.ksd_draws, static_cast<int>(ksd_draws.every()));
   }
@@ -563,7 +563,7 @@ absl::StatusOr<SamSyntheticResult> RunSamSynthetic(const SamOptions& options) {
     result.ksd_draws[which] = static_cast<int>(ksd_draws.kept());
     Log(options,
         "synthetic %-6s: %d iterations in %s, fraction with theta_1 > 0.6 (mode of "
-        "v_1 = v_1^(g)): %.4f, KSD %.4f (%d draws, every %d-th)\n",
+        "v_1 = v_1^(g)): %.4f, KSD %.4f (%d draws, thinned by %d)\n",
         names[which], iterations, HumanSeconds(SecondsSince(start)), mode_one / iterations,
         result.ksd[which], static_cast<int>(ksd_draws.kept()),
         static_cast<int>(ksd_draws.every()));
