@@ -48,12 +48,13 @@ TEST(PhiloxBatchTest, PortableMatchesRandom123) {
   ExpectKernelMatchesRandom123(PhiloxBatchPortable);
 }
 
-TEST(PhiloxBatchTest, Avx2MatchesRandom123) {
-  if (!HasPhiloxBatchAvx2()) {
-    GTEST_SKIP() << "this CPU has no AVX2: PhiloxBatch dispatches to the portable kernel, "
-                    "which PortableMatchesRandom123 covers";
-  }
-  ExpectKernelMatchesRandom123(PhiloxBatchAvx2);
+// The kernel PhiloxBatch dispatches to on this CPU: the AVX2 one where the CPU has AVX2, else
+// the portable one. The tests below check it on every CPU (on one without AVX2 they check the
+// portable kernel and the dispatch to it), so no test depends on the CPU to run.
+Kernel FastestKernel() { return HasPhiloxBatchAvx2() ? PhiloxBatchAvx2 : PhiloxBatchPortable; }
+
+TEST(PhiloxBatchTest, FastestKernelMatchesRandom123) {
+  ExpectKernelMatchesRandom123(FastestKernel());
 }
 
 // SplitMix64 (Steele, Lea & Flood 2014), a generator independent of Philox for the test's
@@ -65,12 +66,11 @@ uint64_t SplitMix64(uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-// The vector kernel equals the portable one bit for bit over 2^17 random (seed, stream,
-// first_block) triples, a quarter of them with first_block just below a 2^32 carry.
-TEST(PhiloxBatchTest, Avx2MatchesPortableOnRandomKeysAndCounters) {
-  if (!HasPhiloxBatchAvx2()) {
-    GTEST_SKIP() << "this CPU has no AVX2: there is no vector kernel to compare";
-  }
+// The fastest kernel (AVX2 where the CPU has it) and the dispatched PhiloxBatch equal the
+// portable kernel bit for bit over 2^17 random (seed, stream, first_block) triples, a quarter of
+// them with first_block just below a 2^32 carry.
+TEST(PhiloxBatchTest, FastestAndDispatchedKernelsMatchPortableOnRandomKeysAndCounters) {
+  const Kernel fastest = FastestKernel();
   uint64_t state = 20240611;
   for (int i = 0; i < (1 << 17); ++i) {
     const uint64_t seed = SplitMix64(state);
@@ -78,12 +78,17 @@ TEST(PhiloxBatchTest, Avx2MatchesPortableOnRandomKeysAndCounters) {
     uint64_t first_block = SplitMix64(state);
     if (i % 4 == 0) first_block |= 0xFFFFFFF8;
     uint64_t vector[kPhiloxBatchWords];
+    uint64_t dispatched[kPhiloxBatchWords];
     uint64_t portable[kPhiloxBatchWords];
-    PhiloxBatchAvx2(seed, stream, first_block, vector);
+    fastest(seed, stream, first_block, vector);
+    PhiloxBatch(seed, stream, first_block, dispatched);
     PhiloxBatchPortable(seed, stream, first_block, portable);
     for (int w = 0; w < kPhiloxBatchWords; ++w) {
       ASSERT_EQ(vector[w], portable[w]) << std::hex << "seed=" << seed << " stream=" << stream
                                         << " first_block=" << first_block << " word=" << w;
+      ASSERT_EQ(dispatched[w], portable[w]) << std::hex << "seed=" << seed
+                                            << " stream=" << stream
+                                            << " first_block=" << first_block << " word=" << w;
     }
   }
 }
