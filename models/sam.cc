@@ -10,6 +10,7 @@
 #include "math/special_functions.h"
 #include "rng/dirichlet.h"
 #include "rng/engine.h"
+#include "rng/von_mises_fisher.h"
 
 namespace sgmcmc::models {
 
@@ -369,6 +370,23 @@ double SamThetaPosterior::Potential(const Eigen::Ref<const Eigen::MatrixXd>& x) 
   double u = -kappa_ * a_.dot(theta) / n;
   for (int i = 0; i < x.rows(); ++i) u -= (2 * alpha_ - 1) * std::log(std::abs(x(i, 0)));
   return u;
+}
+
+Eigen::SparseMatrix<double> SampleSamDocuments(const Eigen::MatrixXd& beta, int count,
+                                               double kappa, uint64_t seed) {
+  rng::Engine engine(seed);
+  const int v = static_cast<int>(beta.rows()), k = static_cast<int>(beta.cols());
+  const std::vector<double> alpha(k, 1.0);
+  Eigen::MatrixXd docs(v, count);
+  Eigen::VectorXd theta(k), mean(v), out(v);
+  for (int d = 0; d < count; ++d) {
+    rng::DirichletSample(engine, alpha, absl::MakeSpan(theta.data(), k));
+    mean = (beta * theta).normalized();
+    rng::VonMisesFisherSample(engine, {mean.data(), static_cast<size_t>(v)}, kappa,
+                              {out.data(), static_cast<size_t>(v)});
+    docs.col(d) = out;
+  }
+  return docs.sparseView();
 }
 
 }  // namespace sgmcmc::models

@@ -201,6 +201,12 @@ double SamLogPerplexity(absl::Span<const Eigen::MatrixXd> betas,
                         const Eigen::SparseMatrix<double>& documents,
                         const SamHyperparameters& hyper, int theta_samples, uint64_t seed);
 
+// `count` documents drawn from SAM at the topics `beta` (V×K, unit columns): θ_d ~ Dir(1, ..., 1),
+// v_d ~ vMF(βθ_d/‖βθ_d‖, κ), from Engine(seed); returned as the V×count matrix of unit
+// columns. Used for generated data and tests. Cost: O(count (V K + vMF draw)).
+Eigen::SparseMatrix<double> SampleSamDocuments(const Eigen::MatrixXd& beta, int count,
+                                               double kappa, uint64_t seed);
+
 }  // namespace sgmcmc::models
 
 #endif  // SGMCMC_MODELS_SAM_H_

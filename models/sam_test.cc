@@ -137,23 +137,6 @@ TEST(SamTest, GmcThroughSquaredMapSamplesDirichletWhenFlat) {
   EXPECT_LT(std::sqrt(ess) * ks, 2.5);
 }
 
-// Documents drawn from SAM itself (V = 20, K = 2, κ = 50, α = 1) at known topics.
-Eigen::SparseMatrix<double> SamDocuments(const Eigen::MatrixXd& beta, int count, double kappa,
-                                         uint64_t seed) {
-  rng::Engine engine(seed);
-  const int v = static_cast<int>(beta.rows()), k = static_cast<int>(beta.cols());
-  const std::vector<double> alpha(k, 1.0);
-  Eigen::MatrixXd docs(v, count);
-  Eigen::VectorXd theta(k), mean(v), out(v);
-  for (int d = 0; d < count; ++d) {
-    rng::DirichletSample(engine, alpha, absl::MakeSpan(theta.data(), k));
-    mean = (beta * theta).normalized();
-    rng::VonMisesFisherSample(engine, {mean.data(), static_cast<size_t>(v)}, kappa,
-                              {out.data(), static_cast<size_t>(v)});
-    docs.col(d) = out;
-  }
-  return docs.sparseView();
-}
 
 // Algorithm 3 end to end on synthetic data: SGGMC on β with θ_d refreshed by GMC per
 // minibatch. The held-out log-perplexity of the posterior draws must fall from the random
@@ -175,8 +158,8 @@ TEST(SamTest, SggmcWithGmcThetaLearnsSyntheticTopics) {
   hyper.kappa = kappa;
   hyper.alpha = 1;
   hyper.m = Eigen::VectorXd::Constant(v, 1 / std::sqrt(double{v}));
-  SamTopicModel model(SamDocuments(truth, 200, kappa, 1), hyper);
-  const Eigen::SparseMatrix<double> test = SamDocuments(truth, 100, kappa, 2);
+  SamTopicModel model(SampleSamDocuments(truth, 200, kappa, 1), hyper);
+  const Eigen::SparseMatrix<double> test = SampleSamDocuments(truth, 100, kappa, 2);
   SamThetaSampling sampling;
   sampling.draws = 3;
   sampling.burn_in = 3;
@@ -228,7 +211,7 @@ SamHyperparameters SmallHyper(int v, int k, double kappa) {
 struct SmallSam {
   SmallSam(int count, uint64_t seed)
       : hyper(SmallHyper(12, 3, 20)),
-        docs(SamDocuments(RandomUnitColumns(12, 3, seed).cwiseAbs(), count, 20, seed)),
+        docs(SampleSamDocuments(RandomUnitColumns(12, 3, seed).cwiseAbs(), count, 20, seed)),
         beta(RandomUnitColumns(12, 3, seed + 1)) {}
   SamHyperparameters hyper;
   Eigen::SparseMatrix<double> docs;
@@ -324,7 +307,7 @@ TEST(SamTest, PerplexityAccumulatorMatchesBatchAndRoundTrips) {
   const int v = 10, k = 3;
   const Eigen::MatrixXd truth = RandomUnitColumns(v, k, 41).cwiseAbs();
   const SamHyperparameters hyper = SmallHyper(v, k, 30);
-  const Eigen::SparseMatrix<double> docs = SamDocuments(truth, 15, 30, 6);
+  const Eigen::SparseMatrix<double> docs = SampleSamDocuments(truth, 15, 30, 6);
   std::vector<Eigen::MatrixXd> betas;
   for (int m = 0; m < 4; ++m) betas.push_back(RandomUnitColumns(v, k, 50 + m));
   SamPerplexityAccumulator first(docs, hyper, 7, 11), second(docs, hyper, 7, 11);

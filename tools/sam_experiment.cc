@@ -69,22 +69,6 @@ absl::StatusOr<eval::CmdStanCsvWriter> OpenDrawsCsv(
   return eval::CmdStanCsvWriter::Create(file, std::move(names), csv_options);
 }
 
-Eigen::SparseMatrix<double> Generated(const Eigen::MatrixXd& beta, int count, double kappa,
-                                      uint64_t seed) {
-  rng::Engine engine(seed);
-  const int v = static_cast<int>(beta.rows()), k = static_cast<int>(beta.cols());
-  const std::vector<double> alpha(k, 1.0);
-  Eigen::MatrixXd docs(v, count);
-  Eigen::VectorXd theta(k), mean(v), out(v);
-  for (int d = 0; d < count; ++d) {
-    rng::DirichletSample(engine, alpha, absl::MakeSpan(theta.data(), k));
-    mean = (beta * theta).normalized();
-    rng::VonMisesFisherSample(engine, {mean.data(), static_cast<size_t>(v)}, kappa,
-                              {out.data(), static_cast<size_t>(v)});
-    docs.col(d) = out;
-  }
-  return docs.sparseView();
-}
 
 // β | θ for GMC-bGibbs: the collapsed prior plus every document at its current single θ draw.
 class BetaGivenTheta final : public samplers::SpherePotentialModel {
@@ -624,8 +608,8 @@ absl::StatusOr<SamData> LoadSamData(const SamOptions& options) {
     Eigen::MatrixXd truth = Eigen::MatrixXd::Constant(v, k, 0.1);
     for (int i = 0; i < v; ++i) truth(i, i * k / v) = 1.0;
     truth.colwise().normalize();
-    data.train = Generated(truth, 500, options.kappa, 1);
-    data.test = Generated(truth, 200, options.kappa, 2);
+    data.train = models::SampleSamDocuments(truth, 500, options.kappa, 1);
+    data.test = models::SampleSamDocuments(truth, 200, options.kappa, 2);
     models::SamHyperparameters truth_hyper;
     truth_hyper.num_topics = k;
     truth_hyper.kappa = options.kappa;
