@@ -15,8 +15,7 @@
 #include "Eigen/Dense"
 #include "eval/ess.h"
 #include "gtest/gtest.h"
-#include "rng/engine.h"
-#include "rng/von_mises_fisher.h"
+#include "samplers/geodesic_toys.h"
 #include "samplers/gmc.h"
 #include "samplers/sggmc.h"
 #include "samplers/sphere_sampler.h"
@@ -31,54 +30,6 @@ constexpr double kTheta2 = -0.6;  // v₂⁽ᵍ⁾; μ⁽ᵍ⁾ at 0.2
 
 Eigen::Vector2d Dir(double theta) { return {std::cos(theta), std::sin(theta)}; }
 
-// x is 2×2: column 0 is v₁, column 1 is v₂.
-class TwoVmfPosterior final : public SpherePotentialModel {
- public:
-  explicit TwoVmfPosterior(std::vector<Eigen::Vector2d> data) : data_(std::move(data)) {}
-  int dimension() const override { return 2; }
-  int num_spheres() const override { return 2; }
-  int64_t num_items() const override { return static_cast<int64_t>(data_.size()); }
-
-  void PriorPotentialGradient(const Eigen::Ref<const Eigen::MatrixXd>&,
-                              Eigen::Ref<Eigen::MatrixXd> out) const override {
-    out.col(0) = -kKappaPrior * Eigen::Vector2d(1, 0);
-    out.col(1) = -kKappaPrior * Eigen::Vector2d(1, 0);
-  }
-  void AddLikelihoodPotentialGradient(const Eigen::Ref<const Eigen::MatrixXd>& x,
-                                      absl::Span<const int64_t> batch, double scale,
-                                      Eigen::Ref<Eigen::MatrixXd> out) const override {
-    const Eigen::Vector2d s = x.col(0) + x.col(1);
-    const double norm = s.norm();
-    const Eigen::Vector2d mu = s / norm;
-    for (int64_t i : batch) {
-      const Eigen::Vector2d& y = data_[i];
-      const double a = kKappaX * x.col(0).dot(y), b = kKappaX * mu.dot(y);
-      const double wa = 1 / (1 + std::exp(b - a));
-      // ∂(μᵀy)/∂v₁ = ∂(μᵀy)/∂v₂ = (I - μμᵀ) y / ‖v₁ + v₂‖.
-      const Eigen::Vector2d dmu = (y - mu * mu.dot(y)) / norm;
-      out.col(0) -= scale * kKappaX * (wa * y + (1 - wa) * dmu);
-      out.col(1) -= scale * kKappaX * (1 - wa) * dmu;
-    }
-  }
-  double Potential(const Eigen::Ref<const Eigen::MatrixXd>& x) const override {
-    return AnglePotential(std::atan2(x(1, 0), x(0, 0)), std::atan2(x(1, 1), x(0, 1)));
-  }
-  double AnglePotential(double t1, double t2) const {
-    const Eigen::Vector2d v1 = Dir(t1), v2 = Dir(t2);
-    const Eigen::Vector2d mu = (v1 + v2).normalized();
-    double u = -kKappaPrior * (v1.x() + v2.x());
-    for (const Eigen::Vector2d& y : data_) {
-      const double a = kKappaX * v1.dot(y), b = kKappaX * mu.dot(y);
-      const double hi = std::max(a, b);
-      u -= hi + std::log(std::exp(a - hi) + std::exp(b - hi));
-    }
-    return u;
-  }
-
- private:
-  std::vector<Eigen::Vector2d> data_;
-};
-
 double CircularDistance(double a, double b) {
   const double d = std::fmod(std::abs(a - b), 2 * M_PI);
   return std::min(d, 2 * M_PI - d);
@@ -88,16 +39,10 @@ bool InModeOne(double t1) {
   return CircularDistance(t1, kTheta1) < CircularDistance(t1, 0.5 * (kTheta1 + kTheta2));
 }
 
-std::vector<Eigen::Vector2d> MakeData(int n) {
-  rng::Engine engine(2016);
-  const Eigen::Vector2d v1 = Dir(kTheta1);
-  const Eigen::Vector2d mu = Dir(0.5 * (kTheta1 + kTheta2));
-  std::vector<Eigen::Vector2d> data(n);
-  for (int i = 0; i < n; ++i) {
-    const Eigen::Vector2d& mean = i % 2 == 0 ? v1 : mu;
-    VonMisesFisherSample(engine, {mean.data(), 2}, kKappaX, {data[i].data(), 2});
-  }
-  return data;
+// n points, alternately from vMF(v₁⁽ᵍ⁾, κ_x) and vMF(μ⁽ᵍ⁾, κ_x); the posterior of (v₁, v₂).
+TwoVmfPosterior MakeModel(int n) {
+  return TwoVmfPosterior(TwoVmfPosterior::Generate(kTheta1, kTheta2, kKappaX, n, 2016),
+                         kKappaPrior, kKappaX);
 }
 
 // Exact mass of mode 1 by a 600×600 midpoint grid over the torus.
@@ -149,7 +94,7 @@ void CheckProportion(SphereSampler& sampler, int n, double exact, bool check) {
 // The embedded gradient's tangent part against central differences of the potential along
 // each sphere's angle.
 TEST(GeodesicSyntheticTest, GradientMatchesPotential) {
-  const TwoVmfPosterior model(MakeData(50));
+  const TwoVmfPosterior model = MakeModel(50);
   std::vector<int64_t> all(50);
   for (int i = 0; i < 50; ++i) all[i] = i;
   for (double t1 : {-2.0, 0.3, 1.1}) {
@@ -170,7 +115,7 @@ TEST(GeodesicSyntheticTest, GradientMatchesPotential) {
 }
 
 TEST(GeodesicSyntheticTest, BothModesVisitedInProportion) {
-  const TwoVmfPosterior model(MakeData(50));
+  const TwoVmfPosterior model = MakeModel(50);
   const double exact = ExactModeOneMass(model);
   ASSERT_GT(exact, 0.05);
   ASSERT_LT(exact, 0.95);

@@ -86,7 +86,7 @@ TEST(GmcTest, SamplesVmfExactly) {
 // The slides' toy with exact gradients: GMC is exact, so the angle KS distance is sampling
 // error only (√ESS · D < 2.5) and below the 0.02 the stochastic-gradient samplers must meet.
 TEST(GmcTest, ToyAngleMatchesExact) {
-  ToyCircleTarget model;
+  ToyCircle model;
   auto gmc = Gmc::Create(model, Eigen::MatrixXd(Eigen::Vector2d(1, 0)), Options(0.2, 10, 9));
   ASSERT_TRUE(gmc.ok());
   const int n = 100000;
@@ -106,7 +106,7 @@ TEST(GmcTest, ToyAngleMatchesExact) {
 }
 
 TEST(GmcTest, CheckpointRoundTripIsBitIdentical) {
-  ToyCircleTarget model;
+  ToyCircle model;
   const Eigen::MatrixXd x0 = Eigen::Vector2d(0, 1);
   auto a = Gmc::Create(model, x0, Options(0.3, 4));
   auto b = Gmc::Create(model, x0, Options(0.3, 4));

@@ -86,11 +86,11 @@ Gsgnht::Gsgnht(const SphereGradientModel& model, const Eigen::Ref<const Eigen::M
 }
 
 void Gsgnht::Step() {
-  const double h = BeginIteration();
-  const absl::Span<const int64_t> batch = DrawMinibatch();
-  model().PrepareBatch(x(), batch);
-  const double sigma = std::sqrt((2 * options_.friction - h * options_.gradient_noise) * h);
-  const double m = static_cast<double>(num_spheres()) * (dimension() - 1);
+  const NoisyIteration it = BeginNoisyIteration(options_.friction, options_.gradient_noise);
+  const double h = it.step_size;
+  const absl::Span<const int64_t> batch = it.batch;
+  const double sigma = it.noise_scale;
+  const double m = it.degrees_of_freedom;
   Eigen::MatrixXd& x = mutable_x();
   Eigen::MatrixXd& v = mutable_velocity();
   double xi = thermostat();

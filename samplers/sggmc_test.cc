@@ -143,7 +143,7 @@ TEST(SggmcTest, InvariantsHoldWithoutRenormalisation) {
 // ESS approximation; a biased sampler fails it once its bias exceeds ~1.9/√ESS ≈ 0.05.
 template <typename S>
 void CheckToy(double h, double friction, int inner, uint64_t seed = 23) {
-  ToyCircleTarget model(std::sqrt(1000.0), seed + 100);
+  ToyCircle model(std::sqrt(1000.0), seed + 100);
   GeodesicSamplerOptions options = Options(h, friction, seed);
   options.gradient_noise = 1000;
   options.inner_steps = inner;

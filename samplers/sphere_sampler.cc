@@ -109,6 +109,17 @@ double SphereSampler::BeginIteration() {
   return last_step_size_;
 }
 
+SphereSampler::NoisyIteration SphereSampler::BeginNoisyIteration(double friction,
+                                                                 double gradient_noise) {
+  NoisyIteration it;
+  it.step_size = BeginIteration();
+  it.batch = DrawMinibatch();
+  model_.PrepareBatch(x_, it.batch);
+  it.noise_scale = std::sqrt((2 * friction - it.step_size * gradient_noise) * it.step_size);
+  it.degrees_of_freedom = static_cast<double>(num_spheres()) * (dimension() - 1);
+  return it;
+}
+
 void SphereSampler::ComputeGradient(absl::Span<const int64_t> batch) {
   StochasticSphereGradient(model_, x_, batch, grad_);
 }

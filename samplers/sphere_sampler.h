@@ -99,6 +99,18 @@ class SphereSampler {
 
   // Step size of the iteration about to run; records it as last_step_size().
   double BeginIteration();
+
+  // The start shared by the friction/thermostat samplers (gSGNHT, embedded SGHMC/SGNHT):
+  // BeginIteration(), a minibatch drawn and prepared at x, the injected-noise scale
+  // sqrt((2 D - h B̂) h) for friction D and gradient-noise estimate B̂, and the number of
+  // momentum degrees of freedom K (d - 1) that the thermostat's (|v|² / m - 1) update uses.
+  struct NoisyIteration {
+    double step_size;
+    absl::Span<const int64_t> batch;
+    double noise_scale;
+    double degrees_of_freedom;
+  };
+  NoisyIteration BeginNoisyIteration(double friction, double gradient_noise);
   absl::Span<const int64_t> DrawMinibatch() { return minibatch_.Draw(engine_); }
   void EndIteration() { ++iteration_; }
   // ∇Ũ_H at the current x for `batch` (StochasticSphereGradient) into gradient().

@@ -26,7 +26,6 @@
 #include "data/uci_reader.h"
 #include "eval/cmdstan_csv.h"
 #include "eval/kernel_stein_discrepancy.h"
-#include "models/geodesic_toys.h"
 #include "models/sam.h"
 #include "parallel/thread_pool.h"
 #include "rng/dirichlet.h"
@@ -34,6 +33,7 @@
 #include "rng/sphere_uniform.h"
 #include "rng/uniform.h"
 #include "rng/von_mises_fisher.h"
+#include "samplers/geodesic_toys.h"
 #include "samplers/gmc.h"
 #include "samplers/sggmc.h"
 #include "samplers/sphere_sampler.h"
@@ -381,11 +381,11 @@ absl::StatusOr<SamToyResult> RunSamToy(const SamOptions& options) {
   std::vector<double> cdf(grid + 1, 0.0);
   for (int i = 1; i <= grid; ++i) {
     cdf[i] = cdf[i - 1] +
-             models::ToyCircle::AngleDensity(-M_PI + (i - 0.5) * 2 * M_PI / grid) * 2 * M_PI / grid;
+             samplers::ToyCircle::AngleDensity(-M_PI + (i - 0.5) * 2 * M_PI / grid) * 2 * M_PI / grid;
   }
   Eigen::MatrixXd histogram = Eigen::MatrixXd::Zero(kBins, 2);
   for (int which = 0; which < 2; ++which) {
-    models::ToyCircle toy(std::sqrt(1000.0), 17);
+    samplers::ToyCircle toy(std::sqrt(1000.0), 17);
     samplers::GeodesicSamplerOptions geodesic;
     geodesic.chain.step_size = samplers::StepSizeOptions::Constant(0.002);
     geodesic.chain.seed = options.seed;
@@ -417,7 +417,7 @@ absl::StatusOr<SamToyResult> RunSamToy(const SamOptions& options) {
       u[m] = cdf[i] + (t - i) * (cdf[i + 1] - cdf[i]);
       if (m % 10 == 9) {
         const double draw[] = {sampler->x()(0, 0), sampler->x()(1, 0), angle};
-        SGMCMC_RETURN_IF_ERROR(writer.WriteDraw(-models::ToyCircle::AnglePotential(angle), draw));
+        SGMCMC_RETURN_IF_ERROR(writer.WriteDraw(-samplers::ToyCircle::AnglePotential(angle), draw));
       }
     }
     SGMCMC_RETURN_IF_ERROR(writer.Finish(0, SecondsSince(start)));
@@ -430,7 +430,7 @@ absl::StatusOr<SamToyResult> RunSamToy(const SamOptions& options) {
     }
     result.ks[which] = ks;
     SGMCMC_ASSIGN_OR_RETURN(result.ksd[which],
-                            SphereDrawsKsd(models::ToyCircle(), ksd_draws.draws()));
+                            SphereDrawsKsd(samplers::ToyCircle(), ksd_draws.draws()));
     result.ksd_draws = static_cast<int>(ksd_draws.draws().size() / 2);
     Log(options,
         "toy %-6s: %d iterations x 100 inner steps in %s, KS distance of the angle %.4f, KSD "
@@ -452,7 +452,7 @@ absl::StatusOr<SamToyResult> RunSamToy(const SamOptions& options) {
       exact[2 * i] = std::cos(angle);
       exact[2 * i + 1] = std::sin(angle);
     }
-    SGMCMC_ASSIGN_OR_RETURN(result.ksd_exact, SphereDrawsKsd(models::ToyCircle(), exact));
+    SGMCMC_ASSIGN_OR_RETURN(result.ksd_exact, SphereDrawsKsd(samplers::ToyCircle(), exact));
     Log(options, "toy exact : KSD %.4f of %d iid draws of the exact law (the floor at this n)\n",
         result.ksd_exact, result.ksd_draws);
   }
@@ -467,7 +467,7 @@ OutputFiles SamToyOutputFiles(const SamToyResult& result) {
   for (int b = 0; b < kBins; ++b) {
     const double centre = -M_PI + (b + 0.5) * width;
     absl::StrAppendFormat(&csv, "%.6f,%.6f,%.6f,%.6f\n", centre,
-                          models::ToyCircle::AngleDensity(centre),
+                          samplers::ToyCircle::AngleDensity(centre),
                           result.histogram(b, 0) / (n * width),
                           result.histogram(b, 1) / (n * width));
   }
@@ -478,8 +478,8 @@ OutputFiles SamToyOutputFiles(const SamToyResult& result) {
 
 absl::StatusOr<SamSyntheticResult> RunSamSynthetic(const SamOptions& options) {
   SGMCMC_RETURN_IF_ERROR(options.Validate());
-  const models::TwoVmfPosterior model(
-      models::TwoVmfPosterior::Generate(1.0, -0.6, 4.0, 50, 2016), 1.0, 4.0);
+  const samplers::TwoVmfPosterior model(
+      samplers::TwoVmfPosterior::Generate(1.0, -0.6, 4.0, 50, 2016), 1.0, 4.0);
   SamSyntheticResult result;
   result.exact = model.ExactMarginals(kBins);
   const int n = options.synthetic_iterations;

@@ -19,7 +19,7 @@
 #include "eval/kernel_stein_discrepancy.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "models/geodesic_toys.h"
+#include "samplers/geodesic_toys.h"
 #include "tools/sam_checkpoint.pb.h"
 
 namespace sgmcmc::tools {
@@ -142,7 +142,7 @@ TEST(SamToyTest, OutputStructureAndKsBelowBound) {
 // score written out, kappa (e1 mu1 + 2 e2 mu2) / (e1 + 2 e2) with e_i = exp(kappa mu_i'x)
 // (a flipped sign or a stochastic gradient would differ by far more than rounding).
 TEST(SphereDrawsKsdTest, UsesTheExactScoreAndTheColumnMajorLayout) {
-  const double kappa = models::ToyCircle::kKappa;
+  const double kappa = samplers::ToyCircle::kKappa;
   const double mu[2][2] = {{0.5, std::sqrt(3.0) / 2}, {0.5, -std::sqrt(3.0) / 2}};
   std::vector<double> draws, scores;
   for (int i = 0; i < 300; ++i) {
@@ -158,12 +158,12 @@ TEST(SphereDrawsKsdTest, UsesTheExactScoreAndTheColumnMajorLayout) {
   eval::KernelSteinOptions options;
   options.sphere_dimension = 2;
   const double want = eval::KernelSteinDiscrepancy(draws, scores, 2, {}, options)->value();
-  const absl::StatusOr<double> got = SphereDrawsKsd(models::ToyCircle(), draws);
+  const absl::StatusOr<double> got = SphereDrawsKsd(samplers::ToyCircle(), draws);
   ASSERT_TRUE(got.ok()) << got.status();
   EXPECT_NEAR(*got, want, 1e-12 * want);
   // The two-vMF posterior's 2 x 2 point (v1, v2) is read column by column: v1 = (0.6, 0.8),
   // v2 = (1, 0) (read by rows, (0.6, 1) would be off the circle and refused).
-  const models::TwoVmfPosterior model(models::TwoVmfPosterior::Generate(1.0, -0.6, 4.0, 10, 1),
+  const samplers::TwoVmfPosterior model(samplers::TwoVmfPosterior::Generate(1.0, -0.6, 4.0, 10, 1),
                                       1.0, 4.0);
   const std::vector<double> point = {0.6, 0.8, 1.0, 0.0, 0.0, 1.0, 0.8, -0.6};
   const absl::StatusOr<double> two = SphereDrawsKsd(model, point);

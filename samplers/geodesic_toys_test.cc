@@ -1,4 +1,4 @@
-#include "models/geodesic_toys.h"
+#include "samplers/geodesic_toys.h"
 
 #include <cmath>
 #include <vector>
@@ -6,7 +6,7 @@
 #include "Eigen/Dense"
 #include "gtest/gtest.h"
 
-namespace sgmcmc::models {
+namespace sgmcmc::samplers {
 namespace {
 
 Eigen::Vector2d Dir(double t) { return {std::cos(t), std::sin(t)}; }
@@ -44,4 +44,4 @@ TEST(GeodesicToysTest, SyntheticGradientAndMarginals) {
 }
 
 }  // namespace
-}  // namespace sgmcmc::models
+}  // namespace sgmcmc::samplers

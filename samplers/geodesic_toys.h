@@ -1,6 +1,6 @@
-// The two small targets of Liu, Zhu & Song (2016), Sec. 5, as sphere models for the `sam`
-// tool (the samplers' own tests carry test-only copies, samplers/sphere_testing.h and
-// samplers/geodesic_synthetic_test.cc, since samplers may not include models):
+// The two small targets of Liu, Zhu & Song (2016), Sec. 5, as sphere models: the geodesic
+// samplers' tests (samplers/gmc_test, sggmc_test, geodesic_synthetic_test) and the `sam`
+// tool use these one copies (they live in samplers/ so that the samplers' tests may use them):
 //  - ToyCircle: on S¹, U(x) = −log(exp(κ μ₁ᵀx) + 2 exp(κ μ₂ᵀx)), μ₁,₂ = (cos π/3, ±sin π/3),
 //    κ = 5, with optional N(0, σ² I) noise added to every gradient evaluation from the model's
 //    own engine (the slides use σ² = 1000).
@@ -13,8 +13,8 @@
 // Example:
 //   ToyCircle toy(/*noise_sd=*/std::sqrt(1000.0), /*noise_seed=*/7);
 //   double p = ToyCircle::AngleDensity(theta);      // normalised on (−π, π]
-#ifndef SGMCMC_MODELS_GEODESIC_TOYS_H_
-#define SGMCMC_MODELS_GEODESIC_TOYS_H_
+#ifndef SGMCMC_SAMPLERS_GEODESIC_TOYS_H_
+#define SGMCMC_SAMPLERS_GEODESIC_TOYS_H_
 
 #include <cstdint>
 #include <vector>
@@ -24,9 +24,9 @@
 #include "rng/engine.h"
 #include "samplers/sphere_model.h"
 
-namespace sgmcmc::models {
+namespace sgmcmc::samplers {
 
-class ToyCircle final : public samplers::SpherePotentialModel {
+class ToyCircle final : public SpherePotentialModel {
  public:
   static constexpr double kKappa = 5.0;
 
@@ -51,7 +51,7 @@ class ToyCircle final : public samplers::SpherePotentialModel {
   mutable rng::Engine noise_engine_;
 };
 
-class TwoVmfPosterior final : public samplers::SpherePotentialModel {
+class TwoVmfPosterior final : public SpherePotentialModel {
  public:
   // `data` are unit vectors of R².
   TwoVmfPosterior(std::vector<Eigen::Vector2d> data, double kappa_prior, double kappa_x);
@@ -82,6 +82,6 @@ class TwoVmfPosterior final : public samplers::SpherePotentialModel {
   double kappa_x_;
 };
 
-}  // namespace sgmcmc::models
+}  // namespace sgmcmc::samplers
 
-#endif  // SGMCMC_MODELS_GEODESIC_TOYS_H_
+#endif  // SGMCMC_SAMPLERS_GEODESIC_TOYS_H_

@@ -1,4 +1,4 @@
-#include "models/geodesic_toys.h"
+#include "samplers/geodesic_toys.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,7 +8,7 @@
 #include "rng/normal.h"
 #include "rng/von_mises_fisher.h"
 
-namespace sgmcmc::models {
+namespace sgmcmc::samplers {
 namespace {
 
 Eigen::Vector2d Dir(double theta) { return {std::cos(theta), std::sin(theta)}; }
@@ -136,4 +136,4 @@ Eigen::MatrixXd TwoVmfPosterior::ExactMarginals(int bins) const {
   return marginals;
 }
 
-}  // namespace sgmcmc::models
+}  // namespace sgmcmc::samplers
