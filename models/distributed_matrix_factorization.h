@@ -160,6 +160,10 @@ class DistributedMfChain {
                      parallel::Communicator& comm, int num_rows, int num_cols);
 
   int num_fields() const;
+  bool diagonal_metric() const {
+    return run_.method == MfMethod::kHamcmc &&
+           run_.hamcmc_initial_metric != MfInitialMetric::kScalar;
+  }
   // Doubles of per-block pair state that travel with a block: 4 for HAMCMC with per-block
   // memory, else 0.
   int pair_tail() const;
@@ -212,6 +216,10 @@ class DistributedMfChain {
   std::vector<std::vector<double>> grad_;
   std::vector<std::vector<double>> grad_base_;
   std::vector<std::vector<double>> noise_;
+  // Diagonal H^0: max over the subsets s of (N / |Omega_s|) x (the row's or column's ratings
+  // in subset s), for every row and column (from the data every rank reads).
+  std::vector<double> row_degree_;
+  std::vector<double> col_degree_;
   std::vector<double> send_;
   std::vector<double> receive_;
   std::vector<double> full_h_;

@@ -68,6 +68,8 @@ struct MatrixFactorizationExperimentOptions {
   double hamcmc_damping = 1000;
   // HAMCMC's L-BFGS memory per block (block-diagonal H_t) instead of global.
   bool hamcmc_block_memory = false;
+  // HAMCMC's initial L-BFGS matrix H^0 (models::MfInitialMetric).
+  models::MfInitialMetric hamcmc_initial_metric = models::MfInitialMetric::kScalar;
   // Standard deviation of the N(0, s^2) initial W and H.
   double init_scale = 0.1;
   int iterations = 5000;
