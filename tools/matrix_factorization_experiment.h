@@ -56,9 +56,9 @@ struct MatrixFactorizationExperimentOptions {
                                            models::MfMethod::kHamcmc};
   // Constant step sizes per method; finite, > 0. The defaults are stable on MovieLens 100k
   // and on the default synthetic data (tuned by hand: 1e-3 diverges for DSGLD on
-  // MovieLens, HAMCMC needs damping of the order of the curvature, ~ ratings per row x
-  // |h|^2 / sigma_x^2, because the factorisation's non-convexity makes s'(grad difference)
-  // small or negative).
+  // MovieLens; HAMCMC with H^0 = gamma I needs damping of the order of the curvature,
+  // ~ ratings per row x |h|^2 / sigma_x^2, because the factorisation's non-convexity makes
+  // s'(grad difference) small or negative).
   double sgld_step = 5e-4;
   double psgld_step = 1e-6;
   double hamcmc_step = 1;

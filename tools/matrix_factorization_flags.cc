@@ -38,9 +38,10 @@ ABSL_FLAG(double, hamcmc_step, MatrixFactorizationExperimentOptions().hamcmc_ste
 ABSL_FLAG(double, hamcmc_warmup_step, MatrixFactorizationExperimentOptions().hamcmc_warmup_step,
           "HAMCMC's SGLD warm-up step.");
 ABSL_FLAG(double, hamcmc_gamma, MatrixFactorizationExperimentOptions().hamcmc_gamma,
-          "HAMCMC's initial inverse-Hessian scale gamma.");
+          "HAMCMC's initial inverse-Hessian scale gamma (the default suits "
+          "--hamcmc_initial_metric=diagonal_degree; use 5e-4 with scalar).");
 ABSL_FLAG(double, hamcmc_damping, MatrixFactorizationExperimentOptions().hamcmc_damping,
-          "HAMCMC's damping lambda.");
+          "HAMCMC's damping lambda (the default suits diagonal_degree; use 1000 with scalar).");
 ABSL_FLAG(bool, hamcmc_block_memory, false,
           "HAMCMC: one L-BFGS pair per block (block-diagonal H) instead of one global pair.");
 ABSL_FLAG(std::string, hamcmc_initial_metric,
