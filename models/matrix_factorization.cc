@@ -385,6 +385,11 @@ absl::StatusOr<std::unique_ptr<samplers::EuclideanSampler>> MakeMatrixFactorizat
       return std::unique_ptr<samplers::EuclideanSampler>(std::move(*s));
     }
     case MfMethod::kHamcmc: {
+      if (run.hamcmc_initial_metric != MfInitialMetric::kScalar) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "hamcmc_initial_metric ", MfInitialMetricName(run.hamcmc_initial_metric),
+            " is supported by models::DistributedMfChain only"));
+      }
       samplers::HamcmcOptions options;
       options.chain = chain;
       options.memory = run.hamcmc_memory;
