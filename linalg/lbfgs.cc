@@ -90,6 +90,24 @@ void Lbfgs::Clear() {
   Rebuild();
 }
 
+void Lbfgs::SetInitialDiagonal(const Eigen::Ref<const Eigen::VectorXd>& diagonal) {
+  CheckSize("SetInitialDiagonal", "diagonal", diagonal.size());
+  for (Eigen::Index i = 0; i < diagonal.size(); ++i) {
+    SGMCMC_CHECK(diagonal[i] > 0 && std::isfinite(diagonal[i]))
+        << "Lbfgs::SetInitialDiagonal: entry " << i << " is " << diagonal[i]
+        << ", expected finite and > 0";
+  }
+  initial_diagonal_ = diagonal;
+  initial_diagonal_sqrt_ = diagonal.cwiseSqrt();
+  Rebuild();
+}
+
+void Lbfgs::ClearInitialDiagonal() {
+  initial_diagonal_.resize(0);
+  initial_diagonal_sqrt_.resize(0);
+  Rebuild();
+}
+
 void Lbfgs::Rebuild() {
   const int max_pairs = options_.max_pairs;
   active_.clear();
@@ -119,7 +137,11 @@ void Lbfgs::ApplyPartialB(int k, Eigen::Ref<Eigen::VectorXd> out) const {
     const int j = active_[m];
     out.noalias() -= (q_.col(j).dot(out) / a_sigma_[j]) * s_.col(j);
   }
-  out *= 1 / gamma_;
+  if (initial_diagonal_.size() > 0) {
+    out.array() /= initial_diagonal_.array();
+  } else {
+    out *= 1 / gamma_;
+  }
   // C: the factors (I - u vᵀ) = (I - q sᵀ / (a σ)), oldest first.
   for (int m = 0; m < k; ++m) {
     const int j = active_[m];
@@ -139,7 +161,11 @@ void Lbfgs::ApplyH(const Eigen::Ref<const Eigen::VectorXd>& g,
     alpha[m] = s_.col(j).dot(out) / sy_[j];
     out.noalias() -= alpha[m] * y_.col(j);
   }
-  out *= gamma_;
+  if (initial_diagonal_.size() > 0) {
+    out.array() *= initial_diagonal_.array();
+  } else {
+    out *= gamma_;
+  }
   for (int m = 0; m < n; ++m) {
     const int j = active_[m];
     const double beta = y_.col(j).dot(out) / sy_[j];
@@ -151,7 +177,11 @@ void Lbfgs::ApplySqrtH(const Eigen::Ref<const Eigen::VectorXd>& z,
                        Eigen::Ref<Eigen::VectorXd> out) const {
   CheckSize("ApplySqrtH", "z", z.size());
   CheckSize("ApplySqrtH", "out", out.size());
-  out = std::sqrt(gamma_) * z;
+  if (initial_diagonal_.size() > 0) {
+    out = initial_diagonal_sqrt_.cwiseProduct(z);
+  } else {
+    out = std::sqrt(gamma_) * z;
+  }
   for (int m = 0; m < num_pairs(); ++m) {  // S = (I - p_n q_nᵀ) ... (I - p_1 q_1ᵀ) √γ
     const int j = active_[m];
     out.noalias() -= (q_.col(j).dot(out) / sy_[j]) * s_.col(j);

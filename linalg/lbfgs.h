@@ -28,6 +28,11 @@
 //    the last M-1 calls, but it is not used, and H stays positive definite. This matters for
 //    HAMCMC: H_t must be built from the pairs τ = t-M+1 ... t-1 only (never from an older
 //    pair, which could involve θ_{t-M}).
+//  - SetInitialDiagonal(d) replaces H⁰ = γ I by H⁰ = diag(d) (d > 0), so S⁰ = diag(√d) and
+//    B⁰ = diag(1 / d) in the product forms above; the algebra of eq. 6 and eq. 11 holds for
+//    any symmetric positive-definite H⁰. HAMCMC may use a state-dependent H⁰ as long as it
+//    does not depend on θ_{t-M}, the point the step moves (docs/ALGORITHMS.md, "HAMCMC with
+//    a diagonal H⁰").
 //  - γ (H⁰ = γ I) is, with InitialScaling::kFixed (the default; HAMCMC's input γ), the
 //    constant options.gamma; with InitialScaling::kNewestPair, sᵀy / yᵀy of the newest pair
 //    in use (Nocedal & Wright eq. 7.20; options.gamma while no pair is in use).
@@ -95,13 +100,21 @@ class Lbfgs {
   bool AddPair(const Eigen::Ref<const Eigen::VectorXd>& s,
                const Eigen::Ref<const Eigen::VectorXd>& y);
 
-  // Forgets every pair: H = options.gamma · I.
+  // Forgets every pair: H = H⁰ (options.gamma · I unless a diagonal is set).
   void Clear();
+
+  // H⁰ = diag(diagonal) instead of γ I, for the pairs in memory and those added later
+  // (rebuilds the product form, O(n² D)). Every entry must be finite and > 0, and the size
+  // dim() (checked). ClearInitialDiagonal returns to γ I.
+  void SetInitialDiagonal(const Eigen::Ref<const Eigen::VectorXd>& diagonal);
+  void ClearInitialDiagonal();
+  // The diagonal of H⁰ if one is set, else empty.
+  const Eigen::VectorXd& initial_diagonal() const { return initial_diagonal_; }
 
   int dim() const { return dim_; }
   // Pairs in use (accepted and not yet evicted), at most options().max_pairs.
   int num_pairs() const { return static_cast<int>(active_.size()); }
-  // The current γ of H⁰ = γ I.
+  // The current γ of H⁰ = γ I (unused while an initial diagonal is set).
   double gamma() const { return gamma_; }
   const LbfgsOptions& options() const { return options_; }
 
@@ -139,6 +152,9 @@ class Lbfgs {
   std::vector<double> sy_;
   std::vector<double> a_sigma_;
   double gamma_;
+  // H⁰'s diagonal and its square root; empty: H⁰ = γ I.
+  Eigen::VectorXd initial_diagonal_;
+  Eigen::VectorXd initial_diagonal_sqrt_;
   // Scratch vector for Rebuild (B^{m-1} s_m).
   Eigen::VectorXd scratch_;
 };

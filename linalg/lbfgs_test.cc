@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "Eigen/Dense"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "testing/distribution_testing.h"
 #include "testing/random_inputs.h"
@@ -40,15 +42,21 @@ MatrixXd RandomSpdMatrix(RandomInputs& inputs, int dim) {
   return q * eigenvalues.asDiagonal() * q.transpose();
 }
 
-// Eq. 6 applied densely to H⁰ = γ I, oldest pair first.
-MatrixXd DenseH(const std::vector<Pair>& pairs, double gamma, int dim) {
-  MatrixXd h = gamma * MatrixXd::Identity(dim, dim);
+// Eq. 6 applied densely to H⁰, oldest pair first.
+MatrixXd DenseH(const std::vector<Pair>& pairs, const MatrixXd& h0) {
+  const int dim = static_cast<int>(h0.rows());
+  MatrixXd h = h0;
   for (const Pair& p : pairs) {
     const double rho = 1 / p.s.dot(p.y);
     const MatrixXd v = MatrixXd::Identity(dim, dim) - rho * p.y * p.s.transpose();
     h = v.transpose() * h * v + rho * p.s * p.s.transpose();
   }
   return h;
+}
+
+// Eq. 6 applied densely to H⁰ = γ I.
+MatrixXd DenseH(const std::vector<Pair>& pairs, double gamma, int dim) {
+  return DenseH(pairs, gamma * MatrixXd::Identity(dim, dim));
 }
 
 // The matrix of a linear map given by its action, column by column.
@@ -90,6 +98,28 @@ double NewestPairGamma(const std::vector<Pair>& pairs) {
   return pairs.back().s.dot(pairs.back().y) / pairs.back().y.squaredNorm();
 }
 
+// Relative errors of H g (for a random g), S Sᵀ and B H - I against the dense matrix h.
+struct DenseErrors {
+  double hg;
+  double sst;
+  double bh;
+};
+DenseErrors CompareWithDense(const Lbfgs& lbfgs, const MatrixXd& h, RandomInputs& inputs) {
+  const int dim = lbfgs.dim();
+  DenseErrors e;
+  const VectorXd g = RandomVector(inputs, dim);
+  VectorXd hg(dim);
+  lbfgs.ApplyH(g, hg);
+  e.hg = (hg - h * g).norm() / (h * g).norm();
+  const MatrixXd s =
+      DenseOf(dim, [&](const VectorXd& z, VectorXd& out) { lbfgs.ApplySqrtH(z, out); });
+  e.sst = RelativeFrobenius(s * s.transpose(), h);
+  const MatrixXd b =
+      DenseOf(dim, [&](const VectorXd& x, VectorXd& out) { lbfgs.ApplyB(x, out); });
+  e.bh = RelativeFrobenius(b * h, MatrixXd::Identity(dim, dim));
+  return e;
+}
+
 // H g, S Sᵀ and B H against eq. 6 for D in 2..200, M in 2..6 (1..5 pairs), both scalings and
 // with and without damping. Errors are relative (Euclidean / Frobenius norms).
 TEST(LbfgsTest, MatchesDenseEquation6) {
@@ -113,29 +143,13 @@ TEST(LbfgsTest, MatchesDenseEquation6) {
                 scaling == InitialScaling::kFixed ? 0.37 : NewestPairGamma(pairs);
             EXPECT_NEAR(lbfgs.gamma(), gamma, 1e-15 * gamma);
             const MatrixXd h = DenseH(pairs, gamma, dim);
-
-            const VectorXd g = RandomVector(inputs, dim);
-            VectorXd hg(dim);
-            lbfgs.ApplyH(g, hg);
-            const double hg_error = (hg - h * g).norm() / (h * g).norm();
-            EXPECT_LE(hg_error, 1e-10) << "dim=" << dim << " M=" << memory;
-
-            const MatrixXd s = DenseOf(dim, [&](const VectorXd& z, VectorXd& out) {
-              lbfgs.ApplySqrtH(z, out);
-            });
-            const double sst_error = RelativeFrobenius(s * s.transpose(), h);
-            EXPECT_LE(sst_error, 1e-10) << "dim=" << dim << " M=" << memory;
-
-            const MatrixXd b = DenseOf(dim, [&](const VectorXd& x, VectorXd& out) {
-              lbfgs.ApplyB(x, out);
-            });
-            const double bh_error =
-                RelativeFrobenius(b * h, MatrixXd::Identity(dim, dim));
-            EXPECT_LE(bh_error, 1e-10) << "dim=" << dim << " M=" << memory;
-
-            max_hg = std::max(max_hg, hg_error);
-            max_sst = std::max(max_sst, sst_error);
-            max_bh = std::max(max_bh, bh_error);
+            const DenseErrors e = CompareWithDense(lbfgs, h, inputs);
+            EXPECT_LE(e.hg, 1e-10) << "dim=" << dim << " M=" << memory;
+            EXPECT_LE(e.sst, 1e-10) << "dim=" << dim << " M=" << memory;
+            EXPECT_LE(e.bh, 1e-10) << "dim=" << dim << " M=" << memory;
+            max_hg = std::max(max_hg, e.hg);
+            max_sst = std::max(max_sst, e.sst);
+            max_bh = std::max(max_bh, e.bh);
           }
         }
       }
@@ -143,6 +157,38 @@ TEST(LbfgsTest, MatchesDenseEquation6) {
   }
   std::printf("L-BFGS vs dense eq. 6: max relative error H g %.3g, S S^T %.3g, B H - I %.3g\n",
               max_hg, max_sst, max_bh);
+}
+
+// The same with H⁰ = diag(d), d spanning three orders of magnitude (the use in HAMCMC for
+// matrix factorisation), set before and after the pairs are added, and back to γ I.
+TEST(LbfgsTest, DiagonalInitialMatrixMatchesDenseEquation6) {
+  for (int dim : {2, 7, 64}) {
+    for (int memory = 2; memory <= 5; ++memory) {
+      for (uint64_t seed : {3, 4}) {
+        RandomInputs inputs(seed, 1000 * dim + 10 * memory);
+        LbfgsOptions options;
+        options.max_pairs = memory - 1;
+        options.damping = 0.3;
+        options.gamma = 0.37;
+        Lbfgs lbfgs(dim, options);
+        VectorXd d(dim);
+        for (int i = 0; i < dim; ++i) d[i] = std::pow(10.0, inputs.Uniform(-3, 0));
+        const bool before = seed == 3;
+        if (before) lbfgs.SetInitialDiagonal(d);
+        const std::vector<Pair> pairs = FillWithQuadraticPairs(inputs, memory + 1, lbfgs);
+        if (!before) lbfgs.SetInitialDiagonal(d);
+        ASSERT_EQ(lbfgs.initial_diagonal().size(), dim);
+        const DenseErrors e = CompareWithDense(lbfgs, DenseH(pairs, MatrixXd(d.asDiagonal())),
+                                               inputs);
+        EXPECT_LE(e.hg, 1e-10) << "dim=" << dim << " M=" << memory;
+        EXPECT_LE(e.sst, 1e-10) << "dim=" << dim << " M=" << memory;
+        EXPECT_LE(e.bh, 1e-10) << "dim=" << dim << " M=" << memory;
+        lbfgs.ClearInitialDiagonal();
+        const DenseErrors scalar = CompareWithDense(lbfgs, DenseH(pairs, 0.37, dim), inputs);
+        EXPECT_LE(scalar.sst, 1e-10) << "dim=" << dim << " M=" << memory;
+      }
+    }
+  }
 }
 
 // The secant equation H y = s holds for the newest pair in use.
@@ -280,8 +326,31 @@ TEST(LbfgsTest, OutputMayAliasInput) {
 // (C_ij - H_ij) / sd is asymptotically N(0, 1) (n = 1e5, so the CLT is accurate far into
 // the tails). Each of the D(D+1)/2 entries is z-tested at level kFalseFailureRate / #entries
 // (Bonferroni), so a correct factor fails a configuration with probability <= 1e-6.
-TEST(LbfgsTest, SqrtHNoiseHasCovarianceH) {
+void ExpectSqrtHNoiseHasCovariance(const Lbfgs& lbfgs, const MatrixXd& h, RandomInputs& inputs,
+                                   const std::string& label) {
   constexpr int kDraws = 100000;
+  const int dim = lbfgs.dim();
+  MatrixXd c = MatrixXd::Zero(dim, dim);
+  VectorXd z(dim), x(dim);
+  for (int k = 0; k < kDraws; ++k) {
+    inputs.FillNormal(absl::MakeSpan(z.data(), dim));
+    lbfgs.ApplySqrtH(z, x);
+    c.selfadjointView<Eigen::Lower>().rankUpdate(x);
+  }
+  c /= kDraws;
+  const int entries = dim * (dim + 1) / 2;
+  for (int i = 0; i < dim; ++i) {
+    for (int j = 0; j <= i; ++j) {
+      const double sd = std::sqrt((h(i, i) * h(j, j) + h(i, j) * h(i, j)) / kDraws);
+      const double z_score = (c(i, j) - h(i, j)) / sd;
+      EXPECT_GE(testing::TwoSidedNormalPValue(z_score), testing::kFalseFailureRate / entries)
+          << label << " entry (" << i << ", " << j << "): estimate " << c(i, j) << " vs H "
+          << h(i, j);
+    }
+  }
+}
+
+TEST(LbfgsTest, SqrtHNoiseHasCovarianceH) {
   for (int dim : {2, 5}) {
     for (int memory : {2, 4, 6}) {
       for (uint64_t seed : {11, 12}) {
@@ -291,26 +360,29 @@ TEST(LbfgsTest, SqrtHNoiseHasCovarianceH) {
         options.initial_scaling = InitialScaling::kNewestPair;
         Lbfgs lbfgs(dim, options);
         const std::vector<Pair> pairs = FillWithQuadraticPairs(inputs, memory - 1, lbfgs);
-        const MatrixXd h = DenseH(pairs, lbfgs.gamma(), dim);
-        MatrixXd c = MatrixXd::Zero(dim, dim);
-        VectorXd z(dim), x(dim);
-        for (int k = 0; k < kDraws; ++k) {
-          inputs.FillNormal(absl::MakeSpan(z.data(), dim));
-          lbfgs.ApplySqrtH(z, x);
-          c.selfadjointView<Eigen::Lower>().rankUpdate(x);
-        }
-        c /= kDraws;
-        const int entries = dim * (dim + 1) / 2;
-        for (int i = 0; i < dim; ++i) {
-          for (int j = 0; j <= i; ++j) {
-            const double sd = std::sqrt((h(i, i) * h(j, j) + h(i, j) * h(i, j)) / kDraws);
-            const double z_score = (c(i, j) - h(i, j)) / sd;
-            EXPECT_GE(testing::TwoSidedNormalPValue(z_score), testing::kFalseFailureRate / entries)
-                << "dim=" << dim << " M=" << memory << " seed=" << seed << " entry (" << i
-                << ", " << j << "): estimate " << c(i, j) << " vs H " << h(i, j);
-          }
-        }
+        ExpectSqrtHNoiseHasCovariance(
+            lbfgs, DenseH(pairs, lbfgs.gamma(), dim), inputs,
+            absl::StrCat("dim=", dim, " M=", memory, " seed=", seed));
       }
+    }
+  }
+}
+
+// The same with a diagonal H⁰ spanning two orders of magnitude (same derivation and level).
+TEST(LbfgsTest, SqrtHNoiseHasCovarianceHWithDiagonalH0) {
+  for (int dim : {2, 5}) {
+    for (int memory : {2, 4}) {
+      RandomInputs inputs(21, 10 * dim + memory);
+      LbfgsOptions options;
+      options.max_pairs = memory - 1;
+      options.damping = 0.5;
+      Lbfgs lbfgs(dim, options);
+      VectorXd d(dim);
+      for (int i = 0; i < dim; ++i) d[i] = std::pow(10.0, inputs.Uniform(-2, 0));
+      lbfgs.SetInitialDiagonal(d);
+      const std::vector<Pair> pairs = FillWithQuadraticPairs(inputs, memory - 1, lbfgs);
+      ExpectSqrtHNoiseHasCovariance(lbfgs, DenseH(pairs, MatrixXd(d.asDiagonal())), inputs,
+                                    absl::StrCat("diagonal H0, dim=", dim, " M=", memory));
     }
   }
 }
@@ -344,6 +416,8 @@ TEST(LbfgsDeathTest, ChecksPreconditions) {
   EXPECT_DEATH(lbfgs.ApplyH(ok, small), "Lbfgs::ApplyH: out has size 2");
   EXPECT_DEATH(lbfgs.ApplySqrtH(small, ok), "Lbfgs::ApplySqrtH: z has size 2");
   EXPECT_DEATH(lbfgs.ApplyB(small, ok), "Lbfgs::ApplyB: x has size 2");
+  EXPECT_DEATH(lbfgs.SetInitialDiagonal(small), "SetInitialDiagonal: diagonal has size 2");
+  EXPECT_DEATH(lbfgs.SetInitialDiagonal(VectorXd::Zero(3)), "entry 0 is 0, expected finite");
 }
 
 }  // namespace

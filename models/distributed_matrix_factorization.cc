@@ -30,6 +30,7 @@ constexpr int kV = 1;      // pSGLD: second moment
 constexpr int kOlder = 1;  // HAMCMC: x_{t-2}
 constexpr int kPairS = 2;  // HAMCMC: s of the pair
 constexpr int kPairY = 3;  // HAMCMC: damped y of the pair
+constexpr int kDiag = 4;   // HAMCMC with a diagonal H^0: its diagonal at x_{t-1}
 
 // HAMCMC's warm-up length 2M and first pair iteration M + 2 for M = 2.
 constexpr int kHamcmcWarmup = 4;
@@ -114,11 +115,34 @@ absl::StatusOr<std::unique_ptr<DistributedMfChain>> DistributedMfChain::Create(
   c.subset_end_.resize(p);
   int64_t total = 0;
   for (int s = 0; s < p; ++s) c.subset_end_[s] = total += c.subset_size_[s];
+  // Diagonal H^0: max over subsets s of (N / |Omega_s|) n(s) per row and column.
+  std::vector<double>& row_degree = c.row_degree_;
+  std::vector<double>& col_degree = c.col_degree_;
+  if (c.diagonal_metric()) {
+    std::vector<double> rows(static_cast<size_t>(train.num_rows) * p, 0.0);
+    std::vector<double> cols(static_cast<size_t>(train.num_cols) * p, 0.0);
+    for (const data::Rating& rating : train.ratings) {
+      const int b = MfBlockOf(train.num_rows, p, rating.row);
+      const int s = Mod(MfBlockOf(train.num_cols, p, rating.col) - b, p);
+      const double w = static_cast<double>(c.num_train_) / c.subset_size_[s];
+      rows[static_cast<size_t>(rating.row) * p + s] += w;
+      cols[static_cast<size_t>(rating.col) * p + s] += w;
+    }
+    row_degree.assign(train.num_rows, 0.0);
+    col_degree.assign(train.num_cols, 0.0);
+    for (int i = 0; i < train.num_rows; ++i) {
+      for (int s = 0; s < p; ++s) row_degree[i] = std::max(row_degree[i], rows[static_cast<size_t>(i) * p + s]);
+    }
+    for (int j = 0; j < train.num_cols; ++j) {
+      for (int s = 0; s < p; ++s) col_degree[j] = std::max(col_degree[j], cols[static_cast<size_t>(j) * p + s]);
+    }
+  }
 
   const std::vector<double> theta0 =
       InitialMatrixFactorizationTheta(static_cast<int64_t>(train.num_rows + train.num_cols) * k,
                                       run);
-  auto make_block = [&](int id, int n, int offset_rows) {
+  auto make_block = [&](int id, int n, int offset_rows, const std::vector<double>& degree,
+                        double sigma) {
     Block block;
     block.id = id;
     block.begin = MfBlockBegin(n, p, id);
@@ -129,11 +153,21 @@ absl::StatusOr<std::unique_ptr<DistributedMfChain>> DistributedMfChain::Create(
     if (run.method == MfMethod::kHamcmc) {
       std::copy(x0, x0 + static_cast<size_t>(block.count) * k, block.field(kOlder, k));
     }
+    if (run.method == MfMethod::kHamcmc &&
+        run.hamcmc_initial_metric == MfInitialMetric::kDiagonalDegree) {
+      double* d = block.field(kDiag, k);
+      for (int i = 0; i < block.count; ++i) {
+        const double f = 1 / (sigma * sigma) +
+                         degree[block.begin + i] / (model.sigma_x * model.sigma_x);
+        for (int kk = 0; kk < k; ++kk) d[i * k + kk] = run.hamcmc_gamma / f;
+      }
+    }
     return block;
   };
   for (int l = 0; l < c.slots_; ++l) {
-    c.w_.push_back(make_block(r + l * size, train.num_rows, 0));
-    c.h_.push_back(make_block(c.ColumnBlockOf(r, l, 0), train.num_cols, train.num_rows));
+    c.w_.push_back(make_block(r + l * size, train.num_rows, 0, row_degree, model.sigma_w));
+    c.h_.push_back(make_block(c.ColumnBlockOf(r, l, 0), train.num_cols, train.num_rows,
+                              col_degree, model.sigma_h));
   }
   for (const data::Rating& rating : test.ratings) {
     const int b = MfBlockOf(train.num_rows, p, rating.row);
@@ -160,7 +194,7 @@ int DistributedMfChain::num_fields() const {
     case MfMethod::kPsgld:
       return 2;
     case MfMethod::kHamcmc:
-      return 4;
+      return diagonal_metric() ? 5 : 4;
   }
   return 1;
 }
@@ -273,6 +307,7 @@ absl::Status DistributedMfChain::StepHamcmc(int s) {
   const double h = warmup ? run_.hamcmc_warmup_step : run_.step_size;
   const double c = static_cast<double>(num_train_) / subset_size_[s];
   const double gamma = run_.hamcmc_gamma;
+  const bool diagonal = diagonal_metric();
   const std::vector<Block*> blocks = LocalBlocks();
   for (size_t i = 0; i < blocks.size(); ++i) {
     noise_[i].resize(static_cast<size_t>(blocks[i]->count) * k_);
@@ -289,10 +324,22 @@ absl::Status DistributedMfChain::StepHamcmc(int s) {
     const size_t nb = blocks.size();
     std::vector<OnePairLbfgsCoefficients> pair(nb);
     std::vector<bool> used(nb, pair_used_);
-    // s'g, y'g, s'z, y'z of block i.
+    // s'g, y'g, s'z, y'z of block i; with a diagonal H^0 = D: s'g, y'D g, s'D^-1/2 z,
+    // y'D^1/2 z, which turn the gamma = 1 coefficients into those of H^0 = D.
     auto block_dots = [&](size_t i, double* dots) {
       const double* ps = blocks[i]->field(kPairS, k_);
       const double* py = blocks[i]->field(kPairY, k_);
+      if (diagonal) {
+        const double* d = blocks[i]->field(kDiag, k_);
+        for (size_t j = 0; j < noise_[i].size(); ++j) {
+          const double root = std::sqrt(d[j]);
+          dots[0] += ps[j] * grad_base_[i][j];
+          dots[1] += py[j] * (d[j] * grad_base_[i][j]);
+          dots[2] += ps[j] * (noise_[i][j] / root);
+          dots[3] += py[j] * (root * noise_[i][j]);
+        }
+        return;
+      }
       for (size_t j = 0; j < noise_[i].size(); ++j) {
         dots[0] += ps[j] * grad_base_[i][j];
         dots[1] += py[j] * grad_base_[i][j];
@@ -300,6 +347,7 @@ absl::Status DistributedMfChain::StepHamcmc(int s) {
         dots[3] += py[j] * noise_[i][j];
       }
     };
+    const double coefficient_gamma = diagonal ? 1.0 : gamma;
     if (run_.hamcmc_block_memory) {
       for (size_t i = 0; i < nb; ++i) {
         const std::array<double, 4>& p = blocks[i]->pair;  // used, s'y, s's, y'y
@@ -308,14 +356,15 @@ absl::Status DistributedMfChain::StepHamcmc(int s) {
         double dots[4] = {0, 0, 0, 0};
         block_dots(i, dots);
         pair[i] = ComputeOnePairLbfgsCoefficients(dots[0], dots[1], dots[2], dots[3], p[1], p[2],
-                                                  p[3], gamma);
+                                                  p[3], coefficient_gamma);
       }
     } else if (pair_used_) {
       std::vector<double> dots(4, 0.0);
       for (size_t i = 0; i < nb; ++i) block_dots(i, dots.data());
       if (absl::Status st = comm_.AllReduceSum(absl::MakeSpan(dots)); !st.ok()) return st;
       pair.assign(nb, ComputeOnePairLbfgsCoefficients(dots[0], dots[1], dots[2], dots[3],
-                                                      pair_sy_, pair_ss_, pair_yy_, gamma));
+                                                      pair_sy_, pair_ss_, pair_yy_,
+                                                      coefficient_gamma));
     }
     const double sqrt_gamma = std::sqrt(gamma);
     for (size_t i = 0; i < nb; ++i) {
@@ -324,6 +373,19 @@ absl::Status DistributedMfChain::StepHamcmc(int s) {
       std::vector<double>& drift = grad_[i];
       drift.resize(noise_[i].size());
       const OnePairLbfgsCoefficients& q = pair[i];
+      if (diagonal) {
+        // H g = D (g - alpha y) + (alpha - beta) s, S z = D^1/2 z - z_coefficient s.
+        const double* d = blocks[i]->field(kDiag, k_);
+        for (size_t j = 0; j < noise_[i].size(); ++j) {
+          const double g = grad_base_[i][j];
+          const double root = std::sqrt(d[j]);
+          drift[j] = used[i] ? d[j] * (g - q.alpha * py[j]) + (q.alpha - q.beta) * ps[j]
+                             : d[j] * g;
+          noise_[i][j] = used[i] ? root * noise_[i][j] - q.z_coefficient * ps[j]
+                                 : root * noise_[i][j];
+        }
+        continue;
+      }
       for (size_t j = 0; j < noise_[i].size(); ++j) {
         const double g = grad_base_[i][j];
         drift[j] = used[i] ? gamma * (g - q.alpha * py[j]) + (q.alpha - q.beta) * ps[j]
@@ -356,18 +418,31 @@ absl::Status DistributedMfChain::StepHamcmc(int s) {
         samplers::HamcmcOptions().curvature_threshold * std::sqrt(ss) * std::sqrt(yy);
     return sy > threshold && std::isfinite(sy) && std::isfinite(threshold);
   };
-  std::vector<double> dots(3, 0.0);  // s'y, s's, y'y of the damped pair
+  // s'y, s's, y'y of the damped pair (s'y, s'D^-1 s, y'D y with the new diagonal H^0 = D).
+  std::vector<double> dots(3, 0.0);
   const double lambda = run_.hamcmc_damping;
   for (size_t i = 0; i < blocks.size(); ++i) {
     const double* ps = blocks[i]->field(kPairS, k_);
     double* py = blocks[i]->field(kPairY, k_);
     double block[3] = {0, 0, 0};
     double* sums = run_.hamcmc_block_memory ? block : dots.data();
-    for (size_t j = 0; j < grad_[i].size(); ++j) {
-      py[j] = (grad_[i][j] - grad_base_[i][j]) + lambda * ps[j];
-      sums[0] += ps[j] * py[j];
-      sums[1] += ps[j] * ps[j];
-      sums[2] += py[j] * py[j];
+    if (diagonal) {
+      const double* d = blocks[i]->field(kDiag, k_);
+      // Damping in H^0's metric, y + lambda gamma D^-1 s (lambda s when D = gamma I).
+      const double damping = lambda * run_.hamcmc_gamma;
+      for (size_t j = 0; j < grad_[i].size(); ++j) {
+        py[j] = (grad_[i][j] - grad_base_[i][j]) + damping * (ps[j] / d[j]);
+        sums[0] += ps[j] * py[j];
+        sums[1] += ps[j] * (ps[j] / d[j]);
+        sums[2] += py[j] * (d[j] * py[j]);
+      }
+    } else {
+      for (size_t j = 0; j < grad_[i].size(); ++j) {
+        py[j] = (grad_[i][j] - grad_base_[i][j]) + lambda * ps[j];
+        sums[0] += ps[j] * py[j];
+        sums[1] += ps[j] * ps[j];
+        sums[2] += py[j] * py[j];
+      }
     }
     if (run_.hamcmc_block_memory) {
       blocks[i]->pair = {accepted(block[0], block[1], block[2]) ? 1.0 : 0.0, block[0], block[1],

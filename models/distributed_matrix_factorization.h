@@ -31,6 +31,14 @@
 //    block-diagonal, one pair per W row block and per H column block (its s'y, s's, y'y
 //    travel with the block): H_t is still built from the pair t-1 only, so the chain is as
 //    valid, and nothing is reduced; each block gets its own curvature scale.
+//    With run.hamcmc_initial_metric = kDiagonalDegree, H^0 = D is the constant diagonal of
+//    models::MfInitialMetric (computed at Create from the data every rank reads; it travels
+//    with the H blocks as a fifth field), the pair is damped in D's metric,
+//    y + lambda gamma D^-1 s, and the reduced products become s'g, y'D g, s'D^-1/2 z,
+//    y'D^1/2 z and s'y, s'D^-1 s, y'D y (the same counts); then
+//      H g = D (g - alpha y) + (alpha - beta) s,   S z = D^1/2 z - z_coefficient s
+//    with ComputeOnePairLbfgsCoefficients(..., gamma = 1) of those products (tested against
+//    linalg::Lbfgs with Lbfgs::SetInitialDiagonal).
 //
 // Determinism: the same seed, data, options and rank count give bit-identical chains on
 // every back end (threads or MPI). Different rank counts give different chains (their noise
@@ -48,8 +56,8 @@
 //
 // Cost per Step and rank: O(|Omega_s| K / S) for the gradient (two for HAMCMC), O(D / S)
 // for the update and the noise, one Shift of F (J / S) K doubles when the subset changes
-// (F = 1, 2, 4 fields for SGLD, pSGLD, HAMCMC) and, for HAMCMC, two AllReduceSums of <= 4
-// scalars. Memory O(F D / S + N / S) per rank (every rank reads the whole data set).
+// (F = 1, 2, 4 fields for SGLD, pSGLD, HAMCMC; 5 with a diagonal H^0) and, for HAMCMC, two
+// AllReduceSums of <= 4 scalars. Memory O(F D / S + N / S) per rank (every rank reads the whole data set).
 //
 // Example (each rank):
 //   SGMCMC_ASSIGN_OR_RETURN(std::unique_ptr<DistributedMfChain> chain,
@@ -160,6 +168,10 @@ class DistributedMfChain {
                      parallel::Communicator& comm, int num_rows, int num_cols);
 
   int num_fields() const;
+  bool diagonal_metric() const {
+    return run_.method == MfMethod::kHamcmc &&
+           run_.hamcmc_initial_metric != MfInitialMetric::kScalar;
+  }
   // Doubles of per-block pair state that travel with a block: 4 for HAMCMC with per-block
   // memory, else 0.
   int pair_tail() const;
@@ -212,6 +224,10 @@ class DistributedMfChain {
   std::vector<std::vector<double>> grad_;
   std::vector<std::vector<double>> grad_base_;
   std::vector<std::vector<double>> noise_;
+  // Diagonal H^0: max over the subsets s of (N / |Omega_s|) x (the row's or column's ratings
+  // in subset s), for every row and column (from the data every rank reads).
+  std::vector<double> row_degree_;
+  std::vector<double> col_degree_;
   std::vector<double> send_;
   std::vector<double> receive_;
   std::vector<double> full_h_;

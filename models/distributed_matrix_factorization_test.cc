@@ -61,7 +61,16 @@ MfRunOptions SmallRun(MfMethod method) {
   return run;
 }
 
-// SGLD, pSGLD, HAMCMC and HAMCMC with per-block memory.
+// HAMCMC with the degree-based diagonal H^0 (gamma scales 1 / curvature per rating).
+MfRunOptions DiagonalRun(MfInitialMetric metric) {
+  MfRunOptions run = SmallRun(MfMethod::kHamcmc);
+  run.hamcmc_initial_metric = metric;
+  run.hamcmc_gamma = 0.3;
+  run.hamcmc_damping = 10;
+  return run;
+}
+
+// SGLD, pSGLD, HAMCMC and HAMCMC with per-block memory, each HAMCMC H^0.
 std::vector<MfRunOptions> AllRuns() {
   std::vector<MfRunOptions> runs;
   for (MfMethod method : {MfMethod::kSgld, MfMethod::kPsgld, MfMethod::kHamcmc}) {
@@ -69,11 +78,17 @@ std::vector<MfRunOptions> AllRuns() {
   }
   runs.push_back(SmallRun(MfMethod::kHamcmc));
   runs.back().hamcmc_block_memory = true;
+  runs.push_back(DiagonalRun(MfInitialMetric::kDiagonalDegree));
+  runs.push_back(DiagonalRun(MfInitialMetric::kDiagonalDegree));
+  runs.back().hamcmc_block_memory = true;
   return runs;
 }
 
 std::string Name(const MfRunOptions& run) {
-  return std::string(MfMethodName(run.method)) + (run.hamcmc_block_memory ? " (block)" : "");
+  return std::string(MfMethodName(run.method)) + (run.hamcmc_block_memory ? " (block)" : "") +
+         (run.method == MfMethod::kHamcmc
+              ? std::string(" ") + MfInitialMetricName(run.hamcmc_initial_metric)
+              : "");
 }
 
 struct RunResult {
@@ -173,6 +188,117 @@ TEST(DistributedMfChainTest, OneRankOneBlockSgldStepIsTheSgldUpdate) {
     const double expected =
         x0[j] + std::sqrt(2 * run.step_size) * rng::NormalSample(noise) - run.step_size * grad[j];
     EXPECT_NEAR(r.theta[j], expected, 1e-12 * (1 + std::abs(grad[j]))) << j;
+  }
+}
+
+// grad U(theta) of the whole data (prior included).
+std::vector<double> FullGradient(const MatrixFactorization& model,
+                                 const std::vector<double>& theta) {
+  std::vector<double> grad(theta.size());
+  model.PriorPotentialGradient(theta, absl::MakeSpan(grad));
+  const std::vector<int64_t> item = {0};
+  model.AddLikelihoodPotentialGradient(theta, item, model.num_items(), absl::MakeSpan(grad));
+  return grad;
+}
+
+// The degree-based H^0's diagonal of `run` with one subset.
+Eigen::VectorXd DegreeDiagonal(const MatrixFactorizationOptions& o,
+                               const data::RatingMatrix& train, const MfRunOptions& run) {
+  const int k = o.rank, rows = train.num_rows;
+  Eigen::VectorXd f((train.num_rows + train.num_cols) * k);
+  for (int i = 0; i < f.size(); ++i) {
+    const double sigma = i < rows * k ? o.sigma_w : o.sigma_h;
+    f[i] = 1 / (sigma * sigma);
+  }
+  // With one subset (N / |Omega| = 1) the degree is the number of ratings.
+  for (const data::Rating& r : train.ratings) {
+    for (int kk = 0; kk < k; ++kk) {
+      f[static_cast<size_t>(r.row) * k + kk] += 1 / (o.sigma_x * o.sigma_x);
+      f[static_cast<size_t>(rows + r.col) * k + kk] += 1 / (o.sigma_x * o.sigma_x);
+    }
+  }
+  return run.hamcmc_gamma * f.cwiseInverse();
+}
+
+// With one block and one rank every subset is the whole data, so HAMCMC's trajectory can be
+// recomputed from eq. 10 with linalg::Lbfgs (max_pairs 1, H^0 = gamma I or the degree-based
+// diagonal, the pair damped in H^0's metric): SGLD warm-up steps for t <= 4, then theta_t = theta_{t-2} - eps H_t
+// grad U(theta_{t-2}) + sqrt(2 eps) S_t z_t with the pair (theta_{t-1} - theta_{t-3},
+// grad U(theta_{t-1}) - grad U(theta_{t-3})) and z_t this rank's next D normals (W block,
+// then H block). Equal to rounding: relative 1e-9 after 12 steps (the sums run in another
+// order, and the differences of the pair lose a few digits).
+TEST(DistributedMfChainTest, OneRankOneBlockHamcmcFollowsEquation10ForEachInitialMetric) {
+  const MatrixFactorizationOptions o = SmallModel(1);
+  const Data d = MakeData(20, 15, 0.4, o, 1);
+  absl::StatusOr<std::unique_ptr<MatrixFactorization>> model =
+      MatrixFactorization::Create(d.train, o);
+  ASSERT_TRUE(model.ok());
+  for (MfInitialMetric metric : {MfInitialMetric::kDiagonalDegree, MfInitialMetric::kScalar}) {
+    MfRunOptions run = DiagonalRun(metric);
+    if (metric == MfInitialMetric::kScalar) run = SmallRun(MfMethod::kHamcmc);
+    run.step_size = 0.5;
+    constexpr int kSteps = 12;
+    std::vector<std::vector<double>> chain_theta;
+    absl::Status status = parallel::RunOnThreads(1, [&](parallel::Communicator& comm) {
+      auto chain = DistributedMfChain::Create(d.train, d.test, o, run, comm);
+      if (!chain.ok()) return chain.status();
+      for (int t = 1; t <= kSteps; ++t) {
+        if (absl::Status s = (*chain)->Step(); !s.ok()) return s;
+        absl::StatusOr<std::vector<double>> theta = (*chain)->GatherTheta();
+        if (!theta.ok()) return theta.status();
+        chain_theta.push_back(*theta);
+      }
+      return absl::OkStatus();
+    });
+    ASSERT_TRUE(status.ok()) << status;
+    const int dim = (d.train.num_rows + d.train.num_cols) * o.rank;
+    const int w_size = d.train.num_rows * o.rank;
+    std::vector<std::vector<double>> x = {InitialMatrixFactorizationTheta(dim, run)};
+    rng::Engine noise(run.seed, kMfNoiseStreamBase);
+    linalg::LbfgsOptions lbfgs_options;
+    lbfgs_options.gamma = run.hamcmc_gamma;
+    linalg::Lbfgs lbfgs(dim, lbfgs_options);
+    for (int t = 1; t <= kSteps; ++t) {
+      Eigen::VectorXd z(dim);
+      rng::FillNormal(noise, absl::MakeSpan(z.data(), w_size));
+      rng::FillNormal(noise, absl::MakeSpan(z.data() + w_size, dim - w_size));
+      std::vector<double> next(dim);
+      if (t <= 4) {
+        const std::vector<double> g = FullGradient(**model, x[t - 1]);
+        const double h = run.hamcmc_warmup_step;
+        for (int j = 0; j < dim; ++j) next[j] = x[t - 1][j] + std::sqrt(2 * h) * z[j] - h * g[j];
+      } else {
+        const Eigen::Map<const Eigen::VectorXd> older(x[t - 2].data(), dim);
+        const Eigen::Map<const Eigen::VectorXd> previous(x[t - 1].data(), dim);
+        const Eigen::Map<const Eigen::VectorXd> third(x[t - 3].data(), dim);
+        const std::vector<double> g_prev = FullGradient(**model, x[t - 1]);
+        const std::vector<double> g_third = FullGradient(**model, x[t - 3]);
+        lbfgs.Clear();
+        if (metric != MfInitialMetric::kScalar) {
+          lbfgs.SetInitialDiagonal(DegreeDiagonal(o, d.train, run));
+        }
+        // The chain damps in H^0's metric: y + lambda gamma (H^0)^-1 s (lambda s for gamma I).
+        const Eigen::VectorXd s = previous - third;
+        Eigen::VectorXd y = Eigen::Map<const Eigen::VectorXd>(g_prev.data(), dim) -
+                            Eigen::Map<const Eigen::VectorXd>(g_third.data(), dim);
+        y += run.hamcmc_damping * run.hamcmc_gamma *
+             (lbfgs.initial_diagonal().size() > 0
+                  ? Eigen::VectorXd(s.cwiseQuotient(lbfgs.initial_diagonal()))
+                  : Eigen::VectorXd(s / run.hamcmc_gamma));
+        lbfgs.AddPair(s, y);
+        const std::vector<double> g = FullGradient(**model, x[t - 2]);
+        Eigen::VectorXd hg(dim), sz(dim);
+        lbfgs.ApplyH(Eigen::Map<const Eigen::VectorXd>(g.data(), dim), hg);
+        lbfgs.ApplySqrtH(z, sz);
+        const double eps = run.step_size;
+        for (int j = 0; j < dim; ++j) next[j] = older[j] - eps * hg[j] + std::sqrt(2 * eps) * sz[j];
+      }
+      x.push_back(next);
+      for (int j = 0; j < dim; ++j) {
+        ASSERT_NEAR(chain_theta[t - 1][j], x[t][j], 1e-9 * (1 + std::abs(x[t][j])))
+            << MfInitialMetricName(metric) << " t=" << t << " j=" << j;
+      }
+    }
   }
 }
 

@@ -213,43 +213,60 @@ TEST(HamcmcTest, InverseHessianDoesNotDependOnTheBasePoint) {
 // the second moments of the chain couple to ever higher joint moments of H_t and theta: no
 // finite linear (Lyapunov) system gives the stationary covariance. Only the frozen-H-bar
 // approximation exists, hence the allowance centred on Sigma.
+// The check above for one configuration; `diagonal` (may be empty) is H^0's diagonal.
+void ExpectStationaryMomentsMatchPosterior(uint64_t data_seed, int memory,
+                                           const std::vector<double>& diagonal) {
+  const models::LinearRegression model = TestModel(2, 100, 0.5, data_seed);
+  const models::GaussianPosterior exact = model.ExactPosterior();
+  const double h = 0.02, lambda = 1.0, gamma = 0.005;
+  const int64_t batch = 50;
+  const std::vector<double> start(exact.mean.data(), exact.mean.data() + 2);
+  HamcmcOptions options = Options(StepSizeOptions::Constant(h), batch, 99, memory, gamma, lambda);
+  options.initial_diagonal = diagonal;
+  std::unique_ptr<Hamcmc> pilot = *Hamcmc::Create(model, start, options);
+  Eigen::MatrixXd h_bar = Eigen::MatrixXd::Zero(2, 2);
+  const int pilot_steps = 20000;
+  for (int m = 0; m < pilot_steps; ++m) {
+    pilot->Step();
+    for (int j = 0; j < 2; ++j) {
+      Eigen::VectorXd out(2);
+      pilot->lbfgs().ApplyH(Eigen::VectorXd::Unit(2, j), out);
+      h_bar.col(j) += out / pilot_steps;
+    }
+  }
+  const Eigen::MatrixXd biased = models::PreconditionedLangevinCovariance(
+      exact.covariance.inverse(), models::MinibatchGradientNoise(model, batch, exact),
+      (h_bar + h_bar.transpose()) / 2, h);
+  const Eigen::MatrixXd allowance = 2 * (biased - exact.covariance).cwiseAbs();
+  const models::Chains chains = models::RunChains(
+      [&](uint64_t seed) {
+        HamcmcOptions chain_options = options;
+        chain_options.chain.seed = seed;
+        return std::unique_ptr<Sampler>(*Hamcmc::Create(model, start, chain_options));
+      },
+      {11, 12, 13, 14}, /*burn_in=*/5000, /*iterations=*/200000, /*thin=*/5,
+      /*interleave=*/memory);
+  const ::testing::AssertionResult result =
+      models::CheckGaussianMoments(chains, exact, Eigen::Vector2d::Zero(), allowance);
+  EXPECT_TRUE(result) << "data seed " << data_seed << ", M = " << memory
+                      << (diagonal.empty() ? "" : ", diagonal H^0");
+  std::cerr << result.message();
+}
+
 TEST(HamcmcTest, StationaryMomentsMatchPosterior) {
   for (const auto& [data_seed, memory] : std::vector<std::pair<uint64_t, int>>{{1, 2}, {2, 3}}) {
-    const models::LinearRegression model = TestModel(2, 100, 0.5, data_seed);
-    const models::GaussianPosterior exact = model.ExactPosterior();
-    const double h = 0.02, lambda = 1.0, gamma = 0.005;
-    const int64_t batch = 50;
-    const std::vector<double> start(exact.mean.data(), exact.mean.data() + 2);
-    const HamcmcOptions options =
-        Options(StepSizeOptions::Constant(h), batch, 99, memory, gamma, lambda);
-    std::unique_ptr<Hamcmc> pilot = *Hamcmc::Create(model, start, options);
-    Eigen::MatrixXd h_bar = Eigen::MatrixXd::Zero(2, 2);
-    const int pilot_steps = 20000;
-    for (int m = 0; m < pilot_steps; ++m) {
-      pilot->Step();
-      for (int j = 0; j < 2; ++j) {
-        Eigen::VectorXd out(2);
-        pilot->lbfgs().ApplyH(Eigen::VectorXd::Unit(2, j), out);
-        h_bar.col(j) += out / pilot_steps;
-      }
-    }
-    const Eigen::MatrixXd biased = models::PreconditionedLangevinCovariance(
-        exact.covariance.inverse(), models::MinibatchGradientNoise(model, batch, exact),
-        (h_bar + h_bar.transpose()) / 2, h);
-    const Eigen::MatrixXd allowance = 2 * (biased - exact.covariance).cwiseAbs();
-    const models::Chains chains = models::RunChains(
-        [&](uint64_t seed) {
-          HamcmcOptions chain_options = options;
-          chain_options.chain.seed = seed;
-          return std::unique_ptr<Sampler>(*Hamcmc::Create(model, start, chain_options));
-        },
-        {11, 12, 13, 14}, /*burn_in=*/5000, /*iterations=*/200000, /*thin=*/5,
-        /*interleave=*/memory);
-    const ::testing::AssertionResult result =
-        models::CheckGaussianMoments(chains, exact, Eigen::Vector2d::Zero(), allowance);
-    EXPECT_TRUE(result) << "data seed " << data_seed << ", M = " << memory;
-    std::cerr << result.message();
+    ExpectStationaryMomentsMatchPosterior(data_seed, memory, {});
   }
+}
+
+// The same with H^0 = 0.3 diag(precision)^-1 (the inverse diagonal of the expected Fisher
+// information; the two coordinates' curvatures differ by the model's scale ratio 2, i.e. 4x):
+// the derivation and the allowance are the same, with H-bar measured on this chain.
+TEST(HamcmcTest, StationaryMomentsMatchPosteriorWithDiagonalH0) {
+  const models::LinearRegression model = TestModel(2, 100, 0.5, 1);
+  const Eigen::MatrixXd precision = model.ExactPosterior().covariance.inverse();
+  const std::vector<double> diagonal = {0.3 / precision(0, 0), 0.3 / precision(1, 1)};
+  ExpectStationaryMomentsMatchPosterior(1, 2, diagonal);
 }
 
 TEST(HamcmcTest, CheckpointResumeIsBitIdentical) {
@@ -300,6 +317,13 @@ TEST(HamcmcTest, InvalidOptionsAreClearErrors) {
   options.warmup_step = 0;
   EXPECT_EQ(Hamcmc::Create(model, zero, options).status().message(),
             "HamcmcOptions.warmup_step must be finite and > 0, got 0");
+  options = Options(StepSizeOptions::Constant(1e-3), 10, 1, 2);
+  options.initial_diagonal = {1.0, -1.0};
+  EXPECT_EQ(Hamcmc::Create(model, zero, options).status().message(),
+            "HamcmcOptions.initial_diagonal[1] must be finite and > 0, got -1");
+  options.initial_diagonal = {1.0, 1.0, 1.0};
+  EXPECT_EQ(Hamcmc::Create(model, zero, options).status().message(),
+            "HamcmcOptions.initial_diagonal has 3 entries; the model's dimension is 2");
 }
 
 TEST(HamcmcTest, RestoreValidatesTheMemory) {

@@ -323,6 +323,23 @@ const char* MfMethodName(MfMethod method) {
   return "?";
 }
 
+absl::StatusOr<MfInitialMetric> ParseMfInitialMetric(const std::string& name) {
+  if (name == "scalar") return MfInitialMetric::kScalar;
+  if (name == "diagonal_degree") return MfInitialMetric::kDiagonalDegree;
+  return absl::InvalidArgumentError(absl::StrCat(
+      "hamcmc_initial_metric must be scalar or diagonal_degree, got \"", name, "\""));
+}
+
+const char* MfInitialMetricName(MfInitialMetric metric) {
+  switch (metric) {
+    case MfInitialMetric::kScalar:
+      return "scalar";
+    case MfInitialMetric::kDiagonalDegree:
+      return "diagonal_degree";
+  }
+  return "?";
+}
+
 absl::Status MfRunOptions::Validate() const {
   if (!Positive(step_size)) {
     return absl::InvalidArgumentError(
@@ -368,6 +385,11 @@ absl::StatusOr<std::unique_ptr<samplers::EuclideanSampler>> MakeMatrixFactorizat
       return std::unique_ptr<samplers::EuclideanSampler>(std::move(*s));
     }
     case MfMethod::kHamcmc: {
+      if (run.hamcmc_initial_metric != MfInitialMetric::kScalar) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "hamcmc_initial_metric ", MfInitialMetricName(run.hamcmc_initial_metric),
+            " is supported by models::DistributedMfChain only"));
+      }
       samplers::HamcmcOptions options;
       options.chain = chain;
       options.memory = run.hamcmc_memory;

@@ -180,6 +180,21 @@ const char* MfMethodName(MfMethod method);
 // the first bad name.
 absl::StatusOr<std::vector<MfMethod>> ParseMfMethods(const std::string& names);
 
+// HAMCMC's initial L-BFGS matrix H^0 (models::DistributedMfChain only; docs/ALGORITHMS.md,
+// "HAMCMC with a diagonal H^0"):
+//  - kScalar: H^0 = gamma I (the paper's Sec. 2.2), pairs damped as y + lambda s.
+//  - kDiagonalDegree: H^0 = gamma diag(1 / F) with, for W_ik, F = 1/sigma_w^2 +
+//    max_s (N / |Omega_s|) n_i(s) / sigma_x^2 (n_i(s): row i's ratings in subset s; the
+//    stiffest subset potential's Gauss-Newton diagonal with unit factors), and symmetrically
+//    for H_kj with column j's ratings. A constant, so the chain stays exact for any value;
+//    pairs are damped in H^0's metric, y + lambda gamma (H^0)^-1 s (= y + lambda s for
+//    H^0 = gamma I), so that a large lambda shrinks H_t towards H^0's restriction rather
+//    than mixing coordinates whose scales differ by orders of magnitude.
+enum class MfInitialMetric { kScalar, kDiagonalDegree };
+// "scalar", "diagonal_degree".
+absl::StatusOr<MfInitialMetric> ParseMfInitialMetric(const std::string& name);
+const char* MfInitialMetricName(MfInitialMetric metric);
+
 struct MfRunOptions {
   MfMethod method = MfMethod::kSgld;
   // Constant step size (the paper's Sec. 4.3 setting); finite, > 0.
@@ -204,6 +219,8 @@ struct MfRunOptions {
   // models::DistributedMfChain only: one L-BFGS pair per block (block-diagonal H_t) instead
   // of one global pair. Default false (the paper's global inner products).
   bool hamcmc_block_memory = false;
+  // models::DistributedMfChain only: HAMCMC's H^0 (see MfInitialMetric). Default kScalar.
+  MfInitialMetric hamcmc_initial_metric = MfInitialMetric::kScalar;
 
   absl::Status Validate() const;
 };

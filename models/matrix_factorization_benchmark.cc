@@ -102,11 +102,21 @@ void BM_MfDistributedStep(benchmark::State& state) {
   run.hamcmc_damping = 300;
   run.hamcmc_warmup_step = 1e-5;
   std::unique_ptr<parallel::Communicator> comm = parallel::MakeSingleProcessCommunicator();
+  if (state.range(2) == 1) {
+    run.hamcmc_initial_metric = MfInitialMetric::kDiagonalDegree;
+    run.step_size = 1;
+    run.hamcmc_gamma = 0.25;
+    run.hamcmc_damping = 10;
+  }
   auto chain = std::move(*DistributedMfChain::Create(data.matrix, test, o, run, *comm));
   for (auto _ : state) benchmark::DoNotOptimize(chain->Step());
   state.SetItemsProcessed(state.iterations() * chain->num_train() / o.num_blocks);
 }
-BENCHMARK(BM_MfDistributedStep)->ArgsProduct({{10, 100}, {0, 1, 2}});
+// Third argument: HAMCMC's H^0, 0 = gamma I, 1 = the degree-based diagonal.
+BENCHMARK(BM_MfDistributedStep)
+    ->ArgsProduct({{10, 100}, {0, 1, 2}, {0}})
+    ->Args({10, 2, 1})
+    ->Args({100, 2, 1});
 
 }  // namespace
 }  // namespace sgmcmc::models

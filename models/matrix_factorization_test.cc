@@ -285,5 +285,24 @@ TEST(MatrixFactorizationRunTest, SamplerCheckpointResumesBitIdentically) {
   }
 }
 
+TEST(MatrixFactorizationRunTest, InitialMetricNamesAndTheReplicatedSamplersScalarOnlyRule) {
+  for (MfInitialMetric metric : {MfInitialMetric::kScalar, MfInitialMetric::kDiagonalDegree}) {
+    absl::StatusOr<MfInitialMetric> parsed = ParseMfInitialMetric(MfInitialMetricName(metric));
+    ASSERT_TRUE(parsed.ok());
+    EXPECT_EQ(*parsed, metric);
+  }
+  EXPECT_EQ(ParseMfInitialMetric("fisher").status().message(),
+            "hamcmc_initial_metric must be scalar or diagonal_degree, got \"fisher\"");
+  const MatrixFactorizationOptions o = RunTestOptions();
+  const Problem p = MakeProblem(o);
+  const auto model = MustCreate(p.train, o);
+  MfRunOptions run = RunOptions(MfMethod::kHamcmc);
+  run.hamcmc_initial_metric = MfInitialMetric::kDiagonalDegree;
+  const std::vector<double> theta0 = InitialMatrixFactorizationTheta(*model, run);
+  EXPECT_EQ(MakeMatrixFactorizationSampler(*model, theta0, run).status().message(),
+            "hamcmc_initial_metric diagonal_degree is supported by models::DistributedMfChain "
+            "only");
+}
+
 }  // namespace
 }  // namespace sgmcmc::models

@@ -42,6 +42,13 @@ absl::Status HamcmcOptions::Validate(int64_t num_items) const {
     return absl::InvalidArgumentError(
         absl::StrCat("HamcmcOptions.warmup_step must be finite and > 0, got ", warmup_step));
   }
+  for (size_t i = 0; i < initial_diagonal.size(); ++i) {
+    if (!(std::isfinite(initial_diagonal[i]) && initial_diagonal[i] > 0)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "HamcmcOptions.initial_diagonal[", i, "] must be finite and > 0, got ",
+          initial_diagonal[i]));
+    }
+  }
   if (!(curvature_threshold >= 0 && curvature_threshold < 1)) {
     return absl::InvalidArgumentError(absl::StrCat(
         "HamcmcOptions.curvature_threshold must be in [0, 1), got ", curvature_threshold));
@@ -55,6 +62,12 @@ absl::StatusOr<std::unique_ptr<Hamcmc>> Hamcmc::Create(const GradientModel& mode
   absl::Status status = ValidateChain("Hamcmc", model, initial_theta, options.chain);
   if (status.ok()) status = options.Validate(model.num_items());
   if (!status.ok()) return status;
+  if (!options.initial_diagonal.empty() &&
+      options.initial_diagonal.size() != static_cast<size_t>(model.dimension())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "HamcmcOptions.initial_diagonal has ", options.initial_diagonal.size(),
+        " entries; the model's dimension is ", model.dimension()));
+  }
   return std::unique_ptr<Hamcmc>(new Hamcmc(model, initial_theta, options));
 }
 
@@ -73,6 +86,10 @@ Hamcmc::Hamcmc(const GradientModel& model, absl::Span<const double> initial_thet
       drift_(model.dimension()),
       noise_(model.dimension()) {
   history_.col(0) = Eigen::Map<const Eigen::VectorXd>(initial_theta.data(), dimension());
+  if (!options.initial_diagonal.empty()) {
+    lbfgs_.SetInitialDiagonal(Eigen::Map<const Eigen::VectorXd>(
+        options.initial_diagonal.data(), static_cast<Eigen::Index>(options.initial_diagonal.size())));
+  }
 }
 
 void Hamcmc::Gradient(const double* theta, absl::Span<const int64_t> batch, Eigen::VectorXd& out) {

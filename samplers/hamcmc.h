@@ -8,8 +8,8 @@
 //   theta_t  = theta_{t-M} - eps_t xi_t + sqrt(2 eps_t) eta_t          (eq. 10)
 //   s_t      = theta_t - theta_{t-M}
 //   y_t      = grad U~_{Omega_t}(theta_t) - grad U~_{Omega_t}(theta_{t-M}) + lambda s_t
-// H_t is the L-BFGS matrix (eq. 6) from H^0 = gamma I and the M-1 pairs tau = t-M+1, ..., t-1
-// (linalg/lbfgs.h), so it never involves theta_{t-M}, the base point of the move: this is
+// H_t is the L-BFGS matrix (eq. 6) from H^0 = gamma I (or the fixed options.initial_diagonal)
+// and the M-1 pairs tau = t-M+1, ..., t-1 (linalg/lbfgs.h), so it never involves theta_{t-M}, the base point of the move: this is
 // what makes the correction term Gamma vanish (paper, Sec. 3.2-3.3). Both gradients of y_t
 // use the same minibatch Omega_t (data consistency); lambda damps towards
 // (hess U + lambda I)^-1, which keeps H_t positive definite; a pair with
@@ -65,6 +65,11 @@ struct HamcmcOptions {
   // gamma, the initial inverse-Hessian scale H^0 = gamma I; finite, > 0; of the order of
   // the posterior variances works well. Default 1.
   double gamma = 1.0;
+  // H^0 = diag(initial_diagonal) instead of gamma I when not empty (then gamma is unused):
+  // size = the model's dimension, entries finite and > 0 (a fixed preconditioner, e.g. the
+  // inverse diagonal of the expected Fisher information; docs/ALGORITHMS.md, "HAMCMC with a
+  // diagonal H^0"). Default empty.
+  std::vector<double> initial_diagonal;
   // lambda, the damping y <- y + lambda s; finite, >= 0. Default 1.
   double damping = 1.0;
   // Pairs with s'y <= curvature_threshold |s| |y| are skipped; in [0, 1). Default 1e-10.

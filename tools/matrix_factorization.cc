@@ -4,6 +4,9 @@
 //
 // The default run uses ratings generated from the model (MovieLens may not be redistributed)
 // and takes seconds; --ratings reads a MovieLens u.data / ratings.dat or the Jester file.
+// HAMCMC's initial L-BFGS matrix is by default the degree-based diagonal
+// (--hamcmc_initial_metric=diagonal_degree, models::MfInitialMetric); scalar is the paper's
+// gamma I (then use --hamcmc_gamma=5e-4 --hamcmc_damping=1000).
 // --threads=S runs S ranks as threads in this process (S must divide --blocks): each owns
 // its W row blocks, the H column blocks travel between them per subset
 // (models/distributed_matrix_factorization.h). A run is bit-identical for a given seed and S,

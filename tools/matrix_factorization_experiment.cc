@@ -77,14 +77,15 @@ std::string Fingerprint(const MatrixFactorizationExperimentOptions& o,
   const data::Rating& last = split.train.ratings.back();
   return absl::StrFormat(
       "ratings=%s synthetic=%dx%d@%.17g test_fraction=%.17g K=%d sigmas=%.17g,%.17g,%.17g "
-      "P=%d method=%s step=%.17g psgld=%.17g,%.17g hamcmc=%.17g,%.17g,%.17g,%d init=%.17g "
+      "P=%d method=%s step=%.17g psgld=%.17g,%.17g hamcmc=%.17g,%.17g,%.17g,%d,%s init=%.17g "
       "iterations=%d burn_in=%d record_every=%d seed=%d train=%d test=%d "
       "first=%d,%d,%.9g last=%d,%d,%.9g",
       o.ratings_path, o.synthetic_rows, o.synthetic_cols, o.synthetic_density, o.test_fraction,
       o.model.rank, o.model.sigma_w, o.model.sigma_h, o.model.sigma_x, o.model.num_blocks,
       models::MfMethodName(run.method), run.step_size, run.psgld_alpha, run.psgld_lambda,
       run.hamcmc_gamma, run.hamcmc_damping, run.hamcmc_warmup_step,
-      static_cast<int>(run.hamcmc_block_memory), run.init_scale,
+      static_cast<int>(run.hamcmc_block_memory),
+      models::MfInitialMetricName(run.hamcmc_initial_metric), run.init_scale,
       run.iterations, run.burn_in, o.record_every, run.seed, split.train.ratings.size(),
       split.test.ratings.size(), first.row, first.col, first.value, last.row, last.col,
       last.value);
@@ -305,6 +306,7 @@ absl::StatusOr<MatrixFactorizationResult> RunMatrixFactorizationExperiment(
     run.hamcmc_gamma = options.hamcmc_gamma;
     run.hamcmc_damping = options.hamcmc_damping;
     run.hamcmc_block_memory = options.hamcmc_block_memory;
+    run.hamcmc_initial_metric = options.hamcmc_initial_metric;
     run.init_scale = options.init_scale;
     run.iterations = options.iterations;
     run.burn_in = options.burn_in;

@@ -43,7 +43,7 @@ MatrixFactorizationExperimentOptions Small() {
   o.sgld_step = 2e-3;
   o.psgld_step = 1e-5;
   o.hamcmc_step = 1;
-  o.hamcmc_gamma = 2e-3;
+  o.hamcmc_gamma = 0.25;  // the default diagonal_degree H^0
   o.hamcmc_warmup_step = 1e-3;
   o.iterations = 300;
   o.record_every = 10;
@@ -69,6 +69,19 @@ TEST(MatrixFactorizationExperimentTest, SyntheticRunApproachesTheNoiseLevelForEv
   EXPECT_EQ(lines.size(), 1u + 3 * 30);
   EXPECT_EQ(lines[0], "method,iteration,seconds,sample_rmse,average_rmse");
   EXPECT_THAT(MatrixFactorizationSummary(*r), HasSubstr("hamcmc  final averaged test RMSE"));
+}
+
+// HAMCMC with H^0 = gamma I (its own gamma and damping) reaches the noise level too.
+TEST(MatrixFactorizationExperimentTest, SyntheticHamcmcWithScalarInitialMatrix) {
+  std::unique_ptr<parallel::Communicator> comm = parallel::MakeSingleProcessCommunicator();
+  MatrixFactorizationExperimentOptions o = Small();
+  o.methods = {models::MfMethod::kHamcmc};
+  o.hamcmc_initial_metric = models::MfInitialMetric::kScalar;
+  o.hamcmc_gamma = 2e-3;
+  o.hamcmc_damping = 1000;
+  absl::StatusOr<MatrixFactorizationResult> r = RunMatrixFactorizationExperiment(o, *comm);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_LT(r->methods[0].trace.back().average_rmse, 1.3 * r->noise_level);
 }
 
 // The status of the experiment on each of two thread ranks.

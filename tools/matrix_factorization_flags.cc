@@ -38,11 +38,18 @@ ABSL_FLAG(double, hamcmc_step, MatrixFactorizationExperimentOptions().hamcmc_ste
 ABSL_FLAG(double, hamcmc_warmup_step, MatrixFactorizationExperimentOptions().hamcmc_warmup_step,
           "HAMCMC's SGLD warm-up step.");
 ABSL_FLAG(double, hamcmc_gamma, MatrixFactorizationExperimentOptions().hamcmc_gamma,
-          "HAMCMC's initial inverse-Hessian scale gamma.");
+          "HAMCMC's initial inverse-Hessian scale gamma (the default suits "
+          "--hamcmc_initial_metric=diagonal_degree; use 5e-4 with scalar).");
 ABSL_FLAG(double, hamcmc_damping, MatrixFactorizationExperimentOptions().hamcmc_damping,
-          "HAMCMC's damping lambda.");
+          "HAMCMC's damping lambda (the default suits diagonal_degree; use 1000 with scalar).");
 ABSL_FLAG(bool, hamcmc_block_memory, false,
           "HAMCMC: one L-BFGS pair per block (block-diagonal H) instead of one global pair.");
+ABSL_FLAG(std::string, hamcmc_initial_metric,
+          sgmcmc::models::MfInitialMetricName(MatrixFactorizationExperimentOptions().hamcmc_initial_metric),
+          "HAMCMC's initial L-BFGS matrix H^0: scalar (gamma I, pairs damped y + lambda s) "
+          "or diagonal_degree (gamma / (1/sigma^2 + the coordinate's largest subset-scaled "
+          "rating count / sigma_x^2), a constant, so the chain stays exact; pairs damped in "
+          "its metric, y + lambda gamma (H^0)^-1 s).");
 ABSL_FLAG(double, init_scale, MatrixFactorizationExperimentOptions().init_scale,
           "Standard deviation of the initial W and H.");
 ABSL_FLAG(int, synthetic_rows, MatrixFactorizationExperimentOptions().synthetic_rows,
@@ -90,6 +97,10 @@ absl::StatusOr<MatrixFactorizationExperimentOptions> MatrixFactorizationOptionsF
   o.hamcmc_gamma = absl::GetFlag(FLAGS_hamcmc_gamma);
   o.hamcmc_damping = absl::GetFlag(FLAGS_hamcmc_damping);
   o.hamcmc_block_memory = absl::GetFlag(FLAGS_hamcmc_block_memory);
+  absl::StatusOr<models::MfInitialMetric> metric =
+      models::ParseMfInitialMetric(absl::GetFlag(FLAGS_hamcmc_initial_metric));
+  if (!metric.ok()) return AsFlagError(metric.status());
+  o.hamcmc_initial_metric = *metric;
   o.init_scale = absl::GetFlag(FLAGS_init_scale);
   o.synthetic_rows = absl::GetFlag(FLAGS_synthetic_rows);
   o.synthetic_cols = absl::GetFlag(FLAGS_synthetic_cols);
