@@ -14,14 +14,13 @@
 //     set-up and thread start excluded); counter cpu_ms: the process CPU milliseconds of the
 //     same window (every thread), so cpu_ms / 10 is the machine cost of one step.
 // Run: ./bazelw run --config=bench //models:dp_neal8_benchmark
-#include <time.h>
-
 #include <chrono>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "base/check.h"
+#include "base/seconds_since.h"
 #include "benchmark/benchmark.h"
 #include "models/dp_component_model.h"
 #include "models/dp_neal8.h"
@@ -82,12 +81,6 @@ void BM_Accelerated(benchmark::State& state) { RunParallel(state, 20); }
 void BM_Hybrid(benchmark::State& state) { RunParallel(state, 0); }
 BENCHMARK(BM_Accelerated)->Arg(1)->Arg(2)->Arg(4)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_Hybrid)->Arg(1)->Arg(2)->Arg(4)->Unit(benchmark::kMillisecond)->UseRealTime();
-
-double ProcessCpuSeconds() {
-  timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
 
 // §4.1's default training rows (tools/accelerated_dp's synthetic data) and a start: one
 // cluster, or labels i mod 100 (a k = 100 start).
