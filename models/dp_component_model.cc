@@ -143,6 +143,12 @@ void DpClusterTable::Clear() {
   free_.clear();
 }
 
+LogCountTable::LogCountTable(int64_t max_n) {
+  SGMCMC_CHECK(max_n >= 0) << "LogCountTable: max_n must be >= 0, got " << max_n;
+  table_.resize(max_n + 1);
+  for (int64_t n = 0; n <= max_n; ++n) table_[n] = std::log(static_cast<double>(n));
+}
+
 double DpLogPredictive(const DpComponentModel& model, const double* x,
                        absl::Span<const double> log_weights, absl::Span<const double> atoms,
                        double log_rest) {

@@ -43,6 +43,7 @@
 #include <vector>
 
 #include "absl/types/span.h"
+#include "base/check.h"
 #include "rng/engine.h"
 
 namespace sgmcmc::models {
@@ -130,6 +131,25 @@ class MultinomialDirichletModel final : public DpComponentModel {
   double gamma_;
   double log_base_constant_;  // log Γ(Dγ) − D log Γ(γ)
 };
+
+// log n for the counts n = 0..max_n (log 0 = −inf), looked up: the samplers' prior terms
+// log n_{-i,k} are O(K) per point, and a log costs more than the 10-D likelihood. Each entry
+// is std::log(n), so draws are unchanged. O(max_n) memory, built once.
+class LogCountTable {
+ public:
+  // max_n >= 0 (checked).
+  explicit LogCountTable(int64_t max_n);
+  // n in [0, max_n] (checked in debug builds).
+  double operator()(int64_t n) const;
+
+ private:
+  std::vector<double> table_;
+};
+
+inline double LogCountTable::operator()(int64_t n) const {
+  SGMCMC_DCHECK(n >= 0 && n < static_cast<int64_t>(table_.size()));
+  return table_[n];
+}
 
 // Clusters of a DP mixture sampler: atom, summary statistics and size per slot; freed slots
 // are reused (lowest last-freed first), so slot numbers are deterministic. Not thread-safe.

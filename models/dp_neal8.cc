@@ -58,6 +58,7 @@ DpNeal8::DpNeal8(const DpComponentModel* model, const CountMatrix* data,
       z_(data->rows()),
       clusters_(model),
       pool_(static_cast<size_t>(options.num_auxiliary) * model->atom_size()),
+      log_count_(data->rows()),
       proposal_(model->atom_size()) {
   SGMCMC_CHECK(options.Validate().ok()) << options.Validate();
   SGMCMC_CHECK(data->rows() >= 1 && data->dimension == model->dimension());
@@ -154,7 +155,7 @@ void DpNeal8::Sweep() {
     candidates_.clear();
     for (int c = 0; c < clusters_.num_slots(); ++c) {
       if (!clusters_.is_open(c)) continue;
-      log_weights_.push_back(std::log(static_cast<double>(clusters_.size(c))) +
+      log_weights_.push_back(log_count_(clusters_.size(c)) +
                              model_->LogLikelihood(x, clusters_.atom(c)));
       candidates_.push_back(c);
     }

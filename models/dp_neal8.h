@@ -113,6 +113,7 @@ class DpNeal8 {
   DpClusterTable clusters_;
   std::vector<double> pool_;  // m x atom_size
   std::vector<double> log_normalizers_;  // per row, for ρ > 0
+  LogCountTable log_count_;  // log n for cluster sizes n <= N
   int64_t proposals_ = 0, acceptances_ = 0;
   std::vector<double> log_weights_;
   std::vector<int> candidates_;

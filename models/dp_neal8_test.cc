@@ -1,6 +1,8 @@
 #include "models/dp_neal8.h"
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -122,6 +124,15 @@ TEST(MultinomialDirichletModelTest, DensitiesMatchRngDirichlet) {
   // Dirichlet-multinomial of one trial: p(category) = 1/3.
   const std::vector<double> one = {0, 1, 0};
   EXPECT_NEAR(model.LogMarginal(one.data()), std::log(1.0 / 3.0), 1e-12);
+}
+
+TEST(LogCountTableTest, EntriesAreStdLog) {
+  const LogCountTable table(1000);
+  EXPECT_EQ(table(0), -std::numeric_limits<double>::infinity());
+  for (int64_t n = 1; n <= 1000; ++n) {
+    ASSERT_EQ(table(n), std::log(static_cast<double>(n))) << n;  // bit-identical draws
+  }
+  EXPECT_EQ(LogCountTable(0)(0), -std::numeric_limits<double>::infinity());
 }
 
 }  // namespace

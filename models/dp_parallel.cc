@@ -45,6 +45,7 @@ DpParallelSampler::DpParallelSampler(parallel::Communicator* comm, DpComponentMo
       alpha_(options.concentration.initial_alpha),
       z_(end_ - begin_),
       log_normalizers_(end_ - begin_),
+      log_count_(end_ - begin_),
       local_(model),
       pool_(static_cast<size_t>(options.num_auxiliary) * model->atom_size()) {
   for (int64_t i = begin_; i < end_; ++i) {
@@ -135,13 +136,13 @@ void DpParallelSampler::AcceleratedSweep(rng::Engine& engine) {
     candidates_.clear();
     for (int k = 0; k < num_k; ++k) {
       if (local_counts_[k] == 0) continue;
-      log_weights_.push_back(log_p + std::log(static_cast<double>(local_counts_[k])) +
+      log_weights_.push_back(log_p + log_count_(local_counts_[k]) +
                              model_->LogLikelihood(x, atoms_.data() + static_cast<size_t>(k) * a));
       candidates_.push_back(k);
     }
     for (int c = 0; c < local_.num_slots(); ++c) {
       if (!local_.is_open(c)) continue;
-      log_weights_.push_back(std::log(static_cast<double>(local_.size(c))) +
+      log_weights_.push_back(log_count_(local_.size(c)) +
                              model_->LogLikelihood(x, local_.atom(c)));
       candidates_.push_back(-1 - c);
     }
@@ -194,7 +195,7 @@ void DpParallelSampler::ExactSweep(rng::Engine& engine) {
     const double log_tail = log1m_b_ - std::log(static_cast<double>(tail_points_) + alpha_);
     for (int c = 0; c < local_.num_slots(); ++c) {
       if (!local_.is_open(c)) continue;
-      log_weights_.push_back(log_tail + std::log(static_cast<double>(local_.size(c))) +
+      log_weights_.push_back(log_tail + log_count_(local_.size(c)) +
                              model_->LogLikelihood(x, local_.atom(c)));
       candidates_.push_back(-1 - c);
     }

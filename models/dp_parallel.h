@@ -187,6 +187,7 @@ class DpParallelSampler {
   // feature c of `local_` (new features in the accelerated stage, the tail on p*).
   std::vector<int32_t> z_;
   std::vector<double> log_normalizers_;  // LogNormalizer of the local rows
+  LogCountTable log_count_;  // log n for local counts n <= the local rows
   std::vector<int64_t> local_counts_;  // per instantiated feature
   DpClusterTable local_;
   int64_t tail_points_ = 0;

@@ -87,6 +87,11 @@ ABSL_FLAG(int, max_count, AcceleratedDpExperimentOptions().max_count,
           "Count of a white pixel with --fashion_mnist_dir (255: raw intensities).");
 ABSL_FLAG(std::string, likelihood, "dirichlet",
           "dirichlet (multinomial-Dirichlet) or logistic_normal (the low-rank base of §4.3).");
+ABSL_FLAG(std::string, clock, AcceleratedDpExperimentOptions().clock,
+          "What the trace's seconds measure: wall (rank 0's wall-clock seconds of the sampling "
+          "steps) or cpu (every rank's CPU seconds of its sampling steps, summed over the ranks: "
+          "the work done, unchanged by the machine's load; meant for --backend=threads, as an "
+          "MPI rank busy-polling in a collective counts as working). Draws are the same.");
 ABSL_FLAG(bool, plot, true, "With --output_dir, draw trace.png with gnuplot.");
 
 namespace sgmcmc::tools {
@@ -111,6 +116,7 @@ AcceleratedDpExperimentOptions OptionsFromFlags() {
   o.fashion_mnist_dir = FromWorkingDirectory(absl::GetFlag(FLAGS_fashion_mnist_dir));
   o.max_count = absl::GetFlag(FLAGS_max_count);
   o.likelihood = absl::GetFlag(FLAGS_likelihood);
+  o.clock = absl::GetFlag(FLAGS_clock);
   return o;
 }
 

@@ -46,6 +46,35 @@ std::vector<int32_t> InitialLabels(const AcceleratedDpExperimentOptions& options
   return labels;
 }
 
+// The seconds of a run's sampling steps (options.clock): this rank's wall clock, or the CPU
+// seconds of every rank of `comm` (null: this rank alone, e.g. collapsed on rank 0).
+class StepClock {
+ public:
+  StepClock(const AcceleratedDpExperimentOptions& options, parallel::Communicator* comm)
+      : cpu_(options.clock == "cpu"), comm_(comm) {}
+  void Start() {
+    if (cpu_) {
+      cpu_start_ = ThreadCpuSeconds();
+    } else {
+      wall_start_ = Clock::now();
+    }
+  }
+  void Stop() { own_ += cpu_ ? ThreadCpuSeconds() - cpu_start_ : SecondsSince(wall_start_); }
+  // The seconds so far; collective (every rank of comm) with the CPU clock.
+  absl::StatusOr<double> Seconds() const {
+    if (!cpu_ || comm_ == nullptr) return own_;
+    double total[1] = {own_};
+    SGMCMC_RETURN_IF_ERROR(comm_->AllReduceSum(absl::MakeSpan(total)));
+    return total[0];
+  }
+
+ private:
+  const bool cpu_;
+  parallel::Communicator* const comm_;
+  double own_ = 0, cpu_start_ = 0;
+  Clock::time_point wall_start_;
+};
+
 struct Run {
   std::vector<AcceleratedDpTracePoint>* trace;
   std::string method, init;
@@ -111,15 +140,16 @@ absl::Status RunParallel(const AcceleratedDpExperimentOptions& options, bool acc
   po.seed = options.seed;
   SGMCMC_ASSIGN_OR_RETURN(auto sampler,
                           models::DpParallelSampler::Create(&comm, &model, &train, po, initial));
-  double seconds = 0;
+  StepClock clock(options, &comm);
   SGMCMC_ASSIGN_OR_RETURN(double ll, sampler->TestLogPredictive(test));
   run.Add(0, 0, ll, sampler->num_features(), sampler->alpha());
   for (int t = 1; t <= options.iterations; ++t) {
-    const Clock::time_point start = Clock::now();
+    clock.Start();
     SGMCMC_RETURN_IF_ERROR(sampler->Iterate());
-    seconds += SecondsSince(start);
+    clock.Stop();
     if (!sampler->just_synchronised()) continue;
     SGMCMC_ASSIGN_OR_RETURN(ll, sampler->TestLogPredictive(test));
+    SGMCMC_ASSIGN_OR_RETURN(const double seconds, clock.Seconds());
     run.Add(t, seconds, ll, sampler->num_features(), sampler->alpha());
   }
   if (comm.rank() == 0) {
@@ -146,12 +176,13 @@ absl::Status RunCollapsed(const AcceleratedDpExperimentOptions& options,
   no.num_auxiliary = options.num_auxiliary;
   no.seed = options.seed;
   models::DpNeal8 sampler(&model, &train, no, initial);
-  double seconds = 0;
+  StepClock clock(options, /*comm=*/nullptr);
   run.Add(0, 0, SumTestLogPredictive(sampler, test), sampler.num_clusters(), sampler.alpha());
   for (int t = 1; t <= options.iterations; ++t) {
-    const Clock::time_point start = Clock::now();
+    clock.Start();
     sampler.Sweep();
-    seconds += SecondsSince(start);
+    clock.Stop();
+    SGMCMC_ASSIGN_OR_RETURN(const double seconds, clock.Seconds());
     run.Add(t, seconds, SumTestLogPredictive(sampler, test), sampler.num_clusters(),
             sampler.alpha());
   }
@@ -178,12 +209,13 @@ absl::Status RunUncollapsed(const AcceleratedDpExperimentOptions& options,
   so.seed = options.seed;
   SGMCMC_ASSIGN_OR_RETURN(auto sampler,
                           models::DpDistributedSlice::Create(&comm, &model, &train, so, initial));
-  double seconds = 0;
+  StepClock clock(options, &comm);
   for (int t = 1; t <= options.iterations; ++t) {
-    const Clock::time_point start = Clock::now();
+    clock.Start();
     SGMCMC_RETURN_IF_ERROR(sampler->Step());
-    seconds += SecondsSince(start);
+    clock.Stop();
     SGMCMC_ASSIGN_OR_RETURN(const double ll, sampler->TestLogPredictive(test));
+    SGMCMC_ASSIGN_OR_RETURN(const double seconds, clock.Seconds());
     run.Add(t, seconds, ll, sampler->num_occupied(), sampler->alpha());
   }
   return absl::OkStatus();
@@ -214,6 +246,10 @@ absl::Status AcceleratedDpExperimentOptions::Validate() const {
       return absl::InvalidArgumentError(absl::StrCat(
           "methods: unknown method '", m, "' (accelerated, hybrid, collapsed, uncollapsed)"));
     }
+  }
+  if (clock != "wall" && clock != "cpu") {
+    return absl::InvalidArgumentError(
+        absl::StrCat("clock: expected wall or cpu, got '", clock, "'"));
   }
   if (likelihood != "dirichlet" && likelihood != "logistic_normal") {
     return absl::InvalidArgumentError(
@@ -340,6 +376,7 @@ absl::StatusOr<AcceleratedDpResult> RunAcceleratedDpExperiment(
   SGMCMC_RETURN_IF_ERROR(LoadAcceleratedDpData(options, &train, &test));
   AcceleratedDpResult result;
   result.workers = comm.size();
+  result.clock = options.clock;
   for (const std::string& init : options.inits) {
     const std::vector<int32_t> initial = InitialLabels(options, train, init);
     for (const std::string& method : options.methods) {
@@ -389,6 +426,7 @@ std::string AcceleratedDpSummary(const AcceleratedDpResult& result) {
   std::string out =
       "method,init,final_test_log_likelihood,final_features,seconds,seconds_to_1pct,"
       "iterations_to_1pct\n";
+
   std::map<std::pair<std::string, std::string>, double> to_1pct;
   for (const auto& key : runs) {
     const auto& ps = points[key];
@@ -434,6 +472,10 @@ std::string AcceleratedDpSummary(const AcceleratedDpResult& result) {
                             key.second, collapsed->second / to_1pct[key], collapsed->second,
                             to_1pct[key]);
     }
+  }
+  if (result.clock == "cpu") {
+    absl::StrAppend(&out, "# clock cpu: seconds are the sampling steps' CPU seconds summed over ",
+                    "the ", result.workers, " rank(s)\n");
   }
   return out;
 }

@@ -9,7 +9,10 @@
 // each from one of three starts: "one" cluster, "random" labels over initial_clusters, or
 // "kmeans" (Lloyd's algorithm on the rows' proportions, initial_clusters centres). The trace
 // records the test-set log predictive (sum over test rows, multinomial coefficients
-// included) and the number of features against the sampling seconds (evaluation excluded).
+// included) and the number of features against the sampling seconds (evaluation excluded):
+// by default rank 0's wall-clock seconds; with clock = "cpu" the CPU seconds of every rank's
+// sampling steps summed over the ranks (the work done, which the machine's load does not
+// change; a wall-clock speed-up on C idle cores is at most min(P, C) times the CPU one).
 //
 // The parallel samplers run on every rank of the communicator (threads or MPI); collapsed on
 // rank 0 while the others wait. Everything but the seconds is bit-identical for a
@@ -83,6 +86,13 @@ struct AcceleratedDpExperimentOptions {
   int logistic_normal_rank = 5;
   // Most popular final features kept per run for rendering; >= 0. Default 64.
   int max_features_kept = 64;
+  // What the trace's seconds measure: "wall" (default): rank 0's wall-clock seconds of the
+  // sampling steps (with P ranks, a synchronisation waits for the slowest); "cpu": each rank's
+  // thread CPU seconds of its sampling steps, summed over the ranks at every trace point (one
+  // extra collective there, outside the timed steps; draws unchanged). Under MPI a rank
+  // busy-polling in a collective counts as working (Open MPI's default), so "cpu" is meant for
+  // the thread back end.
+  std::string clock = "wall";
   // Progress lines from rank 0 (about ten per run and one when it ends: method, start,
   // iteration, sampling seconds, test log predictive, features); null: none.
   std::ostream* progress = nullptr;
@@ -109,6 +119,7 @@ struct AcceleratedDpTracePoint {
 
 struct AcceleratedDpResult {
   int workers = 1;
+  std::string clock = "wall";  // the options' clock
   std::vector<AcceleratedDpTracePoint> trace;   // complete on rank 0 only
   std::vector<AcceleratedDpFeatures> features;  // rank 0 only
 };
@@ -139,7 +150,8 @@ absl::StatusOr<AcceleratedDpResult> RunAcceleratedDpExperiment(
 std::string AcceleratedDpTraceCsv(const AcceleratedDpResult& result);
 // "method,init,final_test_log_likelihood,final_features,seconds,seconds_to_1pct,
 // iterations_to_1pct" per run (NaN and -1 if never within 1%),
-// then "# reference ..." and "# speedup <init> [>=] ..." comment lines.
+// then "# reference ..." and "# speedup <init> [>=] ..." comment lines (and "# clock cpu ..."
+// last when the seconds are CPU seconds).
 std::string AcceleratedDpSummary(const AcceleratedDpResult& result);
 
 }  // namespace sgmcmc::tools

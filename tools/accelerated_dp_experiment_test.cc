@@ -64,6 +64,27 @@ TEST(AcceleratedDpExperimentTest, ExactSamplersAgreeAndRunsAreReproducible) {
   EXPECT_TRUE(absl::StrContains(summary, "# speedup random ")) << summary;
 }
 
+TEST(AcceleratedDpExperimentTest, CpuClockChangesOnlyTheSeconds) {
+  AcceleratedDpExperimentOptions options = Small();
+  options.iterations = 20;
+  options.inits = {"one"};
+  const AcceleratedDpResult wall = RunOn(3, options);
+  options.clock = "cpu";
+  const AcceleratedDpResult cpu = RunOn(3, options);
+  EXPECT_EQ(WithoutSeconds(wall), WithoutSeconds(cpu));
+  // Per run, the CPU seconds start at 0, never decrease and end > 0 (every run did work).
+  for (size_t j = 0; j < cpu.trace.size(); ++j) {
+    const AcceleratedDpTracePoint& p = cpu.trace[j];
+    const bool first = j == 0 || cpu.trace[j - 1].method != p.method;
+    if (first && p.iteration == 0) EXPECT_EQ(p.seconds, 0) << p.method;
+    if (!first) EXPECT_GE(p.seconds, cpu.trace[j - 1].seconds) << p.method;
+    const bool last = j + 1 == cpu.trace.size() || cpu.trace[j + 1].method != p.method;
+    if (last) EXPECT_GT(p.seconds, 0) << p.method;
+  }
+  EXPECT_TRUE(absl::StrContains(AcceleratedDpSummary(cpu), "# clock cpu"));
+  EXPECT_FALSE(absl::StrContains(AcceleratedDpSummary(wall), "# clock"));
+}
+
 TEST(AcceleratedDpExperimentTest, KMeansSeparatesDisjointSupports) {
   models::CountMatrix data{4, {9, 1, 0, 0, 0, 0, 8, 2, 10, 0, 0, 0, 0, 0, 1, 9}};
   const std::vector<int32_t> labels = KMeansLabels(data, 2, 5, 3);
@@ -76,6 +97,9 @@ TEST(AcceleratedDpExperimentTest, ValidateNamesTheField) {
   AcceleratedDpExperimentOptions o;
   o.methods = {"gibbs"};
   EXPECT_TRUE(absl::StrContains(o.Validate().message(), "unknown method 'gibbs'"));
+  o = AcceleratedDpExperimentOptions();
+  o.clock = "cycles";
+  EXPECT_TRUE(absl::StrContains(o.Validate().message(), "clock: expected wall or cpu"));
   o = AcceleratedDpExperimentOptions();
   o.sync_every = 0;
   EXPECT_TRUE(absl::StrContains(o.Validate().message(), "sync_every must be >= 1"));

@@ -1,7 +1,6 @@
 #include "tools/lda_run.h"
 
 #include <algorithm>
-#include <time.h>
 
 #include <chrono>
 #include <filesystem>
@@ -17,6 +16,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_replace.h"
 #include "absl/types/span.h"
+#include "base/seconds_since.h"
 #include "base/status_macros.h"
 #include "data/corpus_loader.h"
 #include "data/topic_matrix.h"
@@ -35,13 +35,6 @@ namespace sgmcmc::tools {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// CPU seconds used by the process so far (all its threads).
-double ProcessCpuSeconds() {
-  timespec t;
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
 
 // Collects protobuf's text-format errors as "source:line:column: message".
 class ErrorCollector final : public google::protobuf::io::ErrorCollector {
