@@ -17,7 +17,10 @@ constexpr int kBlockedMinTopics = 8;
 constexpr int kBlockedSearchMinTopics = 16;
 
 // Draws the topic of one token from p(k) ∝ (α + n_dk) π_kw, where `counts` already excludes
-// the token. Two buckets, see the header. `next_column` (the column of the token
+// the token, and adds the token to `counts` under it. Two buckets, see the header. A draw from
+// the sparse bucket increments the entry the search found (IncrementEntry), so the next
+// token's masses wait on one store whose address is known as soon as the search ends, not on
+// the topic's index lookup (~10% faster on KOS at 21 topics per document). `next_column` (the column of the token
 // kPrefetchAhead positions later, or any valid column near the end) is prefetched at the
 // document's topics while the sparse masses are summed: the columns of a minibatch do not
 // fit in L2, and later tokens mostly need the same topics.
@@ -32,7 +35,7 @@ constexpr int kBlockedSearchMinTopics = 16;
 // forces m_j > 0 (p_l = p_{l-1} exactly when m_l = 0, and S + m_0 = S when m_0 = 0): the
 // first c_j above x is a topic of positive mass.
 inline int DrawTopic(const MinibatchTopicTable& table, int u, const double* next_column,
-                     const SparseTopicCounts& counts, double* cumulative, rng::Engine& engine,
+                     SparseTopicCounts& counts, double* cumulative, rng::Engine& engine,
                      int64_t& alpha_draws) {
   SGMCMC_DCHECK(u >= 0 && u < table.num_words())
       << "GibbsSweep: local word id " << u << " outside the table's [0, " << table.num_words()
@@ -62,6 +65,7 @@ inline int DrawTopic(const MinibatchTopicTable& table, int u, const double* next
     sparse_mass += entries[j].count * column[entries[j].topic];
     cumulative[j] = sparse_mass;
   }
+  for (int l = 0; l < 3; ++l) cumulative[nnz + l] = std::numeric_limits<double>::infinity();
   const double x = rng::UniformDouble(engine) * (sparse_mass + table.alpha_mass(u));
   if (x < sparse_mass) {
     // The first j with cumulative[j] > x is the number of cumulative masses <= x (they do
@@ -73,15 +77,20 @@ inline int DrawTopic(const MinibatchTopicTable& table, int u, const double* next
       int blocks = 0;
       for (int i = 3; i < nnz; i += 4) blocks += cumulative[i] <= x;
       first = 4 * blocks;
-      const int end = std::min(first + 4, nnz);
-      for (int i = 4 * blocks; i < end; ++i) first += cumulative[i] <= x;
+      // The +inf after the last mass stands for the missing entries of a partial block.
+      const double* block = cumulative + first;
+      first += (block[0] <= x) + (block[1] <= x) + (block[2] <= x);
     } else {
       for (int i = 0; i < nnz; ++i) first += cumulative[i] <= x;
     }
+    // Adding the token at its entry, found by the search, skips the topic's index lookup.
+    counts.IncrementEntry(first);
     return entries[first].topic;
   }
   ++alpha_draws;
-  return table.SampleAlphaBucket(u, engine);
+  const int k = table.SampleAlphaBucket(u, engine);
+  counts.Increment(k);
+  return k;
 }
 
 }  // namespace
@@ -232,7 +241,7 @@ DocumentGibbsState::DocumentGibbsState(absl::Span<const int32_t> local_words, in
     : local_words_(local_words.begin(), local_words.end()),
       assignments_(local_words.size(), 0),
       counts_(num_topics),
-      cumulative_(num_topics) {
+      cumulative_(num_topics + 3) {
   for (size_t i = 0; i < assignments_.size(); ++i) counts_.Increment(0);
 }
 
@@ -263,30 +272,58 @@ void InitializeAssignments(const MinibatchTopicTable& table, rng::Engine& engine
     const int k = DrawTopic(table, words[i], next, doc.counts_, doc.cumulative_.data(), engine,
                             doc.alpha_draws_);
     doc.assignments_[i] = k;
-    doc.counts_.Increment(k);
   }
 }
 
-void GibbsSweep(const MinibatchTopicTable& table, rng::Engine& engine, DocumentGibbsState& doc) {
-  SGMCMC_CHECK(table.num_topics() == doc.counts_.num_topics())
-      << "GibbsSweep: table has " << table.num_topics() << " topics, document "
-      << doc.counts_.num_topics();
-  const int n = doc.size();
-  const int32_t* words = doc.local_words_.data();
-  int32_t* z = doc.assignments_.data();
-  double* cumulative = doc.cumulative_.data();
-  int64_t alpha_draws = 0;
-  if (n == 0) return;
-  int ahead = kPrefetchAhead % n;  // the token kPrefetchAhead later, wrapping to the next sweep
-  for (int i = 0; i < n; ++i) {
-    doc.counts_.Decrement(z[i]);
-    const double* next = table.column(words[ahead]);
-    if (++ahead == n) ahead = 0;
-    const int k = DrawTopic(table, words[i], next, doc.counts_, cumulative, engine, alpha_draws);
-    z[i] = k;
-    doc.counts_.Increment(k);
+namespace lda_gibbs_internal {
+
+// One document's sweep in progress: Step() redraws the next token, in order.
+class SweepCursor {
+ public:
+  SweepCursor(const MinibatchTopicTable& table, rng::Engine& engine, DocumentGibbsState& doc)
+      : table_(table),
+        engine_(engine),
+        counts_(doc.counts_),
+        words_(doc.local_words_.data()),
+        z_(doc.assignments_.data()),
+        cumulative_(doc.cumulative_.data()),
+        n_(doc.size()),
+        ahead_(n_ == 0 ? 0 : kPrefetchAhead % n_) {
+    SGMCMC_CHECK(table.num_topics() == counts_.num_topics())
+        << "GibbsSweep: table has " << table.num_topics() << " topics, document "
+        << counts_.num_topics();
   }
-  doc.alpha_draws_ += alpha_draws;
+
+  bool done() const { return i_ == n_; }
+  int64_t alpha_draws() const { return alpha_draws_; }
+
+  void Step() {
+    counts_.Decrement(z_[i_]);
+    const double* next = table_.column(words_[ahead_]);
+    if (++ahead_ == n_) ahead_ = 0;
+    z_[i_] = DrawTopic(table_, words_[i_], next, counts_, cumulative_, engine_, alpha_draws_);
+    ++i_;
+  }
+
+ private:
+  const MinibatchTopicTable& table_;
+  rng::Engine& engine_;
+  SparseTopicCounts& counts_;
+  const int32_t* words_;
+  int32_t* z_;
+  double* cumulative_;
+  int n_;
+  int ahead_;  // the token kPrefetchAhead later, wrapping to the next sweep
+  int i_ = 0;
+  int64_t alpha_draws_ = 0;
+};
+
+}  // namespace lda_gibbs_internal
+
+void GibbsSweep(const MinibatchTopicTable& table, rng::Engine& engine, DocumentGibbsState& doc) {
+  lda_gibbs_internal::SweepCursor cursor(table, engine, doc);
+  while (!cursor.done()) cursor.Step();
+  doc.alpha_draws_ += cursor.alpha_draws();
 }
 
 }  // namespace sgmcmc::models

@@ -144,6 +144,12 @@ class SparseTopicCounts {
       entries_[size_++] = {k, 1};
     }
   }
+  // Adds one to the count of the j-th entry of entries(), j < num_nonzero() (DCHECKed).
+  void IncrementEntry(int j) {
+    SGMCMC_DCHECK(j >= 0 && j < size_) << "SparseTopicCounts::IncrementEntry: entry " << j
+                                       << " outside [0, " << size_ << ")";
+    ++entries_[j].count;
+  }
   // Precondition: count(k) > 0 (DCHECKed).
   void Decrement(int k) {
     const int p = position_[k];
@@ -164,6 +170,10 @@ class SparseTopicCounts {
   int size_ = 0;
 };
 
+namespace lda_gibbs_internal {
+class SweepCursor;
+}  // namespace lda_gibbs_internal
+
 // One document's Gibbs state: its tokens as local word ids of a MinibatchTopicTable, their
 // topic assignments z and the sparse counts n_dk, plus scratch space for the sweep.
 class DocumentGibbsState {
@@ -183,12 +193,14 @@ class DocumentGibbsState {
 
  private:
   friend void GibbsSweep(const MinibatchTopicTable&, rng::Engine&, DocumentGibbsState&);
+  friend class lda_gibbs_internal::SweepCursor;
   friend void InitializeAssignments(const MinibatchTopicTable&, rng::Engine&,
                                     DocumentGibbsState&);
   std::vector<int32_t> local_words_;
   std::vector<int32_t> assignments_;
   SparseTopicCounts counts_;
-  std::vector<double> cumulative_;  // K; cumulative sparse masses of the current token
+  // K + 3: the cumulative sparse masses of the current token, then +inf padding.
+  std::vector<double> cumulative_;
   int64_t alpha_draws_ = 0;
 };
 
