@@ -198,10 +198,11 @@ int MinibatchTopicTable::SampleAlphaBucket(int u, rng::Engine& engine) const {
   // U < 1, but U * total may round up to total; the largest double below it keeps y in
   // [0, total), an event of probability ~2^-53 that moves no visible mass.
   if (!(y < total)) y = std::nextafter(total, 0.0);
-  // The first block whose cumulative sum exceeds y (exists: the last one is total > y); its
-  // sum is then > 0.
+  // The first block whose cumulative sum exceeds y (exists: the last one is total > y), i.e.
+  // the number of earlier blocks whose cumulative sum is <= y (they do not decrease), counted
+  // without a data-dependent branch; its sum is then > 0.
   int b = 0;
-  while (!(y < blocks[b])) ++b;
+  for (int i = 0; i + 1 < num_blocks_; ++i) b += blocks[i] <= y;
   // Inside it, inversion of the rest y - (sum of the earlier blocks), uniform on the block's
   // mass; if rounding leaves the rest at or above the block's summed mass, the block's last
   // topic of positive probability (an event of probability O(2^-53), so still no topic with
