@@ -170,10 +170,6 @@ class SparseTopicCounts {
   int size_ = 0;
 };
 
-namespace lda_gibbs_internal {
-class SweepCursor;
-}  // namespace lda_gibbs_internal
-
 // One document's Gibbs state: its tokens as local word ids of a MinibatchTopicTable, their
 // topic assignments z and the sparse counts n_dk, plus scratch space for the sweep.
 class DocumentGibbsState {
@@ -193,7 +189,6 @@ class DocumentGibbsState {
 
  private:
   friend void GibbsSweep(const MinibatchTopicTable&, rng::Engine&, DocumentGibbsState&);
-  friend class lda_gibbs_internal::SweepCursor;
   friend void InitializeAssignments(const MinibatchTopicTable&, rng::Engine&,
                                     DocumentGibbsState&);
   std::vector<int32_t> local_words_;
