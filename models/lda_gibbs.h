@@ -134,6 +134,8 @@ class SparseTopicCounts {
   // The non-zero entries, in no particular order.
   absl::Span<const Entry> entries() const { return absl::MakeConstSpan(entries_.data(), size_); }
   int count(int k) const { return position_[k] < 0 ? 0 : entries_[position_[k]].count; }
+  // The index of topic k in entries(), or -1 if it is not listed.
+  int index(int k) const { return position_[k]; }
 
   void Increment(int k) {
     const int p = position_[k];
@@ -159,6 +161,23 @@ class SparseTopicCounts {
       entries_[p] = last;
       position_[last.topic] = p;
       position_[k] = -1;
+    }
+  }
+  // Decrement(k), except that an entry whose count reaches zero stays listed (with count
+  // zero) if it is entry `keep` (a caller about to add a token there); if the removal of k's
+  // entry moves entry `keep`, `keep` follows it. keep = -1: exactly Decrement(k).
+  void DecrementKeeping(int k, int& keep) {
+    const int p = position_[k];
+    SGMCMC_DCHECK(p >= 0 && entries_[p].count > 0)
+        << "SparseTopicCounts::DecrementKeeping: topic " << k << " has count 0";
+    // The count first: it is known early, `keep` (the previous draw) late.
+    if (__builtin_expect(--entries_[p].count == 0, 0)) {
+      if (p == keep) return;
+      const Entry last = entries_[--size_];
+      entries_[p] = last;
+      position_[last.topic] = p;
+      position_[k] = -1;
+      if (keep == size_) keep = p;
     }
   }
   // Sets every count to zero. O(nnz).

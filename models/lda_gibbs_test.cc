@@ -162,6 +162,36 @@ TEST(SparseTopicCountsTest, IncrementEntryEqualsIncrementOfItsTopic) {
   }
 }
 
+// DecrementKeeping leaves entry `keep` listed at count zero, follows it when a removal moves
+// it, and with keep = -1 is Decrement.
+TEST(SparseTopicCountsTest, DecrementKeepingKeepsAndFollowsTheKeptEntry) {
+  SparseTopicCounts counts(10);
+  for (int k : {3, 5, 7}) counts.Increment(k);
+  int keep = 0;  // topic 3's entry
+  counts.DecrementKeeping(3, keep);
+  EXPECT_EQ(keep, 0);
+  ASSERT_EQ(counts.num_nonzero(), 3);
+  EXPECT_EQ(counts.entries()[0].topic, 3);
+  EXPECT_EQ(counts.entries()[0].count, 0);
+  counts.IncrementEntry(0);
+  EXPECT_EQ(counts.count(3), 1);
+  keep = 2;  // topic 7's entry, the last: removing topic 5 moves it to index 1
+  counts.DecrementKeeping(5, keep);
+  EXPECT_EQ(keep, 1);
+  ASSERT_EQ(counts.num_nonzero(), 2);
+  EXPECT_EQ(counts.entries()[1].topic, 7);
+  EXPECT_EQ(counts.index(7), 1);
+  EXPECT_EQ(counts.index(5), -1);
+  EXPECT_EQ(counts.count(5), 0);
+  keep = -1;
+  counts.DecrementKeeping(3, keep);
+  EXPECT_EQ(keep, -1);
+  ASSERT_EQ(counts.num_nonzero(), 1);
+  EXPECT_EQ(counts.entries()[0].topic, 7);
+  EXPECT_EQ(counts.count(3), 0);
+  EXPECT_EQ(counts.index(7), 0);
+}
+
 TEST(SparseTopicCountsDeathTest, DecrementOfZeroCountDies) {
 #ifndef NDEBUG
   SparseTopicCounts counts(4);
