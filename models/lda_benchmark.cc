@@ -252,7 +252,7 @@ void BM_LdaGibbsSweepKos(benchmark::State& state) {
 }
 BENCHMARK(BM_LdaGibbsSweepKos)
     ->ArgsProduct({{100}, {100, 10}, {1, 2}})
-    ->Args({50, 100, 1})
+    ->ArgsProduct({{50}, {100, 10}, {1}})
     ->UseRealTime();
 
 // Scaled counts of a 50-document minibatch of 150 tokens from a corpus of D = 1000

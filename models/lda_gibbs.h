@@ -17,7 +17,10 @@
 // (then x itself, uniform on (0, mass_sparse), selects the topic by a linear search of the
 // cumulative sparse masses) and the α bucket otherwise (with a second uniform). No
 // Metropolis-Hastings step, no approximation: the draw has exactly the conditional above
-// (tested by chi-squared and against the enumerated joint law).
+// (tested by chi-squared and against the enumerated joint law). Within a sweep, a token's
+// count is stored only after the next token's draw, which adds that token's mass π_kw at its
+// topic's place in the cumulative sparse masses instead: the same conditional, and the CPU
+// sums one token's masses while the previous token's search is still running.
 //
 // Cost: O(nnz_d) per token update, nnz_d = number of distinct topics in the document (after
 // the first sweeps usually far below K), plus O(K / kAlphaBlock + kAlphaBlock) with
@@ -134,6 +137,8 @@ class SparseTopicCounts {
   // The non-zero entries, in no particular order.
   absl::Span<const Entry> entries() const { return absl::MakeConstSpan(entries_.data(), size_); }
   int count(int k) const { return position_[k] < 0 ? 0 : entries_[position_[k]].count; }
+  // The index of topic k in entries(), or -1 if it is not listed.
+  int index(int k) const { return position_[k]; }
 
   void Increment(int k) {
     const int p = position_[k];
@@ -144,6 +149,12 @@ class SparseTopicCounts {
       entries_[size_++] = {k, 1};
     }
   }
+  // Adds one to the count of the j-th entry of entries(), j < num_nonzero() (DCHECKed).
+  void IncrementEntry(int j) {
+    SGMCMC_DCHECK(j >= 0 && j < size_) << "SparseTopicCounts::IncrementEntry: entry " << j
+                                       << " outside [0, " << size_ << ")";
+    ++entries_[j].count;
+  }
   // Precondition: count(k) > 0 (DCHECKed).
   void Decrement(int k) {
     const int p = position_[k];
@@ -153,6 +164,23 @@ class SparseTopicCounts {
       entries_[p] = last;
       position_[last.topic] = p;
       position_[k] = -1;
+    }
+  }
+  // Decrement(k), except that an entry whose count reaches zero stays listed (with count
+  // zero) if it is entry `keep` (a caller about to add a token there); if the removal of k's
+  // entry moves entry `keep`, `keep` follows it. keep = -1: exactly Decrement(k).
+  void DecrementKeeping(int k, int& keep) {
+    const int p = position_[k];
+    SGMCMC_DCHECK(p >= 0 && entries_[p].count > 0)
+        << "SparseTopicCounts::DecrementKeeping: topic " << k << " has count 0";
+    // The count first: it is known early, `keep` (the previous draw) late.
+    if (__builtin_expect(--entries_[p].count == 0, 0)) {
+      if (p == keep) return;
+      const Entry last = entries_[--size_];
+      entries_[p] = last;
+      position_[last.topic] = p;
+      position_[k] = -1;
+      if (keep == size_) keep = p;
     }
   }
   // Sets every count to zero. O(nnz).
@@ -188,7 +216,8 @@ class DocumentGibbsState {
   std::vector<int32_t> local_words_;
   std::vector<int32_t> assignments_;
   SparseTopicCounts counts_;
-  std::vector<double> cumulative_;  // K; cumulative sparse masses of the current token
+  // K + 3: the cumulative sparse masses of the current token, then +inf padding.
+  std::vector<double> cumulative_;
   int64_t alpha_draws_ = 0;
 };
 

@@ -11,17 +11,28 @@
 // the timed loop (once per minibatch, amortised over all sweeps); BM_LdaGibbsTableBuild
 // reports its cost per distinct word.
 //
-// Measured (moved from models/lda_gibbs.h):
-// probability mass_alpha / (mass_alpha + mass_sparse). Measured at K = 100, one core:
-//  - synthetic documents (//models:lda_gibbs_benchmark, BM_LdaGibbsSweepTopicsPerDocument):
-//    35-38 M token updates/s with ~3 topics per document, 32-34 M/s with ~5, 22 M/s with
-//    13.5, 18 M/s with 21, 15 M/s with 30: ~1.6 ns per topic present above ~23 ns per token
-//    from 8 topics on (where the cumulative masses are formed in blocks of four, see
-//    lda_gibbs.cc), ~2.5 ns per topic below; 11 M/s with ~48 (BM_LdaGibbsSweepUnstructured);
+// Measured 2026-11-25 15:33-15:38 UTC on the shared 2-core VM (Xeon, Sapphire Rapids
+// class; load average 2.5-3.6 from other builds), one core, CPU time, medians of 3 (this
+// target) or 5 (KOS) repetitions, before (commit 4a191da) -> after issue 22's kernel changes
+// (increment at the searched entry; the previous token's increment deferred past the next
+// draw, its mass added in the search, see lda_gibbs.cc):
+//   ./bazelw run --config=bench //models:lda_gibbs_benchmark -- \
+//       --benchmark_filter='TopicsPerDocument|Structured/100$' --benchmark_repetitions=3
+//   ./bazelw run --config=bench //models:lda_benchmark -- \
+//       --benchmark_filter='BM_LdaGibbsSweepKos/.*/1/' --benchmark_repetitions=5
+//  - synthetic documents, K = 100 (BM_LdaGibbsSweepTopicsPerDocument, M token updates/s at
+//    ~3 / 5 / 9 / 13.5 / 17 / 21 / 27 / 30 topics per document): 48 / 44 / 35 / 29 / 26 /
+//    24 / 22 / 21 -> 79 / 65 / 46 / 35 / 36 / 33 / 30 / 29; BM_LdaGibbsSweepUnstructured/100
+//    (~48 topics) 17 -> 18;
 //  - real KOS documents with SCIR-trained topics (//models:lda_benchmark,
-//    BM_LdaGibbsSweepKos): 22-23 M/s at α = 0.01 (11 topics per document), 15-16 M/s at
-//    α = 0.1 (21 topics per document), the same curve; ~1.9x on two threads.
-// The table costs O(K) per distinct word (~0.1-0.2 µs at K = 100, BM_LdaGibbsTableBuild).
+//    BM_LdaGibbsSweepKos, 1,064,960 token updates per iteration, M/s from CPU time; two runs
+//    each): K = 100, α = 0.1 (21 topics per document) 22.1-23.4 -> 28.0-29.3;
+//    K = 100, α = 0.01 (11 topics) 30.2-33.7 -> 41.3-42.5; K = 50, α = 0.1 (15.7 topics)
+//    25.8-29.1 -> 35.4-37.3; K = 50, α = 0.01 (9.3 topics) 33.2-37.2 -> 46.2.
+// The rate falls with the topics per document: O(nnz_d) per token (the masses), plus a
+// per-token part (decrement, uniform, search, increment) that no longer waits for the
+// previous token's draw. The table costs O(K) per distinct word (~0.1-0.2 µs at K = 100,
+// BM_LdaGibbsTableBuild).
 #include <cstdint>
 #include <vector>
 

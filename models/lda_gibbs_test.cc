@@ -135,6 +135,63 @@ TEST(SparseTopicCountsTest, MatchesDenseCountsUnderRandomUpdates) {
   EXPECT_EQ(sparse.count(5), 1);
 }
 
+// IncrementEntry(j) is Increment of the j-th listed topic: same counts, same list order.
+TEST(SparseTopicCountsTest, IncrementEntryEqualsIncrementOfItsTopic) {
+  constexpr int kTopics = 23;
+  SparseTopicCounts by_entry(kTopics), by_topic(kTopics);
+  rng::Engine engine(12);
+  for (int step = 0; step < 5000; ++step) {
+    const int k = static_cast<int>(rng::UniformInt(engine, kTopics));
+    const double u = rng::UniformDouble(engine);
+    if (by_topic.count(k) > 0 && u < 0.4) {
+      by_entry.Decrement(k);
+      by_topic.Decrement(k);
+    } else if (by_topic.num_nonzero() > 0 && u < 0.8) {
+      const int j = static_cast<int>(rng::UniformInt(engine, by_topic.num_nonzero()));
+      by_topic.Increment(by_topic.entries()[j].topic);
+      by_entry.IncrementEntry(j);
+    } else {
+      by_entry.Increment(k);
+      by_topic.Increment(k);
+    }
+    ASSERT_EQ(by_entry.num_nonzero(), by_topic.num_nonzero()) << "step " << step;
+    for (int j = 0; j < by_topic.num_nonzero(); ++j) {
+      ASSERT_EQ(by_entry.entries()[j].topic, by_topic.entries()[j].topic) << "step " << step;
+      ASSERT_EQ(by_entry.entries()[j].count, by_topic.entries()[j].count) << "step " << step;
+    }
+  }
+}
+
+// DecrementKeeping leaves entry `keep` listed at count zero, follows it when a removal moves
+// it, and with keep = -1 is Decrement.
+TEST(SparseTopicCountsTest, DecrementKeepingKeepsAndFollowsTheKeptEntry) {
+  SparseTopicCounts counts(10);
+  for (int k : {3, 5, 7}) counts.Increment(k);
+  int keep = 0;  // topic 3's entry
+  counts.DecrementKeeping(3, keep);
+  EXPECT_EQ(keep, 0);
+  ASSERT_EQ(counts.num_nonzero(), 3);
+  EXPECT_EQ(counts.entries()[0].topic, 3);
+  EXPECT_EQ(counts.entries()[0].count, 0);
+  counts.IncrementEntry(0);
+  EXPECT_EQ(counts.count(3), 1);
+  keep = 2;  // topic 7's entry, the last: removing topic 5 moves it to index 1
+  counts.DecrementKeeping(5, keep);
+  EXPECT_EQ(keep, 1);
+  ASSERT_EQ(counts.num_nonzero(), 2);
+  EXPECT_EQ(counts.entries()[1].topic, 7);
+  EXPECT_EQ(counts.index(7), 1);
+  EXPECT_EQ(counts.index(5), -1);
+  EXPECT_EQ(counts.count(5), 0);
+  keep = -1;
+  counts.DecrementKeeping(3, keep);
+  EXPECT_EQ(keep, -1);
+  ASSERT_EQ(counts.num_nonzero(), 1);
+  EXPECT_EQ(counts.entries()[0].topic, 7);
+  EXPECT_EQ(counts.count(3), 0);
+  EXPECT_EQ(counts.index(7), 0);
+}
+
 TEST(SparseTopicCountsDeathTest, DecrementOfZeroCountDies) {
 #ifndef NDEBUG
   SparseTopicCounts counts(4);
