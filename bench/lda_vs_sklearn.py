@@ -200,6 +200,13 @@ def main():
     parser.add_argument("--target_passes", type=int, default=5,
                         help="the target is scikit-learn's perplexity after this many passes")
     parser.add_argument("--sklearn_passes", type=int, default=50)
+    parser.add_argument("--sklearn_from", default="",
+                        help="reuse the scikit-learn training and scores of an earlier run of "
+                        "this harness: its output directory (bench_out/<corpus>), which holds "
+                        "sklearn_curve.json; the same corpus, seed and clock are required")
+    parser.add_argument("--sklearn_only", action="store_true",
+                        help="train and score scikit-learn (writing sklearn_curve.json), "
+                        "then stop")
     parser.add_argument("--sklearn_max_seconds", type=float, default=0,
                         help="stop scikit-learn after the pass that crosses this many CPU "
                         "seconds (0: none)")
@@ -222,7 +229,14 @@ def main():
                         help="SCIR's topic update (lda --topic_update): eager, lazy (run "
                         "scir_fast_lazy) or both runs")
     parser.add_argument("--our_samplers", default="scir,sgrld",
-                        help="comma-separated subset of scir,sgrld to run")
+                        help="comma-separated subset of scir,sgrld to run (presets scir_fast, "
+                        "sgrld_fast); empty for none")
+    parser.add_argument("--our_presets", default="",
+                        help="comma-separated further presets to run (models/lda.h, e.g. "
+                        "sgrld_fast_early), each as a run of that name, eager topic update")
+    parser.add_argument("--our_run_fields", default="",
+                        help="LdaRunConfig fields (textproto) added to every one of our runs, "
+                        "e.g. 'step_size { h: 0.2 }'")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=os.path.join(REPO, "bench_out"))
     parser.add_argument("--keep_snapshots", action="store_true",
@@ -237,6 +251,8 @@ def main():
         return
 
     out = os.path.abspath(os.path.join(args.out, args.corpus))
+    if args.sklearn_from and os.path.abspath(args.sklearn_from) == out:
+        parser.error("--sklearn_from must not be this run's output directory (it is cleared)")
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     if args.bin_dir:
@@ -257,11 +273,34 @@ def main():
     with open(os.path.join(train_dir, "docword.txt")) as f:
         num_docs = int(f.readline())
 
-    # scikit-learn.
-    sk = train_sklearn(args, out, train_dir)
-    sk_scores = score(evaluate, base_path, sk["alpha"], [r["path"] for r in sk["snapshots"]],
-                      os.path.join(out, "sklearn_scores"))
-    sk_curve = [(r[args.clock], sk_scores[r["path"]], r["passes"]) for r in sk["snapshots"]]
+    # scikit-learn: trained and scored here, or reused from an earlier run's output.
+    if args.sklearn_from:
+        with open(os.path.join(args.sklearn_from, "sklearn_curve.json")) as f:
+            saved = json.load(f)
+        mine = {"corpus": args.corpus, "seed": args.seed, "clock": args.clock,
+                "topics": args.topics, "batch": args.batch}
+        if any(saved[k] != v for k, v in mine.items()):
+            parser.error("--sklearn_from: %s was run with %s, this run has %s" % (
+                args.sklearn_from, {k: saved[k] for k in mine}, mine))
+        sk, sk_curve = saved["sklearn"], [tuple(c) for c in saved["curve"]]
+        log("scikit-learn: reusing %s (%d snapshots)" % (args.sklearn_from, len(sk_curve)))
+    else:
+        sk = train_sklearn(args, out, train_dir)
+        sk_scores = score(evaluate, base_path, sk["alpha"],
+                          [r["path"] for r in sk["snapshots"]],
+                          os.path.join(out, "sklearn_scores"))
+        sk_curve = [(r[args.clock], sk_scores[r["path"]], r["passes"])
+                    for r in sk["snapshots"]]
+        with open(os.path.join(out, "sklearn_curve.json"), "w") as f:
+            json.dump({"corpus": args.corpus, "seed": args.seed, "clock": args.clock,
+                       "topics": args.topics, "batch": args.batch, "sklearn": sk,
+                       "curve": sk_curve}, f, indent=1)
+        if not args.keep_snapshots:
+            shutil.rmtree(os.path.join(out, "sklearn_snapshots"), ignore_errors=True)
+        if args.sklearn_only:
+            log("scikit-learn after %g passes (%.1f s): %.1f; wrote %s/sklearn_curve.json" % (
+                sk_curve[-1][2], sk_curve[-1][0], sk_curve[-1][1], out))
+            return
     target_row = min(sk_curve, key=lambda c: abs(c[2] - args.target_passes))
     target = target_row[1]
 
@@ -270,7 +309,7 @@ def main():
     eval_every = max(1, iterations // args.evaluations)
     burn_in = int(round(args.burn_in_fraction * iterations))
     names = []
-    for sampler in args.our_samplers.split(","):
+    for sampler in filter(None, args.our_samplers.split(",")):
         if sampler == "sgrld":
             names.append("sgrld_fast")
         elif sampler == "scir":
@@ -280,14 +319,20 @@ def main():
                 names.append("scir_fast_lazy")
         else:
             parser.error("--our_samplers: unknown sampler %r (valid: scir, sgrld)" % sampler)
+    for preset in filter(None, args.our_presets.split(",")):
+        RUNS.setdefault(preset, (preset, "EAGER"))
+        names.append(preset)
+    if not names:
+        parser.error("no runs of ours: --our_samplers and --our_presets are both empty")
     runs = ""
     for name in names:
         preset, update = RUNS[name]
         runs += ("runs { name: '%s' preset: '%s' topic_update: %s num_topics: %d "
-                 "minibatch_size: %d iterations: %d burn_in: %d mean_every: %d%s }\n" % (
+                 "minibatch_size: %d iterations: %d burn_in: %d mean_every: %d%s %s }\n" % (
                      name, preset, update, args.topics, args.batch, iterations, burn_in,
                      args.mean_every,
-                     " max_seconds: %g" % args.our_max_seconds if args.our_max_seconds else ""))
+                     " max_seconds: %g" % args.our_max_seconds if args.our_max_seconds else "",
+                     args.our_run_fields))
     config_path = os.path.join(out, "ours.textpb")
     with open(config_path, "w") as f:
         f.write(base + "eval_every: %d\noutput_dir: '%s'\nwrite_snapshots: true\n%s" % (
@@ -322,7 +367,6 @@ def main():
         ours[name] = {"last": last, "mean": mean, "predictive": predictive,
                       "iterations": int(snaps[-1]["iteration"])}
     if not args.keep_snapshots:
-        shutil.rmtree(os.path.join(out, "sklearn_snapshots"), ignore_errors=True)
         for name in names:
             shutil.rmtree(os.path.join(out, "snapshots_" + name), ignore_errors=True)
 
@@ -419,7 +463,8 @@ def main():
             curve = ours[name][kind]
             if curve:
                 ax.plot([s for s, _ in curve], [p for _, p in curve], style,
-                        color=styles[name], label="%s, %s" % (
+                        color=styles.get(name), label="%s, %s" % (
+                            name if name not in styles else
                             name.split("_")[0].upper() + (" lazy" if "lazy" in name else ""),
                             "posterior mean" if kind == "mean" else "last sample"))
     ax.axhline(target, color="gray", lw=0.8, ls="--",
