@@ -13,7 +13,8 @@ One corpus, one split, ONE evaluator for every point estimate of every method:
      (--snapshots_per_pass for the first --target_passes passes, then one per pass); the child
      reports the BLAS that ran (threadpoolctl);
   4. runs the `lda` tool with SCIR and SGRLD (presets scir_fast / sgrld_fast, K = 50, batch
-     50, one thread; --our_topic_update picks SCIR's eager or lazy topic update, or both) for
+     50, one thread; --our_topic_update picks SCIR's eager or lazy topic update, or both;
+     --our_presets adds runs of other presets, e.g. sgrld_fast_early) for
      --our_passes passes, writing the last sample and the posterior mean
      (kept samples after burn-in) as .phi snapshots at every evaluation; the tool's
      train_seconds exclude evaluations and snapshot writing, as scikit-learn's exclude its
@@ -31,6 +32,11 @@ One corpus, one split, ONE evaluator for every point estimate of every method:
 Run with Debian's python3 (it has python3-sklearn, matplotlib, threadpoolctl):
   /usr/bin/python3 bench/lda_vs_sklearn.py --corpus=kos
   /usr/bin/python3 bench/lda_vs_sklearn.py --corpus=20news --sklearn_passes=20 --our_passes=20
+scikit-learn's training can be done once and reused (same corpus, seed, clock):
+  /usr/bin/python3 bench/lda_vs_sklearn.py --corpus=20news --sklearn_passes=50 --sklearn_only \
+      --out=bench_out_sk
+  /usr/bin/python3 bench/lda_vs_sklearn.py --corpus=20news --sklearn_from=bench_out_sk/20news \
+      --our_samplers= --our_presets=sgrld_fast_early --burn_in_iterations=60 --our_passes=5
 """
 
 import argparse
@@ -219,6 +225,9 @@ def main():
     parser.add_argument("--burn_in_fraction", type=float, default=0.5,
                         help="our burn-in (posterior mean and running predictive) as a "
                         "fraction of our iterations")
+    parser.add_argument("--burn_in_iterations", type=int, default=-1,
+                        help="our burn-in in iterations (overrides --burn_in_fraction; e.g. "
+                        "the end of sgrld_fast_early's early sweep schedule, 60)")
     parser.add_argument("--mean_every", type=int, default=1,
                         help="our posterior mean keeps every this many iterations")
     parser.add_argument("--evaluations", type=int, default=40,
@@ -307,7 +316,8 @@ def main():
     # Ours.
     iterations = int(round(args.our_passes * num_docs / args.batch))
     eval_every = max(1, iterations // args.evaluations)
-    burn_in = int(round(args.burn_in_fraction * iterations))
+    burn_in = (args.burn_in_iterations if args.burn_in_iterations >= 0
+               else int(round(args.burn_in_fraction * iterations)))
     names = []
     for sampler in filter(None, args.our_samplers.split(",")):
         if sampler == "sgrld":
@@ -457,7 +467,8 @@ def main():
     fig, ax = plt.subplots(figsize=(9, 6))
     ax.plot([s for s, _, _ in sk_curve], [p for _, p, _ in sk_curve], "k.-",
             label="scikit-learn online VB")
-    styles = {"scir_fast": "tab:red", "scir_fast_lazy": "tab:orange", "sgrld_fast": "tab:blue"}
+    styles = {"scir_fast": "tab:red", "scir_fast_lazy": "tab:orange", "sgrld_fast": "tab:blue",
+              "sgrld_fast_early": "tab:green"}
     for name in names:
         for kind, style in (("mean", "-"), ("last", ":")):
             curve = ours[name][kind]

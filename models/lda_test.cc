@@ -174,6 +174,21 @@ std::vector<T> Vec(const google::protobuf::RepeatedField<T>& values) {
   return {values.begin(), values.end()};
 }
 
+// π after `total` iterations: `split` iterations with `before` (no pool), then the run
+// restored from that checkpoint with `after` (over `pool`).
+std::vector<double> TopicsOfResumedRun(const data::Corpus& corpus, const LdaOptions& before,
+                                       const LdaOptions& after, int split, int total,
+                                       parallel::ThreadPool* pool) {
+  auto first = Lda::Create(corpus, before, nullptr);
+  auto second = Lda::Create(corpus, after, pool);
+  EXPECT_TRUE(first.ok() && second.ok());
+  if (!first.ok() || !second.ok()) return {};
+  for (int m = 0; m < split; ++m) first->Step();
+  EXPECT_TRUE(second->Restore(first->State()).ok());
+  for (int m = split; m < total; ++m) second->Step();
+  return TopicsOf(*second);
+}
+
 // The early sweep schedule: iterations 0, 1, 2 run early_gibbs_sweeps = 2 sweeps per
 // document, iteration 3 on gibbs_sweeps = 6; the chain is exactly a 2-sweep run for 3
 // iterations continued (from its checkpoint) by a 6-sweep run, and no schedule (either field
@@ -198,16 +213,11 @@ TEST(LdaTest, EarlySweepScheduleSwitchesAtTheStatedIteration) {
           << "iteration " << m << " " << LdaSamplerName(which);
     }
 
-    LdaOptions early = SmallOptions(which), late = SmallOptions(which);
+    LdaOptions early = SmallOptions(which);
     early.gibbs_sweeps = 2;
-    auto first = Lda::Create(corpus, early, nullptr);
-    ASSERT_TRUE(first.ok());
-    for (int m = 0; m < 3; ++m) first->Step();
-    auto second = Lda::Create(corpus, late, &pool);
-    ASSERT_TRUE(second.ok());
-    ASSERT_TRUE(second->Restore(first->State()).ok());
-    for (int m = 3; m < 6; ++m) second->Step();
-    EXPECT_EQ(TopicsOf(*second), TopicsOf(*scheduled)) << LdaSamplerName(which);
+    EXPECT_EQ(TopicsOfResumedRun(corpus, early, SmallOptions(which), 3, 6, &pool),
+              TopicsOf(*scheduled))
+        << LdaSamplerName(which);
 
     // A run without the schedule differs (the early sweeps draw other counts) ...
     auto plain = Lda::Create(corpus, SmallOptions(which), &pool);
@@ -226,14 +236,8 @@ TEST(LdaTest, EarlySweepScheduleSwitchesAtTheStatedIteration) {
     }
 
     // A checkpoint taken inside the early phase resumes into the same schedule.
-    auto interrupted = Lda::Create(corpus, options, nullptr);
-    ASSERT_TRUE(interrupted.ok());
-    for (int m = 0; m < 2; ++m) interrupted->Step();
-    auto resumed = Lda::Create(corpus, options, &pool);
-    ASSERT_TRUE(resumed.ok());
-    ASSERT_TRUE(resumed->Restore(interrupted->State()).ok());
-    for (int m = 2; m < 6; ++m) resumed->Step();
-    EXPECT_EQ(TopicsOf(*resumed), TopicsOf(*scheduled)) << LdaSamplerName(which);
+    EXPECT_EQ(TopicsOfResumedRun(corpus, options, options, 2, 6, &pool), TopicsOf(*scheduled))
+        << LdaSamplerName(which);
   }
 }
 
