@@ -156,8 +156,11 @@ enum class LdaPreset {
                 // S = kFastGibbsSweeps
   kSgrldFast,   // SGRLD h = 0.1, τ = 100, κ = 0.6, α = 0.1, β = 0.01, K = 100, n = 50,
                 // S = kFastGibbsSweeps
-  kSgrldFastEarly,  // kSgrldFast with the early sweep schedule and step size tuned for time
-                    // to a given perplexity (LdaPresetOptions; bench/README.md, issue 22)
+  kSgrldFastEarly,  // SGRLD h = kEarlyH = 0.4, τ = 10, κ = 0.6, α = 0.1, β = 0.01, K = 100,
+                    // n = 50, S = kEarlyGibbsSweeps = 6 for the first kEarlyIterations = 60
+                    // iterations, then kFastGibbsSweeps: tuned for the time to a given
+                    // fold-in perplexity (bench/README.md, issue 22); start the posterior
+                    // mean at kEarlyIterations
 };
 // Gibbs sweeps per document of the tuned presets: on KOS (K = 50, one core) 20 sweeps reach a
 // given perplexity sooner than 5, 10 or 50 (bench/README.md).
@@ -165,10 +168,10 @@ inline constexpr int kFastGibbsSweeps = 20;
 // kSgrldFastEarly (bench/README.md, issue 22): kEarlyGibbsSweeps sweeps per document for the
 // first kEarlyIterations iterations, then kFastGibbsSweeps; step size h (1 + m/τ)^(-κ) with
 // (h, τ, κ) = (kEarlyH, kEarlyTau, kEarlyKappa).
-inline constexpr int kEarlyGibbsSweeps = 4;
-inline constexpr int64_t kEarlyIterations = 100;
-inline constexpr double kEarlyH = 0.1;
-inline constexpr double kEarlyTau = 100;
+inline constexpr int kEarlyGibbsSweeps = 6;
+inline constexpr int64_t kEarlyIterations = 60;
+inline constexpr double kEarlyH = 0.4;
+inline constexpr double kEarlyTau = 10;
 inline constexpr double kEarlyKappa = 0.6;
 
 LdaOptions LdaPresetOptions(LdaPreset preset);
