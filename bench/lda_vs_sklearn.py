@@ -13,7 +13,8 @@ One corpus, one split, ONE evaluator for every point estimate of every method:
      (--snapshots_per_pass for the first --target_passes passes, then one per pass); the child
      reports the BLAS that ran (threadpoolctl);
   4. runs the `lda` tool with SCIR and SGRLD (presets scir_fast / sgrld_fast, K = 50, batch
-     50, one thread; --our_topic_update picks SCIR's eager or lazy topic update, or both) for
+     50, one thread; --our_topic_update picks SCIR's eager or lazy topic update, or both;
+     --our_presets adds runs of other presets, e.g. sgrld_fast_early) for
      --our_passes passes, writing the last sample and the posterior mean
      (kept samples after burn-in) as .phi snapshots at every evaluation; the tool's
      train_seconds exclude evaluations and snapshot writing, as scikit-learn's exclude its
@@ -31,6 +32,11 @@ One corpus, one split, ONE evaluator for every point estimate of every method:
 Run with Debian's python3 (it has python3-sklearn, matplotlib, threadpoolctl):
   /usr/bin/python3 bench/lda_vs_sklearn.py --corpus=kos
   /usr/bin/python3 bench/lda_vs_sklearn.py --corpus=20news --sklearn_passes=20 --our_passes=20
+scikit-learn's training can be done once and reused (same corpus, seed, clock):
+  /usr/bin/python3 bench/lda_vs_sklearn.py --corpus=20news --sklearn_passes=50 --sklearn_only \
+      --out=bench_out_sk
+  /usr/bin/python3 bench/lda_vs_sklearn.py --corpus=20news --sklearn_from=bench_out_sk/20news \
+      --our_samplers= --our_presets=sgrld_fast_early --burn_in_iterations=60 --our_passes=5
 """
 
 import argparse
@@ -200,6 +206,13 @@ def main():
     parser.add_argument("--target_passes", type=int, default=5,
                         help="the target is scikit-learn's perplexity after this many passes")
     parser.add_argument("--sklearn_passes", type=int, default=50)
+    parser.add_argument("--sklearn_from", default="",
+                        help="reuse the scikit-learn training and scores of an earlier run of "
+                        "this harness: its output directory (bench_out/<corpus>), which holds "
+                        "sklearn_curve.json; the same corpus, seed and clock are required")
+    parser.add_argument("--sklearn_only", action="store_true",
+                        help="train and score scikit-learn (writing sklearn_curve.json), "
+                        "then stop")
     parser.add_argument("--sklearn_max_seconds", type=float, default=0,
                         help="stop scikit-learn after the pass that crosses this many CPU "
                         "seconds (0: none)")
@@ -212,6 +225,9 @@ def main():
     parser.add_argument("--burn_in_fraction", type=float, default=0.5,
                         help="our burn-in (posterior mean and running predictive) as a "
                         "fraction of our iterations")
+    parser.add_argument("--burn_in_iterations", type=int, default=-1,
+                        help="our burn-in in iterations (overrides --burn_in_fraction; e.g. "
+                        "the end of sgrld_fast_early's early sweep schedule, 60)")
     parser.add_argument("--mean_every", type=int, default=1,
                         help="our posterior mean keeps every this many iterations")
     parser.add_argument("--evaluations", type=int, default=40,
@@ -222,7 +238,14 @@ def main():
                         help="SCIR's topic update (lda --topic_update): eager, lazy (run "
                         "scir_fast_lazy) or both runs")
     parser.add_argument("--our_samplers", default="scir,sgrld",
-                        help="comma-separated subset of scir,sgrld to run")
+                        help="comma-separated subset of scir,sgrld to run (presets scir_fast, "
+                        "sgrld_fast); empty for none")
+    parser.add_argument("--our_presets", default="",
+                        help="comma-separated further presets to run (models/lda.h, e.g. "
+                        "sgrld_fast_early), each as a run of that name, eager topic update")
+    parser.add_argument("--our_run_fields", default="",
+                        help="LdaRunConfig fields (textproto) added to every one of our runs, "
+                        "e.g. 'step_size { h: 0.2 }'")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", default=os.path.join(REPO, "bench_out"))
     parser.add_argument("--keep_snapshots", action="store_true",
@@ -237,6 +260,8 @@ def main():
         return
 
     out = os.path.abspath(os.path.join(args.out, args.corpus))
+    if args.sklearn_from and os.path.abspath(args.sklearn_from) == out:
+        parser.error("--sklearn_from must not be this run's output directory (it is cleared)")
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
     if args.bin_dir:
@@ -257,20 +282,44 @@ def main():
     with open(os.path.join(train_dir, "docword.txt")) as f:
         num_docs = int(f.readline())
 
-    # scikit-learn.
-    sk = train_sklearn(args, out, train_dir)
-    sk_scores = score(evaluate, base_path, sk["alpha"], [r["path"] for r in sk["snapshots"]],
-                      os.path.join(out, "sklearn_scores"))
-    sk_curve = [(r[args.clock], sk_scores[r["path"]], r["passes"]) for r in sk["snapshots"]]
+    # scikit-learn: trained and scored here, or reused from an earlier run's output.
+    if args.sklearn_from:
+        with open(os.path.join(args.sklearn_from, "sklearn_curve.json")) as f:
+            saved = json.load(f)
+        mine = {"corpus": args.corpus, "seed": args.seed, "clock": args.clock,
+                "topics": args.topics, "batch": args.batch}
+        if any(saved[k] != v for k, v in mine.items()):
+            parser.error("--sklearn_from: %s was run with %s, this run has %s" % (
+                args.sklearn_from, {k: saved[k] for k in mine}, mine))
+        sk, sk_curve = saved["sklearn"], [tuple(c) for c in saved["curve"]]
+        log("scikit-learn: reusing %s (%d snapshots)" % (args.sklearn_from, len(sk_curve)))
+    else:
+        sk = train_sklearn(args, out, train_dir)
+        sk_scores = score(evaluate, base_path, sk["alpha"],
+                          [r["path"] for r in sk["snapshots"]],
+                          os.path.join(out, "sklearn_scores"))
+        sk_curve = [(r[args.clock], sk_scores[r["path"]], r["passes"])
+                    for r in sk["snapshots"]]
+        with open(os.path.join(out, "sklearn_curve.json"), "w") as f:
+            json.dump({"corpus": args.corpus, "seed": args.seed, "clock": args.clock,
+                       "topics": args.topics, "batch": args.batch, "sklearn": sk,
+                       "curve": sk_curve}, f, indent=1)
+        if not args.keep_snapshots:
+            shutil.rmtree(os.path.join(out, "sklearn_snapshots"), ignore_errors=True)
+        if args.sklearn_only:
+            log("scikit-learn after %g passes (%.1f s): %.1f; wrote %s/sklearn_curve.json" % (
+                sk_curve[-1][2], sk_curve[-1][0], sk_curve[-1][1], out))
+            return
     target_row = min(sk_curve, key=lambda c: abs(c[2] - args.target_passes))
     target = target_row[1]
 
     # Ours.
     iterations = int(round(args.our_passes * num_docs / args.batch))
     eval_every = max(1, iterations // args.evaluations)
-    burn_in = int(round(args.burn_in_fraction * iterations))
+    burn_in = (args.burn_in_iterations if args.burn_in_iterations >= 0
+               else int(round(args.burn_in_fraction * iterations)))
     names = []
-    for sampler in args.our_samplers.split(","):
+    for sampler in filter(None, args.our_samplers.split(",")):
         if sampler == "sgrld":
             names.append("sgrld_fast")
         elif sampler == "scir":
@@ -280,14 +329,20 @@ def main():
                 names.append("scir_fast_lazy")
         else:
             parser.error("--our_samplers: unknown sampler %r (valid: scir, sgrld)" % sampler)
+    for preset in filter(None, args.our_presets.split(",")):
+        RUNS.setdefault(preset, (preset, "EAGER"))
+        names.append(preset)
+    if not names:
+        parser.error("no runs of ours: --our_samplers and --our_presets are both empty")
     runs = ""
     for name in names:
         preset, update = RUNS[name]
         runs += ("runs { name: '%s' preset: '%s' topic_update: %s num_topics: %d "
-                 "minibatch_size: %d iterations: %d burn_in: %d mean_every: %d%s }\n" % (
+                 "minibatch_size: %d iterations: %d burn_in: %d mean_every: %d%s %s }\n" % (
                      name, preset, update, args.topics, args.batch, iterations, burn_in,
                      args.mean_every,
-                     " max_seconds: %g" % args.our_max_seconds if args.our_max_seconds else ""))
+                     " max_seconds: %g" % args.our_max_seconds if args.our_max_seconds else "",
+                     args.our_run_fields))
     config_path = os.path.join(out, "ours.textpb")
     with open(config_path, "w") as f:
         f.write(base + "eval_every: %d\noutput_dir: '%s'\nwrite_snapshots: true\n%s" % (
@@ -322,7 +377,6 @@ def main():
         ours[name] = {"last": last, "mean": mean, "predictive": predictive,
                       "iterations": int(snaps[-1]["iteration"])}
     if not args.keep_snapshots:
-        shutil.rmtree(os.path.join(out, "sklearn_snapshots"), ignore_errors=True)
         for name in names:
             shutil.rmtree(os.path.join(out, "snapshots_" + name), ignore_errors=True)
 
@@ -413,13 +467,15 @@ def main():
     fig, ax = plt.subplots(figsize=(9, 6))
     ax.plot([s for s, _, _ in sk_curve], [p for _, p, _ in sk_curve], "k.-",
             label="scikit-learn online VB")
-    styles = {"scir_fast": "tab:red", "scir_fast_lazy": "tab:orange", "sgrld_fast": "tab:blue"}
+    styles = {"scir_fast": "tab:red", "scir_fast_lazy": "tab:orange", "sgrld_fast": "tab:blue",
+              "sgrld_fast_early": "tab:green"}
     for name in names:
         for kind, style in (("mean", "-"), ("last", ":")):
             curve = ours[name][kind]
             if curve:
                 ax.plot([s for s, _ in curve], [p for _, p in curve], style,
-                        color=styles[name], label="%s, %s" % (
+                        color=styles.get(name), label="%s, %s" % (
+                            name if name not in styles else
                             name.split("_")[0].upper() + (" lazy" if "lazy" in name else ""),
                             "posterior mean" if kind == "mean" else "last sample"))
     ax.axhline(target, color="gray", lw=0.8, ls="--",

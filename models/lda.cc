@@ -70,6 +70,10 @@ absl::Status LdaOptions::Validate(int num_documents) const {
     return error("minibatch_size must be in [1, D = ", num_documents, "], got ", minibatch_size);
   }
   if (gibbs_sweeps < 1) return error("gibbs_sweeps must be >= 1, got ", gibbs_sweeps);
+  if (early_gibbs_sweeps < 0) {
+    return error("early_gibbs_sweeps must be >= 0, got ", early_gibbs_sweeps);
+  }
+  if (early_iterations < 0) return error("early_iterations must be >= 0, got ", early_iterations);
   if (count_estimator != LdaCountEstimator::kSweepAverage &&
       count_estimator != LdaCountEstimator::kLastSweep &&
       count_estimator != LdaCountEstimator::kPersistentJoint) {
@@ -129,6 +133,10 @@ LdaOptions LdaPresetOptions(LdaPreset preset) {
     case LdaPreset::kSgrldFast:
       p = {LdaSampler::kSgrld, 0.1, 0.01, 0.1, 100, 0.6, kFastGibbsSweeps};
       break;
+    // Tuned for the time to a given fold-in perplexity (bench/README.md, issue 22).
+    case LdaPreset::kSgrldFastEarly:
+      p = {LdaSampler::kSgrld, 0.1, 0.01, kEarlyH, kEarlyTau, kEarlyKappa, kFastGibbsSweeps};
+      break;
   }
   LdaOptions options;
   options.num_topics = 100;
@@ -138,6 +146,10 @@ LdaOptions LdaPresetOptions(LdaPreset preset) {
   options.beta = p.beta;
   options.step_size = samplers::StepSizeOptions::PolynomialDecay(p.h, p.tau, p.kappa);
   options.gibbs_sweeps = p.gibbs_sweeps;
+  if (preset == LdaPreset::kSgrldFastEarly) {
+    options.early_gibbs_sweeps = kEarlyGibbsSweeps;
+    options.early_iterations = kEarlyIterations;
+  }
   return options;
 }
 
@@ -151,17 +163,20 @@ absl::string_view LdaPresetName(LdaPreset preset) {
       return "scir_fast";
     case LdaPreset::kSgrldFast:
       return "sgrld_fast";
+    case LdaPreset::kSgrldFastEarly:
+      return "sgrld_fast_early";
   }
   return "unknown";
 }
 
 absl::StatusOr<LdaPreset> ParseLdaPreset(absl::string_view name) {
   for (LdaPreset preset : {LdaPreset::kScirPaper, LdaPreset::kSgrldPaper, LdaPreset::kScirFast,
-                           LdaPreset::kSgrldFast}) {
+                           LdaPreset::kSgrldFast, LdaPreset::kSgrldFastEarly}) {
     if (name == LdaPresetName(preset)) return preset;
   }
-  return absl::InvalidArgumentError(absl::StrCat(
-      "unknown LDA preset \"", name, "\"; valid: scir_paper, sgrld_paper, scir_fast, sgrld_fast"));
+  return absl::InvalidArgumentError(
+      absl::StrCat("unknown LDA preset \"", name,
+                   "\"; valid: scir_paper, sgrld_paper, scir_fast, sgrld_fast, sgrld_fast_early"));
 }
 
 absl::StatusOr<Lda> Lda::Create(const data::Corpus& train, const LdaOptions& options,
@@ -233,6 +248,7 @@ void Lda::Step() {
     ForEachTopic([&](int k) { lazy_->MaterializeColumns(words_, k, k + 1); });
     materialize_seconds = SecondsSince(start);
   }
+  count_model_->set_gibbs_sweeps(gibbs_sweeps(iteration_));
   count_model_->ScaledCounts(driver_, batch, sampler(), counts_);
   const auto start = std::chrono::steady_clock::now();
   const double h = step_size_(iteration_);

@@ -96,6 +96,17 @@ struct LdaOptions {
   // Gibbs sweeps S per document per iteration, >= 1; the last S - floor(S/2) are averaged.
   // Default 200 (the papers' setting).
   int gibbs_sweeps = 200;
+  // Early sweep schedule (docs/ALGORITHMS.md, "Fewer sweeps while the topics are far from
+  // settled"): the first early_iterations iterations (zero-based m < early_iterations) run
+  // early_gibbs_sweeps sweeps per document instead of gibbs_sweeps, the same estimator
+  // (kSweepAverage: the last S - floor(S/2) of those averaged); from iteration
+  // early_iterations on, gibbs_sweeps. Each iteration's per-document chain stays a valid
+  // MCMC kernel for p(z_d | π): fewer sweeps change the bias and variance of the counts
+  // handed to the topic sampler during the early iterations only; after them the chain is
+  // the one without a schedule. Both >= 0; early_gibbs_sweeps = 0 or early_iterations = 0
+  // means no schedule. Defaults 0 (every preset's but kSgrldFastEarly).
+  int early_gibbs_sweeps = 0;
+  int64_t early_iterations = 0;
   // Which counts the Gibbs sweeps report to the topic sampler (models/lda_count_model.h):
   // kSweepAverage (the average of the kept sweeps, the papers' estimator and every preset's)
   // or kLastSweep (one assignment's counts). Averaged counts bias SCIR's stationary law for
@@ -145,13 +156,26 @@ enum class LdaPreset {
                 // S = kFastGibbsSweeps
   kSgrldFast,   // SGRLD h = 0.1, τ = 100, κ = 0.6, α = 0.1, β = 0.01, K = 100, n = 50,
                 // S = kFastGibbsSweeps
+  kSgrldFastEarly,  // SGRLD h = kEarlyH = 0.4, τ = 10, κ = 0.6, α = 0.1, β = 0.01, K = 100,
+                    // n = 50, S = kEarlyGibbsSweeps = 6 for the first kEarlyIterations = 60
+                    // iterations, then kFastGibbsSweeps: tuned for the time to a given
+                    // fold-in perplexity (bench/README.md, issue 22); start the posterior
+                    // mean at kEarlyIterations
 };
 // Gibbs sweeps per document of the tuned presets: on KOS (K = 50, one core) 20 sweeps reach a
 // given perplexity sooner than 5, 10 or 50 (bench/README.md).
 inline constexpr int kFastGibbsSweeps = 20;
+// kSgrldFastEarly (bench/README.md, issue 22): kEarlyGibbsSweeps sweeps per document for the
+// first kEarlyIterations iterations, then kFastGibbsSweeps; step size h (1 + m/τ)^(-κ) with
+// (h, τ, κ) = (kEarlyH, kEarlyTau, kEarlyKappa).
+inline constexpr int kEarlyGibbsSweeps = 6;
+inline constexpr int64_t kEarlyIterations = 60;
+inline constexpr double kEarlyH = 0.4;
+inline constexpr double kEarlyTau = 10;
+inline constexpr double kEarlyKappa = 0.6;
 
 LdaOptions LdaPresetOptions(LdaPreset preset);
-// "scir_paper", "sgrld_paper", "scir_fast", "sgrld_fast".
+// "scir_paper", "sgrld_paper", "scir_fast", "sgrld_fast", "sgrld_fast_early".
 absl::string_view LdaPresetName(LdaPreset preset);
 // Inverse of LdaPresetName; InvalidArgument listing the valid names.
 absl::StatusOr<LdaPreset> ParseLdaPreset(absl::string_view name);
@@ -179,6 +203,12 @@ class Lda {
   int vocabulary_size() const { return count_model_->dimension(); }
   // Step size of iteration m (the one Step() uses next is step_size(iteration())).
   double step_size(int64_t m) const { return step_size_(m); }
+  // Gibbs sweeps per document of iteration m (the early schedule, then gibbs_sweeps).
+  int gibbs_sweeps(int64_t m) const {
+    return m < options_.early_iterations && options_.early_gibbs_sweeps > 0
+               ? options_.early_gibbs_sweeps
+               : options_.gibbs_sweeps;
+  }
   const LdaCountModel::Stats& last_stats() const { return count_model_->last_stats(); }
   // Seconds of the last topic update (with kLazy, the materialisation of the minibatch's words
   // included).

@@ -62,6 +62,11 @@ LdaCountModel::LdaCountModel(const data::Corpus* corpus, int num_topics, double 
       estimator_(estimator),
       local_of_word_(corpus->vocabulary_size(), -1) {}
 
+void LdaCountModel::set_gibbs_sweeps(int gibbs_sweeps) {
+  SGMCMC_CHECK(gibbs_sweeps >= 1) << "LdaCountModel::set_gibbs_sweeps: " << gibbs_sweeps;
+  gibbs_sweeps_ = gibbs_sweeps;
+}
+
 void LdaCountModel::FillTable(const samplers::SimplexParameters& parameters) const {
   // π of the minibatch's words, a slice of kSliceWords words at a time: for each row, the
   // slice's words ascend, so a sampler's SimplexColumns reads the row as one short forward

@@ -102,6 +102,11 @@ class LdaCountModel final : public samplers::CountModel {
   // fitting, LdaOptions::corpus_documents). 0 restores the default.
   void set_scale_documents(int64_t documents) { scale_documents_ = documents; }
 
+  // Gibbs sweeps per document of the following ScaledCounts calls (an early sweep schedule,
+  // LdaOptions::early_gibbs_sweeps); >= 1 (checked).
+  void set_gibbs_sweeps(int gibbs_sweeps);
+  int gibbs_sweeps() const { return gibbs_sweeps_; }
+
   // Gibbs sweeps on the documents `batch` with π = `parameters` and the scaled counts
   // (D/n) Σ_d n̂_dkw into `counts`, n̂ the estimator's (the kept sweeps' average of n_dkw, or
   // the last sweep's n_dkw). Reads only the columns of π of the batch's

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -56,6 +57,12 @@ TEST(LdaOptionsTest, ValidateNamesTheField) {
   o.gibbs_sweeps = 0;
   EXPECT_NE(message(o).find("LdaOptions.gibbs_sweeps"), std::string::npos);
   o = LdaOptions();
+  o.early_gibbs_sweeps = -1;
+  EXPECT_EQ(message(o), "LdaOptions.early_gibbs_sweeps must be >= 0, got -1");
+  o = LdaOptions();
+  o.early_iterations = -3;
+  EXPECT_EQ(message(o), "LdaOptions.early_iterations must be >= 0, got -3");
+  o = LdaOptions();
   o.mean_burn_in = -2;
   EXPECT_NE(message(o).find("LdaOptions.mean_burn_in must be >= -1"), std::string::npos);
   o = LdaOptions();
@@ -107,6 +114,14 @@ void ExpectPreset(LdaPreset preset, const PresetSettings& want) {
   // Every preset averages the kept sweeps' counts (the papers' estimator; docs/ALGORITHMS.md,
   // "LDA with SGRLD / SCIR", on its bias under SCIR).
   EXPECT_EQ(o.count_estimator, LdaCountEstimator::kSweepAverage) << name;
+  // Only kSgrldFastEarly has an early sweep schedule; the others keep their historical chain.
+  if (preset == LdaPreset::kSgrldFastEarly) {
+    EXPECT_EQ(o.early_gibbs_sweeps, kEarlyGibbsSweeps);
+    EXPECT_EQ(o.early_iterations, kEarlyIterations);
+  } else {
+    EXPECT_EQ(o.early_gibbs_sweeps, 0) << name;
+    EXPECT_EQ(o.early_iterations, 0) << name;
+  }
 }
 
 TEST(LdaPresetTest, PaperSettingsOfBakerEtAlTable2AndTunedSettings) {
@@ -119,9 +134,13 @@ TEST(LdaPresetTest, PaperSettingsOfBakerEtAlTable2AndTunedSettings) {
                {LdaSampler::kScir, 0.5, 10, 0.33, 0.1, 0.1, 100, 50, kFastGibbsSweeps});
   ExpectPreset(LdaPreset::kSgrldFast,
                {LdaSampler::kSgrld, 0.1, 100, 0.6, 0.1, 0.01, 100, 50, kFastGibbsSweeps});
+  ExpectPreset(LdaPreset::kSgrldFastEarly, {LdaSampler::kSgrld, kEarlyH, kEarlyTau, kEarlyKappa,
+                                            0.1, 0.01, 100, 50, kFastGibbsSweeps});
   EXPECT_EQ(kFastGibbsSweeps, 20);
+  EXPECT_LT(kEarlyGibbsSweeps, kFastGibbsSweeps);
+  EXPECT_GT(kEarlyIterations, 0);
   for (LdaPreset p : {LdaPreset::kScirPaper, LdaPreset::kSgrldPaper, LdaPreset::kScirFast,
-                      LdaPreset::kSgrldFast}) {
+                      LdaPreset::kSgrldFast, LdaPreset::kSgrldFastEarly}) {
     EXPECT_EQ(*ParseLdaPreset(LdaPresetName(p)), p);
     EXPECT_TRUE(LdaPresetOptions(p).Validate(50).ok());
   }
@@ -153,6 +172,73 @@ TEST(LdaTest, BitIdenticalForAnyThreadCount) {
 template <typename T>
 std::vector<T> Vec(const google::protobuf::RepeatedField<T>& values) {
   return {values.begin(), values.end()};
+}
+
+// π after `total` iterations: `split` iterations with `before` (no pool), then the run
+// restored from that checkpoint with `after` (over `pool`).
+std::vector<double> TopicsOfResumedRun(const data::Corpus& corpus, const LdaOptions& before,
+                                       const LdaOptions& after, int split, int total,
+                                       parallel::ThreadPool* pool) {
+  auto first = Lda::Create(corpus, before, nullptr);
+  auto second = Lda::Create(corpus, after, pool);
+  EXPECT_TRUE(first.ok() && second.ok());
+  if (!first.ok() || !second.ok()) return {};
+  for (int m = 0; m < split; ++m) first->Step();
+  EXPECT_TRUE(second->Restore(first->State()).ok());
+  for (int m = split; m < total; ++m) second->Step();
+  return TopicsOf(*second);
+}
+
+// The early sweep schedule: iterations 0, 1, 2 run early_gibbs_sweeps = 2 sweeps per
+// document, iteration 3 on gibbs_sweeps = 6; the chain is exactly a 2-sweep run for 3
+// iterations continued (from its checkpoint) by a 6-sweep run, and no schedule (either field
+// 0, or early_gibbs_sweeps = gibbs_sweeps) leaves the chain bit-identical to the default's.
+TEST(LdaTest, EarlySweepScheduleSwitchesAtTheStatedIteration) {
+  const data::Corpus corpus = BlockCorpus(4, 30, 60, 30, 9);
+  for (LdaSampler which : {LdaSampler::kScir, LdaSampler::kSgrld}) {
+    LdaOptions options = SmallOptions(which);
+    ASSERT_EQ(options.gibbs_sweeps, 6);
+    options.early_gibbs_sweeps = 2;
+    options.early_iterations = 3;
+    parallel::ThreadPool pool(2);
+    auto scheduled = Lda::Create(corpus, options, &pool);
+    ASSERT_TRUE(scheduled.ok()) << scheduled.status();
+    for (int m = 0; m < 6; ++m) {
+      const int sweeps = m < 3 ? 2 : 6;
+      EXPECT_EQ(scheduled->gibbs_sweeps(m), sweeps) << m;
+      scheduled->Step();
+      // Every token is initialised once and then swept `sweeps` times.
+      const LdaCountModel::Stats& stats = scheduled->last_stats();
+      EXPECT_EQ(stats.token_updates, stats.tokens * (sweeps + 1))
+          << "iteration " << m << " " << LdaSamplerName(which);
+    }
+
+    LdaOptions early = SmallOptions(which);
+    early.gibbs_sweeps = 2;
+    EXPECT_EQ(TopicsOfResumedRun(corpus, early, SmallOptions(which), 3, 6, &pool),
+              TopicsOf(*scheduled))
+        << LdaSamplerName(which);
+
+    // A run without the schedule differs (the early sweeps draw other counts) ...
+    auto plain = Lda::Create(corpus, SmallOptions(which), &pool);
+    ASSERT_TRUE(plain.ok());
+    for (int m = 0; m < 6; ++m) plain->Step();
+    EXPECT_NE(TopicsOf(*plain), TopicsOf(*scheduled));
+    // ... and every way of switching it off gives the default chain, bit for bit.
+    for (auto [sweeps, iterations] : {std::pair<int, int64_t>{2, 0}, {0, 3}, {6, 3}}) {
+      LdaOptions off = SmallOptions(which);
+      off.early_gibbs_sweeps = sweeps;
+      off.early_iterations = iterations;
+      auto lda = Lda::Create(corpus, off, &pool);
+      ASSERT_TRUE(lda.ok());
+      for (int m = 0; m < 6; ++m) lda->Step();
+      EXPECT_EQ(TopicsOf(*lda), TopicsOf(*plain)) << sweeps << " " << iterations;
+    }
+
+    // A checkpoint taken inside the early phase resumes into the same schedule.
+    EXPECT_EQ(TopicsOfResumedRun(corpus, options, options, 2, 6, &pool), TopicsOf(*scheduled))
+        << LdaSamplerName(which);
+  }
 }
 
 TEST(LdaTest, RestoredRunContinuesBitIdentically) {

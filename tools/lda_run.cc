@@ -88,6 +88,10 @@ std::string Settings(const LdaConfig& config, const ResolvedLdaRun& run, const L
                                          models::LdaCountEstimatorName(o.count_estimator)),
                       // Likewise only when not the default.
                       o.mean_every == 1 ? "" : absl::StrCat(" mean_every=", o.mean_every),
+                      o.early_gibbs_sweeps == 0 || o.early_iterations == 0
+                          ? ""
+                          : absl::StrCat(" early_sweeps=", o.early_gibbs_sweeps, " until ",
+                                         o.early_iterations),
                       o.topic_update == models::LdaTopicUpdate::kEager
                           ? ""
                           : absl::StrCat(" topic_update=",
@@ -429,6 +433,8 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
     if (run.step_size().has_kappa()) o.step_size.kappa = run.step_size().kappa();
     if (run.has_minibatch_size()) o.minibatch_size = run.minibatch_size();
     if (run.has_gibbs_sweeps()) o.gibbs_sweeps = run.gibbs_sweeps();
+    if (run.has_early_gibbs_sweeps()) o.early_gibbs_sweeps = run.early_gibbs_sweeps();
+    if (run.has_early_iterations()) o.early_iterations = run.early_iterations();
     switch (run.count_estimator()) {
       case LdaRunConfig::COUNT_ESTIMATOR_UNSPECIFIED:
         break;

@@ -125,6 +125,40 @@ TEST(ResolveLdaRunsTest, DefaultRunPresetsAndOverrides) {
   EXPECT_EQ(r.iterations, 40);
   EXPECT_EQ(r.burn_in, 10);
   EXPECT_EQ(r.max_seconds, 2.5);
+  // No early sweep schedule unless asked for: the presets' chains are unchanged.
+  EXPECT_EQ(r.options.early_gibbs_sweeps, 0);
+  EXPECT_EQ(r.options.early_iterations, 0);
+}
+
+TEST(ResolveLdaRunsTest, EarlySweepSchedule) {
+  const LdaConfig config = *ParseLdaConfig(
+      "runs { preset: 'sgrld_fast_early' } "
+      "runs { name: 'b' early_gibbs_sweeps: 3 early_iterations: 7 } "
+      "runs { name: 'c' preset: 'sgrld_fast_early' early_iterations: 0 }",
+      "cfg");
+  const auto runs = ResolveLdaRuns(config, "cfg");
+  ASSERT_TRUE(runs.ok()) << runs.status();
+  EXPECT_EQ((*runs)[0].name, "sgrld_fast_early");
+  EXPECT_EQ((*runs)[0].options.sampler, models::LdaSampler::kSgrld);
+  EXPECT_EQ((*runs)[0].options.early_gibbs_sweeps, models::kEarlyGibbsSweeps);
+  EXPECT_EQ((*runs)[0].options.early_iterations, models::kEarlyIterations);
+  EXPECT_EQ((*runs)[1].options.sampler, models::LdaSampler::kScir);
+  EXPECT_EQ((*runs)[1].options.early_gibbs_sweeps, 3);
+  EXPECT_EQ((*runs)[1].options.early_iterations, 7);
+  EXPECT_EQ((*runs)[2].options.early_gibbs_sweeps, models::kEarlyGibbsSweeps);
+  EXPECT_EQ((*runs)[2].options.early_iterations, 0);
+
+  auto message = [](const std::string& text) {
+    return std::string(ResolveLdaRuns(*ParseLdaConfig(text, "cfg"), "cfg").status().message());
+  };
+  EXPECT_EQ(message("runs { } runs { name: 'b' early_gibbs_sweeps: -2 }"),
+            "cfg: runs[1].early_gibbs_sweeps must be >= 0, got -2");
+  EXPECT_EQ(message("runs { early_iterations: -1 }"),
+            "cfg: runs[0].early_iterations must be >= 0, got -1");
+  // A misspelt field is refused by the parser with the file, line and column.
+  const auto typo = ParseLdaConfig("seed: 3\nruns { early_sweeps: 4 }\n", "my.textpb");
+  ASSERT_FALSE(typo.ok());
+  EXPECT_NE(typo.status().message().find("my.textpb:2:"), std::string::npos) << typo.status();
 }
 
 TEST(ResolveLdaRunsTest, ErrorsNameSourceAndField) {
