@@ -72,7 +72,11 @@ namespace {
 //    initialisation pass counted as overhead);
 //  - gibbs_updates_per_s: token updates per second of the Gibbs phase alone;
 //  - table_ms, counts_ms: the per-minibatch table build and the count assembly (both
-//    included in the first two rates).
+//    included in the first two rates);
+//  - the pieces that run on one thread whatever the thread count: words_ms (collecting and
+//    sorting the minibatch's distinct words, part of table_ms), order_ms (the longest-first
+//    sort of the documents, part of the Gibbs phase) and draw_ms (Minibatch::Draw, which
+//    Lda::Step calls before ScaledCounts; timed with the call, as before these counters).
 void RunScaledCounts(benchmark::State& state, const data::Corpus& corpus,
                      const samplers::SimplexParameters& topics, int threads, double alpha) {
   constexpr int kSweeps = 20;
@@ -83,15 +87,21 @@ void RunScaledCounts(benchmark::State& state, const data::Corpus& corpus,
   samplers::SimplexCounts counts;
   int64_t updates = 0, sweep_updates = 0;
   double gibbs_seconds = 0, table_seconds = 0, counts_seconds = 0, alpha_fraction = 0,
-         topics_per_document = 0;
+         topics_per_document = 0, words_seconds = 0, order_seconds = 0, draw_seconds = 0;
   for (auto _ : state) {
-    (*model)->ScaledCounts(engine, minibatch.Draw(engine), topics, counts);
+    const auto draw_start = std::chrono::steady_clock::now();
+    const absl::Span<const int64_t> batch = minibatch.Draw(engine);
+    draw_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - draw_start).count();
+    (*model)->ScaledCounts(engine, batch, topics, counts);
     const LdaCountModel::Stats& stats = (*model)->last_stats();
     updates += stats.token_updates;
     sweep_updates += stats.tokens * kSweeps;
     gibbs_seconds += stats.gibbs_seconds;
     table_seconds += stats.table_seconds;
     counts_seconds += stats.counts_seconds;
+    words_seconds += stats.words_seconds;
+    order_seconds += stats.order_seconds;
     alpha_fraction += stats.alpha_bucket_fraction;
     topics_per_document += stats.mean_topics_per_document;
   }
@@ -101,6 +111,9 @@ void RunScaledCounts(benchmark::State& state, const data::Corpus& corpus,
   state.counters["gibbs_updates_per_s"] = updates / gibbs_seconds;
   state.counters["table_ms"] = 1e3 * table_seconds / state.iterations();
   state.counters["counts_ms"] = 1e3 * counts_seconds / state.iterations();
+  state.counters["words_ms"] = 1e3 * words_seconds / state.iterations();
+  state.counters["order_ms"] = 1e3 * order_seconds / state.iterations();
+  state.counters["draw_ms"] = 1e3 * draw_seconds / state.iterations();
   state.counters["alpha_fraction"] = alpha_fraction / state.iterations();
   state.counters["topics_per_doc"] = topics_per_document / state.iterations();
 }

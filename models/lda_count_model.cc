@@ -67,6 +67,14 @@ void LdaCountModel::set_gibbs_sweeps(int gibbs_sweeps) {
   gibbs_sweeps_ = gibbs_sweeps;
 }
 
+void LdaCountModel::OnThreads(absl::FunctionRef<void(int thread)> fn) const {
+  if (pool_ == nullptr) {
+    fn(0);
+  } else {
+    pool_->RunOnThreads(fn);
+  }
+}
+
 void LdaCountModel::FillTable(const samplers::SimplexParameters& parameters) const {
   // π of the minibatch's words, a slice of kSliceWords words at a time: for each row, the
   // slice's words ascend, so a sampler's SimplexColumns reads the row as one short forward
@@ -97,14 +105,20 @@ void LdaCountModel::SampleDocuments(absl::Span<const int64_t> batch, uint64_t ke
     accumulator_storage.resize(static_cast<size_t>(num_topics_) * num_words, 0);
   }
   int32_t* accumulator = accumulator_storage.data();
-  std::vector<std::vector<int64_t>>& touched = touched_[thread];
-  // Adds `length` kept sweeps of topic k to local word u; threads other than 0 (whose
-  // accumulator the merge sums into) list the entry in its merge chunk when it becomes
-  // non-zero.
-  const bool list = thread != 0;
+  // Worked on through a local vector (moved in and out, keeping the capacity): the threads'
+  // lists' own fields share cache lines, which every push_back would write.
+  std::vector<std::vector<ListedCount>> touched = std::move(touched_[thread]);
+  for (std::vector<ListedCount>& listed : touched) listed.clear();
+  // Adds `length` kept sweeps of topic k to local word u; with several threads, an entry of
+  // another thread's merge chunk (whose owner sums it into its own accumulator) is listed in
+  // that chunk when it becomes non-zero.
+  const bool list = num_threads() > 1;
   auto add = [&](int32_t k, int32_t u, int32_t length) {
     const int64_t index = static_cast<int64_t>(k) * static_cast<int64_t>(num_words) + u;
-    if (list && accumulator[index] == 0) touched[chunk_of_topic_[k]].push_back(index);
+    if (list) {
+      const int chunk = chunk_of_topic_[k];
+      if (chunk != thread && accumulator[index] == 0) touched[chunk].push_back({index, 0});
+    }
     accumulator[index] += length;
   };
   std::vector<int32_t> local, run_topic, run_length;
@@ -148,6 +162,16 @@ void LdaCountModel::SampleDocuments(absl::Span<const int64_t> batch, uint64_t ke
     nonzero += state.counts().num_nonzero();
     alpha_draws += state.alpha_draws();
   }
+  // The listed entries' counts move into the lists (packed, read in sequence by the chunk's
+  // owner, rather than scattered reads of this thread's accumulator from another core), and
+  // the accumulator is zeroed there, from this thread's own cache.
+  for (int chunk = 0; chunk < static_cast<int>(touched.size()); ++chunk) {
+    for (ListedCount& entry : touched[chunk]) {
+      entry.count = accumulator[entry.index];
+      accumulator[entry.index] = 0;
+    }
+  }
+  touched_[thread] = std::move(touched);
   nonzero_sums_[thread] += nonzero;
   alpha_draw_sums_[thread] += alpha_draws;
 }
@@ -198,6 +222,7 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
   for (size_t u = 0; u < words_.size(); ++u) local_of_word_[words_[u]] = static_cast<int32_t>(u);
   const int num_words = static_cast<int>(words_.size());
   stats_.distinct_words = num_words;
+  stats_.words_seconds = SecondsSince(start);
 
   // Columns of π for those words and the per-word tables.
   table_.Reset(num_topics_, num_words, alpha_);
@@ -213,7 +238,7 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
   accumulators_.resize(threads);
   if (static_cast<int>(touched_.size()) != threads) {
     // Merge chunk c is the topic rows ForChunksOnPool gives thread c below.
-    touched_.assign(threads, std::vector<std::vector<int64_t>>(threads));
+    touched_.assign(threads, std::vector<std::vector<ListedCount>>(threads));
     chunk_of_topic_.assign(num_topics_, 0);
     for (int c = 0; c < threads; ++c) {
       const auto [begin, end] = parallel::ThreadPool::ChunkBounds(0, num_topics_, threads, c);
@@ -226,13 +251,9 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
   std::iota(order_.begin(), order_.end(), 0);
   std::stable_sort(order_.begin(), order_.end(),
                    [&](int64_t a, int64_t b) { return doc_cost[a] > doc_cost[b]; });
+  stats_.order_seconds = SecondsSince(gibbs_start);
   std::atomic<int64_t> next{0};
-  auto run = [&](int t) { SampleDocuments(batch, key, order_, next, t); };
-  if (pool_ == nullptr) {
-    run(0);
-  } else {
-    pool_->RunOnThreads(run);
-  }
+  OnThreads([&](int t) { SampleDocuments(batch, key, order_, next, t); });
   stats_.gibbs_seconds = SecondsSince(gibbs_start);
   const int kept_sweeps = this->kept_sweeps();
   stats_.token_updates = stats_.tokens * (gibbs_sweeps_ + 1);
@@ -243,30 +264,38 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
   for (int64_t n : alpha_draw_sums_) alpha_draws += n;
   stats_.alpha_bucket_fraction = static_cast<double>(alpha_draws) / stats_.token_updates;
 
-  // Integer sums over the threads (order-free), then (D/n) / kept_sweeps. Thread c owns a
-  // chunk of topic rows: it adds into thread 0's accumulator the entries the other Gibbs
-  // threads listed for its rows (only their non-zero entries, zeroing them: O(nnz / threads),
-  // not a pass over K x U per accumulator), then scans its rows of the sum in (topic, word)
-  // order for the non-zero entries (whole groups of kGroup words skipped by one test), zeroing
-  // them; so each thread's work shrinks with the thread count.
+  // Integer sums over the threads (order-free), then (D/n) / kept_sweeps, by chunks of topic
+  // rows, chunk c on thread c, in two passes so that no thread writes another's memory:
+  //  1. thread c adds into its own accumulator the entries the other threads listed for its
+  //     rows (only their non-zero entries, packed with their counts at the end of the sweeps:
+  //     O(nnz / threads), not a pass over K x U per accumulator), then scans its rows in (topic, word) order for the non-zero entries
+  //     (whole groups of kGroup words skipped by one test), zeroing them, into its own lists
+  //     of columns and scaled values, and the rows' sizes;
+  //  2. after the sizes (O(K), serial) place every row in `counts`, thread c copies its rows
+  //     there (SetRow: disjoint rows, disjoint memory).
+  // So each thread's work shrinks with the thread count and `counts` is the same, entry for
+  // entry and bit for bit, on any number of threads.
   const auto counts_start = std::chrono::steady_clock::now();
   const int64_t documents = scale_documents_ > 0 ? scale_documents_ : num_items();
   const double scale = static_cast<double>(documents) / batch.size() / kept_sweeps;
-  nonzero_entries_.resize(threads);
-  for (std::vector<NonzeroCount>& entries : nonzero_entries_) entries.clear();  // empty chunks
-  parallel::ForChunksOnPool(pool_, num_topics_, [&](int64_t begin, int64_t end, int chunk) {
+  row_sizes_.resize(num_topics_);
+  chunk_cols_.resize(threads);
+  chunk_values_.resize(threads);
+  OnThreads([&](int chunk) {
     constexpr int kGroup = 8;
-    int32_t* total = accumulators_[0].data();
-    for (int t = 1; t < threads; ++t) {
-      int32_t* other = accumulators_[t].data();
-      for (int64_t index : touched_[t][chunk]) {
-        total[index] += other[index];
-        other[index] = 0;
-      }
-      touched_[t][chunk].clear();
+    const auto [begin, end] = parallel::ThreadPool::ChunkBounds(0, num_topics_, threads, chunk);
+    int32_t* total = accumulators_[chunk].data();
+    for (int t = 0; t < threads; ++t) {
+      for (const ListedCount& entry : touched_[t][chunk]) total[entry.index] += entry.count;
     }
-    std::vector<NonzeroCount>& out = nonzero_entries_[chunk];
+    // Local (moved in and out, keeping the capacity): the vectors of different chunks share
+    // cache lines, which every push_back would write.
+    std::vector<int32_t> cols = std::move(chunk_cols_[chunk]);
+    std::vector<double> values = std::move(chunk_values_[chunk]);
+    cols.clear();
+    values.clear();
     for (int64_t k = begin; k < end; ++k) {
+      const size_t row_start = cols.size();
       int32_t* row = total + k * num_words;
       for (int group = 0; group < num_words; group += kGroup) {
         const int group_end = std::min(group + kGroup, num_words);
@@ -274,16 +303,30 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
         for (int u = group; u < group_end; ++u) any |= row[u];
         if (any == 0) continue;
         for (int u = group; u < group_end; ++u) {
-          if (row[u] != 0) out.push_back({static_cast<int32_t>(k), u, row[u]});
+          if (row[u] != 0) {
+            cols.push_back(words_[u]);
+            values.push_back(row[u] * scale);
+          }
           row[u] = 0;
         }
       }
+      row_sizes_[k] = static_cast<int64_t>(cols.size() - row_start);
+    }
+    chunk_cols_[chunk] = std::move(cols);
+    chunk_values_[chunk] = std::move(values);
+  });
+  counts.ResetRowSizes(num_topics_, dimension(), row_sizes_);
+  OnThreads([&](int chunk) {
+    const auto [begin, end] = parallel::ThreadPool::ChunkBounds(0, num_topics_, threads, chunk);
+    const absl::Span<const int32_t> cols = chunk_cols_[chunk];
+    const absl::Span<const double> values = chunk_values_[chunk];
+    size_t offset = 0;
+    for (int64_t k = begin; k < end; ++k) {
+      const size_t size = static_cast<size_t>(row_sizes_[k]);
+      counts.SetRow(static_cast<int>(k), cols.subspan(offset, size), values.subspan(offset, size));
+      offset += size;
     }
   });
-  counts.Reset(num_topics_, dimension());
-  for (const std::vector<NonzeroCount>& entries : nonzero_entries_) {
-    for (const NonzeroCount& e : entries) counts.Append(e.topic, words_[e.word], e.count * scale);
-  }
   for (int32_t w : words_) local_of_word_[w] = -1;
   stats_.counts_seconds = SecondsSince(counts_start);
 }

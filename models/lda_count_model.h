@@ -34,6 +34,7 @@
 #include <memory>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -124,7 +125,9 @@ class LdaCountModel final : public samplers::CountModel {
     double mean_topics_per_document = 0;  // nnz of n_dk after the last sweep, mean over docs
     double alpha_bucket_fraction = 0;     // token updates drawn from the α π_kw bucket
     double table_seconds = 0;    // collecting the words, gathering π columns, per-word tables
+    double words_seconds = 0;    // of which collecting and sorting the words (one thread)
     double gibbs_seconds = 0;    // initialisation and sweeps
+    double order_seconds = 0;    // of which sorting the documents longest first (one thread)
     double counts_seconds = 0;   // merging and scaling the counts
   };
   const Stats& last_stats() const { return stats_; }
@@ -159,6 +162,8 @@ class LdaCountModel final : public samplers::CountModel {
                              const samplers::SimplexParameters& parameters,
                              samplers::SimplexCounts& counts) const;
   int num_threads() const { return pool_ == nullptr ? 1 : pool_->num_threads(); }
+  // fn(t) for every thread t of the pool, concurrently (fn(0) without a pool).
+  void OnThreads(absl::FunctionRef<void(int thread)> fn) const;
 
   const data::Corpus* corpus_;
   int num_topics_;
@@ -174,19 +179,23 @@ class LdaCountModel final : public samplers::CountModel {
   mutable std::vector<int32_t> words_;          // U distinct word ids, ascending
   mutable std::vector<std::vector<double>> slices_;  // per thread, K x (a few hundred words)
   mutable MinibatchTopicTable table_;
-  // Per thread: the kept sweeps' counts, K x U (all zero between calls), and (threads other
-  // than 0) the entries that became non-zero, listed by merge chunk (chunk_of_topic_: the
-  // topic's chunk of rows).
-  mutable std::vector<std::vector<int32_t>> accumulators_;
-  mutable std::vector<std::vector<std::vector<int64_t>>> touched_;
-  mutable std::vector<int> chunk_of_topic_;
-  mutable std::vector<int64_t> order_;  // batch slots, longest document first
-  struct NonzeroCount {
-    int32_t topic;
-    int32_t word;  // local id
+  // Per thread: the kept sweeps' counts, K x U (all zero between calls), and (with several
+  // threads) the entries of the other threads' merge chunks that became non-zero, listed by
+  // chunk (chunk_of_topic_: the topic's chunk of rows; chunk c is merged by thread c), their
+  // counts moved into the list at the end of the thread's sweeps.
+  struct ListedCount {
+    int64_t index;  // k * U + u
     int32_t count;
   };
-  mutable std::vector<std::vector<NonzeroCount>> nonzero_entries_;  // per thread
+  mutable std::vector<std::vector<int32_t>> accumulators_;
+  mutable std::vector<std::vector<std::vector<ListedCount>>> touched_;
+  mutable std::vector<int> chunk_of_topic_;
+  mutable std::vector<int64_t> order_;  // batch slots, longest document first
+  // The merge's output per chunk of rows: the non-zero entries' word ids and scaled counts,
+  // row after row, and every row's number of entries (K).
+  mutable std::vector<std::vector<int32_t>> chunk_cols_;
+  mutable std::vector<std::vector<double>> chunk_values_;
+  mutable std::vector<int64_t> row_sizes_;
   mutable std::vector<int64_t> nonzero_sums_;               // per thread
   mutable std::vector<int64_t> alpha_draw_sums_;            // per thread
   mutable Stats stats_;

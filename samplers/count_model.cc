@@ -66,6 +66,55 @@ void SimplexCounts::Append(int row, int col, double value) {
   row_totals_[row] += value;
 }
 
+void SimplexCounts::ResetRowSizes(int rows, int cols, absl::Span<const int64_t> row_sizes) {
+  SGMCMC_CHECK(rows >= 1 && cols >= 1)
+      << "SimplexCounts::ResetRowSizes: rows and cols must be >= 1, got " << rows << " x " << cols;
+  SGMCMC_CHECK(row_sizes.size() == static_cast<size_t>(rows))
+      << "SimplexCounts::ResetRowSizes: " << row_sizes.size() << " row sizes for " << rows
+      << " rows";
+  cols_ = cols;
+  row_begin_.resize(rows);
+  int64_t total = 0;
+  for (int r = 0; r < rows; ++r) {
+    SGMCMC_CHECK(row_sizes[r] >= 0)
+        << "SimplexCounts::ResetRowSizes: row " << r << " has size " << row_sizes[r];
+    row_begin_[r] = total;
+    total += row_sizes[r];
+  }
+  row_totals_.assign(rows, 0.0);
+  // Every slot is written by SetRow, so growing needs no particular value and shrinking or
+  // keeping the size writes nothing.
+  cols_index_.resize(total);
+  values_.resize(total);
+  // Append's order check then refuses every entry: the matrix is filled by SetRow only.
+  last_row_ = rows - 1;
+  last_col_ = cols;
+}
+
+void SimplexCounts::SetRow(int row, absl::Span<const int32_t> cols,
+                           absl::Span<const double> values) {
+  SGMCMC_CHECK(row >= 0 && row < rows())
+      << "SimplexCounts::SetRow: row " << row << " outside [0, " << rows() << ")";
+  const int64_t begin = RowBegin(row), size = RowEnd(row) - begin;
+  SGMCMC_CHECK(static_cast<int64_t>(cols.size()) == size &&
+               static_cast<int64_t>(values.size()) == size)
+      << "SimplexCounts::SetRow: row " << row << " has " << size << " slots, got "
+      << cols.size() << " columns and " << values.size() << " values";
+  double total = 0;
+  for (int64_t e = 0; e < size; ++e) {
+    SGMCMC_CHECK(cols[e] >= (e == 0 ? 0 : cols[e - 1] + 1) && cols[e] < cols_)
+        << "SimplexCounts::SetRow: row " << row << " column " << cols[e] << " at entry " << e
+        << " is out of [0, " << cols_ << ") or not above the previous one";
+    SGMCMC_CHECK(ValidCount(values[e]) && values[e] > 0)
+        << "SimplexCounts::SetRow: value at (" << row << ", " << cols[e]
+        << ") must be finite and > 0, got " << values[e];
+    cols_index_[begin + e] = cols[e];
+    values_[begin + e] = values[e];
+    total += values[e];
+  }
+  row_totals_[row] = total;
+}
+
 absl::StatusOr<SimplexCounts> SimplexCounts::FromTriplets(int rows, int cols,
                                                           std::vector<Triplet> triplets) {
   if (absl::Status s = ValidateShape("SimplexCounts::FromTriplets", rows, cols); !s.ok()) return s;

@@ -18,7 +18,7 @@
 //  - CountModel: the model interface, in the spirit of Ceres' CostFunction: one const method
 //    that fills a caller-owned SimplexCounts.
 //
-// Cost: Append is O(1) amortised; FromTriplets sorts, O(nnz log nnz); row access O(1). A
+// Cost: Append is O(1) amortised; SetRow O(row's entries); FromTriplets sorts, O(nnz log nnz); row access O(1). A
 // SimplexCounts keeps its capacity across Reset, so refilling it allocates nothing once warm.
 //
 // Example:
@@ -72,6 +72,17 @@ class SimplexCounts {
   // order (rows may be skipped); value must be finite and >= 0, and a zero value is not
   // stored. Violations are programmer errors (checked).
   void Append(int row, int col, double value);
+
+  // Filling by rows from several threads: ResetRowSizes makes this an all-zero rows x cols
+  // matrix whose row r will hold row_sizes[r] (>= 0) entries (O(rows); keeps the capacity;
+  // Append is not allowed until the next Reset), then SetRow writes each row once, its
+  // entries in the reserved slots. SetRow calls on different rows write disjoint memory, so
+  // they may run concurrently; the result equals Append-ing the same entries in order (the
+  // row total summed in column order, bit for bit).
+  void ResetRowSizes(int rows, int cols, absl::Span<const int64_t> row_sizes);
+  // Row `row`'s entries: cols.size() == values.size() == its reserved size, columns strictly
+  // increasing in [0, cols), values finite and > 0 (all checked).
+  void SetRow(int row, absl::Span<const int32_t> cols, absl::Span<const double> values);
 
   // The sum of the triplets with equal (row, col) (any order; values finite, >= 0). Returns
   // InvalidArgument naming the triplet index for an out-of-range row/col or a bad value.

@@ -104,6 +104,44 @@ TEST(SimplexCountsDeathTest, OutOfOrderOrInvalidAppendDies) {
   EXPECT_DEATH(SimplexCounts(0, 3), "rows and cols must be >= 1");
 }
 
+TEST(SimplexCountsTest, SetRowEqualsAppendBitForBit) {
+  // Rows written out of order (as concurrent threads may) over a previously larger matrix.
+  SimplexCounts appended(4, 9), by_rows(3, 2);
+  by_rows.Append(2, 1, 5.0);
+  const std::vector<int32_t> cols0 = {0, 3, 8}, cols2 = {2};
+  const std::vector<double> values0 = {0.1, 0.2, 0.3}, values2 = {1e-3};
+  for (size_t e = 0; e < cols0.size(); ++e) appended.Append(0, cols0[e], values0[e]);
+  appended.Append(2, cols2[0], values2[0]);
+  const std::vector<int64_t> sizes = {3, 0, 1, 0};
+  by_rows.ResetRowSizes(4, 9, sizes);
+  by_rows.SetRow(2, cols2, values2);
+  by_rows.SetRow(1, {}, {});
+  by_rows.SetRow(0, cols0, values0);
+  EXPECT_EQ(by_rows.rows(), 4);
+  EXPECT_EQ(by_rows.cols(), 9);
+  EXPECT_EQ(by_rows.nonzeros(), 4);
+  for (int r = 0; r < 4; ++r) {
+    EXPECT_THAT(Cols(by_rows.row(r)), ::testing::ElementsAreArray(Cols(appended.row(r))));
+    EXPECT_THAT(Values(by_rows.row(r)), ::testing::ElementsAreArray(Values(appended.row(r))));
+    // 0.1 + 0.2 + 0.3 is not 0.6 in floating point: the sums must round the same way.
+    EXPECT_EQ(by_rows.row_total(r), appended.row_total(r)) << "row " << r;
+  }
+}
+
+TEST(SimplexCountsDeathTest, BadSetRowDies) {
+  SimplexCounts counts;
+  const std::vector<int64_t> sizes = {2, 1};
+  counts.ResetRowSizes(2, 4, sizes);
+  const std::vector<int32_t> unsorted = {3, 1}, outside = {4};
+  const std::vector<double> two = {1.0, 1.0}, one = {1.0}, zero = {0.0};
+  EXPECT_DEATH(counts.SetRow(0, unsorted, two), "not above the previous one");
+  EXPECT_DEATH(counts.SetRow(1, outside, one), "column 4 at entry 0 is out of");
+  EXPECT_DEATH(counts.SetRow(1, {0}, zero), "finite and > 0");
+  EXPECT_DEATH(counts.SetRow(0, {0}, one), "row 0 has 2 slots");
+  EXPECT_DEATH(counts.Append(1, 3, 1.0), "increasing \\(row, col\\) order");
+  EXPECT_DEATH(counts.ResetRowSizes(2, 4, {1}), "1 row sizes for 2 rows");
+}
+
 TEST(DenseCountsViewTest, VectorAndRows) {
   const std::vector<double> values = {1, 2, 3, 4, 5, 6};
   const DenseCountsView vector = DenseCountsView::Vector(values);
