@@ -74,8 +74,8 @@ namespace {
 //  - table_ms, counts_ms: the per-minibatch table build and the count assembly (both
 //    included in the first two rates);
 //  - the pieces that run on one thread whatever the thread count: words_ms (collecting and
-//    sorting the minibatch's distinct words, part of table_ms), order_ms (the longest-first
-//    sort of the documents, part of the Gibbs phase) and draw_ms (Minibatch::Draw, which
+//    sorting the minibatch's distinct words), order_ms (the longest-first sort of the
+//    documents; both part of table_ms) and draw_ms (Minibatch::Draw, which
 //    Lda::Step calls before ScaledCounts; timed with the call, as before these counters).
 void RunScaledCounts(benchmark::State& state, const data::Corpus& corpus,
                      const samplers::SimplexParameters& topics, int threads, double alpha) {

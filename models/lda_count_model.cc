@@ -67,31 +67,23 @@ void LdaCountModel::set_gibbs_sweeps(int gibbs_sweeps) {
   gibbs_sweeps_ = gibbs_sweeps;
 }
 
-void LdaCountModel::OnThreads(absl::FunctionRef<void(int thread)> fn) const {
-  if (pool_ == nullptr) {
-    fn(0);
-  } else {
-    pool_->RunOnThreads(fn);
-  }
-}
-
-void LdaCountModel::FillTable(const samplers::SimplexParameters& parameters) const {
+void LdaCountModel::FillTableChunk(const samplers::SimplexParameters& parameters,
+                                   int thread) const {
   // π of the minibatch's words, a slice of kSliceWords words at a time: for each row, the
   // slice's words ascend, so a sampler's SimplexColumns reads the row as one short forward
   // stream (which the hardware prefetcher follows); the K x kSliceWords slice (200 KB at
   // K = 100) stays in L2 while it is transposed into the word-major table.
   constexpr int kSliceWords = 256;
-  const int num_words = static_cast<int>(words_.size());
-  parallel::ForChunksOnPool(pool_, num_words, [&](int64_t begin, int64_t end, int thread) {
-    std::vector<double>& slice = slices_[thread];
-    for (int64_t first = begin; first < end; first += kSliceWords) {
-      const int width = static_cast<int>(std::min<int64_t>(kSliceWords, end - first));
-      slice.resize(static_cast<size_t>(num_topics_) * width);
-      parameters.SimplexColumns(absl::MakeConstSpan(words_.data() + first, width),
-                                absl::MakeSpan(slice));
-      table_.SetColumns(static_cast<int>(first), TopicColumnsView{slice, num_topics_, width});
-    }
-  });
+  const auto [begin, end] = parallel::ThreadPool::ChunkBounds(
+      0, static_cast<int64_t>(words_.size()), num_threads(), thread);
+  std::vector<double>& slice = slices_[thread];
+  for (int64_t first = begin; first < end; first += kSliceWords) {
+    const int width = static_cast<int>(std::min<int64_t>(kSliceWords, end - first));
+    slice.resize(static_cast<size_t>(num_topics_) * width);
+    parameters.SimplexColumns(absl::MakeConstSpan(words_.data() + first, width),
+                              absl::MakeSpan(slice));
+    table_.SetColumns(static_cast<int>(first), TopicColumnsView{slice, num_topics_, width});
+  }
 }
 
 void LdaCountModel::SampleDocuments(absl::Span<const int64_t> batch, uint64_t key,
@@ -224,20 +216,17 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
   stats_.distinct_words = num_words;
   stats_.words_seconds = SecondsSince(start);
 
-  // Columns of π for those words and the per-word tables.
-  table_.Reset(num_topics_, num_words, alpha_);
-  slices_.resize(num_threads());
-  FillTable(parameters);
-  stats_.table_seconds = SecondsSince(start);
-
-  // Gibbs sweeps: the threads take documents one at a time, longest first, so they finish
+  // The per-word tables (filled below from the columns of π for those words), and the Gibbs
+  // sweeps' set-up: the threads take documents one at a time, longest first, so they finish
   // together. Which thread samples a document does not matter: its stream is its slot's, and
   // the per-thread counts are integers summed in any order.
-  const auto gibbs_start = std::chrono::steady_clock::now();
+  table_.Reset(num_topics_, num_words, alpha_);
   const int threads = num_threads();
+  slices_.resize(threads);
+  const auto order_start = std::chrono::steady_clock::now();
   accumulators_.resize(threads);
   if (static_cast<int>(touched_.size()) != threads) {
-    // Merge chunk c is the topic rows ForChunksOnPool gives thread c below.
+    // Merge chunk c, the topic rows MergeChunk(c) sums on thread c.
     touched_.assign(threads, std::vector<std::vector<ListedCount>>(threads));
     chunk_of_topic_.assign(num_topics_, 0);
     for (int c = 0; c < threads; ++c) {
@@ -251,11 +240,50 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
   std::iota(order_.begin(), order_.end(), 0);
   std::stable_sort(order_.begin(), order_.end(),
                    [&](int64_t a, int64_t b) { return doc_cost[a] > doc_cost[b]; });
-  stats_.order_seconds = SecondsSince(gibbs_start);
+  stats_.order_seconds = SecondsSince(order_start);
+  const int64_t documents = scale_documents_ > 0 ? scale_documents_ : num_items();
+  const double scale = static_cast<double>(documents) / batch.size() / kept_sweeps();
+  row_sizes_.resize(num_topics_);
+  chunk_cols_.resize(threads);
+  chunk_values_.resize(threads);
+  // After the sweeps, integer sums over the threads (order-free), then (D/n) / kept_sweeps, by
+  // chunks of topic rows, chunk c on thread c, in two passes so that no thread writes
+  // another's memory:
+  //  1. thread c adds into its own accumulator the entries the other threads listed for its
+  //     rows (only their non-zero entries, packed with their counts at the end of the sweeps:
+  //     O(nnz / threads), not a pass over K x U per accumulator), then scans its rows in
+  //     (topic, word) order for the non-zero entries (whole groups of kGroup words skipped by
+  //     one test), zeroing them, into its own lists of columns and scaled values, and the
+  //     rows' sizes;
+  //  2. after the sizes (O(K), serial) place every row in `counts`, thread c copies its rows
+  //     there (SetRow: disjoint rows, disjoint memory).
+  // So each thread's work shrinks with the thread count and `counts` is the same, entry for
+  // entry and bit for bit, on any number of threads.
+  // The phases (table, sweeps, merge, placing, copy) are separated by a barrier inside one
+  // call of the pool: one wake-up of the workers per ScaledCounts, not four.
   std::atomic<int64_t> next{0};
-  OnThreads([&](int t) { SampleDocuments(batch, key, order_, next, t); });
-  stats_.gibbs_seconds = SecondsSince(gibbs_start);
-  const int kept_sweeps = this->kept_sweeps();
+  parallel::SpinBarrier barrier(threads);
+  std::chrono::steady_clock::time_point gibbs_start, counts_start;
+  auto phases = [&](int t) {
+    FillTableChunk(parameters, t);
+    barrier.Wait();
+    if (t == 0) gibbs_start = std::chrono::steady_clock::now();
+    SampleDocuments(batch, key, order_, next, t);
+    barrier.Wait();
+    if (t == 0) counts_start = std::chrono::steady_clock::now();
+    MergeChunk(t, scale);
+    barrier.Wait();
+    if (t == 0) counts.ResetRowSizes(num_topics_, dimension(), row_sizes_);
+    barrier.Wait();
+    WriteChunk(t, counts);
+  };
+  if (pool_ == nullptr) {
+    phases(0);
+  } else {
+    pool_->RunOnThreads(phases);
+  }
+  stats_.table_seconds = std::chrono::duration<double>(gibbs_start - start).count();
+  stats_.gibbs_seconds = std::chrono::duration<double>(counts_start - gibbs_start).count();
   stats_.token_updates = stats_.tokens * (gibbs_sweeps_ + 1);
   int64_t nonzero = 0;
   for (int64_t n : nonzero_sums_) nonzero += n;
@@ -263,72 +291,58 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
   int64_t alpha_draws = 0;
   for (int64_t n : alpha_draw_sums_) alpha_draws += n;
   stats_.alpha_bucket_fraction = static_cast<double>(alpha_draws) / stats_.token_updates;
-
-  // Integer sums over the threads (order-free), then (D/n) / kept_sweeps, by chunks of topic
-  // rows, chunk c on thread c, in two passes so that no thread writes another's memory:
-  //  1. thread c adds into its own accumulator the entries the other threads listed for its
-  //     rows (only their non-zero entries, packed with their counts at the end of the sweeps:
-  //     O(nnz / threads), not a pass over K x U per accumulator), then scans its rows in (topic, word) order for the non-zero entries
-  //     (whole groups of kGroup words skipped by one test), zeroing them, into its own lists
-  //     of columns and scaled values, and the rows' sizes;
-  //  2. after the sizes (O(K), serial) place every row in `counts`, thread c copies its rows
-  //     there (SetRow: disjoint rows, disjoint memory).
-  // So each thread's work shrinks with the thread count and `counts` is the same, entry for
-  // entry and bit for bit, on any number of threads.
-  const auto counts_start = std::chrono::steady_clock::now();
-  const int64_t documents = scale_documents_ > 0 ? scale_documents_ : num_items();
-  const double scale = static_cast<double>(documents) / batch.size() / kept_sweeps;
-  row_sizes_.resize(num_topics_);
-  chunk_cols_.resize(threads);
-  chunk_values_.resize(threads);
-  OnThreads([&](int chunk) {
-    constexpr int kGroup = 8;
-    const auto [begin, end] = parallel::ThreadPool::ChunkBounds(0, num_topics_, threads, chunk);
-    int32_t* total = accumulators_[chunk].data();
-    for (int t = 0; t < threads; ++t) {
-      for (const ListedCount& entry : touched_[t][chunk]) total[entry.index] += entry.count;
-    }
-    // Local (moved in and out, keeping the capacity): the vectors of different chunks share
-    // cache lines, which every push_back would write.
-    std::vector<int32_t> cols = std::move(chunk_cols_[chunk]);
-    std::vector<double> values = std::move(chunk_values_[chunk]);
-    cols.clear();
-    values.clear();
-    for (int64_t k = begin; k < end; ++k) {
-      const size_t row_start = cols.size();
-      int32_t* row = total + k * num_words;
-      for (int group = 0; group < num_words; group += kGroup) {
-        const int group_end = std::min(group + kGroup, num_words);
-        int32_t any = 0;
-        for (int u = group; u < group_end; ++u) any |= row[u];
-        if (any == 0) continue;
-        for (int u = group; u < group_end; ++u) {
-          if (row[u] != 0) {
-            cols.push_back(words_[u]);
-            values.push_back(row[u] * scale);
-          }
-          row[u] = 0;
-        }
-      }
-      row_sizes_[k] = static_cast<int64_t>(cols.size() - row_start);
-    }
-    chunk_cols_[chunk] = std::move(cols);
-    chunk_values_[chunk] = std::move(values);
-  });
-  counts.ResetRowSizes(num_topics_, dimension(), row_sizes_);
-  OnThreads([&](int chunk) {
-    const auto [begin, end] = parallel::ThreadPool::ChunkBounds(0, num_topics_, threads, chunk);
-    const absl::Span<const int32_t> cols = chunk_cols_[chunk];
-    const absl::Span<const double> values = chunk_values_[chunk];
-    size_t offset = 0;
-    for (int64_t k = begin; k < end; ++k) {
-      const size_t size = static_cast<size_t>(row_sizes_[k]);
-      counts.SetRow(static_cast<int>(k), cols.subspan(offset, size), values.subspan(offset, size));
-      offset += size;
-    }
-  });
   for (int32_t w : words_) local_of_word_[w] = -1;
   stats_.counts_seconds = SecondsSince(counts_start);
+}
+
+void LdaCountModel::MergeChunk(int chunk, double scale) const {
+  const int threads = num_threads();
+  const int num_words = static_cast<int>(words_.size());
+  constexpr int kGroup = 8;
+  const auto [begin, end] = parallel::ThreadPool::ChunkBounds(0, num_topics_, threads, chunk);
+  int32_t* total = accumulators_[chunk].data();
+  for (int t = 0; t < threads; ++t) {
+    for (const ListedCount& entry : touched_[t][chunk]) total[entry.index] += entry.count;
+  }
+  // Local (moved in and out, keeping the capacity): the vectors of different chunks share
+  // cache lines, which every push_back would write.
+  std::vector<int32_t> cols = std::move(chunk_cols_[chunk]);
+  std::vector<double> values = std::move(chunk_values_[chunk]);
+  cols.clear();
+  values.clear();
+  for (int64_t k = begin; k < end; ++k) {
+    const size_t row_start = cols.size();
+    int32_t* row = total + k * num_words;
+    for (int group = 0; group < num_words; group += kGroup) {
+      const int group_end = std::min(group + kGroup, num_words);
+      int32_t any = 0;
+      for (int u = group; u < group_end; ++u) any |= row[u];
+      if (any == 0) continue;
+      for (int u = group; u < group_end; ++u) {
+        if (row[u] != 0) {
+          cols.push_back(words_[u]);
+          values.push_back(row[u] * scale);
+        }
+        row[u] = 0;
+      }
+    }
+    row_sizes_[k] = static_cast<int64_t>(cols.size() - row_start);
+  }
+  chunk_cols_[chunk] = std::move(cols);
+  chunk_values_[chunk] = std::move(values);
+}
+
+void LdaCountModel::WriteChunk(int chunk, samplers::SimplexCounts& counts) const {
+  const int threads = num_threads();
+  const auto [begin, end] = parallel::ThreadPool::ChunkBounds(0, num_topics_, threads, chunk);
+  const absl::Span<const int32_t> cols = chunk_cols_[chunk];
+  const absl::Span<const double> values = chunk_values_[chunk];
+  size_t offset = 0;
+  for (int64_t k = begin; k < end; ++k) {
+    const size_t size = static_cast<size_t>(row_sizes_[k]);
+    counts.SetRow(static_cast<int>(k), cols.subspan(offset, size), values.subspan(offset, size));
+    offset += size;
+  }
 }
 
 absl::Status LdaCountModel::SetAssignments(absl::Span<const int32_t> z){

@@ -34,7 +34,6 @@
 #include <memory>
 #include <vector>
 
-#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -126,8 +125,8 @@ class LdaCountModel final : public samplers::CountModel {
     double alpha_bucket_fraction = 0;     // token updates drawn from the α π_kw bucket
     double table_seconds = 0;    // collecting the words, gathering π columns, per-word tables
     double words_seconds = 0;    // of which collecting and sorting the words (one thread)
+    double order_seconds = 0;    // and sorting the documents longest first (one thread)
     double gibbs_seconds = 0;    // initialisation and sweeps
-    double order_seconds = 0;    // of which sorting the documents longest first (one thread)
     double counts_seconds = 0;   // merging and scaling the counts
   };
   const Stats& last_stats() const { return stats_; }
@@ -150,20 +149,24 @@ class LdaCountModel final : public samplers::CountModel {
   }
   int kept_sweeps() const { return gibbs_sweeps_ - burn_in_sweeps(); }
 
-  // Builds table_ for the words_ of the current minibatch from π = `parameters`.
-  void FillTable(const samplers::SimplexParameters& parameters) const;
+  // Builds thread `thread`'s chunk of the columns of table_ (reset for the words_ of the
+  // current minibatch) from π = `parameters`.
+  void FillTableChunk(const samplers::SimplexParameters& parameters, int thread) const;
   // Gibbs on the batch documents order[next++] until order is exhausted, on thread
   // `thread`, adding every kept sweep's assignments to that thread's accumulator.
   void SampleDocuments(absl::Span<const int64_t> batch, uint64_t key,
                        absl::Span<const int64_t> order, std::atomic<int64_t>& next,
                        int thread) const;
+  // The count merge's two passes for chunk `chunk` of the topic rows, on thread `chunk` (see
+  // ScaledCounts): the sums and scaled non-zero entries into chunk_cols_ / chunk_values_ /
+  // row_sizes_; then, once `counts` is sized, the rows into it.
+  void MergeChunk(int chunk, double scale) const;
+  void WriteChunk(int chunk, samplers::SimplexCounts& counts) const;
   // kPersistentJoint: the sweeps on the whole corpus (batch = every document) and n_kw.
   void PersistentJointCounts(uint64_t key, absl::Span<const int64_t> batch,
                              const samplers::SimplexParameters& parameters,
                              samplers::SimplexCounts& counts) const;
   int num_threads() const { return pool_ == nullptr ? 1 : pool_->num_threads(); }
-  // fn(t) for every thread t of the pool, concurrently (fn(0) without a pool).
-  void OnThreads(absl::FunctionRef<void(int thread)> fn) const;
 
   const data::Corpus* corpus_;
   int num_topics_;

@@ -1,5 +1,7 @@
 #include "parallel/thread_pool.h"
 
+#include <thread>
+
 #include "base/check.h"
 
 namespace sgmcmc::parallel {
@@ -144,6 +146,22 @@ void ForChunksOnPool(ThreadPool* pool, int64_t n,
     return;
   }
   pool->ParallelForChunks(0, n, fn);
+}
+
+SpinBarrier::SpinBarrier(int count) : count_(count) {
+  SGMCMC_CHECK(count >= 1) << "SpinBarrier: count must be >= 1, got " << count;
+}
+
+void SpinBarrier::Wait() {
+  const uint64_t generation = generation_.load(std::memory_order_acquire);
+  if (arrived_.fetch_add(1, std::memory_order_acq_rel) == count_ - 1) {
+    // The last to arrive resets the count before releasing the others, so their next Wait
+    // counts afresh.
+    arrived_.store(0, std::memory_order_relaxed);
+    generation_.fetch_add(1, std::memory_order_release);
+    return;
+  }
+  while (generation_.load(std::memory_order_acquire) == generation) std::this_thread::yield();
 }
 
 }  // namespace sgmcmc::parallel

@@ -11,9 +11,12 @@
 //
 // Calls are blocking and serialised (one loop at a time per pool); calling the pool from
 // inside one of its own tasks is a programming error (checked), as it would deadlock.
+// SpinBarrier separates phases inside one RunOnThreads call (a phase that needs every
+// thread's previous phase done) without a second wake-up of the workers.
 //
 // Cost: one wake-up of the workers per call (condition variables), O(T); keep per-call work
-// well above it. Measured: parallel/thread_pool_benchmark.cc.
+// well above it. SpinBarrier::Wait: one atomic increment, then spinning until the last
+// thread arrives (no system call when the threads run at once). Measured: parallel/thread_pool_benchmark.cc.
 //
 // Example:
 //   parallel::ThreadPool pool(/*num_threads=*/2);
@@ -24,6 +27,7 @@
 #ifndef SGMCMC_PARALLEL_THREAD_POOL_H_
 #define SGMCMC_PARALLEL_THREAD_POOL_H_
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -85,6 +89,26 @@ class ThreadPool {
   uint64_t generation_ = 0;  // incremented per call
   int pending_ = 0;          // workers still running the current call
   bool stop_ = false;
+};
+
+// A reusable barrier for the `count` threads of one RunOnThreads call: Wait() returns once
+// all `count` have called it (the k-th Wait of each thread pairs with the k-th of the others),
+// and everything a thread wrote before its Wait is visible to all after theirs. It spins
+// (yielding the processor between polls), so use it only among threads that run at the same
+// time, as a pool's threads in one call do.
+class SpinBarrier {
+ public:
+  // count >= 1 (checked).
+  explicit SpinBarrier(int count);
+  SpinBarrier(const SpinBarrier&) = delete;
+  SpinBarrier& operator=(const SpinBarrier&) = delete;
+
+  void Wait();
+
+ private:
+  const int count_;
+  std::atomic<int> arrived_{0};
+  std::atomic<uint64_t> generation_{0};
 };
 
 // fn(chunk_begin, chunk_end, thread) over the static chunks of [0, n): on `pool`

@@ -78,6 +78,30 @@ TEST(ThreadPoolTest, RunOnThreadsRunsEveryThreadConcurrently) {
   EXPECT_TRUE(all_met.load());
 }
 
+TEST(SpinBarrierTest, PhasesSeeEveryThreadsPreviousPhase) {
+  // Each phase reads what every thread wrote in the previous one; without the barrier a fast
+  // thread would read a stale (previous phase's) value of a slow one and the check fails.
+  constexpr int kThreads = 3, kPhases = 2000;
+  ThreadPool pool(kThreads);
+  SpinBarrier barrier(kThreads);
+  std::vector<std::atomic<int>> value(kThreads);
+  for (std::atomic<int>& v : value) v = -1;
+  std::atomic<int> mismatches{0};
+  pool.RunOnThreads([&](int thread) {
+    for (int phase = 0; phase < kPhases; ++phase) {
+      value[thread].store(phase, std::memory_order_relaxed);
+      barrier.Wait();
+      for (int t = 0; t < kThreads; ++t) {
+        if (value[t].load(std::memory_order_relaxed) != phase) ++mismatches;
+      }
+      barrier.Wait();  // nobody writes phase + 1 before everyone has read phase
+    }
+  });
+  EXPECT_EQ(mismatches.load(), 0);
+  SpinBarrier alone(1);
+  alone.Wait();  // one thread: returns at once
+}
+
 TEST(ThreadPoolTest, ManyShortCalls) {
   ThreadPool pool(2);
   int64_t sum = 0;
