@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "base/check.h"
 #include "data/corpus.h"
 #include "gtest/gtest.h"
 #include "models/lda_testing.h"
@@ -233,6 +234,45 @@ TEST(LdaCountModelTest, SameCountsForAnyThreadCountAndParameterPath) {
         }
       }
     }
+  }
+}
+
+// The sparse rows themselves (columns, values, totals: what the samplers read), call after
+// call on one model, equal a one-thread model's bit for bit on any thread count: the merge
+// leaves every thread's accumulator zero for the next call, and the rows written by chunks
+// (SimplexCounts::SetRow) carry the same totals as appending them in order would.
+TEST(LdaCountModelTest, RepeatedCallsGiveTheSameSparseRowsOnAnyThreadCount) {
+  const data::Corpus corpus = BlockCorpus(5, 6, 60, 40, 2);
+  samplers::SimplexSamplerOptions so = SamplerOptions(5, corpus.vocabulary_size());
+  so.seed = 9;
+  samplers::Scir sampler = *samplers::Scir::Create(so);
+  std::vector<double> fake(5 * corpus.vocabulary_size());
+  for (size_t i = 0; i < fake.size(); ++i) fake[i] = (i * 104729) % 11;
+  sampler.Step(samplers::DenseCountsView{5, corpus.vocabulary_size(), fake}, 0.05);
+  const std::vector<std::vector<int64_t>> batches = {
+      {5, 59, 12, 30, 31, 0, 44}, {1, 2, 3}, {58, 57, 20, 21, 22, 23, 24, 25, 40}};
+  auto run = [&](parallel::ThreadPool* pool) {
+    auto model = LdaCountModel::Create(&corpus, 5, 0.1, 0.5, 6, pool);
+    SGMCMC_CHECK(model.ok());
+    rng::Engine engine(77);
+    samplers::SimplexCounts counts;
+    std::vector<std::vector<double>> rows;  // per call and row: columns, values, total
+    for (int call = 0; call < 6; ++call) {
+      (*model)->ScaledCounts(engine, batches[call % 3], sampler, counts);
+      for (int k = 0; k < counts.rows(); ++k) {
+        const samplers::SparseCountsRow row = counts.row(k);
+        std::vector<double> flat(row.cols.begin(), row.cols.end());
+        flat.insert(flat.end(), row.values.begin(), row.values.end());
+        flat.push_back(row.total);
+        rows.push_back(flat);
+      }
+    }
+    return rows;
+  };
+  const std::vector<std::vector<double>> reference = run(nullptr);
+  for (int threads : {1, 2, 3, 7}) {
+    parallel::ThreadPool pool(threads);
+    EXPECT_EQ(run(&pool), reference) << threads << " threads";
   }
 }
 
