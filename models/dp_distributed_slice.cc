@@ -27,8 +27,8 @@ DpDistributedSlice::DpDistributedSlice(parallel::Communicator* comm, DpComponent
       model_(model),
       data_(data),
       options_(options),
-      begin_(data->rows() * comm->rank() / comm->size()),
-      end_(data->rows() * (comm->rank() + 1) / comm->size()),
+      begin_(RankRows(data->rows(), *comm).first),
+      end_(RankRows(data->rows(), *comm).second),
       alpha_(options.concentration.initial_alpha),
       z_(end_ - begin_, 0),
       u_(end_ - begin_, 0.0) {}

@@ -40,8 +40,8 @@ DpParallelSampler::DpParallelSampler(parallel::Communicator* comm, DpComponentMo
       model_(model),
       data_(data),
       options_(options),
-      begin_(data->rows() * comm->rank() / comm->size()),
-      end_(data->rows() * (comm->rank() + 1) / comm->size()),
+      begin_(RankRows(data->rows(), *comm).first),
+      end_(RankRows(data->rows(), *comm).second),
       alpha_(options.concentration.initial_alpha),
       z_(end_ - begin_),
       log_normalizers_(end_ - begin_),
@@ -404,6 +404,11 @@ absl::Status ValidateDistributedInput(const char* sampler, const DpComponentMode
   return absl::OkStatus();
 }
 
+std::pair<int64_t, int64_t> RankRows(int64_t rows, const parallel::Communicator& comm) {
+  const int64_t rank = comm.rank(), size = comm.size();
+  return {rows * rank / size, rows * (rank + 1) / size};
+}
+
 absl::StatusOr<double> DistributedTestLogPredictive(parallel::Communicator& comm,
                                                     const DpComponentModel& model,
                                                     const CountMatrix& test,
@@ -411,9 +416,9 @@ absl::StatusOr<double> DistributedTestLogPredictive(parallel::Communicator& comm
                                                     absl::Span<const double> atoms,
                                                     double log_rest) {
   const int64_t rows = test.rows();
-  const int rank = comm.rank(), p = comm.size();
+  const auto [begin, end] = RankRows(rows, comm);
   std::vector<double> values(rows, 0.0);
-  for (int64_t i = rows * rank / p; i < rows * (rank + 1) / p; ++i) {
+  for (int64_t i = begin; i < end; ++i) {
     values[i] = DpLogPredictive(model, test.row(i), log_weights, atoms, log_rest);
   }
   SGMCMC_RETURN_IF_ERROR(comm.AllReduceSum(absl::MakeSpan(values)));

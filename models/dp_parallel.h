@@ -69,6 +69,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "absl/functional/function_ref.h"
@@ -99,6 +100,10 @@ struct DpParallelOptions {
 
   absl::Status Validate() const;
 };
+
+// The rows [begin, end) that `comm`'s rank owns of `rows` split over its ranks in contiguous
+// shards whose sizes differ by at most one: [rows·r/P, rows·(r+1)/P) for rank r of P.
+std::pair<int64_t, int64_t> RankRows(int64_t rows, const parallel::Communicator& comm);
 
 // InvalidArgument, prefixed by `sampler`, unless `data` has >= 1 row of model.dimension()
 // entries and `initial_allocations` is empty or one label >= 0 per row.
