@@ -23,12 +23,8 @@ constexpr int kMaxComponents = 1 << 24;
 DpDistributedSlice::DpDistributedSlice(parallel::Communicator* comm, DpComponentModel* model,
                                        const CountMatrix* data,
                                        const DpDistributedSliceOptions& options)
-    : comm_(comm),
-      model_(model),
-      data_(data),
+    : DpWorkerRows(comm, model, data),
       options_(options),
-      begin_(RankRows(data->rows(), *comm).first),
-      end_(RankRows(data->rows(), *comm).second),
       alpha_(options.concentration.initial_alpha),
       z_(end_ - begin_, 0),
       u_(end_ - begin_, 0.0) {}

@@ -38,6 +38,7 @@
 #include "absl/types/span.h"
 #include "models/dp_component_model.h"
 #include "models/dp_neal8.h"
+#include "models/dp_parallel.h"
 #include "parallel/communicator.h"
 
 namespace sgmcmc::models {
@@ -54,7 +55,7 @@ struct DpDistributedSliceOptions {
   absl::Status Validate() const { return concentration.Validate(); }
 };
 
-class DpDistributedSlice {
+class DpDistributedSlice : private DpWorkerRows {
  public:
   // Collective. `comm`, `model` (one per worker) and `data` (all rows on every rank, >= 1)
   // outlive the sampler; `initial_allocations` one label in [0, 2^24) per row, the same on
@@ -82,11 +83,7 @@ class DpDistributedSlice {
   DpDistributedSlice(parallel::Communicator* comm, DpComponentModel* model,
                      const CountMatrix* data, const DpDistributedSliceOptions& options);
 
-  parallel::Communicator* comm_;
-  DpComponentModel* model_;
-  const CountMatrix* data_;
   DpDistributedSliceOptions options_;
-  int64_t begin_, end_;
   int64_t steps_ = 0;
   double alpha_;
   int num_occupied_ = 0;

@@ -36,12 +36,8 @@ absl::Status DpParallelOptions::Validate() const {
 
 DpParallelSampler::DpParallelSampler(parallel::Communicator* comm, DpComponentModel* model,
                                      const CountMatrix* data, const DpParallelOptions& options)
-    : comm_(comm),
-      model_(model),
-      data_(data),
+    : DpWorkerRows(comm, model, data),
       options_(options),
-      begin_(RankRows(data->rows(), *comm).first),
-      end_(RankRows(data->rows(), *comm).second),
       alpha_(options.concentration.initial_alpha),
       z_(end_ - begin_),
       log_normalizers_(end_ - begin_),

@@ -105,6 +105,24 @@ struct DpParallelOptions {
 // shards whose sizes differ by at most one: [rows·r/P, rows·(r+1)/P) for rank r of P.
 std::pair<int64_t, int64_t> RankRows(int64_t rows, const parallel::Communicator& comm);
 
+// What every distributed DP sampler of a worker holds: its communicator, its component model,
+// the data (all rows) and the rows [begin_, end_) it owns (RankRows). A private base of
+// DpParallelSampler and DpDistributedSlice; the pointers must outlive the sampler.
+class DpWorkerRows {
+ protected:
+  DpWorkerRows(parallel::Communicator* comm, DpComponentModel* model, const CountMatrix* data)
+      : comm_(comm),
+        model_(model),
+        data_(data),
+        begin_(RankRows(data->rows(), *comm).first),
+        end_(RankRows(data->rows(), *comm).second) {}
+
+  parallel::Communicator* comm_;
+  DpComponentModel* model_;
+  const CountMatrix* data_;
+  int64_t begin_, end_;  // this worker's rows
+};
+
 // InvalidArgument, prefixed by `sampler`, unless `data` has >= 1 row of model.dimension()
 // entries and `initial_allocations` is empty or one label >= 0 per row.
 absl::Status ValidateDistributedInput(const char* sampler, const DpComponentModel& model,
@@ -126,7 +144,7 @@ absl::StatusOr<std::vector<int32_t>> GatherShards(parallel::Communicator& comm, 
                                                   int64_t begin,
                                                   absl::Span<const int32_t> local);
 
-class DpParallelSampler {
+class DpParallelSampler : private DpWorkerRows {
  public:
   // Collective (every rank, same arguments). `comm`, `model` and `data` (the full training
   // set on every rank, >= 1 row) outlive the sampler. Each worker needs its own `model`
@@ -175,11 +193,7 @@ class DpParallelSampler {
   void UpdateLocalAtoms(rng::Engine& engine);
   absl::Status Synchronise();
 
-  parallel::Communicator* comm_;
-  DpComponentModel* model_;
-  const CountMatrix* data_;
   DpParallelOptions options_;
-  int64_t begin_, end_;  // this worker's rows
   int64_t iterations_ = 0, syncs_ = 0;
   bool just_synced_ = false;
   // Replicated.
