@@ -1,0 +1,116 @@
+#!/bin/bash
+# Thread / rank scaling of the lda, matrix_factorization and accelerated_dp tools on a many-core
+# machine without Bazel (issues 17, 19, 22); packed with its binaries by bench/device/package.sh.
+#   bash devpkg/scaling.sh [SECTION...]  (all = lda mf dp; or any of
+#   lda mf dp ldacmp copies dp100k mfmpi fm; ldacmp: bin/lda_base against bin/lda)     (logs: $OUT or /tmp/out)
+# lda: KOS, K = 100, scir_fast, 400 iterations at 1-16 threads (outputs' md5 must agree), and
+#      lda_benchmark's per-phase counters; copies: 1, 8 and 16 concurrent one-thread lda runs,
+#      the machine's own ceiling for 16 threads; mf: MovieLens 100k and a 9M-rating synthetic
+#      matrix at 1-16 ranks (threads); mfmpi: the latter under mpirun; dp: §4.1 at 10 and 2
+#      workers (seeds 1-5) and strong scaling on 100k points; fm: the same on 2,000
+#      Fashion-MNIST images (devpkg/fm: the first 5,000 / 1,000 of Debian's files); dp100k: time to 1% of Algorithm 8
+#      against the accelerated sampler on 100k points, seeds 1-3, threads and mpirun.
+set -u
+cd "$(dirname "$0")"
+export LD_LIBRARY_PATH=$PWD/lib RUNFILES_DIR=$PWD/runfiles
+O=${OUT:-/tmp/out}; mkdir -p $O
+exec > >(tee -a $O/run.log) 2>&1
+T0=$(date +%s); el() { echo "[t=$(( $(date +%s) - T0 ))s] $*"; }
+el "== machine"; nproc; lscpu | grep -E "Model name|Socket|Core|Thread|NUMA node|L3|MHz"; uptime
+command -v mpirun && mpirun --version 2>&1 | head -1; ldconfig -p | grep -E "libmpi.so|libopen-pal" | head -3
+ARGS=" ${*:-all} "
+# want NAME [core]: NAME was asked for, or "all" was and NAME is one of its sections.
+want() { [[ $ARGS == *" $1 "* ]] || { [[ $# -gt 1 && $ARGS == *" all "* ]]; }; }
+if want lda core; then
+el "== 22: lda KOS K=100 scir_fast minibatch 50, 400 iterations"
+for t in 1 2 4 8 16 16 1; do
+  rm -rf /tmp/lda_t$t; timeout 60 bin/lda --config=kos100.textpb --threads=$t --plot=false --output_dir=/tmp/lda_t$t > /tmp/lda_t$t.log 2>&1
+  echo "threads=$t $(grep -E 'time:' /tmp/lda_t$t.log | sed 's/.*time: //')"
+  echo "  $(grep -E 'iterations in' /tmp/lda_t$t.log)"
+  echo "  md5 $(cat /tmp/lda_t$t/topic_matrix_scir_fast.phi | md5sum | cut -c1-12) mean $(cat /tmp/lda_t$t/topic_matrix_mean_scir_fast.phi | md5sum | cut -c1-12) trace $(cut -d, -f1,3- /tmp/lda_t$t/trace_scir_fast.csv | md5sum | cut -c1-12)"
+done
+head -3 /tmp/lda_t1/trace_scir_fast.csv
+el "== 22: lda_benchmark"
+timeout 120 bin/lda_benchmark --benchmark_filter='BM_LdaScaledCountsKos/100/[0-9]+/100/|BM_LdaTopicUpdateScirKos/100/|BM_LdaGibbsSweepKos/50/100/1/|BM_LdaGibbsSweepKos/100/100/1/' --benchmark_min_time=0.3 --benchmark_counters_tabular=true 2>&1 | grep -v "^\*\*\*"
+fi
+if want mf core; then
+el "== 19: MF benchmarks"
+timeout 60 bin/matrix_factorization_benchmark --benchmark_filter='BM_MfSgldStep|BM_MfDistributedStep/10/' --benchmark_min_time=0.3 2>&1 | grep -E "^BM|^-|Benchmark"
+el "== 19: MovieLens 100k strong scaling, blocks 16, 1000 iterations"
+for s in 1 2 4 8 16; do
+  timeout 60 bin/matrix_factorization --ratings=data/u.data.gz --blocks=16 --iterations=1000 --record_every=500 --noplot --threads=$s --output_dir=/tmp/mf_$s > /tmp/mf_$s.log 2>&1
+  echo "ranks=$s"; grep -E "final averaged" /tmp/mf_$s.log
+done
+el "== 19: synthetic 20000 x 10000, 9M train ratings, blocks 16, 300 iterations"
+for s in 1 2 4 8 16; do
+  timeout 90 bin/matrix_factorization --synthetic_rows=20000 --synthetic_cols=10000 --synthetic_density=0.05 --blocks=16 --iterations=300 --record_every=150 --burn_in=50 --noplot --threads=$s --output_dir=/tmp/mfs_$s > /tmp/mfs_$s.log 2>&1
+  echo "ranks=$s"; grep -E "final averaged" /tmp/mfs_$s.log
+done
+fi
+if want dp core; then
+el "== 17: section 4.1, 10 workers, seeds 1-5, 2 repetitions"
+REPS=2 bash accelerated_dp_section41.sh /tmp/s41 threads10 bin/accelerated_dp --workers=10 2>&1 | tail -25
+REPS=2 bash accelerated_dp_section41.sh /tmp/s41 threads10_k100 bin/accelerated_dp --workers=10 --true_components=100 2>&1 | tail -25
+el "== 17: section 4.1, 2 workers"
+REPS=2 bash accelerated_dp_section41.sh /tmp/s41 threads2 bin/accelerated_dp --workers=2 2>&1 | tail -25
+el "== 17: strong scaling, 100k points (D = 10, N_i = 100), from one cluster, 60 iterations (50 accelerated)"
+timeout 60 bin/accelerated_dp --train_points=100000 --test_points=1000 --methods=collapsed --inits=one --iterations=60 --workers=1 --plot=false --output_dir=/tmp/adps_c > /tmp/adps_c.log 2>&1
+grep -E "^collapsed," /tmp/adps_c.log
+for w in 1 2 4 8 16; do
+  timeout 60 bin/accelerated_dp --train_points=100000 --test_points=1000 --methods=accelerated,hybrid,uncollapsed --inits=one --iterations=60 --workers=$w --plot=false --output_dir=/tmp/adps_$w > /tmp/adps_$w.log 2>&1
+  echo "workers=$w"; grep -E "^accelerated,|^hybrid,|^uncollapsed," /tmp/adps_$w.log
+done
+el "== 17/19: mpirun -np 2 with the machine's Open MPI"
+timeout 40 mpirun --allow-run-as-root -np 2 bin/accelerated_dp --backend=mpi --workers=2 --seed=1 --plot=false --output_dir=/tmp/mpi2 2>&1 | tail -6
+fi
+if want ldacmp; then
+el "== 22: bin/lda_base (an earlier build, if packed) against bin/lda, K = 100, 400 iterations, alternating"
+for t in 16 1 16 8 16; do
+  for b in lda_base lda; do
+    [[ -x bin/$b ]] || continue
+    rm -rf /tmp/cmp_${b}_$t; timeout 60 bin/$b --config=kos100.textpb --threads=$t --plot=false --output_dir=/tmp/cmp_${b}_$t > /tmp/cmp_${b}_$t.log 2>&1
+    echo "$b threads=$t $(grep -E 'time:' /tmp/cmp_${b}_$t.log | sed 's/.*time: //') md5 $(cat /tmp/cmp_${b}_$t/topic_matrix_scir_fast.phi /tmp/cmp_${b}_$t/topic_matrix_mean_scir_fast.phi | md5sum | cut -c1-12)"
+  done
+done
+fi
+if want copies; then
+el "== hardware ceiling: N concurrent one-thread lda runs (K = 100, 200 iterations)"
+for n in 1 8 16; do
+  pids=()
+  for i in $(seq $n); do
+    bin/lda --config=kos100.textpb --threads=1 --iterations=200 --plot=false --output_dir=/tmp/copy_${n}_$i > /tmp/copy_${n}_$i.log 2>&1 &
+    pids+=($!)
+  done
+  wait "${pids[@]}"
+  echo "copies=$n training s: $(grep -h 'iterations in' /tmp/copy_${n}_*.log | sed 's/.*iterations in \([0-9.]*\) s of training.*/\1/' | sort -n | tr '\n' ' ')"
+done
+fi
+if want dp100k; then
+el "== 17: 100k points, accelerated vs Algorithm 8, from one cluster, 60 iterations"
+for seed in 1 2 3; do
+  for w in 2 10 16; do
+    timeout 60 bin/accelerated_dp --train_points=100000 --test_points=1000 --methods=accelerated,collapsed --inits=one --iterations=60 --workers=$w --seed=$seed --plot=false --output_dir=/tmp/dp100k_${seed}_$w > /tmp/dp100k_${seed}_$w.log 2>&1
+    echo "seed=$seed threads=$w $(grep -E '^accelerated,|^collapsed,|^# speedup' /tmp/dp100k_${seed}_$w.log | tr '\n' ' ')"
+  done
+  for np in 2 10; do
+    timeout 60 mpirun --allow-run-as-root --oversubscribe -np $np bin/accelerated_dp --backend=mpi --train_points=100000 --test_points=1000 --methods=accelerated,collapsed --inits=one --iterations=60 --workers=$np --seed=$seed --plot=false --output_dir=/tmp/dp100k_${seed}_mpi$np > /tmp/dp100k_${seed}_mpi$np.log 2>&1
+    echo "seed=$seed mpirun-np=$np $(grep -E '^accelerated,|^collapsed,|^# speedup' /tmp/dp100k_${seed}_mpi$np.log | tr '\n' ' ')"
+  done
+done
+fi
+if want mfmpi; then
+el "== 19: synthetic 9M ratings under mpirun, blocks 16, 300 iterations"
+for s in 2 4 16; do
+  timeout 90 mpirun --allow-run-as-root --oversubscribe -np $s bin/matrix_factorization_mpi --synthetic_rows=20000 --synthetic_cols=10000 --synthetic_density=0.05 --blocks=16 --iterations=300 --record_every=150 --burn_in=50 --noplot --output_dir=/tmp/mfm_$s > /tmp/mfm_$s.log 2>&1
+  echo "mpirun ranks=$s"; grep -E "final averaged" /tmp/mfm_$s.log
+done
+fi
+if want fm; then
+el "== 17: Fashion-MNIST, 2000 train / 250 test images, random 100-cluster start, 60 iterations, accelerated"
+for w in 1 2 4 8 16; do
+  timeout 60 bin/accelerated_dp --workers=$w --fashion_mnist_dir=fm --train_points=2000 --test_points=250 --iterations=60 --methods=accelerated --inits=random --plot=false --output_dir=/tmp/fm_$w > /tmp/fm_$w.log 2>&1
+  echo "workers=$w $(grep -E '^accelerated,' /tmp/fm_$w.log)"
+done
+fi
+tar czf $O/logs.tgz /tmp/*.log /tmp/s41 2>/dev/null
+el "done"
