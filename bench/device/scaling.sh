@@ -2,7 +2,7 @@
 # Thread / rank scaling of the lda, matrix_factorization and accelerated_dp tools on a many-core
 # machine without Bazel (issues 17, 19, 22); packed with its binaries by bench/device/package.sh.
 #   bash devpkg/scaling.sh [SECTION...]  (all = lda mf dp; or any of
-#   lda mf dp ldacmp copies dp100k mfmpi fm; ldacmp: bin/lda_base against bin/lda)     (logs: $OUT or /tmp/out)
+#   lda mf dp ldacmp copies dp100k dplong mfmpi fm; ldacmp: bin/lda_base against bin/lda)     (logs: $OUT or /tmp/out)
 # lda: KOS, K = 100, scir_fast, 400 iterations at 1-16 threads (outputs' md5 must agree), and
 #      lda_benchmark's per-phase counters; copies: 1, 8 and 16 concurrent one-thread lda runs,
 #      the machine's own ceiling for 16 threads; mf: MovieLens 100k and a 9M-rating synthetic
@@ -96,6 +96,13 @@ for seed in 1 2 3; do
     timeout 60 mpirun --allow-run-as-root --oversubscribe -np $np bin/accelerated_dp --backend=mpi --train_points=100000 --test_points=1000 --methods=accelerated,collapsed --inits=one --iterations=60 --workers=$np --seed=$seed --plot=false --output_dir=/tmp/dp100k_${seed}_mpi$np > /tmp/dp100k_${seed}_mpi$np.log 2>&1
     echo "seed=$seed mpirun-np=$np $(grep -E '^accelerated,|^collapsed,|^# speedup' /tmp/dp100k_${seed}_mpi$np.log | tr '\n' ' ')"
   done
+done
+fi
+if want dplong; then
+el "== 17: 1,000 points, 10 workers, one-cluster start, 3000 iterations: do the exact samplers agree?"
+for seed in 1 2 3 4 5; do
+  timeout 60 bin/accelerated_dp --workers=10 --seed=$seed --inits=one --iterations=3000 --plot=false --output_dir=/tmp/dplong_$seed > /tmp/dplong_$seed.log 2>&1
+  echo "seed=$seed $(grep -E '^(collapsed|accelerated|hybrid|uncollapsed),' /tmp/dplong_$seed.log | cut -d, -f1,3,4,5 | tr '\n' ' ')"
 done
 fi
 if want mfmpi; then
