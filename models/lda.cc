@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <numeric>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -208,6 +209,9 @@ Lda::Lda(const data::Corpus& train, const LdaOptions& options, parallel::ThreadP
       step_size_(step_size),
       sampler_(std::move(sampler)),
       driver_(options.seed, kLdaDriverStream) {
+  row_order_.resize(options_.num_topics);
+  std::iota(row_order_.begin(), row_order_.end(), 0);
+  row_seconds_.assign(options_.num_topics, 0.0);
   if (options_.topic_update == LdaTopicUpdate::kLazy) {
     lazy_ = static_cast<samplers::LazyScir*>(sampler_.get());
     word_marks_.assign(train.vocabulary_size(), 0);
@@ -263,18 +267,25 @@ void Lda::Step() {
   const double mean_setup_seconds = SecondsSince(mean_setup_start);
   // The topic update and the posterior mean run in the count model's pool call, after the
   // counts (no wake-up of the workers of their own): the threads take the topics one at a
-  // time (rows cost unequally; a row's draws come from its own stream, whatever its thread),
-  // then, after a barrier, each adds its chunk of rows to the mean. The phases are timed on
-  // thread 0 (the caller), from the end of the counts to the barrier and from it to the end.
+  // time, costliest first by the last iteration's times (rows cost unequally, and a row's
+  // cost changes slowly; a row's draws come from its own stream, whatever its thread or
+  // turn), then, after a barrier, each adds its chunk of rows to the mean. The phases are
+  // timed on thread 0 (the caller), from the end of the counts to the barrier and from it to
+  // the end.
+  std::stable_sort(row_order_.begin(), row_order_.end(),
+                   [&](int a, int b) { return row_seconds_[a] > row_seconds_[b]; });
   parallel::SpinBarrier barrier(threads);
   std::atomic<int> next{0};
   std::chrono::steady_clock::time_point update_start, mean_start;
   samplers::SimplexSampler& sampler = *sampler_;
   count_model_->ScaledCountsThen(driver_, batch, sampler, counts_, [&](int t) {
     if (t == 0) update_start = std::chrono::steady_clock::now();
-    for (int k = next.fetch_add(1, std::memory_order_relaxed); k < num_topics();
-         k = next.fetch_add(1, std::memory_order_relaxed)) {
+    for (int i = next.fetch_add(1, std::memory_order_relaxed); i < num_topics();
+         i = next.fetch_add(1, std::memory_order_relaxed)) {
+      const int k = row_order_[i];
+      const auto row_start = std::chrono::steady_clock::now();
       sampler.StepRows(counts_, h, k, k + 1);
+      row_seconds_[k] = SecondsSince(row_start);
     }
     if (!keep) return;
     barrier.Wait();

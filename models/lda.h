@@ -11,8 +11,9 @@
 //
 // Threads: step 2 is bit-identical for any number of threads (models/lda_count_model.h), its
 // key is one word of the driver's engine, and in the topic update the threads take the rows
-// one at a time (the samplers' per-(step, row) streams); so a run is bit-identical for any
-// pool (tested). Step 3 and the posterior mean run inside step 2's call of the pool
+// one at a time, costliest first by the last update's timings (the samplers' per-(step, row)
+// streams make a row's draws independent of its thread and turn); so a run is bit-identical
+// for any pool (tested). Step 3 and the posterior mean run inside step 2's call of the pool
 // (LdaCountModel::ScaledCountsThen), so an iteration wakes the workers once (twice with
 // kLazy, whose materialisation before step 2 is a call of its own).
 //
@@ -267,6 +268,10 @@ class Lda {
   samplers::LazyScir* lazy_ = nullptr;
   std::vector<int32_t> words_;
   std::vector<char> word_marks_;
+  // The topic update's hand-out order (costliest row first) and each row's seconds in the
+  // last update; they affect only which thread steps a row, never its draws.
+  std::vector<int> row_order_;
+  std::vector<double> row_seconds_;
   int64_t iteration_ = 0;
   double update_seconds_ = 0;
   double mean_seconds_ = 0;

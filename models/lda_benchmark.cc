@@ -435,6 +435,19 @@ void BM_LdaTopicUpdateRowBalance(benchmark::State& state) {
   state.counters["static_imbalance"] = std::max(first_half, total - first_half) / (total / 2);
   state.counters["dynamic_imbalance"] = std::max(busy[0], busy[1]) / (total / 2);
   state.counters["max_row_share"] = max_row / total;
+  // The same greedy hand-out on 16 threads, rows in index order (what Lda::Step does) and
+  // costliest first (longest-processing-time order): makespan / (total / 16).
+  auto makespan16 = [&](absl::Span<const int> order) {
+    std::vector<double> threads(16, 0.0);
+    for (int k : order) *std::min_element(threads.begin(), threads.end()) += row_seconds[k];
+    return *std::max_element(threads.begin(), threads.end()) / (total / 16);
+  };
+  std::vector<int> order(num_topics);
+  for (int k = 0; k < num_topics; ++k) order[k] = k;
+  state.counters["dynamic_imbalance_16"] = makespan16(order);
+  std::sort(order.begin(), order.end(),
+            [&](int a, int b) { return row_seconds[a] > row_seconds[b]; });
+  state.counters["costliest_first_imbalance_16"] = makespan16(order);
 }
 BENCHMARK(BM_LdaTopicUpdateRowBalance)->Arg(100)->Arg(50)->Iterations(10);
 
