@@ -4,6 +4,7 @@
 // Measured (moved from parallel/thread_pool.h):
 // Cost: one wake-up of the workers per call, ~7 µs with 2 threads (condition variables; see
 // //parallel:thread_pool_benchmark); keep per-call work well above that.
+#include <chrono>
 #include <cmath>
 #include <vector>
 
@@ -19,6 +20,29 @@ void BM_ThreadPoolEmptyCall(benchmark::State& state) {
   state.SetItemsProcessed(state.iterations());
 }
 BENCHMARK(BM_ThreadPoolEmptyCall)->Arg(1)->Arg(2)->UseRealTime();
+
+// An empty call after the caller worked alone for range(1) µs (the serial part between two
+// calls, as in an LDA iteration's set-up): the wake-up and join once the workers have waited
+// that long. Only the call is timed.
+void BM_ThreadPoolCallAfterSerialWork(benchmark::State& state) {
+  ThreadPool pool(static_cast<int>(state.range(0)));
+  const auto gap = std::chrono::microseconds(state.range(1));
+  for (auto _ : state) {
+    const auto work_start = std::chrono::steady_clock::now();
+    while (std::chrono::steady_clock::now() - work_start < gap) {
+    }
+    const auto start = std::chrono::steady_clock::now();
+    pool.RunOnThreads([](int) {});
+    state.SetIterationTime(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  }
+  state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_ThreadPoolCallAfterSerialWork)
+    ->ArgsProduct({{2}, {10, 100, 1000}})
+    ->Iterations(2000)
+    ->UseManualTime()
+    ->Unit(benchmark::kMicrosecond);
 
 void BM_ThreadPoolParallelFor(benchmark::State& state) {
   ThreadPool pool(static_cast<int>(state.range(0)));
