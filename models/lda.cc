@@ -272,8 +272,15 @@ void Lda::Step() {
   // turn), then, after a barrier, each adds its chunk of rows to the mean. The phases are
   // timed on thread 0 (the caller), from the end of the counts to the barrier and from it to
   // the end.
-  std::stable_sort(row_order_.begin(), row_order_.end(),
-                   [&](int a, int b) { return row_seconds_[a] > row_seconds_[b]; });
+  // Insertion sort from the last order: O(K + rows that changed places), no allocation.
+  for (size_t i = 1; i < row_order_.size(); ++i) {
+    const int row = row_order_[i];
+    size_t j = i;
+    for (; j > 0 && row_seconds_[row_order_[j - 1]] < row_seconds_[row]; --j) {
+      row_order_[j] = row_order_[j - 1];
+    }
+    row_order_[j] = row;
+  }
   parallel::SpinBarrier barrier(threads);
   std::atomic<int> next{0};
   std::chrono::steady_clock::time_point update_start, mean_start;

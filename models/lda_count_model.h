@@ -165,11 +165,12 @@ class LdaCountModel final : public samplers::CountModel {
   int kept_sweeps() const { return gibbs_sweeps_ - burn_in_sweeps(); }
 
   // The minibatch's distinct words over the threads, in three phases separated by barriers:
-  // thread t marks the words of its chunk of documents (word_marks_, shared: a word's mark is
-  // set once, by a relaxed atomic store), then lists and clears the marked words of its chunk
-  // of the vocabulary (ascending, into word_chunks_[t]), then places them into words_ after
-  // the lists of the chunks before it and sets their local_of_word_; so words_ comes out
-  // ascending, the same for any thread count. `bounds`: the document chunks (slots of batch).
+  // thread t sets the bits of the words of its chunk of documents in its own bitset
+  // (word_bits_), then lists the words whose bit any thread set in its chunk of the
+  // vocabulary (ascending, into word_chunks_[t]), then clears its bitset and places its list
+  // into words_ after the lists of the chunks before it, setting their local_of_word_; so
+  // words_ comes out ascending, the same for any thread count. `bounds`: the document chunks
+  // (slots of batch).
   void MarkWords(absl::Span<const int64_t> batch, absl::Span<const int64_t> bounds,
                  int thread) const;
   void ListWords(int thread) const;
@@ -207,8 +208,10 @@ class LdaCountModel final : public samplers::CountModel {
   // so that the threads place their words without resizing it).
   mutable std::vector<int32_t> words_;
   mutable int num_words_ = 0;
-  // V marks, all 0 between calls (MarkWords), and per thread its chunk's listed words.
-  mutable std::vector<std::atomic<uint8_t>> word_marks_;
+  // Per thread a bitset of the vocabulary (word_bits_stride_ words: ceil(V / 64) padded to
+  // whole cache lines), all zero between calls, and its chunk's listed words.
+  mutable std::vector<uint64_t> word_bits_;
+  size_t word_bits_stride_;
   mutable std::vector<std::vector<int32_t>> word_chunks_;
   mutable std::vector<std::vector<double>> slices_;  // per thread, K x (a few hundred words)
   mutable MinibatchTopicTable table_;
