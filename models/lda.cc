@@ -256,15 +256,10 @@ void Lda::Step() {
   const double h = step_size_(iteration_);
   const int threads = count_model_->num_threads();
   const bool keep = KeepsSample(iteration_ + 1);
-  double inverse = 0;
   const auto mean_setup_start = std::chrono::steady_clock::now();
-  if (keep) {
-    if (mean_.empty()) mean_.assign(static_cast<size_t>(num_topics()) * vocabulary_size(), 0.0);
-    mean_scratch_.resize(static_cast<size_t>(threads) * vocabulary_size());
-    ++mean_samples_;
-    inverse = 1.0 / static_cast<double>(mean_samples_);
-  }
+  const double inverse = keep ? BeginPosteriorMeanSample(threads) : 0;
   const double mean_setup_seconds = SecondsSince(mean_setup_start);
+  SortRowsByCost();
   // The topic update and the posterior mean run in the count model's pool call, after the
   // counts (no wake-up of the workers of their own): the threads take the topics one at a
   // time, costliest first by the last iteration's times (rows cost unequally, and a row's
@@ -272,15 +267,6 @@ void Lda::Step() {
   // turn), then, after a barrier, each adds its chunk of rows to the mean. The phases are
   // timed on thread 0 (the caller), from the end of the counts to the barrier and from it to
   // the end.
-  // Insertion sort from the last order: O(K + rows that changed places), no allocation.
-  for (size_t i = 1; i < row_order_.size(); ++i) {
-    const int row = row_order_[i];
-    size_t j = i;
-    for (; j > 0 && row_seconds_[row_order_[j - 1]] < row_seconds_[row]; --j) {
-      row_order_[j] = row_order_[j - 1];
-    }
-    row_order_[j] = row;
-  }
   parallel::SpinBarrier barrier(threads);
   std::atomic<int> next{0};
   std::chrono::steady_clock::time_point update_start, mean_start;
@@ -307,6 +293,25 @@ void Lda::Step() {
   mean_seconds_ =
       keep ? std::chrono::duration<double>(end - mean_start).count() + mean_setup_seconds : 0;
   ++iteration_;
+}
+
+void Lda::SortRowsByCost() {
+  // Insertion sort from the last order: O(K + rows that changed places), no allocation.
+  for (size_t i = 1; i < row_order_.size(); ++i) {
+    const int row = row_order_[i];
+    size_t j = i;
+    for (; j > 0 && row_seconds_[row_order_[j - 1]] < row_seconds_[row]; --j) {
+      row_order_[j] = row_order_[j - 1];
+    }
+    row_order_[j] = row;
+  }
+}
+
+double Lda::BeginPosteriorMeanSample(int threads) {
+  if (mean_.empty()) mean_.assign(static_cast<size_t>(num_topics()) * vocabulary_size(), 0.0);
+  mean_scratch_.resize(static_cast<size_t>(threads) * vocabulary_size());
+  ++mean_samples_;
+  return 1.0 / static_cast<double>(mean_samples_);
 }
 
 bool Lda::KeepsSample(int64_t m) const {

@@ -245,6 +245,11 @@ class Lda {
       samplers::StepSize step_size, std::unique_ptr<samplers::SimplexSampler> sampler);
   // Whether the state after m completed iterations is a posterior-mean sample.
   bool KeepsSample(int64_t m) const;
+  // Counts the sample about to be added (sizing the mean and `threads` scratch rows) and
+  // returns its weight 1 / (samples kept, this one included).
+  double BeginPosteriorMeanSample(int threads);
+  // row_order_ by descending row_seconds_.
+  void SortRowsByCost();
   // Adds row `row` of the current π to the posterior mean with weight `inverse` (1 / the
   // samples kept, this one included), through thread `thread`'s row of mean_scratch_ (so the
   // row stays in cache); different rows may run concurrently on different threads.

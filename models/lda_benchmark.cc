@@ -32,6 +32,10 @@
 // BM_LdaTopicUpdateRowBalance at K = 100 / 50: static halves 1.003-1.05 / 1.04, one row at a
 // time 1.01 / 1.01 (the costliest row 4-9% of the update).
 //
+// Measured BM_LdaStepKos/100 (2026-11-25 17:35 UTC, shared 2-core machine, load ~1.5): ~34 ms
+// per Step on one thread (update 23.5, Gibbs 6.3, mean 3.0, table 1.4, counts 0.48 ms), 17.0 ms
+// on two (bench/README.md, "One pool call per iteration").
+//
 // Measured (moved from models/lda.h and models/lda_count_model.h): BM_LdaScaledCounts at
 // K = 100, 20 sweeps, 50 documents of 150 tokens, ~5 topics each, one core: ~7.4 ms per
 // ScaledCounts, ~21 M token updates/s with the table build (~2 ms of it) included; on real
@@ -75,10 +79,10 @@ namespace {
 //  - gibbs_updates_per_s: token updates per second of the Gibbs phase alone;
 //  - table_ms, counts_ms: the per-minibatch table build and the count assembly (both
 //    included in the first two rates);
-//  - the pieces that run on one thread whatever the thread count: words_ms (collecting and
-//    sorting the minibatch's distinct words), order_ms (the longest-first sort of the
-//    documents; both part of table_ms) and draw_ms (Minibatch::Draw, which
-//    Lda::Step calls before ScaledCounts; timed with the call, as before these counters).
+//  - words_ms (collecting the minibatch's distinct words, over the threads since issue 22's
+//    16-core work; part of table_ms) and the pieces that run on one thread whatever the thread
+//    count: order_ms (the longest-first sort of the documents; part of table_ms) and draw_ms
+//    (Minibatch::Draw, which Lda::Step calls before ScaledCounts; timed with the call).
 void RunScaledCounts(benchmark::State& state, const data::Corpus& corpus,
                      const samplers::SimplexParameters& topics, int threads, double alpha) {
   constexpr int kSweeps = 20;

@@ -4,6 +4,9 @@
 // Measured (moved from parallel/thread_pool.h):
 // Cost: one wake-up of the workers per call, ~7 µs with 2 threads (condition variables; see
 // //parallel:thread_pool_benchmark); keep per-call work well above that.
+// BM_ThreadPoolCallAfterSerialWork/2 (2026-11-25, shared 2-core machine, load ~1.5): an
+// empty call after 10 / 100 / 1000 µs of serial work took 11-67 / 15-75 / 76-82 µs when the
+// workers slept at once, 0.9 / 5.5 / 46 µs with the 200 µs poll before sleeping.
 #include <chrono>
 #include <cmath>
 #include <vector>
