@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <numeric>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -208,6 +209,9 @@ Lda::Lda(const data::Corpus& train, const LdaOptions& options, parallel::ThreadP
       step_size_(step_size),
       sampler_(std::move(sampler)),
       driver_(options.seed, kLdaDriverStream) {
+  row_order_.resize(options_.num_topics);
+  std::iota(row_order_.begin(), row_order_.end(), 0);
+  row_seconds_.assign(options_.num_topics, 0.0);
   if (options_.topic_update == LdaTopicUpdate::kLazy) {
     lazy_ = static_cast<samplers::LazyScir*>(sampler_.get());
     word_marks_.assign(train.vocabulary_size(), 0);
@@ -249,37 +253,78 @@ void Lda::Step() {
     materialize_seconds = SecondsSince(start);
   }
   count_model_->set_gibbs_sweeps(gibbs_sweeps(iteration_));
-  count_model_->ScaledCounts(driver_, batch, sampler(), counts_);
-  const auto start = std::chrono::steady_clock::now();
   const double h = step_size_(iteration_);
+  const int threads = count_model_->num_threads();
+  const bool keep = KeepsSample(iteration_ + 1);
+  const auto mean_setup_start = std::chrono::steady_clock::now();
+  const double inverse = keep ? BeginPosteriorMeanSample(threads) : 0;
+  const double mean_setup_seconds = SecondsSince(mean_setup_start);
+  SortRowsByCost();
+  // The topic update and the posterior mean run in the count model's pool call, after the
+  // counts (no wake-up of the workers of their own): the threads take the topics one at a
+  // time, costliest first by the last iteration's times (rows cost unequally, and a row's
+  // cost changes slowly; a row's draws come from its own stream, whatever its thread or
+  // turn), then, after a barrier, each adds its chunk of rows to the mean. The phases are
+  // timed on thread 0 (the caller), from the end of the counts to the barrier and from it to
+  // the end.
+  parallel::SpinBarrier barrier(threads);
+  std::atomic<int> next{0};
+  std::chrono::steady_clock::time_point update_start, mean_start;
   samplers::SimplexSampler& sampler = *sampler_;
-  ForEachTopic([&](int k) { sampler.StepRows(counts_, h, k, k + 1); });
-  update_seconds_ = SecondsSince(start) + materialize_seconds;
+  count_model_->ScaledCountsThen(driver_, batch, sampler, counts_, [&](int t) {
+    if (t == 0) update_start = std::chrono::steady_clock::now();
+    for (int i = next.fetch_add(1, std::memory_order_relaxed); i < num_topics();
+         i = next.fetch_add(1, std::memory_order_relaxed)) {
+      const int k = row_order_[i];
+      const auto row_start = std::chrono::steady_clock::now();
+      sampler.StepRows(counts_, h, k, k + 1);
+      row_seconds_[k] = SecondsSince(row_start);
+    }
+    if (!keep) return;
+    barrier.Wait();
+    if (t == 0) mean_start = std::chrono::steady_clock::now();
+    const auto [begin, end] = parallel::ThreadPool::ChunkBounds(0, num_topics(), threads, t);
+    for (int64_t k = begin; k < end; ++k) AddToPosteriorMean(static_cast<int>(k), t, inverse);
+  });
+  const auto end = std::chrono::steady_clock::now();
+  update_seconds_ =
+      std::chrono::duration<double>((keep ? mean_start : end) - update_start).count() +
+      materialize_seconds;
+  mean_seconds_ =
+      keep ? std::chrono::duration<double>(end - mean_start).count() + mean_setup_seconds : 0;
   ++iteration_;
-  const auto mean_start = std::chrono::steady_clock::now();
-  AccumulatePosteriorMean();
-  mean_seconds_ = SecondsSince(mean_start);
 }
 
-void Lda::AccumulatePosteriorMean() {
-  const int64_t burn_in = options_.mean_burn_in;
-  if (burn_in < 0 || iteration_ < burn_in || (iteration_ - burn_in) % options_.mean_every != 0) {
-    return;
+void Lda::SortRowsByCost() {
+  // Insertion sort from the last order: O(K + rows that changed places), no allocation.
+  for (size_t i = 1; i < row_order_.size(); ++i) {
+    const int row = row_order_[i];
+    size_t j = i;
+    for (; j > 0 && row_seconds_[row_order_[j - 1]] < row_seconds_[row]; --j) {
+      row_order_[j] = row_order_[j - 1];
+    }
+    row_order_[j] = row;
   }
-  const size_t cols = static_cast<size_t>(vocabulary_size());
-  const size_t size = static_cast<size_t>(num_topics()) * cols;
-  if (mean_.empty()) mean_.assign(size, 0.0);
-  mean_scratch_.resize(size);
+}
+
+double Lda::BeginPosteriorMeanSample(int threads) {
+  if (mean_.empty()) mean_.assign(static_cast<size_t>(num_topics()) * vocabulary_size(), 0.0);
+  mean_scratch_.resize(static_cast<size_t>(threads) * vocabulary_size());
   ++mean_samples_;
-  const double inverse = 1.0 / static_cast<double>(mean_samples_);
-  const samplers::SimplexSampler& s = sampler();
-  parallel::ForChunksOnPool(pool_, num_topics(), [&](int64_t begin, int64_t end, int) {
-    const absl::Span<double> rows =
-        absl::MakeSpan(mean_scratch_).subspan(begin * cols, (end - begin) * cols);
-    s.SimplexRows(static_cast<int>(begin), static_cast<int>(end), rows);
-    double* mean = mean_.data() + begin * cols;
-    for (size_t i = 0; i < rows.size(); ++i) mean[i] += (rows[i] - mean[i]) * inverse;
-  });
+  return 1.0 / static_cast<double>(mean_samples_);
+}
+
+bool Lda::KeepsSample(int64_t m) const {
+  const int64_t burn_in = options_.mean_burn_in;
+  return burn_in >= 0 && m >= burn_in && (m - burn_in) % options_.mean_every == 0;
+}
+
+void Lda::AddToPosteriorMean(int row, int thread, double inverse) {
+  const size_t cols = static_cast<size_t>(vocabulary_size());
+  const absl::Span<double> pi = absl::MakeSpan(mean_scratch_).subspan(thread * cols, cols);
+  sampler_->SimplexRows(row, row + 1, pi);
+  double* mean = mean_.data() + row * cols;
+  for (size_t i = 0; i < cols; ++i) mean[i] += (pi[i] - mean[i]) * inverse;
 }
 
 void Lda::PosteriorMeanTopics(absl::Span<double> out) const {

@@ -11,8 +11,11 @@
 //
 // Threads: step 2 is bit-identical for any number of threads (models/lda_count_model.h), its
 // key is one word of the driver's engine, and in the topic update the threads take the rows
-// one at a time (the samplers' per-(step, row) streams); so a run is bit-identical for any
-// pool (tested).
+// one at a time, costliest first by the last update's timings (the samplers' per-(step, row)
+// streams make a row's draws independent of its thread and turn); so a run is bit-identical
+// for any pool (tested). Step 3 and the posterior mean run inside step 2's call of the pool
+// (LdaCountModel::ScaledCountsThen), so an iteration wakes the workers once (twice with
+// kLazy, whose materialisation before step 2 is a call of its own).
 //
 // The topic update (LdaOptions.topic_update): kEager moves every one of the K x V entries every
 // iteration (the samplers' zero-count fast path); kLazy (SCIR only) keeps the zero-count
@@ -211,10 +214,12 @@ class Lda {
   }
   const LdaCountModel::Stats& last_stats() const { return count_model_->last_stats(); }
   // Seconds of the last topic update (with kLazy, the materialisation of the minibatch's words
-  // included).
+  // included): on the calling thread, from the end of the counts until every thread's rows are
+  // done (the update runs inside the counts' pool call).
   double last_update_seconds() const { return update_seconds_; }
   // Seconds the last Step() spent adding π to the posterior mean (0 when it kept no sample;
-  // with kLazy, the materialisation of every row included).
+  // with kLazy, the materialisation of every row included), from the end of the update until
+  // every thread's rows are added.
   double last_mean_seconds() const { return mean_seconds_; }
   const samplers::SimplexSampler& sampler() const { return *sampler_; }
 
@@ -238,8 +243,17 @@ class Lda {
   Lda(const data::Corpus& train, const LdaOptions& options, parallel::ThreadPool* pool,
       std::unique_ptr<LdaCountModel> count_model, samplers::Minibatch minibatch,
       samplers::StepSize step_size, std::unique_ptr<samplers::SimplexSampler> sampler);
-  // Adds the current π to the posterior mean if iteration_ keeps a sample.
-  void AccumulatePosteriorMean();
+  // Whether the state after m completed iterations is a posterior-mean sample.
+  bool KeepsSample(int64_t m) const;
+  // Counts the sample about to be added (sizing the mean and `threads` scratch rows) and
+  // returns its weight 1 / (samples kept, this one included).
+  double BeginPosteriorMeanSample(int threads);
+  // row_order_ by descending row_seconds_.
+  void SortRowsByCost();
+  // Adds row `row` of the current π to the posterior mean with weight `inverse` (1 / the
+  // samples kept, this one included), through thread `thread`'s row of mean_scratch_ (so the
+  // row stays in cache); different rows may run concurrently on different threads.
+  void AddToPosteriorMean(int row, int thread, double inverse);
 
   // fn(k) for every topic k: on the calling thread, or over the pool's threads taking the
   // topics one at a time (rows cost unequally; a row's result does not depend on its thread).
@@ -259,11 +273,15 @@ class Lda {
   samplers::LazyScir* lazy_ = nullptr;
   std::vector<int32_t> words_;
   std::vector<char> word_marks_;
+  // The topic update's hand-out order (costliest row first) and each row's seconds in the
+  // last update; they affect only which thread steps a row, never its draws.
+  std::vector<int> row_order_;
+  std::vector<double> row_seconds_;
   int64_t iteration_ = 0;
   double update_seconds_ = 0;
   double mean_seconds_ = 0;
   std::vector<double> mean_;          // K x V running mean of π; empty before the first sample
-  std::vector<double> mean_scratch_;  // K x V, π of the sample being added
+  std::vector<double> mean_scratch_;  // threads x V, a row of π being added, per thread
   int64_t mean_samples_ = 0;
 };
 

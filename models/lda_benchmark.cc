@@ -14,6 +14,8 @@
 //    trained KOS topics (the lda tool's regime);
 //  - BM_LdaTopicUpdateRowBalance/K: per-row costs of that update, and the 2-thread imbalance
 //    of static halves against rows handed out one at a time (what Lda::Step now does);
+//  - BM_LdaStepKos/K/threads: whole Lda::Step iterations in the lda tool's regime (kScirFast,
+//    KOS, posterior mean on), with every phase's ms per iteration;
 //  - BM_LdaTopicUpdate/K/V/lazy: the topic update inside a real Lda run (kScirFast, one
 //    thread), eager (0) against lazy (1, samplers/scir_lazy.h), V = 0 for KOS.
 //
@@ -29,6 +31,10 @@
 // vanish: the pool's balls (~30,700 per topic at V = 100k, r S_pool with β = 0.1) grow with V.
 // BM_LdaTopicUpdateRowBalance at K = 100 / 50: static halves 1.003-1.05 / 1.04, one row at a
 // time 1.01 / 1.01 (the costliest row 4-9% of the update).
+//
+// Measured BM_LdaStepKos/100 (2026-11-25 17:35 UTC, shared 2-core machine, load ~1.5): ~34 ms
+// per Step on one thread (update 23.5, Gibbs 6.3, mean 3.0, table 1.4, counts 0.48 ms), 17.0 ms
+// on two (bench/README.md, "One pool call per iteration").
 //
 // Measured (moved from models/lda.h and models/lda_count_model.h): BM_LdaScaledCounts at
 // K = 100, 20 sweeps, 50 documents of 150 tokens, ~5 topics each, one core: ~7.4 ms per
@@ -73,10 +79,10 @@ namespace {
 //  - gibbs_updates_per_s: token updates per second of the Gibbs phase alone;
 //  - table_ms, counts_ms: the per-minibatch table build and the count assembly (both
 //    included in the first two rates);
-//  - the pieces that run on one thread whatever the thread count: words_ms (collecting and
-//    sorting the minibatch's distinct words), order_ms (the longest-first sort of the
-//    documents; both part of table_ms) and draw_ms (Minibatch::Draw, which
-//    Lda::Step calls before ScaledCounts; timed with the call, as before these counters).
+//  - words_ms (collecting the minibatch's distinct words, over the threads since issue 22's
+//    16-core work; part of table_ms) and the pieces that run on one thread whatever the thread
+//    count: order_ms (the longest-first sort of the documents; part of table_ms) and draw_ms
+//    (Minibatch::Draw, which Lda::Step calls before ScaledCounts; timed with the call).
 void RunScaledCounts(benchmark::State& state, const data::Corpus& corpus,
                      const samplers::SimplexParameters& topics, int threads, double alpha) {
   constexpr int kSweeps = 20;
@@ -151,7 +157,7 @@ BENCHMARK(BM_LdaScaledCounts)
 // with the topics of a SCIR run (kScirFast preset at K and document-topic α, 200 iterations,
 // ~3 passes): real documents, with lengths from 1 to ~900 tokens, in the trained regime. The
 // training runs once per (K, α) (a few seconds of setup, not timed).
-const samplers::Scir& KosTopics(const data::Corpus& kos, int num_topics, double alpha) {
+const Lda& KosLda(const data::Corpus& kos, int num_topics, double alpha) {
   static auto* trained = new std::map<std::pair<int, double>, std::unique_ptr<Lda>>();
   std::unique_ptr<Lda>& lda = (*trained)[{num_topics, alpha}];
   if (lda == nullptr) {
@@ -162,7 +168,11 @@ const samplers::Scir& KosTopics(const data::Corpus& kos, int num_topics, double 
     lda = std::make_unique<Lda>(*Lda::Create(kos, options, pool));
     for (int m = 0; m < 200; ++m) lda->Step();
   }
-  return static_cast<const samplers::Scir&>(lda->sampler());
+  return *lda;
+}
+
+const samplers::Scir& KosTopics(const data::Corpus& kos, int num_topics, double alpha) {
+  return static_cast<const samplers::Scir&>(KosLda(kos, num_topics, alpha).sampler());
 }
 
 // The document-topic α of a KOS case, given in thousandths: 100 is the kScirFast preset's
@@ -181,6 +191,50 @@ BENCHMARK(BM_LdaScaledCountsKos)
     ->ArgsProduct({{100}, {1, 2}, {10}})
     ->ArgsProduct({{50}, {1, 2}, {100}})
     ->UseRealTime();
+
+// Whole LDA iterations (Lda::Step) in the lda tool's regime: the kScirFast preset on KOS at
+// K = range(0) on range(1) threads, continuing the run of KosLda (200 iterations) with the
+// posterior mean kept every iteration (as the tool does after its burn-in). Real time per
+// Step, and counters in ms per iteration: the phases of ScaledCounts (words_ms, of which the
+// word collection; table_ms includes it; gibbs_ms; counts_ms), update_ms and mean_ms (Lda's
+// phase timings) and rest_ms, the remainder of Step outside those phases (the minibatch draw,
+// the serial set-up of ScaledCounts, the pool's wake-up).
+void BM_LdaStepKos(benchmark::State& state) {
+  const data::Corpus& kos = EmbeddedKos();
+  const int num_topics = static_cast<int>(state.range(0));
+  const Lda& trained = KosLda(kos, num_topics, 0.1);
+  parallel::ThreadPool pool(static_cast<int>(state.range(1)));
+  LdaOptions options = trained.options();
+  options.mean_burn_in = 0;
+  auto lda = Lda::Create(kos, options, &pool);
+  SGMCMC_CHECK(lda.ok()) << lda.status();
+  SGMCMC_CHECK(lda->Restore(trained.State()).ok());
+  double words = 0, table = 0, gibbs = 0, counts = 0, update = 0, mean = 0, step = 0;
+  for (auto _ : state) {
+    const auto start = std::chrono::steady_clock::now();
+    lda->Step();
+    step += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    const LdaCountModel::Stats& stats = lda->last_stats();
+    words += stats.words_seconds;
+    table += stats.table_seconds;
+    gibbs += stats.gibbs_seconds;
+    counts += stats.counts_seconds;
+    update += lda->last_update_seconds();
+    mean += lda->last_mean_seconds();
+  }
+  const double per_ms = 1e3 / state.iterations();
+  state.counters["words_ms"] = words * per_ms;
+  state.counters["table_ms"] = table * per_ms;
+  state.counters["gibbs_ms"] = gibbs * per_ms;
+  state.counters["counts_ms"] = counts * per_ms;
+  state.counters["update_ms"] = update * per_ms;
+  state.counters["mean_ms"] = mean * per_ms;
+  state.counters["rest_ms"] = (step - table - gibbs - counts - update - mean) * per_ms;
+}
+BENCHMARK(BM_LdaStepKos)
+    ->ArgsProduct({{100}, {1, 2, 4, 8, 16}})
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 // The per-document Gibbs sweep alone on real documents: eight minibatches of 50 KOS documents
 // (~54,000 tokens), each with its table (built outside the timed loop), with the topics of
@@ -385,6 +439,19 @@ void BM_LdaTopicUpdateRowBalance(benchmark::State& state) {
   state.counters["static_imbalance"] = std::max(first_half, total - first_half) / (total / 2);
   state.counters["dynamic_imbalance"] = std::max(busy[0], busy[1]) / (total / 2);
   state.counters["max_row_share"] = max_row / total;
+  // The same greedy hand-out on 16 threads, rows in index order (what Lda::Step does) and
+  // costliest first (longest-processing-time order): makespan / (total / 16).
+  auto makespan16 = [&](absl::Span<const int> order) {
+    std::vector<double> threads(16, 0.0);
+    for (int k : order) *std::min_element(threads.begin(), threads.end()) += row_seconds[k];
+    return *std::max_element(threads.begin(), threads.end()) / (total / 16);
+  };
+  std::vector<int> order(num_topics);
+  for (int k = 0; k < num_topics; ++k) order[k] = k;
+  state.counters["dynamic_imbalance_16"] = makespan16(order);
+  std::sort(order.begin(), order.end(),
+            [&](int a, int b) { return row_seconds[a] > row_seconds[b]; });
+  state.counters["costliest_first_imbalance_16"] = makespan16(order);
 }
 BENCHMARK(BM_LdaTopicUpdateRowBalance)->Arg(100)->Arg(50)->Iterations(10);
 

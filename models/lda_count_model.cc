@@ -60,7 +60,10 @@ LdaCountModel::LdaCountModel(const data::Corpus* corpus, int num_topics, double 
       gibbs_sweeps_(gibbs_sweeps),
       pool_(pool),
       estimator_(estimator),
-      local_of_word_(corpus->vocabulary_size(), -1) {}
+      local_of_word_(corpus->vocabulary_size(), -1),
+      words_(corpus->vocabulary_size()),
+      // ceil(V / 64) words, rounded up to whole 64-byte cache lines.
+      word_bits_stride_((corpus->vocabulary_size() + 511) / 512 * 8) {}
 
 void LdaCountModel::set_gibbs_sweeps(int gibbs_sweeps) {
   SGMCMC_CHECK(gibbs_sweeps >= 1) << "LdaCountModel::set_gibbs_sweeps: " << gibbs_sweeps;
@@ -75,7 +78,7 @@ void LdaCountModel::FillTableChunk(const samplers::SimplexParameters& parameters
   // K = 100) stays in L2 while it is transposed into the word-major table.
   constexpr int kSliceWords = 256;
   const auto [begin, end] = parallel::ThreadPool::ChunkBounds(
-      0, static_cast<int64_t>(words_.size()), num_threads(), thread);
+      0, static_cast<int64_t>(num_words_), num_threads(), thread);
   std::vector<double>& slice = slices_[thread];
   for (int64_t first = begin; first < end; first += kSliceWords) {
     const int width = static_cast<int>(std::min<int64_t>(kSliceWords, end - first));
@@ -90,7 +93,7 @@ void LdaCountModel::SampleDocuments(absl::Span<const int64_t> batch, uint64_t ke
                                     absl::Span<const int64_t> order,
                                     std::atomic<int64_t>& next, int thread) const {
   const int burn_in = burn_in_sweeps();
-  const size_t num_words = words_.size();
+  const size_t num_words = static_cast<size_t>(num_words_);
   // All zero on entry (the merge zeroes what it reads), so growing keeps it zero.
   std::vector<int32_t>& accumulator_storage = accumulators_[thread];
   if (accumulator_storage.size() < static_cast<size_t>(num_topics_) * num_words) {
@@ -168,9 +171,59 @@ void LdaCountModel::SampleDocuments(absl::Span<const int64_t> batch, uint64_t ke
   alpha_draw_sums_[thread] += alpha_draws;
 }
 
+void LdaCountModel::MarkWords(absl::Span<const int64_t> batch, absl::Span<const int64_t> bounds,
+                              int thread) const {
+  // Branch-free: one OR per token into the thread's own bits (a few hundred bytes, in L1).
+  uint64_t* bits = word_bits_.data() + static_cast<size_t>(thread) * word_bits_stride_;
+  for (int64_t slot = bounds[thread]; slot < bounds[thread + 1]; ++slot) {
+    for (int32_t w : corpus_->document(static_cast<int>(batch[slot]))) {
+      bits[w >> 6] |= uint64_t{1} << (w & 63);
+    }
+  }
+}
+
+void LdaCountModel::ListWords(int thread) const {
+  const int threads = num_threads();
+  const int blocks = (dimension() + 63) / 64;
+  const auto [begin, end] = parallel::ThreadPool::ChunkBounds(0, blocks, threads, thread);
+  // Local (moved in and out): the threads' vectors share cache lines.
+  std::vector<int32_t> listed = std::move(word_chunks_[thread]);
+  listed.clear();
+  for (int64_t block = begin; block < end; ++block) {
+    uint64_t any = 0;
+    for (int t = 0; t < threads; ++t) {
+      any |= word_bits_[static_cast<size_t>(t) * word_bits_stride_ + block];
+    }
+    for (; any != 0; any &= any - 1) {
+      listed.push_back(static_cast<int32_t>(block * 64 + __builtin_ctzll(any)));
+    }
+  }
+  word_chunks_[thread] = std::move(listed);
+}
+
+void LdaCountModel::PlaceWords(int thread) const {
+  // Every thread has listed its chunk: the thread's own bits are cleared for the next call.
+  uint64_t* bits = word_bits_.data() + static_cast<size_t>(thread) * word_bits_stride_;
+  std::fill(bits, bits + word_bits_stride_, 0);
+  int32_t u = 0;
+  for (int t = 0; t < thread; ++t) u += static_cast<int32_t>(word_chunks_[t].size());
+  for (int32_t w : word_chunks_[thread]) {
+    words_[u] = w;
+    local_of_word_[w] = u;
+    ++u;
+  }
+}
+
 void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> batch,
                                  const samplers::SimplexParameters& parameters,
                                  samplers::SimplexCounts& counts) const {
+  ScaledCountsThen(engine, batch, parameters, counts, [](int) {});
+}
+
+void LdaCountModel::ScaledCountsThen(rng::Engine& engine, absl::Span<const int64_t> batch,
+                                     const samplers::SimplexParameters& parameters,
+                                     samplers::SimplexCounts& counts,
+                                     absl::FunctionRef<void(int thread)> then) const {
   SGMCMC_CHECK(!batch.empty()) << "LdaCountModel::ScaledCounts: empty batch";
   SGMCMC_CHECK(parameters.rows() == num_topics_ && parameters.cols() == dimension())
       << "LdaCountModel::ScaledCounts: parameters are " << parameters.rows() << " x "
@@ -178,50 +231,37 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
   const uint64_t key = engine();
   if (estimator_ == LdaCountEstimator::kPersistentJoint) {
     PersistentJointCounts(key, batch, parameters, counts);
+    if (pool_ == nullptr) {
+      then(0);
+    } else {
+      pool_->RunOnThreads(then);
+    }
     return;
   }
   const auto start = std::chrono::steady_clock::now();
   stats_ = Stats();
   stats_.documents = static_cast<int64_t>(batch.size());
-
-  // The minibatch's distinct words, ascending (so the counts come out in column order).
-  words_.clear();
   std::vector<int64_t> doc_cost(batch.size());
   for (size_t slot = 0; slot < batch.size(); ++slot) {
     SGMCMC_CHECK(batch[slot] >= 0 && batch[slot] < num_items())
         << "LdaCountModel::ScaledCounts: document id " << batch[slot] << " outside [0, "
         << num_items() << ")";
-    const absl::Span<const int32_t> doc = corpus_->document(static_cast<int>(batch[slot]));
-    doc_cost[slot] = static_cast<int64_t>(doc.size()) + 1;
-    stats_.tokens += static_cast<int64_t>(doc.size());
-    for (int32_t w : doc) {
-      if (local_of_word_[w] < 0) {
-        local_of_word_[w] = 0;
-        words_.push_back(w);
-      }
-    }
+    const int64_t size =
+        static_cast<int64_t>(corpus_->document(static_cast<int>(batch[slot])).size());
+    doc_cost[slot] = size + 1;
+    stats_.tokens += size;
   }
-  // Ascending: by a scan of the marks when the words are a sizeable part of the vocabulary
-  // (O(V), no comparisons), else by sorting (O(U log U)); the same order either way.
-  if (words_.size() * 16 > local_of_word_.size()) {
-    words_.clear();
-    for (size_t w = 0; w < local_of_word_.size(); ++w) {
-      if (local_of_word_[w] == 0) words_.push_back(static_cast<int32_t>(w));
-    }
-  } else {
-    std::sort(words_.begin(), words_.end());
-  }
-  for (size_t u = 0; u < words_.size(); ++u) local_of_word_[words_[u]] = static_cast<int32_t>(u);
-  const int num_words = static_cast<int>(words_.size());
-  stats_.distinct_words = num_words;
-  stats_.words_seconds = SecondsSince(start);
 
-  // The per-word tables (filled below from the columns of π for those words), and the Gibbs
-  // sweeps' set-up: the threads take documents one at a time, longest first, so they finish
-  // together. Which thread samples a document does not matter: its stream is its slot's, and
-  // the per-thread counts are integers summed in any order.
-  table_.Reset(num_topics_, num_words, alpha_);
+  // The Gibbs sweeps' set-up: the threads take documents one at a time, longest first, so
+  // they finish together. Which thread samples a document does not matter: its stream is its
+  // slot's, and the per-thread counts are integers summed in any order.
   const int threads = num_threads();
+  const std::vector<int64_t> mark_bounds =
+      parallel::ThreadPool::BalancedChunkBounds(doc_cost, threads);
+  word_chunks_.resize(threads);
+  if (word_bits_.size() != static_cast<size_t>(threads) * word_bits_stride_) {
+    word_bits_.assign(static_cast<size_t>(threads) * word_bits_stride_, 0);
+  }
   slices_.resize(threads);
   const auto order_start = std::chrono::steady_clock::now();
   accumulators_.resize(threads);
@@ -246,25 +286,46 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
   row_sizes_.resize(num_topics_);
   chunk_cols_.resize(threads);
   chunk_values_.resize(threads);
-  // After the sweeps, integer sums over the threads (order-free), then (D/n) / kept_sweeps, by
-  // chunks of topic rows, chunk c on thread c, in two passes so that no thread writes
-  // another's memory:
-  //  1. thread c adds into its own accumulator the entries the other threads listed for its
-  //     rows (only their non-zero entries, packed with their counts at the end of the sweeps:
-  //     O(nnz / threads), not a pass over K x U per accumulator), then scans its rows in
-  //     (topic, word) order for the non-zero entries (whole groups of kGroup words skipped by
-  //     one test), zeroing them, into its own lists of columns and scaled values, and the
-  //     rows' sizes;
-  //  2. after the sizes (O(K), serial) place every row in `counts`, thread c copies its rows
-  //     there (SetRow: disjoint rows, disjoint memory).
+  // The phases, separated by barriers inside one call of the pool (one wake-up of the workers
+  // per call):
+  //  1. the minibatch's distinct words, ascending (so the counts come out in column order):
+  //     MarkWords, ListWords, PlaceWords; then thread 0 sizes the per-word tables;
+  //  2. the per-word tables, filled from the columns of π for those words, by word chunks;
+  //  3. the sweeps, documents handed out longest first;
+  //  4. the counts: integer sums over the threads (order-free), then (D/n) / kept_sweeps, by
+  //     chunks of topic rows, chunk c on thread c, in two passes so that no thread writes
+  //     another's memory:
+  //      a. thread c adds into its own accumulator the entries the other threads listed for
+  //         its rows (only their non-zero entries, packed with their counts at the end of the
+  //         sweeps: O(nnz / threads), not a pass over K x U per accumulator), then scans its
+  //         rows in (topic, word) order for the non-zero entries (whole groups of kGroup words
+  //         skipped by one test), zeroing them, into its own lists of columns and scaled
+  //         values, and the rows' sizes (meanwhile it resets local_of_word_ of its words);
+  //      b. after the sizes (O(K), serial) place every row in `counts`, thread c copies its
+  //         rows there (SetRow: disjoint rows, disjoint memory);
+  //  5. then(t), once every row is in `counts`.
   // So each thread's work shrinks with the thread count and `counts` is the same, entry for
   // entry and bit for bit, on any number of threads.
-  // The phases (table, sweeps, merge, placing, copy) are separated by a barrier inside one
-  // call of the pool: one wake-up of the workers per ScaledCounts, not four.
   std::atomic<int64_t> next{0};
   parallel::SpinBarrier barrier(threads);
-  std::chrono::steady_clock::time_point gibbs_start, counts_start;
+  std::chrono::steady_clock::time_point phases_start, words_end, gibbs_start, counts_start,
+      counts_end;
   auto phases = [&](int t) {
+    if (t == 0) phases_start = std::chrono::steady_clock::now();
+    MarkWords(batch, mark_bounds, t);
+    barrier.Wait();
+    ListWords(t);
+    barrier.Wait();
+    PlaceWords(t);
+    if (t == 0) {
+      num_words_ = 0;
+      for (const std::vector<int32_t>& listed : word_chunks_) {
+        num_words_ += static_cast<int>(listed.size());
+      }
+      table_.Reset(num_topics_, num_words_, alpha_);
+    }
+    barrier.Wait();
+    if (t == 0) words_end = std::chrono::steady_clock::now();
     FillTableChunk(parameters, t);
     barrier.Wait();
     if (t == 0) gibbs_start = std::chrono::steady_clock::now();
@@ -272,18 +333,27 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
     barrier.Wait();
     if (t == 0) counts_start = std::chrono::steady_clock::now();
     MergeChunk(t, scale);
+    for (int32_t w : word_chunks_[t]) local_of_word_[w] = -1;
     barrier.Wait();
     if (t == 0) counts.ResetRowSizes(num_topics_, dimension(), row_sizes_);
     barrier.Wait();
     WriteChunk(t, counts);
+    barrier.Wait();
+    if (t == 0) counts_end = std::chrono::steady_clock::now();
+    then(t);
   };
   if (pool_ == nullptr) {
     phases(0);
   } else {
     pool_->RunOnThreads(phases);
   }
+  // The serial set-up before the sort (checks, document costs) counts as word collection.
+  stats_.words_seconds = std::chrono::duration<double>(order_start - start).count() +
+                         std::chrono::duration<double>(words_end - phases_start).count();
+  stats_.distinct_words = num_words_;
   stats_.table_seconds = std::chrono::duration<double>(gibbs_start - start).count();
   stats_.gibbs_seconds = std::chrono::duration<double>(counts_start - gibbs_start).count();
+  stats_.counts_seconds = std::chrono::duration<double>(counts_end - counts_start).count();
   stats_.token_updates = stats_.tokens * (gibbs_sweeps_ + 1);
   int64_t nonzero = 0;
   for (int64_t n : nonzero_sums_) nonzero += n;
@@ -291,13 +361,11 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
   int64_t alpha_draws = 0;
   for (int64_t n : alpha_draw_sums_) alpha_draws += n;
   stats_.alpha_bucket_fraction = static_cast<double>(alpha_draws) / stats_.token_updates;
-  for (int32_t w : words_) local_of_word_[w] = -1;
-  stats_.counts_seconds = SecondsSince(counts_start);
 }
 
 void LdaCountModel::MergeChunk(int chunk, double scale) const {
   const int threads = num_threads();
-  const int num_words = static_cast<int>(words_.size());
+  const int num_words = num_words_;
   constexpr int kGroup = 8;
   const auto [begin, end] = parallel::ThreadPool::ChunkBounds(0, num_topics_, threads, chunk);
   int32_t* total = accumulators_[chunk].data();

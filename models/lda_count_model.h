@@ -15,7 +15,10 @@
 // Threads (kPersistentJoint aside, which runs on one thread): the pool's threads take the documents of a minibatch one at a time, longest
 // first; document slot j draws from rng::Engine(key, j), key one word of the caller's engine,
 // and the averaged counts are integer sums until the final scaling, so the counts are
-// bit-identical for any number of threads (tested).
+// bit-identical for any number of threads (tested). Everything else per call runs over the
+// threads too (the minibatch's distinct words, the word tables, the count merge), in one call
+// of the pool; what stays serial is O(n log n + threads + K) (checks, the longest-first
+// order, placing the count rows).
 //
 // Cost per call: O(K U) to build the minibatch's word tables (U distinct words; π gathered a
 // few hundred words at a time by SimplexParameters::SimplexColumns and transposed in cache),
@@ -34,6 +37,7 @@
 #include <memory>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
@@ -114,6 +118,17 @@ class LdaCountModel final : public samplers::CountModel {
   void ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> batch,
                     const samplers::SimplexParameters& parameters,
                     samplers::SimplexCounts& counts) const override;
+  // ScaledCounts, then then(t) on every thread t of the pool (t = 0 alone without one) once
+  // `counts` is complete, inside the same pool call as the sweeps, so work on the counts (the
+  // LDA topic update) costs no further wake-up of the workers. `parameters` is read only
+  // before then() starts, so then() may change it. then() may synchronise its threads with a
+  // parallel::SpinBarrier of num_threads(); it must not call the pool.
+  void ScaledCountsThen(rng::Engine& engine, absl::Span<const int64_t> batch,
+                        const samplers::SimplexParameters& parameters,
+                        samplers::SimplexCounts& counts,
+                        absl::FunctionRef<void(int thread)> then) const;
+  // Threads of ScaledCountsThen's then(): the pool's, 1 without one.
+  int num_threads() const { return pool_ == nullptr ? 1 : pool_->num_threads(); }
 
   // What the last ScaledCounts did.
   struct Stats {
@@ -124,7 +139,7 @@ class LdaCountModel final : public samplers::CountModel {
     double mean_topics_per_document = 0;  // nnz of n_dk after the last sweep, mean over docs
     double alpha_bucket_fraction = 0;     // token updates drawn from the α π_kw bucket
     double table_seconds = 0;    // collecting the words, gathering π columns, per-word tables
-    double words_seconds = 0;    // of which collecting and sorting the words (one thread)
+    double words_seconds = 0;    // of which collecting the words (ascending; over the threads)
     double order_seconds = 0;    // and sorting the documents longest first (one thread)
     double gibbs_seconds = 0;    // initialisation and sweeps
     double counts_seconds = 0;   // merging and scaling the counts
@@ -149,6 +164,17 @@ class LdaCountModel final : public samplers::CountModel {
   }
   int kept_sweeps() const { return gibbs_sweeps_ - burn_in_sweeps(); }
 
+  // The minibatch's distinct words over the threads, in three phases separated by barriers:
+  // thread t sets the bits of the words of its chunk of documents in its own bitset
+  // (word_bits_), then lists the words whose bit any thread set in its chunk of the
+  // vocabulary (ascending, into word_chunks_[t]), then clears its bitset and places its list
+  // into words_ after the lists of the chunks before it, setting their local_of_word_; so
+  // words_ comes out ascending, the same for any thread count. `bounds`: the document chunks
+  // (slots of batch).
+  void MarkWords(absl::Span<const int64_t> batch, absl::Span<const int64_t> bounds,
+                 int thread) const;
+  void ListWords(int thread) const;
+  void PlaceWords(int thread) const;
   // Builds thread `thread`'s chunk of the columns of table_ (reset for the words_ of the
   // current minibatch) from π = `parameters`.
   void FillTableChunk(const samplers::SimplexParameters& parameters, int thread) const;
@@ -166,7 +192,6 @@ class LdaCountModel final : public samplers::CountModel {
   void PersistentJointCounts(uint64_t key, absl::Span<const int64_t> batch,
                              const samplers::SimplexParameters& parameters,
                              samplers::SimplexCounts& counts) const;
-  int num_threads() const { return pool_ == nullptr ? 1 : pool_->num_threads(); }
 
   const data::Corpus* corpus_;
   int num_topics_;
@@ -179,7 +204,15 @@ class LdaCountModel final : public samplers::CountModel {
 
   // Scratch of ScaledCounts, reused across calls.
   mutable std::vector<int32_t> local_of_word_;  // V, -1 outside the current minibatch
-  mutable std::vector<int32_t> words_;          // U distinct word ids, ascending
+  // The U = num_words_ distinct word ids, ascending, in the first U of V entries (sized once,
+  // so that the threads place their words without resizing it).
+  mutable std::vector<int32_t> words_;
+  mutable int num_words_ = 0;
+  // Per thread a bitset of the vocabulary (word_bits_stride_ words: ceil(V / 64) padded to
+  // whole cache lines), all zero between calls, and its chunk's listed words.
+  mutable std::vector<uint64_t> word_bits_;
+  size_t word_bits_stride_;
+  mutable std::vector<std::vector<int32_t>> word_chunks_;
   mutable std::vector<std::vector<double>> slices_;  // per thread, K x (a few hundred words)
   mutable MinibatchTopicTable table_;
   // Per thread: the kept sweeps' counts, K x U (all zero between calls), and (with several

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -148,22 +149,43 @@ TEST(LdaPresetTest, PaperSettingsOfBakerEtAlTable2AndTunedSettings) {
             std::string::npos);
 }
 
+// Also with the posterior mean on (it is accumulated inside the counts' pool call) and the
+// lazy update, and with more threads than topics (idle threads in the row phases).
 TEST(LdaTest, BitIdenticalForAnyThreadCount) {
   const data::Corpus corpus = BlockCorpus(4, 8, 80, 30, 4);
-  for (LdaSampler which : {LdaSampler::kScir, LdaSampler::kSgrld}) {
-    std::vector<double> reference;
-    for (int threads : {0, 1, 2, 3}) {
+  struct Case {
+    LdaSampler sampler;
+    LdaTopicUpdate update;
+  };
+  for (const Case& c : {Case{LdaSampler::kScir, LdaTopicUpdate::kEager},
+                        Case{LdaSampler::kSgrld, LdaTopicUpdate::kEager},
+                        Case{LdaSampler::kScir, LdaTopicUpdate::kLazy}}) {
+    LdaOptions options = SmallOptions(c.sampler);
+    options.topic_update = c.update;
+    options.mean_burn_in = 2;
+    const std::string name =
+        absl::StrCat(LdaSamplerName(c.sampler), " ", LdaTopicUpdateName(c.update));
+    std::vector<double> reference, reference_mean;
+    int reference_words = -1;
+    for (int threads : {0, 1, 2, 3, 5}) {
       std::unique_ptr<parallel::ThreadPool> pool;
       if (threads > 0) pool = std::make_unique<parallel::ThreadPool>(threads);
-      auto lda = Lda::Create(corpus, SmallOptions(which), pool.get());
+      auto lda = Lda::Create(corpus, options, pool.get());
       ASSERT_TRUE(lda.ok()) << lda.status();
       for (int m = 0; m < 5; ++m) lda->Step();
       EXPECT_EQ(lda->iteration(), 5);
+      EXPECT_EQ(lda->posterior_mean_samples(), 4) << name;
       const std::vector<double> topics = TopicsOf(*lda);
+      std::vector<double> mean(topics.size());
+      lda->PosteriorMeanTopics(absl::MakeSpan(mean));
       if (reference.empty()) {
         reference = topics;
+        reference_mean = mean;
+        reference_words = lda->last_stats().distinct_words;
       } else {
-        EXPECT_EQ(topics, reference) << "threads=" << threads << " " << LdaSamplerName(which);
+        EXPECT_EQ(topics, reference) << "threads=" << threads << " " << name;
+        EXPECT_EQ(mean, reference_mean) << "threads=" << threads << " " << name;
+        EXPECT_EQ(lda->last_stats().distinct_words, reference_words) << "threads=" << threads;
       }
     }
   }

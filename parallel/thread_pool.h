@@ -15,8 +15,12 @@
 // thread's previous phase done) without a second wake-up of the workers.
 //
 // Cost: one wake-up of the workers per call (condition variables), O(T); keep per-call work
-// well above it. SpinBarrier::Wait: one atomic increment, then spinning until the last
-// thread arrives (no system call when the threads run at once). Measured: parallel/thread_pool_benchmark.cc.
+// well above it. After a call the workers poll for the next one for 200 µs (yielding the
+// processor between polls) before they sleep, and the caller polls for the workers' end
+// likewise: a call that follows the previous one within that time (a loop's next iteration
+// after a short serial step) finds them awake. SpinBarrier::Wait: one atomic increment,
+// then spinning until the last thread arrives (no system call when the threads run at once).
+// Measured: parallel/thread_pool_benchmark.cc.
 //
 // Example:
 //   parallel::ThreadPool pool(/*num_threads=*/2);
@@ -86,8 +90,9 @@ class ThreadPool {
   std::condition_variable work_ready_;
   std::condition_variable work_done_;
   const absl::FunctionRef<void(int)>* task_ = nullptr;
-  uint64_t generation_ = 0;  // incremented per call
-  int pending_ = 0;          // workers still running the current call
+  // Written under mutex_; atomic for the polls before sleeping (kSpin in the .cc).
+  std::atomic<uint64_t> generation_{0};  // incremented per call
+  std::atomic<int> pending_{0};          // workers still running the current call
   bool stop_ = false;
 };
 
