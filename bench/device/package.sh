@@ -12,7 +12,9 @@ set -eu
 cd "$(dirname "$0")/../.."
 targets=(tools/lda models/lda_benchmark tools/matrix_factorization tools/matrix_factorization_mpi
          tools/accelerated_dp models/dp_neal8_benchmark models/matrix_factorization_benchmark)
-./bazelw build --config=bench "${targets[@]/#/\/\/}" 2>&1 | tail -1
+labels=()
+for t in "${targets[@]}"; do labels+=("//${t%/*}:${t##*/}"); done
+./bazelw build --config=bench "${labels[@]}"
 rm -rf devpkg/bin devpkg/lib devpkg/lib_mpi
 mkdir -p devpkg/bin devpkg/lib devpkg/lib_mpi devpkg/data devpkg/runfiles/sgmcmc/data/kos
 for t in "${targets[@]}"; do

@@ -65,13 +65,17 @@ timeout 40 mpirun --allow-run-as-root -np 2 bin/accelerated_dp --backend=mpi --w
 fi
 if want ldacmp; then
 el "== 22: bin/lda_base (an earlier build, if packed) against bin/lda, K = 100, 400 iterations, alternating"
-for t in 16 1 16 8 16; do
-  for b in lda_base lda; do
-    [[ -x bin/$b ]] || continue
-    rm -rf /tmp/cmp_${b}_$t; timeout 60 bin/$b --config=kos100.textpb --threads=$t --plot=false --output_dir=/tmp/cmp_${b}_$t > /tmp/cmp_${b}_$t.log 2>&1
-    echo "$b threads=$t $(grep -E 'time:' /tmp/cmp_${b}_$t.log | sed 's/.*time: //') md5 $(cat /tmp/cmp_${b}_$t/topic_matrix_scir_fast.phi /tmp/cmp_${b}_$t/topic_matrix_mean_scir_fast.phi | md5sum | cut -c1-12)"
-  done
+cmp_run() {  # binary threads
+  local b=$1 t=$2 d=/tmp/cmp_$1_$2
+  rm -rf $d; timeout 90 bin/$b --config=kos100.textpb --threads=$t --plot=false --output_dir=$d > $d.log 2>&1
+  echo "$b threads=$t $(grep -E 'time:' $d.log | sed 's/.*time: //') md5 $(cat $d/topic_matrix_scir_fast.phi $d/topic_matrix_mean_scir_fast.phi | md5sum | cut -c1-12) trace $(cut -d, -f1,3- $d/trace_scir_fast.csv | md5sum | cut -c1-12)"
+}
+for t in 16 1 16; do
+  for b in lda_base lda; do [[ -x bin/$b ]] && cmp_run $b $t; done
 done
+for t in 2 4 8 16; do cmp_run lda $t; done
+el "== 22: lda_benchmark, whole iterations and phases"
+timeout 150 bin/lda_benchmark --benchmark_filter='BM_LdaStepKos/100/|BM_LdaScaledCountsKos/100/(1|16)/100/|BM_LdaTopicUpdateScirKos/100/(1|16)/' --benchmark_min_time=0.3 --benchmark_counters_tabular=true 2>&1 | grep -v "^\*\*\*"
 fi
 if want copies; then
 el "== hardware ceiling: N concurrent one-thread lda runs (K = 100, 200 iterations)"
@@ -87,12 +91,12 @@ done
 fi
 if want dp100k; then
 el "== 17: 100k points, accelerated vs Algorithm 8, from one cluster, 60 iterations"
-for seed in 1 2 3; do
-  for w in 2 10 16; do
+for seed in ${DP_SEEDS:-1 2 3}; do
+  for w in ${DP_WORKERS:-2 10 16}; do
     timeout 60 bin/accelerated_dp --train_points=100000 --test_points=1000 --methods=accelerated,collapsed --inits=one --iterations=60 --workers=$w --seed=$seed --plot=false --output_dir=/tmp/dp100k_${seed}_$w > /tmp/dp100k_${seed}_$w.log 2>&1
     echo "seed=$seed threads=$w $(grep -E '^accelerated,|^collapsed,|^# speedup' /tmp/dp100k_${seed}_$w.log | tr '\n' ' ')"
   done
-  for np in 2 10; do
+  for np in ${DP_NP-2 10}; do
     timeout 60 mpirun --allow-run-as-root --oversubscribe -np $np bin/accelerated_dp --backend=mpi --train_points=100000 --test_points=1000 --methods=accelerated,collapsed --inits=one --iterations=60 --workers=$np --seed=$seed --plot=false --output_dir=/tmp/dp100k_${seed}_mpi$np > /tmp/dp100k_${seed}_mpi$np.log 2>&1
     echo "seed=$seed mpirun-np=$np $(grep -E '^accelerated,|^collapsed,|^# speedup' /tmp/dp100k_${seed}_mpi$np.log | tr '\n' ' ')"
   done
