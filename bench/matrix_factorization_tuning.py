@@ -18,7 +18,10 @@ run on one core of the build machine; the whole script takes about 5 minutes).
 Usage (from the repository root, after `./bazelw build -c opt //tools:matrix_factorization`):
   /usr/bin/python3 bench/matrix_factorization_tuning.py \
       [--binary=bazel-out/k8-opt/bin/tools/matrix_factorization] \
-      [--ratings=../shared/data/movielens-100k/u.data.gz] [--out=/tmp/mf_tuning]
+      [--ratings=../shared/data/movielens-100k/u.data.gz] [--out=/tmp/mf_tuning] \
+      [--center_ratings]
+--center_ratings passes the tool's --center_ratings to every run (the same grids and rules;
+use another --out so that no run directory is shared).
 """
 
 import argparse
@@ -44,7 +47,7 @@ def run(args, method, value, seed):
     command = ["nice", "-n", "5", args.binary, f"--ratings={args.ratings}",
                f"--methods={method}", f"--seed={seed}", "--iterations=5000",
                "--record_every=1000", "--noplot", f"--output_dir={out}",
-               f"--{flag}={value:.3g}"]
+               f"--{flag}={value:.3g}"] + (["--center_ratings"] if args.center_ratings else [])
     result = subprocess.run(command, capture_output=True, text=True, check=False)
     if result.returncode != 0:
         if "diverged" in result.stderr:
@@ -71,6 +74,8 @@ def main():
     parser.add_argument("--out", default="/tmp/mf_tuning")
     parser.add_argument("--tune_seed", type=int, default=2)
     parser.add_argument("--eval_seeds", default="1,3,4,5")
+    parser.add_argument("--center_ratings", action="store_true",
+                        help="pass --center_ratings to every run of the tool")
     args = parser.parse_args()
     eval_seeds = [int(s) for s in args.eval_seeds.split(",")]
 

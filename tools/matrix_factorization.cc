@@ -7,6 +7,8 @@
 // HAMCMC's initial L-BFGS matrix is by default the degree-based diagonal
 // (--hamcmc_initial_metric=diagonal_degree, models::MfInitialMetric); scalar is the paper's
 // gamma I (then use --hamcmc_gamma=5e-4 --hamcmc_damping=1000).
+// --center_ratings fits X - mu ~ N(W H, sigma_x^2) with mu the training ratings' mean, a
+// fixed offset (not a parameter) added back to every prediction; RMSEs on the original scale.
 // --threads=S runs S ranks as threads in this process (S must divide --blocks): each owns
 // its W row blocks, the H column blocks travel between them per subset
 // (models/distributed_matrix_factorization.h). A run is bit-identical for a given seed and S,

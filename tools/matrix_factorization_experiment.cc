@@ -71,15 +71,20 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 // Everything a checkpoint must agree with (the data by its shape and first and last rating).
+// With center_ratings the (centred) ratings and mu are part of it; without, it is as it
+// was before the option existed, so older checkpoints still resume.
 std::string Fingerprint(const MatrixFactorizationExperimentOptions& o,
-                        const data::RatingSplit& split, const models::MfRunOptions& run) {
+                        const data::RatingSplit& split, const models::MfRunOptions& run,
+                        double rating_offset) {
   const data::Rating& first = split.train.ratings.front();
   const data::Rating& last = split.train.ratings.back();
+  const std::string centring =
+      o.center_ratings ? absl::StrFormat(" center_ratings mu=%.17g", rating_offset) : "";
   return absl::StrFormat(
       "ratings=%s synthetic=%dx%d@%.17g test_fraction=%.17g K=%d sigmas=%.17g,%.17g,%.17g "
       "P=%d method=%s step=%.17g psgld=%.17g,%.17g hamcmc=%.17g,%.17g,%.17g,%d,%s init=%.17g "
       "iterations=%d burn_in=%d record_every=%d seed=%d train=%d test=%d "
-      "first=%d,%d,%.9g last=%d,%d,%.9g",
+      "first=%d,%d,%.9g last=%d,%d,%.9g%s",
       o.ratings_path, o.synthetic_rows, o.synthetic_cols, o.synthetic_density, o.test_fraction,
       o.model.rank, o.model.sigma_w, o.model.sigma_h, o.model.sigma_x, o.model.num_blocks,
       models::MfMethodName(run.method), run.step_size, run.psgld_alpha, run.psgld_lambda,
@@ -88,7 +93,7 @@ std::string Fingerprint(const MatrixFactorizationExperimentOptions& o,
       models::MfInitialMetricName(run.hamcmc_initial_metric), run.init_scale,
       run.iterations, run.burn_in, o.record_every, run.seed, split.train.ratings.size(),
       split.test.ratings.size(), first.row, first.col, first.value, last.row, last.col,
-      last.value);
+      last.value, centring);
 }
 
 // A checkpoint of `method` in `directory` written by another rank count ("" if none; the
@@ -179,8 +184,8 @@ absl::Status SaveCheckpoint(const std::string& path, const std::string& fingerpr
 // One method's chain on this rank; collective. Returns the trace (partial if stopped).
 absl::StatusOr<std::vector<models::MfTracePoint>> RunChain(
     const MatrixFactorizationExperimentOptions& options, const data::RatingSplit& split,
-    const models::MfRunOptions& run, parallel::Communicator& comm, double& seconds,
-    int& completed) {
+    const models::MfRunOptions& run, double rating_offset, parallel::Communicator& comm,
+    double& seconds, int& completed) {
   absl::StatusOr<std::unique_ptr<models::DistributedMfChain>> created =
       models::DistributedMfChain::Create(split.train, split.test, options.model, run, comm);
   if (!created.ok()) return created.status();
@@ -188,7 +193,7 @@ absl::StatusOr<std::vector<models::MfTracePoint>> RunChain(
   std::vector<models::MfTracePoint> trace;
   seconds = 0;
   std::ostream* const progress = comm.rank() == 0 ? options.progress : nullptr;
-  const std::string fingerprint = Fingerprint(options, split, run);
+  const std::string fingerprint = Fingerprint(options, split, run, rating_offset);
   std::string path;
   if (!options.checkpoint_dir.empty()) {
     absl::Status made = CreateOutputDirectory(options.checkpoint_dir, "checkpoint directory");
@@ -266,6 +271,19 @@ absl::StatusOr<std::vector<models::MfTracePoint>> RunChain(
   return trace;
 }
 
+// Subtracts the training ratings' mean from the training and test ratings and returns it.
+// The same on every rank: each rank holds the whole split, summed in the same order.
+double CenterRatings(data::RatingSplit& split) {
+  double sum = 0;
+  for (const data::Rating& r : split.train.ratings) sum += r.value;
+  const double mu =
+      split.train.ratings.empty() ? 0 : sum / static_cast<double>(split.train.ratings.size());
+  for (std::vector<data::Rating>* ratings : {&split.train.ratings, &split.test.ratings}) {
+    for (data::Rating& r : *ratings) r.value = static_cast<float>(r.value - mu);
+  }
+  return mu;
+}
+
 }  // namespace
 
 absl::StatusOr<MatrixFactorizationResult> RunMatrixFactorizationExperiment(
@@ -296,6 +314,10 @@ absl::StatusOr<MatrixFactorizationResult> RunMatrixFactorizationExperiment(
   result.num_cols = all.num_cols;
   result.num_train = static_cast<int64_t>(split->train.ratings.size());
   result.num_test = static_cast<int64_t>(split->test.ratings.size());
+  if (options.center_ratings) {
+    result.ratings_centered = true;
+    result.rating_offset = CenterRatings(*split);
+  }
   for (models::MfMethod method : options.methods) {
     models::MfRunOptions run;
     run.method = method;
@@ -314,7 +336,7 @@ absl::StatusOr<MatrixFactorizationResult> RunMatrixFactorizationExperiment(
     double seconds = 0;
     int completed = 0;
     absl::StatusOr<std::vector<models::MfTracePoint>> trace =
-        RunChain(options, *split, run, comm, seconds, completed);
+        RunChain(options, *split, run, result.rating_offset, comm, seconds, completed);
     if (!trace.ok()) return trace.status();
     if (completed < options.iterations) {
       result.stopped = true;
@@ -352,6 +374,10 @@ std::string MatrixFactorizationSummary(const MatrixFactorizationResult& result) 
       std::isnan(result.noise_level)
           ? ""
           : absl::StrFormat(", noise level (best RMSE) %.4f", result.noise_level));
+  if (result.ratings_centered) {
+    absl::StrAppendFormat(&out, "centred ratings: training mean %.4f added to every prediction\n",
+                          result.rating_offset);
+  }
   if (result.stopped) absl::StrAppend(&out, "stopped (stop_after); checkpoints written\n");
   for (const MatrixFactorizationMethodResult& m : result.methods) {
     absl::StrAppendFormat(&out,

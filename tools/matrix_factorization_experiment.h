@@ -5,6 +5,15 @@
 // MovieLens may not be redistributed) on ratings generated from the model, whose noise level
 // sigma_x is the best achievable RMSE.
 //
+// Centring (center_ratings, default off): the model becomes X_ij - mu ~ N(sum_k W_ik H_kj,
+// sigma_x^2) with mu the mean of the TRAINING ratings, a fixed offset computed from the data
+// (not a parameter, no prior): mu is subtracted from the training and the test ratings before
+// sampling, so the prediction of X_ij is mu + (W H)_ij and its residual
+// X_ij - (mu + (W H)_ij) is computed as (X_ij - mu) - (W H)_ij; the RMSEs stay on the
+// original scale. Every rank reads the whole file and draws the same split, so every rank
+// computes the same mu (one sum over the training ratings in file order, before the ratings
+// are split into blocks), and a resumed run recomputes it bit for bit; checkpoints record it.
+//
 // The chains are models::DistributedMfChain (models/distributed_matrix_factorization.h): each
 // rank of `comm` owns its row blocks of W and their ratings, the H column blocks travel
 // between the ranks (ring shift) per subset, and HAMCMC reduces only its inner products. A
@@ -74,6 +83,10 @@ struct MatrixFactorizationExperimentOptions {
   bool hamcmc_block_memory = false;
   // HAMCMC's initial L-BFGS matrix H^0 (models::MfInitialMetric).
   models::MfInitialMetric hamcmc_initial_metric = models::MfInitialMetric::kDiagonalDegree;
+  // Subtract the training ratings' mean mu from the training and test ratings before
+  // sampling (the model X - mu ~ N(W H, sigma_x^2), mu fixed; predictions mu + W H; see the
+  // header comment). Default false: the ratings as read (or generated).
+  bool center_ratings = false;
   // Standard deviation of the N(0, s^2) initial W and H.
   double init_scale = 0.1;
   int iterations = 5000;
@@ -115,6 +128,10 @@ struct MatrixFactorizationResult {
   int num_ranks = 1;
   // sigma_x for synthetic data (the RMSE of the true mean); NaN for a ratings file.
   double noise_level = 0;
+  // With center_ratings: true, and mu, the training mean added to every prediction (else
+  // false and 0).
+  bool ratings_centered = false;
+  double rating_offset = 0;
   std::vector<MatrixFactorizationMethodResult> methods;
   // True when stop_after ended the methods before `iterations`; `methods` is then empty.
   bool stopped = false;

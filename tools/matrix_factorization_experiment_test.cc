@@ -21,6 +21,7 @@ namespace sgmcmc::tools {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 // The trace CSV without the seconds column (which is wall time, not reproducible).
 std::string MatrixFactorizationTraceCsvWithoutSeconds(const MatrixFactorizationResult& r) {
@@ -217,6 +218,110 @@ TEST(MatrixFactorizationExperimentTest, ReadsARatingsFileAndReportsBadRowsOnEver
   for (const absl::Status& s : StatusesOnTwoRanks(o)) {
     EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
     EXPECT_THAT(std::string(s.message()), HasSubstr("bad.data:121: expected user"));
+  }
+}
+
+// A ratings file of 12 users x 10 items, rating (u i) mod 5 + 1 + shift, or `constant`.
+std::string SmallRatingsFile(const std::string& name, double shift, double constant = -1) {
+  std::string contents;
+  for (int u = 1; u <= 12; ++u) {
+    for (int i = 1; i <= 10; ++i) {
+      const double value = constant >= 0 ? constant : (u * i) % 5 + 1 + shift;
+      absl::StrAppend(&contents, u, "\t", i, "\t", value, "\t0\n");
+    }
+  }
+  return sgmcmc::testing::WriteTestFile(name, contents);
+}
+
+// Centring: the predictions are mu + W H with mu the training mean. On ratings all equal to
+// c = 4, mu = 4 exactly, the centred ratings are 0 and the chains start near W H = 0
+// (init_scale 0.1, K = 3: |(W H)_ij| ~ 0.1^2 sqrt(3) ~ 0.02), so every method's first sample
+// and averaged predictions are within 0.2 of c (10 times that typical size); without
+// centring the first predictions are ~0, an RMSE of ~c. On two thread ranks every rank
+// reports the same mu and trace. pSGLD's preconditioner is 1 / (lambda + sqrt(v)) ~ 1e5 when
+// the residuals vanish, so its noise sqrt(2 h / lambda) per coordinate is 1.4 at the usual
+// step 1e-5: here its step is 1e-9 (noise 0.014 per iteration, ~0.06 over the 20).
+TEST(MatrixFactorizationExperimentTest, CenteredPredictionsAreTheMeanPlusWH) {
+  MatrixFactorizationExperimentOptions o = Small();
+  o.psgld_step = 1e-9;
+  o.ratings_path = SmallRatingsFile("constant.data", 0, /*constant=*/4);
+  o.model.num_blocks = 2;
+  o.iterations = 20;
+  o.burn_in = 0;
+  o.record_every = 1;
+  EXPECT_FALSE(o.center_ratings);  // the default: the ratings as read
+  const MatrixFactorizationResult plain = RunOnRanks(o, 2);
+  EXPECT_FALSE(plain.ratings_centered);
+  EXPECT_EQ(plain.rating_offset, 0);
+  EXPECT_THAT(MatrixFactorizationSummary(plain), Not(HasSubstr("centred")));
+  o.center_ratings = true;
+  const MatrixFactorizationResult centered = RunOnRanks(o, 2);
+  EXPECT_TRUE(centered.ratings_centered);
+  EXPECT_EQ(centered.rating_offset, 4);
+  EXPECT_THAT(MatrixFactorizationSummary(centered),
+              HasSubstr("centred ratings: training mean 4.0000 added to every prediction"));
+  ASSERT_EQ(centered.methods.size(), 3u);
+  for (size_t m = 0; m < centered.methods.size(); ++m) {
+    const std::string name = models::MfMethodName(centered.methods[m].method);
+    for (const models::MfTracePoint& p : centered.methods[m].trace) {
+      EXPECT_LT(p.sample_rmse, 0.2) << name << " iteration " << p.iteration;
+      EXPECT_LT(p.average_rmse, 0.2) << name << " iteration " << p.iteration;
+    }
+    EXPECT_GT(plain.methods[m].trace.front().sample_rmse, 3.5) << name;
+    EXPECT_GT(plain.methods[m].trace.front().average_rmse, 3.5) << name;
+  }
+}
+
+// Shifting every rating by 10 shifts mu by 10 and leaves the centred data (up to float
+// rounding of X - mu, ~1e-6) and hence W H unchanged: with centring, the RMSE traces of the
+// shifted and unshifted data agree (tolerance 1e-4, far above the rounding and far below
+// the ~10 a missing offset would make), so the shift reaches every prediction.
+TEST(MatrixFactorizationExperimentTest, CenteredRunIsInvariantToShiftingTheRatings) {
+  MatrixFactorizationExperimentOptions o = Small();
+  o.center_ratings = true;
+  o.iterations = 60;
+  o.ratings_path = SmallRatingsFile("unshifted.data", 0);
+  std::unique_ptr<parallel::Communicator> comm = parallel::MakeSingleProcessCommunicator();
+  absl::StatusOr<MatrixFactorizationResult> unshifted = RunMatrixFactorizationExperiment(o, *comm);
+  ASSERT_TRUE(unshifted.ok()) << unshifted.status();
+  o.ratings_path = SmallRatingsFile("shifted.data", 10);
+  absl::StatusOr<MatrixFactorizationResult> shifted = RunMatrixFactorizationExperiment(o, *comm);
+  ASSERT_TRUE(shifted.ok()) << shifted.status();
+  EXPECT_NEAR(shifted->rating_offset, unshifted->rating_offset + 10, 1e-9);
+  ASSERT_EQ(shifted->methods.size(), 3u);
+  for (size_t m = 0; m < shifted->methods.size(); ++m) {
+    const std::vector<models::MfTracePoint>& a = unshifted->methods[m].trace;
+    const std::vector<models::MfTracePoint>& b = shifted->methods[m].trace;
+    ASSERT_EQ(a.size(), b.size());
+    for (size_t i = 0; i < a.size(); ++i) {
+      EXPECT_NEAR(a[i].sample_rmse, b[i].sample_rmse, 1e-4) << i;
+      ASSERT_EQ(std::isnan(a[i].average_rmse), std::isnan(b[i].average_rmse)) << i;
+      if (!std::isnan(a[i].average_rmse)) {
+        EXPECT_NEAR(a[i].average_rmse, b[i].average_rmse, 1e-4) << i;
+      }
+    }
+  }
+}
+
+// Centred checkpoints resume bit-identically (mu recomputed from the same split), and are
+// refused by an uncentred run.
+TEST(MatrixFactorizationExperimentTest, CenteredRunResumesAndItsCheckpointsNeedCentring) {
+  MatrixFactorizationExperimentOptions o = Small();
+  o.ratings_path = SmallRatingsFile("resume.data", 0);
+  o.center_ratings = true;
+  o.iterations = 40;
+  o.methods = {models::MfMethod::kHamcmc};
+  const std::string full = MatrixFactorizationTraceCsvWithoutSeconds(RunOnRanks(o, 2));
+  o.checkpoint_dir = ::testing::TempDir() + "/mf_centered_checkpoints";
+  o.stop_after = 17;
+  EXPECT_TRUE(RunOnRanks(o, 2).stopped);
+  o.stop_after = 0;
+  o.resume = true;
+  EXPECT_EQ(MatrixFactorizationTraceCsvWithoutSeconds(RunOnRanks(o, 2)), full);
+  o.center_ratings = false;
+  for (const absl::Status& s : StatusesOnTwoRanks(o)) {
+    EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_THAT(std::string(s.message()), HasSubstr("center_ratings mu="));
   }
 }
 

@@ -50,6 +50,11 @@ ABSL_FLAG(std::string, hamcmc_initial_metric,
           "or diagonal_degree (gamma / (1/sigma^2 + the coordinate's largest subset-scaled "
           "rating count / sigma_x^2), a constant, so the chain stays exact; pairs damped in "
           "its metric, y + lambda gamma (H^0)^-1 s).");
+ABSL_FLAG(bool, center_ratings, MatrixFactorizationExperimentOptions().center_ratings,
+          "Subtract the training ratings' mean mu from the training and test ratings before "
+          "sampling and add it back to every prediction (the model X - mu ~ N(W H, "
+          "sigma_x^2), mu a fixed offset computed from the training set, not a parameter; "
+          "the RMSEs stay on the original scale). The same mu on every rank and on resume.");
 ABSL_FLAG(double, init_scale, MatrixFactorizationExperimentOptions().init_scale,
           "Standard deviation of the initial W and H.");
 ABSL_FLAG(int, synthetic_rows, MatrixFactorizationExperimentOptions().synthetic_rows,
@@ -101,6 +106,7 @@ absl::StatusOr<MatrixFactorizationExperimentOptions> MatrixFactorizationOptionsF
       models::ParseMfInitialMetric(absl::GetFlag(FLAGS_hamcmc_initial_metric));
   if (!metric.ok()) return AsFlagError(metric.status());
   o.hamcmc_initial_metric = *metric;
+  o.center_ratings = absl::GetFlag(FLAGS_center_ratings);
   o.init_scale = absl::GetFlag(FLAGS_init_scale);
   o.synthetic_rows = absl::GetFlag(FLAGS_synthetic_rows);
   o.synthetic_cols = absl::GetFlag(FLAGS_synthetic_cols);

@@ -8,6 +8,8 @@
 #   tools/matrix_factorization_experiment_test.cc);
 # - a HAMCMC run (the most sampler state) interrupted after 37 iterations (--stop_after) and
 #   resumed (--resume) from its per-rank checkpoints gives the uninterrupted -np 2 trace;
+# - with --center_ratings every rank subtracts the same training mean: -np 2 reports it and
+#   gives the --threads=2 trace bit for bit;
 # - a bad ratings file ends the run with the file:line error on every rank.
 set -eu
 bin="${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/matrix_factorization_mpi"
@@ -55,6 +57,23 @@ cut -d, -f1,2,4,5 "${TEST_TMPDIR}/resumed/rmse.csv" | grep "^hamcmc," > "${TEST_
 grep "^hamcmc," "${TEST_TMPDIR}/rmse2" > "${TEST_TMPDIR}/rmse2_hamcmc"
 test "$(wc -l < "${TEST_TMPDIR}/rmse2_hamcmc")" -eq 30
 cmp "${TEST_TMPDIR}/rmse2_hamcmc" "${TEST_TMPDIR}/rmse_resumed"
+# shellcheck disable=SC2086
+mpi -np 2 "${bin}" ${flags} --center_ratings --output_dir="${TEST_TMPDIR}/centered" \
+  > "${TEST_TMPDIR}/centered.out" 2>&1
+grep -q "centred ratings: training mean" "${TEST_TMPDIR}/centered.out"
+# shellcheck disable=SC2086
+"${threads}" ${flags} --center_ratings --threads=2 \
+  --output_dir="${TEST_TMPDIR}/tcentered" > "${TEST_TMPDIR}/tcentered.out"
+grep "centred ratings" "${TEST_TMPDIR}/tcentered.out" > "${TEST_TMPDIR}/mu_threads"
+grep "centred ratings" "${TEST_TMPDIR}/centered.out" > "${TEST_TMPDIR}/mu_mpi"
+cmp "${TEST_TMPDIR}/mu_threads" "${TEST_TMPDIR}/mu_mpi"
+cut -d, -f1,2,4,5 "${TEST_TMPDIR}/centered/rmse.csv" > "${TEST_TMPDIR}/rmse_centered"
+cut -d, -f1,2,4,5 "${TEST_TMPDIR}/tcentered/rmse.csv" > "${TEST_TMPDIR}/trmse_centered"
+cmp "${TEST_TMPDIR}/rmse_centered" "${TEST_TMPDIR}/trmse_centered"
+if cmp -s "${TEST_TMPDIR}/rmse_centered" "${TEST_TMPDIR}/rmse2"; then
+  echo "--center_ratings did not change the -np 2 trace" >&2
+  exit 1
+fi
 printf '1\t1\t5\n2\t2\t4\n3\t1\n' > "${TEST_TMPDIR}/bad.data"
 if mpi -np 2 "${bin}" --ratings="${TEST_TMPDIR}/bad.data" --noplot \
   --output_dir="${TEST_TMPDIR}/bad" > "${TEST_TMPDIR}/bad.out" 2>&1; then

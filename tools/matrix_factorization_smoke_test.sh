@@ -66,7 +66,7 @@ BUILD_WORKING_DIRECTORY="${TEST_TMPDIR}" "${bin}" --output_dir=relative --iterat
 test -e "${TEST_TMPDIR}/relative/rmse.csv"
 # --help lists the flags of tools/matrix_factorization_flags.cc too (they were hidden).
 "${bin}" --help > "${TEST_TMPDIR}/help" 2>&1 || true
-for flag in ratings checkpoint_dir resume stop_after threads; do
+for flag in ratings checkpoint_dir resume stop_after threads center_ratings; do
   grep -q -- "--${flag} (" "${TEST_TMPDIR}/help"
 done
 printf '1\t1\t5\n1\tx\t4\n' > "${TEST_TMPDIR}/bad.data"
