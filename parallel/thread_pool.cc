@@ -1,5 +1,6 @@
 #include "parallel/thread_pool.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -21,22 +22,47 @@ class TaskScope {
   const ThreadPool* previous_;
 };
 
-// How long a worker polls for the next call after finishing one, and the caller for the
-// workers' end of a call, before sleeping on the condition variable: a call that comes
-// sooner (the next phase of a loop after a short serial step) then costs no system call and
-// no wake-up of an idle core.
-constexpr std::chrono::microseconds kSpin(200);
+// How long a thread busy-polls before it sleeps on a condition variable: a worker for the next
+// call after finishing one, the caller for the workers' end of a call, a SpinBarrier's
+// waiters for the last thread. A wait that ends sooner (the next phase of a loop after a short
+// serial step, threads arriving a few microseconds apart) costs no system call and no wake-up.
+// The poll does not yield: on a loaded machine (other processes on the cores, or more threads
+// than cores) a yielding thread gives its whole time slice to the other process and comes back
+// milliseconds later, where a sleeping one is woken at once; past kPoll the threads sleep.
+constexpr std::chrono::microseconds kPoll(50);
 
-// Polls done() (yielding the processor in between) until it holds or kSpin has passed.
+inline void CpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#else
+  std::this_thread::yield();
+#endif
+}
+
+// Whether `threads` threads may busy-poll: not when they outnumber the cores, where a poll
+// takes the processor from a sibling thread that has work.
+bool MayPoll(int threads) {
+  static const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  return threads <= cores;
+}
+
+// Polls done() until it holds (true) or kPoll has passed (false); false at once when `poll`
+// is false.
 template <typename Done>
-void SpinUntil(Done done) {
+bool PollFor(bool poll, Done done) {
+  if (!poll) return done();
   const auto start = std::chrono::steady_clock::now();
-  while (!done() && std::chrono::steady_clock::now() - start < kSpin) std::this_thread::yield();
+  for (uint32_t i = 1; !done(); ++i) {
+    if (i % 64 == 0 && std::chrono::steady_clock::now() - start >= kPoll) return false;
+    CpuRelax();
+  }
+  return true;
 }
 
 }  // namespace
 
-ThreadPool::ThreadPool(int num_threads) : num_threads_(num_threads) {
+ThreadPool::ThreadPool(int num_threads)
+    : num_threads_(num_threads), poll_(MayPoll(num_threads)) {
   SGMCMC_CHECK(num_threads >= 1) << "ThreadPool: num_threads must be >= 1, got " << num_threads;
   workers_.reserve(num_threads - 1);
   for (int t = 1; t < num_threads; ++t) workers_.emplace_back([this, t] { WorkerLoop(t); });
@@ -55,7 +81,7 @@ void ThreadPool::WorkerLoop(int thread) {
   uint64_t seen = 0;
   while (true) {
     const absl::FunctionRef<void(int)>* task;
-    SpinUntil([&] { return generation_.load(std::memory_order_acquire) != seen; });
+    PollFor(poll_, [&] { return generation_.load(std::memory_order_acquire) != seen; });
     {
       std::unique_lock<std::mutex> lock(mutex_);
       work_ready_.wait(lock, [&] { return stop_ || generation_ != seen; });
@@ -94,7 +120,7 @@ void ThreadPool::RunOnThreads(absl::FunctionRef<void(int thread)> fn) {
     fn(0);
   }
   if (num_threads_ > 1) {
-    SpinUntil([&] { return pending_.load(std::memory_order_acquire) == 0; });
+    PollFor(poll_, [&] { return pending_.load(std::memory_order_acquire) == 0; });
     std::unique_lock<std::mutex> lock(mutex_);
     work_done_.wait(lock, [&] { return pending_ == 0; });
     task_ = nullptr;
@@ -164,20 +190,32 @@ void ForChunksOnPool(ThreadPool* pool, int64_t n,
   pool->ParallelForChunks(0, n, fn);
 }
 
-SpinBarrier::SpinBarrier(int count) : count_(count) {
+SpinBarrier::SpinBarrier(int count) : count_(count), poll_(MayPoll(count)) {
   SGMCMC_CHECK(count >= 1) << "SpinBarrier: count must be >= 1, got " << count;
 }
 
 void SpinBarrier::Wait() {
-  const uint64_t generation = generation_.load(std::memory_order_acquire);
+  // Sequentially consistent on generation_ and sleepers_: either the last thread sees a
+  // sleeper (and wakes it under the mutex) or the sleeper sees the new generation before it
+  // waits, so no wake-up is lost.
+  const uint64_t generation = generation_.load(std::memory_order_seq_cst);
   if (arrived_.fetch_add(1, std::memory_order_acq_rel) == count_ - 1) {
     // The last to arrive resets the count before releasing the others, so their next Wait
     // counts afresh.
     arrived_.store(0, std::memory_order_relaxed);
-    generation_.fetch_add(1, std::memory_order_release);
+    generation_.fetch_add(1, std::memory_order_seq_cst);
+    if (sleepers_.load(std::memory_order_seq_cst) > 0) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      released_.notify_all();
+    }
     return;
   }
-  while (generation_.load(std::memory_order_acquire) == generation) std::this_thread::yield();
+  auto released = [&] { return generation_.load(std::memory_order_seq_cst) != generation; };
+  if (PollFor(poll_, released)) return;
+  std::unique_lock<std::mutex> lock(mutex_);
+  sleepers_.fetch_add(1, std::memory_order_seq_cst);
+  released_.wait(lock, released);
+  sleepers_.fetch_sub(1, std::memory_order_relaxed);
 }
 
 }  // namespace sgmcmc::parallel

@@ -15,11 +15,14 @@
 // thread's previous phase done) without a second wake-up of the workers.
 //
 // Cost: one wake-up of the workers per call (condition variables), O(T); keep per-call work
-// well above it. After a call the workers poll for the next one for 200 µs (yielding the
-// processor between polls) before they sleep, and the caller polls for the workers' end
-// likewise: a call that follows the previous one within that time (a loop's next iteration
-// after a short serial step) finds them awake. SpinBarrier::Wait: one atomic increment,
-// then spinning until the last thread arrives (no system call when the threads run at once).
+// well above it. After a call the workers busy-poll for the next one for 50 µs before they
+// sleep, and the caller polls for the workers' end likewise: a call that follows the previous
+// one within that time (a loop's next iteration after a short serial step) finds them awake.
+// SpinBarrier::Wait: one atomic increment, then polling until the last thread arrives (no
+// system call when the threads run at once), sleeping after 50 µs. The polls never yield:
+// on a loaded machine a yielding thread loses its time slice to the other processes for
+// milliseconds, while a sleeping one is woken at once. With more threads than cores
+// (std::thread::hardware_concurrency) nothing polls: the threads sleep at once.
 // Measured: parallel/thread_pool_benchmark.cc.
 //
 // Example:
@@ -83,6 +86,7 @@ class ThreadPool {
   void WorkerLoop(int thread);
 
   const int num_threads_;
+  const bool poll_;  // num_threads_ <= cores: workers and caller busy-poll before sleeping
   std::vector<std::thread> workers_;
   std::mutex call_mutex_;  // serialises RunOnThreads calls
 
@@ -90,7 +94,7 @@ class ThreadPool {
   std::condition_variable work_ready_;
   std::condition_variable work_done_;
   const absl::FunctionRef<void(int)>* task_ = nullptr;
-  // Written under mutex_; atomic for the polls before sleeping (kSpin in the .cc).
+  // Written under mutex_; atomic for the polls before sleeping (PollFor in the .cc).
   std::atomic<uint64_t> generation_{0};  // incremented per call
   std::atomic<int> pending_{0};          // workers still running the current call
   bool stop_ = false;
@@ -98,9 +102,11 @@ class ThreadPool {
 
 // A reusable barrier for the `count` threads of one RunOnThreads call: Wait() returns once
 // all `count` have called it (the k-th Wait of each thread pairs with the k-th of the others),
-// and everything a thread wrote before its Wait is visible to all after theirs. It spins
-// (yielding the processor between polls), so use it only among threads that run at the same
-// time, as a pool's threads in one call do.
+// and everything a thread wrote before its Wait is visible to all after theirs. A waiter
+// busy-polls for up to 50 µs (not at all when there are more threads than cores) and then
+// sleeps until the last thread arrives, so it is fast
+// when the threads run at once and does not take the processor from the others when they do
+// not (a loaded machine, more threads than cores).
 class SpinBarrier {
  public:
   // count >= 1 (checked).
@@ -112,8 +118,12 @@ class SpinBarrier {
 
  private:
   const int count_;
+  const bool poll_;  // count_ <= cores
   std::atomic<int> arrived_{0};
   std::atomic<uint64_t> generation_{0};
+  std::atomic<int> sleepers_{0};  // waiters past their poll, asleep on released_
+  std::mutex mutex_;
+  std::condition_variable released_;
 };
 
 // fn(chunk_begin, chunk_end, thread) over the static chunks of [0, n): on `pool`

@@ -6,7 +6,12 @@
 // //parallel:thread_pool_benchmark); keep per-call work well above that.
 // BM_ThreadPoolCallAfterSerialWork/2 (2026-11-25, shared 2-core machine, load ~1.5): an
 // empty call after 10 / 100 / 1000 µs of serial work took 11-67 / 15-75 / 76-82 µs when the
-// workers slept at once, 0.9 / 5.5 / 46 µs with the 200 µs poll before sleeping.
+// workers slept at once, 0.9 / 5.5 / 46 µs with a 200 µs yielding poll before sleeping, and
+// 0.8 / 34 / 43 µs with today's 50 µs busy poll (load ~1). The poll was cut to 50 µs and
+// stopped yielding because a yielding thread on a loaded machine loses its time slice to the
+// other processes: the lda tool at 2 threads with two busy processes on the 2 cores took
+// 5.3 s per 100 K = 100 iterations with the yielding poll and spin barriers, 3.2-3.5 s with
+// polls that sleep after 50 µs (bench/README, "Polls that sleep").
 #include <chrono>
 #include <cmath>
 #include <vector>
