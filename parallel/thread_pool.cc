@@ -5,9 +5,13 @@
 #include <thread>
 
 #include "base/check.h"
+#include "parallel/poll.h"
 
 namespace sgmcmc::parallel {
 namespace {
+
+using internal::MayPoll;
+using internal::PollFor;
 
 // The pool whose task the current thread is running, to catch re-entrant calls.
 thread_local const ThreadPool* current_pool = nullptr;
@@ -22,42 +26,6 @@ class TaskScope {
   const ThreadPool* previous_;
 };
 
-// How long a thread busy-polls before it sleeps on a condition variable: a worker for the next
-// call after finishing one, the caller for the workers' end of a call, a SpinBarrier's
-// waiters for the last thread. A wait that ends sooner (the next phase of a loop after a short
-// serial step, threads arriving a few microseconds apart) costs no system call and no wake-up.
-// The poll does not yield: on a loaded machine (other processes on the cores, or more threads
-// than cores) a yielding thread gives its whole time slice to the other process and comes back
-// milliseconds later, where a sleeping one is woken at once; past kPoll the threads sleep.
-constexpr std::chrono::microseconds kPoll(50);
-
-inline void CpuRelax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#else
-  std::this_thread::yield();
-#endif
-}
-
-// Whether `threads` threads may busy-poll: not when they outnumber the cores, where a poll
-// takes the processor from a sibling thread that has work.
-bool MayPoll(int threads) {
-  static const int cores = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  return threads <= cores;
-}
-
-// Polls done() until it holds (true) or kPoll has passed (false); false at once when `poll`
-// is false.
-template <typename Done>
-bool PollFor(bool poll, Done done) {
-  if (!poll) return done();
-  const auto start = std::chrono::steady_clock::now();
-  for (uint32_t i = 1; !done(); ++i) {
-    if (i % 64 == 0 && std::chrono::steady_clock::now() - start >= kPoll) return false;
-    CpuRelax();
-  }
-  return true;
-}
 
 }  // namespace
 
