@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -14,6 +15,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "base/check.h"
 #include "data/ratings.h"
@@ -293,10 +295,37 @@ SyntheticRatings GenerateSyntheticRatings(int num_rows, int num_cols, double den
   return out;
 }
 
+namespace {
+
+// The names of the methods and of HAMCMC's initial metrics, both ways, from one table each.
+template <typename Enum>
+using NameTable = std::pair<Enum, const char*>;
+constexpr NameTable<MfMethod> kMethodNames[] = {
+    {MfMethod::kSgld, "sgld"}, {MfMethod::kPsgld, "psgld"}, {MfMethod::kHamcmc, "hamcmc"}};
+constexpr NameTable<MfInitialMetric> kInitialMetricNames[] = {
+    {MfInitialMetric::kScalar, "scalar"}, {MfInitialMetric::kDiagonalDegree, "diagonal_degree"}};
+
+template <typename Enum, size_t N>
+const char* NameIn(const NameTable<Enum> (&table)[N], Enum value) {
+  for (const auto& [entry, name] : table) {
+    if (entry == value) return name;
+  }
+  return "?";
+}
+
+template <typename Enum, size_t N>
+std::optional<Enum> ValueIn(const NameTable<Enum> (&table)[N], absl::string_view name) {
+  for (const auto& [entry, entry_name] : table) {
+    if (name == entry_name) return entry;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 absl::StatusOr<MfMethod> ParseMfMethod(const std::string& name) {
-  if (name == "sgld" || name == "dsgld") return MfMethod::kSgld;
-  if (name == "psgld") return MfMethod::kPsgld;
-  if (name == "hamcmc") return MfMethod::kHamcmc;
+  if (name == "dsgld") return MfMethod::kSgld;
+  if (std::optional<MfMethod> method = ValueIn(kMethodNames, name)) return *method;
   return absl::InvalidArgumentError(
       absl::StrCat("method must be sgld, psgld or hamcmc, got \"", name, "\""));
 }
@@ -311,33 +340,16 @@ absl::StatusOr<std::vector<MfMethod>> ParseMfMethods(const std::string& names) {
   return methods;
 }
 
-const char* MfMethodName(MfMethod method) {
-  switch (method) {
-    case MfMethod::kSgld:
-      return "sgld";
-    case MfMethod::kPsgld:
-      return "psgld";
-    case MfMethod::kHamcmc:
-      return "hamcmc";
-  }
-  return "?";
-}
+const char* MfMethodName(MfMethod method) { return NameIn(kMethodNames, method); }
 
 absl::StatusOr<MfInitialMetric> ParseMfInitialMetric(const std::string& name) {
-  if (name == "scalar") return MfInitialMetric::kScalar;
-  if (name == "diagonal_degree") return MfInitialMetric::kDiagonalDegree;
+  if (std::optional<MfInitialMetric> metric = ValueIn(kInitialMetricNames, name)) return *metric;
   return absl::InvalidArgumentError(absl::StrCat(
       "hamcmc_initial_metric must be scalar or diagonal_degree, got \"", name, "\""));
 }
 
 const char* MfInitialMetricName(MfInitialMetric metric) {
-  switch (metric) {
-    case MfInitialMetric::kScalar:
-      return "scalar";
-    case MfInitialMetric::kDiagonalDegree:
-      return "diagonal_degree";
-  }
-  return "?";
+  return NameIn(kInitialMetricNames, metric);
 }
 
 absl::Status MfRunOptions::Validate() const {
