@@ -142,7 +142,9 @@ std::vector<double> RankOrderSum(int size, int64_t n, int round) {
 }
 
 bool BitIdentical(const std::vector<double>& a, const std::vector<double>& b) {
-  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+  // memcmp must not see the null data() of an empty vector.
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
 }
 
 TEST(ThreadCommunicatorTest, AllReduceSumIsBitIdenticalToTheRankOrderSum) {
