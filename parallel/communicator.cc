@@ -15,6 +15,7 @@
 #include "absl/types/span.h"
 #include "base/check.h"
 #include "parallel/poll.h"
+#include "parallel/thread_pool.h"
 
 namespace sgmcmc::parallel {
 namespace {
@@ -55,12 +56,28 @@ class SingleProcessCommunicator final : public Communicator {
 
 // State shared by the ranks of one RunOnThreads call. A collective is two barrier phases:
 // every rank publishes its input, waits, reads everyone's, waits again.
+//
+// Two barriers per collective are enough, for the inputs and for AllReduceSum's chunk sums
+// (sums_), because every shared buffer is read only between a collective's two barriers or
+// between its second barrier and the next collective's first, and written only in the other
+// window:
+// - A rank's input (its caller's span) is read by the others between barriers 1 and 2; the
+//   caller may overwrite it once this rank has passed barrier 2, after every read.
+// - Rank r's chunk sums_[r] is written (and resized) only by rank r, between barriers 1 and 2
+//   of an AllReduceSum, and read by every rank after barrier 2, until that rank arrives at the
+//   next collective's barrier 1. The next write to sums_[r] comes after that barrier 1, which
+//   no rank passes before every rank has arrived, so every copy of the previous sums is done.
+// A single contiguous buffer of the n sums would have to be resized when n grows, by one rank
+// while no other writes its chunk into it: a third barrier. One vector per rank needs none.
+// On a failure a barrier returns Aborted at once, and a rank may leave while another still
+// reads its input; that reader's next barrier returns Aborted too and its result is dropped.
 class ThreadGroup {
  public:
   explicit ThreadGroup(int size)
       : size_(size),
         poll_(internal::MayPoll(size)),
         inputs_(size),
+        sums_(size),
         statuses_(size),
         first_hand_(size, false) {}
 
@@ -109,6 +126,7 @@ class ThreadGroup {
   }
 
   std::vector<absl::Span<const double>>& inputs() { return inputs_; }
+  std::vector<std::vector<double>>& sums() { return sums_; }
   std::vector<absl::Status>& statuses() { return statuses_; }
 
  private:
@@ -122,6 +140,9 @@ class ThreadGroup {
   std::atomic<bool> failed_{false};  // !failure_.ok()
   absl::Status failure_;
   std::vector<absl::Span<const double>> inputs_;
+  // sums_[r]: AllReduceSum's sums over the ranks of rank r's chunk of the elements
+  // (ThreadPool::ChunkBounds(0, n, size, r)), written by rank r (see the class comment).
+  std::vector<std::vector<double>> sums_;
   std::vector<absl::Status> statuses_;
   std::vector<bool> first_hand_;
 };
@@ -133,6 +154,10 @@ class ThreadCommunicator final : public Communicator {
   int rank() const override { return rank_; }
   int size() const override { return group_.size(); }
 
+  // A reduce-scatter and an all-gather in the two barrier phases: after barrier 1 this rank
+  // sums its chunk of the elements over every rank's input, after barrier 2 it copies every
+  // rank's chunk into `values`. Each element is summed in rank order, from 0.0 (so that -0.0
+  // inputs give +0.0, as when every rank summed everything), whatever chunk it falls in.
   absl::Status AllReduceSum(absl::Span<double> values) override {
     group_.inputs()[rank_] = values;
     absl::Status status = group_.Barrier();
@@ -144,18 +169,27 @@ class ThreadCommunicator final : public Communicator {
                          " values, rank ", rank_, " passed ", values.size()));
       }
     }
+    const int64_t n = static_cast<int64_t>(values.size());
     if (status.ok()) {
-      scratch_.assign(values.size(), 0.0);
+      const auto [begin, end] = ThreadPool::ChunkBounds(0, n, size(), rank_);
+      std::vector<double>& chunk = group_.sums()[rank_];
+      chunk.assign(end - begin, 0.0);
+      double* sum = chunk.data();
       for (int r = 0; r < size(); ++r) {
-        absl::Span<const double> in = group_.inputs()[r];
-        for (size_t i = 0; i < in.size(); ++i) scratch_[i] += in[i];
+        const double* in = group_.inputs()[r].data() + begin;
+        for (int64_t i = 0; i < end - begin; ++i) sum[i] += in[i];
       }
     }
-    // Nobody overwrites its input until everyone has read it.
+    // Nobody overwrites its input until everyone has read it, nor reads a chunk before it is
+    // summed.
     absl::Status second = group_.Barrier();
     if (!status.ok()) return status;
     if (!second.ok()) return second;
-    std::copy(scratch_.begin(), scratch_.end(), values.begin());
+    for (int r = 0; r < size(); ++r) {
+      const std::vector<double>& chunk = group_.sums()[r];
+      std::copy(chunk.begin(), chunk.end(),
+                values.begin() + ThreadPool::ChunkBounds(0, n, size(), r).first);
+    }
     return absl::OkStatus();
   }
 
@@ -192,7 +226,6 @@ class ThreadCommunicator final : public Communicator {
  private:
   ThreadGroup& group_;
   const int rank_;
-  std::vector<double> scratch_;
 };
 
 }  // namespace

@@ -21,8 +21,10 @@
 //   AgreeOnStatus(local) is the collective form: it returns the first (lowest-rank) non-OK
 //   status on every rank.
 //
-// Cost: AllReduceSum O(size * n) in the thread back end (each rank sums all contributions);
-// Shift O(n) per rank (one copy in the thread back end, one MPI_Sendrecv under MPI).
+// Cost: AllReduceSum O(n) per rank in the thread back end (a reduce-scatter: each rank sums
+// its n / size elements over the size inputs, then an all-gather: it copies the n sums; two
+// barriers, O(size * n) work over all ranks, O(n) shared memory); Shift O(n) per rank (one
+// copy in the thread back end, one MPI_Sendrecv under MPI).
 //
 // Example:
 //   absl::Status status = RunOnThreads(4, [&](Communicator& comm) -> absl::Status {

@@ -1,6 +1,9 @@
 #include "parallel/communicator.h"
 
 #include <atomic>
+#include <cstdint>
+#include <cstring>
+#include <string>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -117,6 +120,115 @@ TEST(ThreadCommunicatorTest, AllReduceSumsOnEveryRankRepeatedly) {
     for (int r = 0; r < size; ++r) {
       EXPECT_THAT(results[r], ::testing::ElementsAre(size * (size - 1) / 2.0, size, 49.0 * size));
     }
+  }
+}
+
+// Rank r's element i in round `round`: a cycle of values whose sum depends on the order of
+// the additions (1e16 + 1 rounds to 1e16, so 1e16 + 1 - 1e16 is 0 while 1 + (1e16 - 1e16) is
+// 1), with -0.0 (0.0 + -0.0 is +0.0) and small fractions.
+double OrderSensitiveValue(int r, int64_t i, int round) {
+  static constexpr double kCycle[] = {1e16, 1.0, -1e16, 3.0, -0.0, 0.25, -1e16, 1e16, 0.1, -3.0};
+  constexpr int kLength = sizeof(kCycle) / sizeof(kCycle[0]);
+  return kCycle[(r + 3 * i + round) % kLength] * (1 + (i % 3));
+}
+
+// The thread back end's documented result: 0.0 + rank 0's value + rank 1's + ... .
+std::vector<double> RankOrderSum(int size, int64_t n, int round) {
+  std::vector<double> sum(n, 0.0);
+  for (int r = 0; r < size; ++r) {
+    for (int64_t i = 0; i < n; ++i) sum[i] += OrderSensitiveValue(r, i, round);
+  }
+  return sum;
+}
+
+bool BitIdentical(const std::vector<double>& a, const std::vector<double>& b) {
+  // memcmp must not see the null data() of an empty vector.
+  return a.size() == b.size() &&
+         (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
+}
+
+TEST(ThreadCommunicatorTest, AllReduceSumIsBitIdenticalToTheRankOrderSum) {
+  constexpr int kRounds = 3;
+  for (int size : {1, 2, 3, 5, 8}) {
+    for (int64_t n : {0, 1, 7, 1000}) {
+      std::vector<std::vector<std::vector<double>>> results(
+          size, std::vector<std::vector<double>>(kRounds));
+      absl::Status status = RunOnThreads(size, [&](Communicator& comm) -> absl::Status {
+        std::vector<double> v(n);
+        for (int round = 0; round < kRounds; ++round) {
+          for (int64_t i = 0; i < n; ++i) v[i] = OrderSensitiveValue(comm.rank(), i, round);
+          absl::Status s = comm.AllReduceSum(absl::MakeSpan(v));
+          if (!s.ok()) return s;
+          results[comm.rank()][round] = v;
+        }
+        return absl::OkStatus();
+      });
+      ASSERT_TRUE(status.ok()) << status;
+      for (int round = 0; round < kRounds; ++round) {
+        const std::vector<double> expected = RankOrderSum(size, n, round);
+        for (int r = 0; r < size; ++r) {
+          EXPECT_TRUE(BitIdentical(results[r][round], expected))
+              << "size " << size << " n " << n << " round " << round << " rank " << r;
+        }
+      }
+    }
+  }
+}
+
+TEST(ThreadCommunicatorTest, TheOrderSensitiveValuesDetectAnotherSummationOrder) {
+  // The test above could fail: for 3 or more ranks and 7 or more elements, summing in reverse
+  // rank order changes some bits.
+  for (int size : {3, 5, 8}) {
+    for (int64_t n : {7, 1000}) {
+      std::vector<double> reversed(n, 0.0);
+      for (int r = size - 1; r >= 0; --r) {
+        for (int64_t i = 0; i < n; ++i) reversed[i] += OrderSensitiveValue(r, i, 0);
+      }
+      EXPECT_FALSE(BitIdentical(reversed, RankOrderSum(size, n, 0))) << size << " " << n;
+    }
+  }
+}
+
+// Collectives of lengths that grow and shrink (0, fewer elements than ranks, 1000), each
+// followed by a Shift of the rank's input, with the caller refilling its buffers as soon as a
+// collective returns: a rank that read another's input or chunk sums after they were reused
+// would see the wrong values.
+TEST(ThreadCommunicatorTest, ManyConsecutiveCollectivesOfDifferentLengthsMixedWithShift) {
+  constexpr int64_t kLengths[] = {1000, 0, 1, 7, 2, 1000, 3, 0, 999, 5, 64, 1, 1000, 4};
+  constexpr int kLengthCount = sizeof(kLengths) / sizeof(kLengths[0]);
+  constexpr int kRounds = 150;
+  for (int size : {2, 3, 4, 5}) {
+    absl::Status status = RunOnThreads(size, [&](Communicator& comm) -> absl::Status {
+      const int r = comm.rank();
+      const int source = (r - 1 + size) % size;
+      std::vector<double> v, send, receive;
+      for (int round = 0; round < kRounds; ++round) {
+        const int64_t n = kLengths[round % kLengthCount];
+        v.resize(n);
+        for (int64_t i = 0; i < n; ++i) v[i] = OrderSensitiveValue(r, i, round);
+        send = v;
+        absl::Status s = comm.AllReduceSum(absl::MakeSpan(v));
+        if (!s.ok()) return s;
+        if (!BitIdentical(v, RankOrderSum(size, n, round))) {
+          return absl::InternalError(absl::StrCat("AllReduceSum: size ", size, " round ", round,
+                                                  " rank ", r, ": wrong sums"));
+        }
+        receive.assign(n, -1.0);
+        s = comm.Shift(send, absl::MakeSpan(receive), 1);
+        if (!s.ok()) return s;
+        for (int64_t i = 0; i < n; ++i) send[i] = OrderSensitiveValue(source, i, round);
+        if (!BitIdentical(receive, send)) {
+          return absl::InternalError(absl::StrCat("Shift: size ", size, " round ", round,
+                                                  " rank ", r, ": wrong values"));
+        }
+        if (round % 7 == 0) {
+          s = comm.AgreeOnStatus(absl::OkStatus());
+          if (!s.ok()) return s;
+        }
+      }
+      return absl::OkStatus();
+    });
+    EXPECT_TRUE(status.ok()) << status;
   }
 }
 
