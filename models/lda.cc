@@ -4,7 +4,6 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
-#include <numeric>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -209,8 +208,6 @@ Lda::Lda(const data::Corpus& train, const LdaOptions& options, parallel::ThreadP
       step_size_(step_size),
       sampler_(std::move(sampler)),
       driver_(options.seed, kLdaDriverStream) {
-  row_order_.resize(options_.num_topics);
-  std::iota(row_order_.begin(), row_order_.end(), 0);
   row_seconds_.assign(options_.num_topics, 0.0);
   if (options_.topic_update == LdaTopicUpdate::kLazy) {
     lazy_ = static_cast<samplers::LazyScir*>(sampler_.get());
@@ -259,52 +256,37 @@ void Lda::Step() {
   const auto mean_setup_start = std::chrono::steady_clock::now();
   const double inverse = keep ? BeginPosteriorMeanSample(threads) : 0;
   const double mean_setup_seconds = SecondsSince(mean_setup_start);
-  SortRowsByCost();
-  // The topic update and the posterior mean run in the count model's pool call, after the
-  // counts (no wake-up of the workers of their own): the threads take the topics one at a
-  // time, costliest first by the last iteration's times (rows cost unequally, and a row's
-  // cost changes slowly; a row's draws come from its own stream, whatever its thread or
-  // turn), then, after a barrier, each adds its chunk of rows to the mean. The phases are
-  // timed on thread 0 (the caller), from the end of the counts to the barrier and from it to
-  // the end.
-  parallel::SpinBarrier barrier(threads);
-  std::atomic<int> next{0};
-  std::chrono::steady_clock::time_point update_start, mean_start;
+  // The topic update and the posterior mean run in the count model's pool call, row by row
+  // as the counts' merge completes each row (no barrier between the phases, no wake-up of the
+  // workers of their own): a row's draws come from its own stream, whatever its thread, and
+  // the rows go to the threads longest first by the last iteration's seconds per row (rows
+  // cost unequally, and a row's cost changes slowly). The phases' wall time is split in the
+  // proportions of thread 0's (the caller's) own seconds in the update and in the mean.
+  double update_seconds = 0, mean_seconds = 0;
   samplers::SimplexSampler& sampler = *sampler_;
-  count_model_->ScaledCountsThen(driver_, batch, sampler, counts_, [&](int t) {
-    if (t == 0) update_start = std::chrono::steady_clock::now();
-    for (int i = next.fetch_add(1, std::memory_order_relaxed); i < num_topics();
-         i = next.fetch_add(1, std::memory_order_relaxed)) {
-      const int k = row_order_[i];
-      const auto row_start = std::chrono::steady_clock::now();
-      sampler.StepRows(counts_, h, k, k + 1);
-      row_seconds_[k] = SecondsSince(row_start);
-    }
-    if (!keep) return;
-    barrier.Wait();
-    if (t == 0) mean_start = std::chrono::steady_clock::now();
-    const auto [begin, end] = parallel::ThreadPool::ChunkBounds(0, num_topics(), threads, t);
-    for (int64_t k = begin; k < end; ++k) AddToPosteriorMean(static_cast<int>(k), t, inverse);
-  });
-  const auto end = std::chrono::steady_clock::now();
-  update_seconds_ =
-      std::chrono::duration<double>((keep ? mean_start : end) - update_start).count() +
-      materialize_seconds;
-  mean_seconds_ =
-      keep ? std::chrono::duration<double>(end - mean_start).count() + mean_setup_seconds : 0;
+  row_costs_ = row_seconds_;
+  count_model_->ScaledCountsByRow(
+      driver_, batch, sampler, row_costs_,
+      [&](int t, int k, const samplers::SparseCountsRow& counts) {
+        const auto row_start = std::chrono::steady_clock::now();
+        sampler.StepRow(k, counts, h);
+        const auto update_end = std::chrono::steady_clock::now();
+        if (keep) AddToPosteriorMean(k, t, inverse);
+        const auto row_end = std::chrono::steady_clock::now();
+        row_seconds_[k] = std::chrono::duration<double>(row_end - row_start).count();
+        if (t == 0) {
+          update_seconds += std::chrono::duration<double>(update_end - row_start).count();
+          mean_seconds += std::chrono::duration<double>(row_end - update_end).count();
+        }
+      });
+  // row_fn's wall time (see LdaCountModel::Stats) split in thread 0's proportions.
+  const LdaCountModel::Stats& stats = count_model_->last_stats();
+  const double row_fn_seconds = stats.rows_seconds - stats.counts_seconds;
+  const double thread0 = update_seconds + mean_seconds;
+  const double update_share = thread0 > 0 ? update_seconds / thread0 : 1;
+  update_seconds_ = row_fn_seconds * update_share + materialize_seconds;
+  mean_seconds_ = keep ? row_fn_seconds * (1 - update_share) + mean_setup_seconds : 0;
   ++iteration_;
-}
-
-void Lda::SortRowsByCost() {
-  // Insertion sort from the last order: O(K + rows that changed places), no allocation.
-  for (size_t i = 1; i < row_order_.size(); ++i) {
-    const int row = row_order_[i];
-    size_t j = i;
-    for (; j > 0 && row_seconds_[row_order_[j - 1]] < row_seconds_[row]; --j) {
-      row_order_[j] = row_order_[j - 1];
-    }
-    row_order_[j] = row;
-  }
 }
 
 double Lda::BeginPosteriorMeanSample(int threads) {

@@ -10,12 +10,13 @@
 // Lda drives the three steps, owns the sampler and checkpoints the run (models/lda_state.proto).
 //
 // Threads: step 2 is bit-identical for any number of threads (models/lda_count_model.h), its
-// key is one word of the driver's engine, and in the topic update the threads take the rows
-// one at a time, costliest first by the last update's timings (the samplers' per-(step, row)
-// streams make a row's draws independent of its thread and turn); so a run is bit-identical
-// for any pool (tested). Step 3 and the posterior mean run inside step 2's call of the pool
-// (LdaCountModel::ScaledCountsThen), so an iteration wakes the workers once (twice with
-// kLazy, whose materialisation before step 2 is a call of its own).
+// key is one word of the driver's engine, and step 3 and the posterior mean run row by row
+// inside step 2's call of the pool, as its count merge completes each row
+// (LdaCountModel::ScaledCountsByRow, the rows assigned to threads longest first by the last
+// iteration's seconds per row; the samplers' per-(step, row) streams make a row's draws
+// independent of its thread and turn); so a run is bit-identical for any pool (tested), and
+// an iteration wakes the workers once (twice with kLazy, whose materialisation before step 2
+// is a call of its own) and has three barriers, all inside step 2.
 //
 // The topic update (LdaOptions.topic_update): kEager moves every one of the K x V entries every
 // iteration (the samplers' zero-count fast path); kLazy (SCIR only) keeps the zero-count
@@ -214,12 +215,14 @@ class Lda {
   }
   const LdaCountModel::Stats& last_stats() const { return count_model_->last_stats(); }
   // Seconds of the last topic update (with kLazy, the materialisation of the minibatch's words
-  // included): on the calling thread, from the end of the counts until every thread's rows are
-  // done (the update runs inside the counts' pool call).
+  // included). The update and the mean run inside the counts' pool call, row by row as the
+  // merge completes each row, each thread on its share of the rows: this is the wall time of
+  // that phase (LdaCountModel::Stats::rows_seconds less the merge's share) split between the
+  // update and the mean in the proportions of the calling thread's own seconds in each (on one
+  // thread, exactly the update's seconds).
   double last_update_seconds() const { return update_seconds_; }
   // Seconds the last Step() spent adding π to the posterior mean (0 when it kept no sample;
-  // with kLazy, the materialisation of every row included), from the end of the update until
-  // every thread's rows are added.
+  // with kLazy, the materialisation of every row included), counted the same way.
   double last_mean_seconds() const { return mean_seconds_; }
   const samplers::SimplexSampler& sampler() const { return *sampler_; }
 
@@ -248,8 +251,6 @@ class Lda {
   // Counts the sample about to be added (sizing the mean and `threads` scratch rows) and
   // returns its weight 1 / (samples kept, this one included).
   double BeginPosteriorMeanSample(int threads);
-  // row_order_ by descending row_seconds_.
-  void SortRowsByCost();
   // Adds row `row` of the current π to the posterior mean with weight `inverse` (1 / the
   // samples kept, this one included), through thread `thread`'s row of mean_scratch_ (so the
   // row stays in cache); different rows may run concurrently on different threads.
@@ -267,16 +268,16 @@ class Lda {
   samplers::StepSize step_size_;
   std::unique_ptr<samplers::SimplexSampler> sampler_;
   rng::Engine driver_;
-  samplers::SimplexCounts counts_;
   // kLazy: the sampler as samplers::LazyScir (else null), and the minibatch's distinct words
   // (ascending) with their marks (V, scratch of Step).
   samplers::LazyScir* lazy_ = nullptr;
   std::vector<int32_t> words_;
   std::vector<char> word_marks_;
-  // The topic update's hand-out order (costliest row first) and each row's seconds in the
-  // last update; they affect only which thread steps a row, never its draws.
-  std::vector<int> row_order_;
+  // Each row's seconds (update and mean) in the last iteration, and their copy that the count
+  // model reads to assign the rows to threads while row_seconds_ is rewritten; they affect
+  // only which thread steps a row, never its draws.
   std::vector<double> row_seconds_;
+  std::vector<double> row_costs_;
   int64_t iteration_ = 0;
   double update_seconds_ = 0;
   double mean_seconds_ = 0;

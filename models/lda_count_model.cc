@@ -70,15 +70,13 @@ void LdaCountModel::set_gibbs_sweeps(int gibbs_sweeps) {
   gibbs_sweeps_ = gibbs_sweeps;
 }
 
-void LdaCountModel::FillTableChunk(const samplers::SimplexParameters& parameters,
-                                   int thread) const {
+void LdaCountModel::FillTable(const samplers::SimplexParameters& parameters, int32_t begin,
+                              int32_t end, int thread) const {
   // π of the minibatch's words, a slice of kSliceWords words at a time: for each row, the
   // slice's words ascend, so a sampler's SimplexColumns reads the row as one short forward
   // stream (which the hardware prefetcher follows); the K x kSliceWords slice (200 KB at
   // K = 100) stays in L2 while it is transposed into the word-major table.
   constexpr int kSliceWords = 256;
-  const auto [begin, end] = parallel::ThreadPool::ChunkBounds(
-      0, static_cast<int64_t>(num_words_), num_threads(), thread);
   std::vector<double>& slice = slices_[thread];
   for (int64_t first = begin; first < end; first += kSliceWords) {
     const int width = static_cast<int>(std::min<int64_t>(kSliceWords, end - first));
@@ -201,45 +199,109 @@ void LdaCountModel::ListWords(int thread) const {
   word_chunks_[thread] = std::move(listed);
 }
 
-void LdaCountModel::PlaceWords(int thread) const {
+int32_t LdaCountModel::PlaceWords(int thread) const {
   // Every thread has listed its chunk: the thread's own bits are cleared for the next call.
   uint64_t* bits = word_bits_.data() + static_cast<size_t>(thread) * word_bits_stride_;
   std::fill(bits, bits + word_bits_stride_, 0);
-  int32_t u = 0;
-  for (int t = 0; t < thread; ++t) u += static_cast<int32_t>(word_chunks_[t].size());
+  int32_t first = 0;
+  for (int t = 0; t < thread; ++t) first += static_cast<int32_t>(word_chunks_[t].size());
+  int32_t u = first;
   for (int32_t w : word_chunks_[thread]) {
     words_[u] = w;
     local_of_word_[w] = u;
     ++u;
+  }
+  return first;
+}
+
+void LdaCountModel::AssignRows(absl::Span<const double> row_costs) const {
+  const int threads = num_threads();
+  rows_of_thread_.resize(threads);
+  for (std::vector<int>& rows : rows_of_thread_) rows.clear();
+  chunk_of_topic_.assign(num_topics_, 0);
+  const bool any_cost =
+      std::any_of(row_costs.begin(), row_costs.end(), [](double c) { return c > 0; });
+  if (!any_cost) {
+    for (int c = 0; c < threads; ++c) {
+      const auto [begin, end] = parallel::ThreadPool::ChunkBounds(0, num_topics_, threads, c);
+      for (int64_t k = begin; k < end; ++k) {
+        chunk_of_topic_[k] = c;
+        rows_of_thread_[c].push_back(static_cast<int>(k));
+      }
+    }
+    return;
+  }
+  // Longest processing time first: the rows by descending cost (ties by index), each to the
+  // least loaded thread (ties by index). O(K log K + K threads), deterministic for given costs.
+  row_rank_.resize(num_topics_);
+  std::iota(row_rank_.begin(), row_rank_.end(), 0);
+  std::stable_sort(row_rank_.begin(), row_rank_.end(),
+                   [&](int a, int b) { return row_costs[a] > row_costs[b]; });
+  thread_load_.assign(threads, 0.0);
+  for (int k : row_rank_) {
+    const int c = static_cast<int>(std::min_element(thread_load_.begin(), thread_load_.end()) -
+                                   thread_load_.begin());
+    thread_load_[c] += row_costs[k];
+    chunk_of_topic_[k] = c;
+    rows_of_thread_[c].push_back(k);
   }
 }
 
 void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> batch,
                                  const samplers::SimplexParameters& parameters,
                                  samplers::SimplexCounts& counts) const {
-  ScaledCountsThen(engine, batch, parameters, counts, [](int) {});
+  const uint64_t key = engine();
+  if (estimator_ == LdaCountEstimator::kPersistentJoint) {
+    PersistentJointCounts(key, batch, parameters, counts);
+    return;
+  }
+  AssignRows({});
+  // After the merge: the rows' sizes (serial, O(K)) place every row in `counts`, then each
+  // thread copies its rows there (SetRow: disjoint rows, disjoint memory).
+  parallel::SpinBarrier barrier(num_threads());
+  RunSweeps(key, batch, parameters, [&](int t, double scale) {
+    MergeRows(t, scale, nullptr);
+    barrier.Wait();
+    if (t == 0) counts.ResetRowSizes(num_topics_, dimension(), row_sizes_);
+    barrier.Wait();
+    WriteRows(t, counts);
+  });
 }
 
-void LdaCountModel::ScaledCountsThen(rng::Engine& engine, absl::Span<const int64_t> batch,
-                                     const samplers::SimplexParameters& parameters,
-                                     samplers::SimplexCounts& counts,
-                                     absl::FunctionRef<void(int thread)> then) const {
+void LdaCountModel::ScaledCountsByRow(rng::Engine& engine, absl::Span<const int64_t> batch,
+                                      const samplers::SimplexParameters& parameters,
+                                      absl::Span<const double> row_costs,
+                                      RowFunction row_fn) const {
+  SGMCMC_CHECK(row_costs.empty() || static_cast<int>(row_costs.size()) == num_topics_)
+      << "LdaCountModel::ScaledCountsByRow: " << row_costs.size() << " row costs for "
+      << num_topics_ << " topics";
+  const uint64_t key = engine();
+  AssignRows(row_costs);
+  if (estimator_ == LdaCountEstimator::kPersistentJoint) {
+    PersistentJointCounts(key, batch, parameters, persistent_counts_);
+    auto rows = [&](int t) {
+      for (int k : rows_of_thread_[t]) row_fn(t, k, persistent_counts_.row(k));
+    };
+    if (pool_ == nullptr) {
+      rows(0);
+    } else {
+      pool_->RunOnThreads(rows);
+    }
+    return;
+  }
+  RunSweeps(key, batch, parameters, [&](int t, double scale) { MergeRows(t, scale, &row_fn); });
+}
+
+void LdaCountModel::RunSweeps(uint64_t key, absl::Span<const int64_t> batch,
+                              const samplers::SimplexParameters& parameters,
+                              absl::FunctionRef<void(int thread, double scale)> finish) const {
   SGMCMC_CHECK(!batch.empty()) << "LdaCountModel::ScaledCounts: empty batch";
   SGMCMC_CHECK(parameters.rows() == num_topics_ && parameters.cols() == dimension())
       << "LdaCountModel::ScaledCounts: parameters are " << parameters.rows() << " x "
       << parameters.cols() << ", model is " << num_topics_ << " x " << dimension();
-  const uint64_t key = engine();
-  if (estimator_ == LdaCountEstimator::kPersistentJoint) {
-    PersistentJointCounts(key, batch, parameters, counts);
-    if (pool_ == nullptr) {
-      then(0);
-    } else {
-      pool_->RunOnThreads(then);
-    }
-    return;
-  }
   const auto start = std::chrono::steady_clock::now();
   stats_ = Stats();
+  row_fn_seconds_ = 0;
   stats_.documents = static_cast<int64_t>(batch.size());
   std::vector<int64_t> doc_cost(batch.size());
   for (size_t slot = 0; slot < batch.size(); ++slot) {
@@ -254,7 +316,7 @@ void LdaCountModel::ScaledCountsThen(rng::Engine& engine, absl::Span<const int64
 
   // The Gibbs sweeps' set-up: the threads take documents one at a time, longest first, so
   // they finish together. Which thread samples a document does not matter: its stream is its
-  // slot's, and the per-thread counts are integers summed in any order.
+  // slot's, and the per-thread counts are integer sums summed in any order.
   const int threads = num_threads();
   const std::vector<int64_t> mark_bounds =
       parallel::ThreadPool::BalancedChunkBounds(doc_cost, threads);
@@ -263,16 +325,15 @@ void LdaCountModel::ScaledCountsThen(rng::Engine& engine, absl::Span<const int64
     word_bits_.assign(static_cast<size_t>(threads) * word_bits_stride_, 0);
   }
   slices_.resize(threads);
+  // The per-word tables hold at least U <= min(V, tokens) words; sized here, before the pool
+  // call (growing only, so it allocates nothing once warm), so that every thread can fill its
+  // own words as soon as it has placed them.
+  table_words_ = std::max<int64_t>(table_words_, std::min<int64_t>(dimension(), stats_.tokens));
+  table_.Reset(num_topics_, static_cast<int>(table_words_), alpha_);
   const auto order_start = std::chrono::steady_clock::now();
   accumulators_.resize(threads);
   if (static_cast<int>(touched_.size()) != threads) {
-    // Merge chunk c, the topic rows MergeChunk(c) sums on thread c.
     touched_.assign(threads, std::vector<std::vector<ListedCount>>(threads));
-    chunk_of_topic_.assign(num_topics_, 0);
-    for (int c = 0; c < threads; ++c) {
-      const auto [begin, end] = parallel::ThreadPool::ChunkBounds(0, num_topics_, threads, c);
-      for (int64_t k = begin; k < end; ++k) chunk_of_topic_[k] = c;
-    }
   }
   nonzero_sums_.assign(threads, 0);
   alpha_draw_sums_.assign(threads, 0);
@@ -286,74 +347,70 @@ void LdaCountModel::ScaledCountsThen(rng::Engine& engine, absl::Span<const int64
   row_sizes_.resize(num_topics_);
   chunk_cols_.resize(threads);
   chunk_values_.resize(threads);
-  // The phases, separated by barriers inside one call of the pool (one wake-up of the workers
-  // per call):
+  // The phases, separated by three barriers inside one call of the pool (one wake-up of the
+  // workers per call):
   //  1. the minibatch's distinct words, ascending (so the counts come out in column order):
-  //     MarkWords, ListWords, PlaceWords; then thread 0 sizes the per-word tables;
-  //  2. the per-word tables, filled from the columns of π for those words, by word chunks;
-  //  3. the sweeps, documents handed out longest first;
-  //  4. the counts: integer sums over the threads (order-free), then (D/n) / kept_sweeps, by
-  //     chunks of topic rows, chunk c on thread c, in two passes so that no thread writes
-  //     another's memory:
-  //      a. thread c adds into its own accumulator the entries the other threads listed for
-  //         its rows (only their non-zero entries, packed with their counts at the end of the
-  //         sweeps: O(nnz / threads), not a pass over K x U per accumulator), then scans its
-  //         rows in (topic, word) order for the non-zero entries (whole groups of kGroup words
-  //         skipped by one test), zeroing them, into its own lists of columns and scaled
-  //         values, and the rows' sizes (meanwhile it resets local_of_word_ of its words);
-  //      b. after the sizes (O(K), serial) place every row in `counts`, thread c copies its
-  //         rows there (SetRow: disjoint rows, disjoint memory);
-  //  5. then(t), once every row is in `counts`.
-  // So each thread's work shrinks with the thread count and `counts` is the same, entry for
-  // entry and bit for bit, on any number of threads.
+  //     MarkWords, ListWords, PlaceWords; each thread then fills the per-word tables of the
+  //     words it placed, from the columns of π for those words;
+  //  2. the sweeps, documents handed out longest first;
+  //  3. finish(t): the counts, integer sums over the threads (order-free), then
+  //     (D/n) / kept_sweeps, by the topic rows of each thread (rows_of_thread_, AssignRows;
+  //     no thread writes another's memory): MergeRows adds into the thread's own accumulator
+  //     the entries the other threads listed for its rows (only their non-zero entries,
+  //     packed with their counts at the end of the sweeps: O(nnz / threads), not a pass over
+  //     K x U per accumulator), then scans each of its rows in word order for the non-zero
+  //     entries (whole groups of kGroup words skipped by one test), zeroing them, into its
+  //     own lists of columns and scaled values.
+  // So each thread's work shrinks with the thread count and the counts are the same, entry
+  // for entry and bit for bit, on any number of threads.
   std::atomic<int64_t> next{0};
   parallel::SpinBarrier barrier(threads);
   std::chrono::steady_clock::time_point phases_start, words_end, gibbs_start, counts_start,
-      counts_end;
+      thread0_end;
   auto phases = [&](int t) {
     if (t == 0) phases_start = std::chrono::steady_clock::now();
     MarkWords(batch, mark_bounds, t);
     barrier.Wait();
     ListWords(t);
     barrier.Wait();
-    PlaceWords(t);
+    const int32_t first = PlaceWords(t);
     if (t == 0) {
       num_words_ = 0;
       for (const std::vector<int32_t>& listed : word_chunks_) {
         num_words_ += static_cast<int>(listed.size());
       }
-      table_.Reset(num_topics_, num_words_, alpha_);
+      words_end = std::chrono::steady_clock::now();
     }
-    barrier.Wait();
-    if (t == 0) words_end = std::chrono::steady_clock::now();
-    FillTableChunk(parameters, t);
+    FillTable(parameters, first, first + static_cast<int32_t>(word_chunks_[t].size()), t);
     barrier.Wait();
     if (t == 0) gibbs_start = std::chrono::steady_clock::now();
     SampleDocuments(batch, key, order_, next, t);
     barrier.Wait();
     if (t == 0) counts_start = std::chrono::steady_clock::now();
-    MergeChunk(t, scale);
     for (int32_t w : word_chunks_[t]) local_of_word_[w] = -1;
-    barrier.Wait();
-    if (t == 0) counts.ResetRowSizes(num_topics_, dimension(), row_sizes_);
-    barrier.Wait();
-    WriteChunk(t, counts);
-    barrier.Wait();
-    if (t == 0) counts_end = std::chrono::steady_clock::now();
-    then(t);
+    finish(t, scale);
+    if (t == 0) thread0_end = std::chrono::steady_clock::now();
   };
   if (pool_ == nullptr) {
     phases(0);
   } else {
     pool_->RunOnThreads(phases);
   }
+  const auto counts_end = std::chrono::steady_clock::now();
   // The serial set-up before the sort (checks, document costs) counts as word collection.
   stats_.words_seconds = std::chrono::duration<double>(order_start - start).count() +
                          std::chrono::duration<double>(words_end - phases_start).count();
   stats_.distinct_words = num_words_;
   stats_.table_seconds = std::chrono::duration<double>(gibbs_start - start).count();
   stats_.gibbs_seconds = std::chrono::duration<double>(counts_start - gibbs_start).count();
-  stats_.counts_seconds = std::chrono::duration<double>(counts_end - counts_start).count();
+  // The rows phase's wall time, split between the merge and row_fn in the proportions of
+  // thread 0's own seconds in each.
+  stats_.rows_seconds = std::chrono::duration<double>(counts_end - counts_start).count();
+  const double thread0_rows = std::chrono::duration<double>(thread0_end - counts_start).count();
+  stats_.counts_seconds =
+      thread0_rows > 0
+          ? stats_.rows_seconds * std::max(0.0, thread0_rows - row_fn_seconds_) / thread0_rows
+          : stats_.rows_seconds;
   stats_.token_updates = stats_.tokens * (gibbs_sweeps_ + 1);
   int64_t nonzero = 0;
   for (int64_t n : nonzero_sums_) nonzero += n;
@@ -363,24 +420,25 @@ void LdaCountModel::ScaledCountsThen(rng::Engine& engine, absl::Span<const int64
   stats_.alpha_bucket_fraction = static_cast<double>(alpha_draws) / stats_.token_updates;
 }
 
-void LdaCountModel::MergeChunk(int chunk, double scale) const {
+void LdaCountModel::MergeRows(int thread, double scale, const RowFunction* row_fn) const {
   const int threads = num_threads();
   const int num_words = num_words_;
   constexpr int kGroup = 8;
-  const auto [begin, end] = parallel::ThreadPool::ChunkBounds(0, num_topics_, threads, chunk);
-  int32_t* total = accumulators_[chunk].data();
+  int32_t* total = accumulators_[thread].data();
   for (int t = 0; t < threads; ++t) {
-    for (const ListedCount& entry : touched_[t][chunk]) total[entry.index] += entry.count;
+    for (const ListedCount& entry : touched_[t][thread]) total[entry.index] += entry.count;
   }
-  // Local (moved in and out, keeping the capacity): the vectors of different chunks share
+  // Local (moved in and out, keeping the capacity): the vectors of different threads share
   // cache lines, which every push_back would write.
-  std::vector<int32_t> cols = std::move(chunk_cols_[chunk]);
-  std::vector<double> values = std::move(chunk_values_[chunk]);
+  std::vector<int32_t> cols = std::move(chunk_cols_[thread]);
+  std::vector<double> values = std::move(chunk_values_[thread]);
   cols.clear();
   values.clear();
-  for (int64_t k = begin; k < end; ++k) {
+  double row_fn_seconds = 0;
+  for (int k : rows_of_thread_[thread]) {
     const size_t row_start = cols.size();
-    int32_t* row = total + k * num_words;
+    int32_t* row = total + static_cast<int64_t>(k) * num_words;
+    double row_total = 0;
     for (int group = 0; group < num_words; group += kGroup) {
       const int group_end = std::min(group + kGroup, num_words);
       int32_t any = 0;
@@ -390,25 +448,33 @@ void LdaCountModel::MergeChunk(int chunk, double scale) const {
         if (row[u] != 0) {
           cols.push_back(words_[u]);
           values.push_back(row[u] * scale);
+          row_total += values.back();
         }
         row[u] = 0;
       }
     }
     row_sizes_[k] = static_cast<int64_t>(cols.size() - row_start);
+    if (row_fn != nullptr) {
+      const auto row_fn_start = std::chrono::steady_clock::now();
+      (*row_fn)(thread, k,
+                samplers::SparseCountsRow{absl::MakeConstSpan(cols).subspan(row_start),
+                                          absl::MakeConstSpan(values).subspan(row_start),
+                                          row_total});
+      row_fn_seconds += SecondsSince(row_fn_start);
+    }
   }
-  chunk_cols_[chunk] = std::move(cols);
-  chunk_values_[chunk] = std::move(values);
+  if (thread == 0) row_fn_seconds_ = row_fn_seconds;
+  chunk_cols_[thread] = std::move(cols);
+  chunk_values_[thread] = std::move(values);
 }
 
-void LdaCountModel::WriteChunk(int chunk, samplers::SimplexCounts& counts) const {
-  const int threads = num_threads();
-  const auto [begin, end] = parallel::ThreadPool::ChunkBounds(0, num_topics_, threads, chunk);
-  const absl::Span<const int32_t> cols = chunk_cols_[chunk];
-  const absl::Span<const double> values = chunk_values_[chunk];
+void LdaCountModel::WriteRows(int thread, samplers::SimplexCounts& counts) const {
+  const absl::Span<const int32_t> cols = chunk_cols_[thread];
+  const absl::Span<const double> values = chunk_values_[thread];
   size_t offset = 0;
-  for (int64_t k = begin; k < end; ++k) {
+  for (int k : rows_of_thread_[thread]) {
     const size_t size = static_cast<size_t>(row_sizes_[k]);
-    counts.SetRow(static_cast<int>(k), cols.subspan(offset, size), values.subspan(offset, size));
+    counts.SetRow(k, cols.subspan(offset, size), values.subspan(offset, size));
     offset += size;
   }
 }

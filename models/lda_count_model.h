@@ -17,8 +17,9 @@
 // and the averaged counts are integer sums until the final scaling, so the counts are
 // bit-identical for any number of threads (tested). Everything else per call runs over the
 // threads too (the minibatch's distinct words, the word tables, the count merge), in one call
-// of the pool; what stays serial is O(n log n + threads + K) (checks, the longest-first
-// order, placing the count rows).
+// of the pool with three barriers; what stays serial is O(n log n + threads + K log K)
+// (checks, the longest-first order, the rows' assignment to threads, and for ScaledCounts
+// placing the count rows; ScaledCountsByRow hands each row to its consumer as it is merged).
 //
 // Cost per call: O(K U) to build the minibatch's word tables (U distinct words; π gathered a
 // few hundred words at a time by SimplexParameters::SimplexColumns and transposed in cache),
@@ -118,16 +119,22 @@ class LdaCountModel final : public samplers::CountModel {
   void ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> batch,
                     const samplers::SimplexParameters& parameters,
                     samplers::SimplexCounts& counts) const override;
-  // ScaledCounts, then then(t) on every thread t of the pool (t = 0 alone without one) once
-  // `counts` is complete, inside the same pool call as the sweeps, so work on the counts (the
-  // LDA topic update) costs no further wake-up of the workers. `parameters` is read only
-  // before then() starts, so then() may change it. then() may synchronise its threads with a
-  // parallel::SpinBarrier of num_threads(); it must not call the pool.
-  void ScaledCountsThen(rng::Engine& engine, absl::Span<const int64_t> batch,
-                        const samplers::SimplexParameters& parameters,
-                        samplers::SimplexCounts& counts,
-                        absl::FunctionRef<void(int thread)> then) const;
-  // Threads of ScaledCountsThen's then(): the pool's, 1 without one.
+  // The per-row form, for a caller that consumes each topic row as soon as its counts are
+  // complete (the LDA topic update): the same counts as ScaledCounts, handed to
+  // row_fn(thread, k, counts of row k) once for every topic row k, on the thread that merged
+  // the row, inside the same pool call as the sweeps, with no barrier between the rows (the
+  // update of one row overlaps the merge of the next). The rows go to the threads by
+  // `row_costs` (K non-negative estimates, e.g. the last call's seconds per row; longest first
+  // to the least loaded thread) or, when empty or all zero, in contiguous chunks; the
+  // assignment changes which thread does a row's work, never the counts. row_fn may change
+  // row k of `parameters` (π is read only before the sweeps), must not call the pool, and
+  // must not use another row's counts (they may not be complete).
+  using RowFunction =
+      absl::FunctionRef<void(int thread, int row, const samplers::SparseCountsRow& counts)>;
+  void ScaledCountsByRow(rng::Engine& engine, absl::Span<const int64_t> batch,
+                         const samplers::SimplexParameters& parameters,
+                         absl::Span<const double> row_costs, RowFunction row_fn) const;
+  // Threads of ScaledCountsByRow's row_fn: the pool's, 1 without one.
   int num_threads() const { return pool_ == nullptr ? 1 : pool_->num_threads(); }
 
   // What the last ScaledCounts did.
@@ -142,7 +149,12 @@ class LdaCountModel final : public samplers::CountModel {
     double words_seconds = 0;    // of which collecting the words (ascending; over the threads)
     double order_seconds = 0;    // and sorting the documents longest first (one thread)
     double gibbs_seconds = 0;    // initialisation and sweeps
-    double counts_seconds = 0;   // merging and scaling the counts
+    // From the end of the sweeps until the pool call returns: the count merge, and in
+    // ScaledCountsByRow the row_fn calls that it interleaves with the merge (wall seconds).
+    double rows_seconds = 0;
+    // Of which merging and scaling the counts: with row_fn, rows_seconds times thread 0's
+    // share of its own time in the merge (the rest is row_fn's).
+    double counts_seconds = 0;
   };
   const Stats& last_stats() const { return stats_; }
 
@@ -168,26 +180,35 @@ class LdaCountModel final : public samplers::CountModel {
   // thread t sets the bits of the words of its chunk of documents in its own bitset
   // (word_bits_), then lists the words whose bit any thread set in its chunk of the
   // vocabulary (ascending, into word_chunks_[t]), then clears its bitset and places its list
-  // into words_ after the lists of the chunks before it, setting their local_of_word_; so
-  // words_ comes out ascending, the same for any thread count. `bounds`: the document chunks
-  // (slots of batch).
+  // into words_ after the lists of the chunks before it, setting their local_of_word_, and
+  // returns the local index of its first word; so words_ comes out ascending, the same for
+  // any thread count. `bounds`: the document chunks (slots of batch).
   void MarkWords(absl::Span<const int64_t> batch, absl::Span<const int64_t> bounds,
                  int thread) const;
   void ListWords(int thread) const;
-  void PlaceWords(int thread) const;
-  // Builds thread `thread`'s chunk of the columns of table_ (reset for the words_ of the
-  // current minibatch) from π = `parameters`.
-  void FillTableChunk(const samplers::SimplexParameters& parameters, int thread) const;
+  int32_t PlaceWords(int thread) const;
+  // Builds the columns [begin, end) of table_ (local word indices) from π = `parameters`.
+  void FillTable(const samplers::SimplexParameters& parameters, int32_t begin, int32_t end,
+                 int thread) const;
   // Gibbs on the batch documents order[next++] until order is exhausted, on thread
   // `thread`, adding every kept sweep's assignments to that thread's accumulator.
   void SampleDocuments(absl::Span<const int64_t> batch, uint64_t key,
                        absl::Span<const int64_t> order, std::atomic<int64_t>& next,
                        int thread) const;
-  // The count merge's two passes for chunk `chunk` of the topic rows, on thread `chunk` (see
-  // ScaledCounts): the sums and scaled non-zero entries into chunk_cols_ / chunk_values_ /
-  // row_sizes_; then, once `counts` is sized, the rows into it.
-  void MergeChunk(int chunk, double scale) const;
-  void WriteChunk(int chunk, samplers::SimplexCounts& counts) const;
+  // Which thread merges which topic rows (rows_of_thread_, chunk_of_topic_); see
+  // ScaledCountsByRow for `row_costs`.
+  void AssignRows(absl::Span<const double> row_costs) const;
+  // Everything of ScaledCounts before the count rows are placed, in one pool call (see the
+  // phases there), ending with finish(t, scale) on every thread t once all sweeps are done.
+  void RunSweeps(uint64_t key, absl::Span<const int64_t> batch,
+                 const samplers::SimplexParameters& parameters,
+                 absl::FunctionRef<void(int thread, double scale)> finish) const;
+  // The count merge of thread `thread`'s rows: the sums and scaled non-zero entries into
+  // chunk_cols_ / chunk_values_ / row_sizes_, each row handed to *row_fn (if not null) as
+  // soon as it is complete; WriteRows then copies the rows into a `counts` sized by
+  // row_sizes_.
+  void MergeRows(int thread, double scale, const RowFunction* row_fn) const;
+  void WriteRows(int thread, samplers::SimplexCounts& counts) const;
   // kPersistentJoint: the sweeps on the whole corpus (batch = every document) and n_kw.
   void PersistentJointCounts(uint64_t key, absl::Span<const int64_t> batch,
                              const samplers::SimplexParameters& parameters,
@@ -216,19 +237,28 @@ class LdaCountModel final : public samplers::CountModel {
   mutable std::vector<std::vector<double>> slices_;  // per thread, K x (a few hundred words)
   mutable MinibatchTopicTable table_;
   // Per thread: the kept sweeps' counts, K x U (all zero between calls), and (with several
-  // threads) the entries of the other threads' merge chunks that became non-zero, listed by
-  // chunk (chunk_of_topic_: the topic's chunk of rows; chunk c is merged by thread c), their
-  // counts moved into the list at the end of the thread's sweeps.
+  // threads) the entries of the other threads' rows that became non-zero, listed by the
+  // thread that merges the row (chunk_of_topic_), their counts moved into the list at the end
+  // of the thread's sweeps.
   struct ListedCount {
     int64_t index;  // k * U + u
     int32_t count;
   };
   mutable std::vector<std::vector<int32_t>> accumulators_;
   mutable std::vector<std::vector<std::vector<ListedCount>>> touched_;
-  mutable std::vector<int> chunk_of_topic_;
+  mutable std::vector<int> chunk_of_topic_;           // K: the thread that merges the row
+  mutable std::vector<std::vector<int>> rows_of_thread_;  // per thread, its rows
+  mutable std::vector<int> row_rank_;                  // scratch of AssignRows
+  mutable std::vector<double> thread_load_;            // scratch of AssignRows
+  // Columns of table_: at least the largest U so far (min(V, tokens) of the largest batch).
+  mutable int64_t table_words_ = 0;
+  // Thread 0's seconds in row_fn during the last call (excluded from counts_seconds).
+  mutable double row_fn_seconds_ = 0;
+  // kPersistentJoint's counts in ScaledCountsByRow.
+  mutable samplers::SimplexCounts persistent_counts_;
   mutable std::vector<int64_t> order_;  // batch slots, longest document first
-  // The merge's output per chunk of rows: the non-zero entries' word ids and scaled counts,
-  // row after row, and every row's number of entries (K).
+  // The merge's output per thread: its rows' non-zero entries' word ids and scaled counts,
+  // row after row (in rows_of_thread_ order), and every row's number of entries (K).
   mutable std::vector<std::vector<int32_t>> chunk_cols_;
   mutable std::vector<std::vector<double>> chunk_values_;
   mutable std::vector<int64_t> row_sizes_;

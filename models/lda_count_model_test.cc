@@ -276,6 +276,76 @@ TEST(LdaCountModelTest, RepeatedCallsGiveTheSameSparseRowsOnAnyThreadCount) {
   }
 }
 
+// ScaledCountsByRow hands over exactly ScaledCounts' rows (columns, values, totals), each
+// once, on any thread count and for any row costs (which only move rows between threads), call
+// after call; row_fn may step its row of π (read only before the sweeps), so a run that steps
+// each row inside row_fn equals one that steps them all after ScaledCounts.
+TEST(LdaCountModelTest, ByRowGivesScaledCountsRowsOnAnyThreadCountAndRowCosts) {
+  const data::Corpus corpus = BlockCorpus(5, 6, 60, 40, 2);
+  const std::vector<std::vector<int64_t>> batches = {
+      {5, 59, 12, 30, 31, 0, 44}, {1, 2, 3}, {58, 57, 20, 21, 22, 23, 24, 25, 40}};
+  using Rows = std::vector<std::vector<double>>;  // per call and row: columns, values, total
+  auto flatten = [](const samplers::SparseCountsRow& row) {
+    std::vector<double> flat(row.cols.begin(), row.cols.end());
+    flat.insert(flat.end(), row.values.begin(), row.values.end());
+    flat.push_back(row.total);
+    return flat;
+  };
+  auto make_sampler = [&] {
+    samplers::SimplexSamplerOptions so = SamplerOptions(5, corpus.vocabulary_size());
+    so.seed = 9;
+    return *samplers::Scir::Create(so);
+  };
+  // Reference: ScaledCounts, then the whole step, on one thread.
+  Rows reference;
+  std::vector<double> reference_pi(5 * corpus.vocabulary_size());
+  {
+    auto model = LdaCountModel::Create(&corpus, 5, 0.1, 0.5, 6, nullptr);
+    SGMCMC_CHECK(model.ok());
+    samplers::Scir sampler = make_sampler();
+    rng::Engine engine(77);
+    samplers::SimplexCounts counts;
+    for (int call = 0; call < 6; ++call) {
+      (*model)->ScaledCounts(engine, batches[call % 3], sampler, counts);
+      for (int k = 0; k < counts.rows(); ++k) reference.push_back(flatten(counts.row(k)));
+      sampler.Step(counts, 0.3);
+    }
+    sampler.SimplexRows(0, 5, absl::MakeSpan(reference_pi));
+  }
+  const std::vector<std::vector<double>> costs = {{}, {0, 0, 0, 0, 0}, {5, 1, 4, 2, 3},
+                                                  {0, 0, 9, 0, 1}};
+  for (int threads : {0, 1, 2, 3, 7}) {
+    for (const std::vector<double>& row_costs : costs) {
+      std::unique_ptr<parallel::ThreadPool> pool;
+      if (threads > 0) pool = std::make_unique<parallel::ThreadPool>(threads);
+      auto model = LdaCountModel::Create(&corpus, 5, 0.1, 0.5, 6, pool.get());
+      SGMCMC_CHECK(model.ok());
+      samplers::Scir sampler = make_sampler();
+      rng::Engine engine(77);
+      Rows rows;
+      for (int call = 0; call < 6; ++call) {
+        Rows call_rows(5);
+        std::vector<int> seen(5, 0);
+        (*model)->ScaledCountsByRow(
+            engine, batches[call % 3], sampler, row_costs,
+            [&](int t, int k, const samplers::SparseCountsRow& row) {
+              EXPECT_GE(t, 0);
+              EXPECT_LT(t, std::max(threads, 1));
+              ++seen[k];
+              call_rows[k] = flatten(row);
+              sampler.StepRow(k, row, 0.3);
+            });
+        EXPECT_EQ(seen, std::vector<int>(5, 1));
+        rows.insert(rows.end(), call_rows.begin(), call_rows.end());
+      }
+      EXPECT_EQ(rows, reference) << threads << " threads, " << row_costs.size() << " costs";
+      std::vector<double> pi(reference_pi.size());
+      sampler.SimplexRows(0, 5, absl::MakeSpan(pi));
+      EXPECT_EQ(pi, reference_pi) << threads << " threads";
+    }
+  }
+}
+
 // kLastSweep reports one assignment's counts: (n/D) x counts are integers, each column sums
 // to the word's occurrences in the batch. With S <= 2 both estimators keep one sweep and give
 // the same counts, bit for bit; with more sweeps the average is not integral.

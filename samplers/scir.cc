@@ -403,8 +403,8 @@ absl::StatusOr<Scir> Scir::Create(SimplexSamplerOptions options) {
   return Scir(std::move(options));
 }
 
-void Scir::StepRow(int row, const double* dense_counts, const SparseCountsRow* sparse_counts,
-                   double h, rng::Engine& engine) {
+void Scir::AdvanceRow(int row, const double* dense_counts, const SparseCountsRow* sparse_counts,
+                      double h, rng::Engine& engine) {
   const CirConstants cir(h);
   RowCounts counts(dense_counts, sparse_counts);
   const rng::LogGammaTable* table = zero_count_table_.get();
@@ -425,11 +425,11 @@ void Scir::StepRow(int row, const double* dense_counts, const SparseCountsRow* s
 }
 
 void Scir::StepRowSparse(int row, const SparseCountsRow& counts, double h, rng::Engine& engine) {
-  StepRow(row, nullptr, &counts, h, engine);
+  AdvanceRow(row, nullptr, &counts, h, engine);
 }
 
 void Scir::StepRowDense(int row, absl::Span<const double> counts, double h, rng::Engine& engine) {
-  StepRow(row, counts.data(), nullptr, h, engine);
+  AdvanceRow(row, counts.data(), nullptr, h, engine);
 }
 
 void Scir::Simplex(int row, absl::Span<double> out) const {

@@ -91,8 +91,8 @@ class Scir final : public SimplexSampler {
   void StepRowDense(int row, absl::Span<const double> counts, double h,
                     rng::Engine& engine) override;
   // The step of one row with dense (cols entries) or sparse counts (the other one null).
-  void StepRow(int row, const double* dense_counts, const SparseCountsRow* sparse_counts, double h,
-               rng::Engine& engine);
+  void AdvanceRow(int row, const double* dense_counts, const SparseCountsRow* sparse_counts,
+                  double h, rng::Engine& engine);
 
   std::vector<double> log_theta_;       // rows x cols
   // exp(log θ) (rows x cols), or 0 below DBL_MIN or where below 2^-60 max_j θ_j / cols: the

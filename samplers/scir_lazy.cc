@@ -255,7 +255,7 @@ absl::Status LazyScir::SetLogTheta(int row, absl::Span<const double> log_theta) 
 
 void LazyScir::StepRowSparse(int row, const SparseCountsRow& counts, double h,
                              rng::Engine& engine) {
-  StepRow(row, counts.cols, counts.values, h, engine);
+  AdvanceRow(row, counts.cols, counts.values, h, engine);
 }
 
 void LazyScir::StepRowDense(int row, absl::Span<const double> counts, double h,
@@ -268,11 +268,11 @@ void LazyScir::StepRowDense(int row, absl::Span<const double> counts, double h,
       values.push_back(counts[j]);
     }
   }
-  StepRow(row, cols, values, h, engine);
+  AdvanceRow(row, cols, values, h, engine);
 }
 
-void LazyScir::StepRow(int index, absl::Span<const int32_t> cols, absl::Span<const double> values,
-                       double h, rng::Engine& engine) {
+void LazyScir::AdvanceRow(int index, absl::Span<const int32_t> cols,
+                          absl::Span<const double> values, double h, rng::Engine& engine) {
   Row& row = rows_[index];
   row.canonical = false;
   const CirConstants cir(h);

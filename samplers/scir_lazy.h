@@ -143,8 +143,8 @@ class LazyScir final : public SimplexSampler {
   void StepRowDense(int row, absl::Span<const double> counts, double h,
                     rng::Engine& engine) override;
   // The step of row `index` with the non-zero counts `values` at `cols` (increasing).
-  void StepRow(int index, absl::Span<const int32_t> cols, absl::Span<const double> values,
-               double h, rng::Engine& engine);
+  void AdvanceRow(int index, absl::Span<const int32_t> cols, absl::Span<const double> values,
+                  double h, rng::Engine& engine);
   // Materialises the pooled entries `entries` of `row` by the aggregation property.
   void Depart(Row& row, absl::Span<const int32_t> entries, rng::Engine& engine) const;
   // Materialises every pooled entry of row `index`, lists the materialised entries in column

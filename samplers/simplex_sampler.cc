@@ -90,6 +90,29 @@ void SimplexSampler::StepRows(const SimplexCounts& counts, double h, int row_beg
   }
 }
 
+void SimplexSampler::StepRow(int row, const SparseCountsRow& counts, double h) {
+  CheckStepArguments("SimplexSampler::StepRow", rows(), cols(), h, row, row + 1);
+  SGMCMC_CHECK(counts.cols.size() == counts.values.size())
+      << "SimplexSampler::StepRow: row " << row << " has " << counts.cols.size()
+      << " columns and " << counts.values.size() << " values";
+  double total = 0;
+  for (size_t e = 0; e < counts.cols.size(); ++e) {
+    const int32_t col = counts.cols[e];
+    SGMCMC_CHECK(col >= (e == 0 ? 0 : counts.cols[e - 1] + 1) && col < cols())
+        << "SimplexSampler::StepRow: row " << row << " column " << col << " at entry " << e
+        << " is out of [0, " << cols() << ") or not above the previous one";
+    SGMCMC_CHECK(counts.values[e] > 0 && std::isfinite(counts.values[e]))
+        << "SimplexSampler::StepRow: value at (" << row << ", " << col
+        << ") must be finite and > 0, got " << counts.values[e];
+    total += counts.values[e];
+  }
+  SGMCMC_CHECK(total == counts.total)
+      << "SimplexSampler::StepRow: row " << row << " total " << counts.total
+      << " is not the sum of its values in column order, " << total;
+  rng::Engine engine = NextEngine(row);
+  StepRowSparse(row, counts, h, engine);
+}
+
 void SimplexSampler::StepRows(const DenseCountsView& counts, double h, int row_begin, int row_end) {
   CheckStepArguments("SimplexSampler::StepRows", counts.rows, counts.cols, h, row_begin, row_end);
   SGMCMC_CHECK(counts.values.size() == static_cast<size_t>(counts.rows) * counts.cols)

@@ -88,6 +88,11 @@ class SimplexSampler : public SimplexParameters {
   // counts by one vectorised pass per call, ~0.1 ns per entry).
   void StepRows(const SimplexCounts& counts, double h, int row_begin, int row_end);
   void StepRows(const DenseCountsView& counts, double h, int row_begin, int row_end);
+  // The same step for one row whose counts come as a sparse row (e.g. assembled by a thread
+  // that owns the row, without a SimplexCounts): columns strictly increasing in [0, cols),
+  // values finite and > 0, total their sum in column order (all checked, O(entries)). Bit for
+  // bit the step StepRows takes with a SimplexCounts holding that row.
+  void StepRow(int row, const SparseCountsRow& counts, double h);
   void Step(const SimplexCounts& counts, double h) { StepRows(counts, h, 0, rows()); }
   void Step(const DenseCountsView& counts, double h) { StepRows(counts, h, 0, rows()); }
 

@@ -109,6 +109,42 @@ TYPED_TEST(SimplexSamplerTypedTest, AnyRowSplitAndThreadCountIsBitIdentical) {
   }
 }
 
+// StepRow with a row's sparse counts is StepRows with a SimplexCounts holding them, bit for
+// bit, for any order of the rows; its checks name the row and the offending entry.
+TYPED_TEST(SimplexSamplerTypedTest, StepRowEqualsStepRows) {
+  constexpr int kRows = 5, kCols = 700;
+  const SimplexCounts counts = MakeCounts(kRows, kCols);
+  TypeParam whole = this->Make(kRows, kCols, {0.1}, 21);
+  TypeParam by_row = this->Make(kRows, kCols, {0.1}, 21);
+  for (int step = 0; step < 3; ++step) {
+    const double h = 0.1 * (step + 1);
+    whole.Step(counts, h);
+    for (int r : {3, 0, 4, 1, 2}) by_row.StepRow(r, counts.row(r), h);
+  }
+  EXPECT_EQ(this->AllLogSimplex(by_row), this->AllLogSimplex(whole));
+  for (int r = 0; r < kRows; ++r) EXPECT_EQ(by_row.steps(r), 3);
+
+  const std::vector<int32_t> cols = {1, 4};
+  const std::vector<double> values = {2.0, 3.0};
+  const SparseCountsRow good{cols, values, 5.0};
+  EXPECT_DEATH(by_row.StepRow(kRows, good, 0.1), "row range \\[5, 6\\) is not inside");
+  EXPECT_DEATH(by_row.StepRow(0, good, -1.0), "h must be finite and > 0");
+  const std::vector<int32_t> unsorted = {4, 1};
+  EXPECT_DEATH(by_row.StepRow(0, SparseCountsRow{unsorted, values, 5.0}, 0.1),
+               "row 0 column 1 at entry 1 is out of \\[0, 700\\) or not above");
+  const std::vector<int32_t> outside = {1, kCols};
+  EXPECT_DEATH(by_row.StepRow(0, SparseCountsRow{outside, values, 5.0}, 0.1),
+               "column 700 at entry 1 is out of");
+  const std::vector<double> negative = {2.0, -3.0};
+  EXPECT_DEATH(by_row.StepRow(2, SparseCountsRow{cols, negative, -1.0}, 0.1),
+               "value at \\(2, 4\\) must be finite and > 0, got -3");
+  EXPECT_DEATH(by_row.StepRow(0, SparseCountsRow{cols, values, 6.0}, 0.1),
+               "row 0 total 6 is not the sum of its values in column order, 5");
+  EXPECT_DEATH(by_row.StepRow(0, SparseCountsRow{cols, absl::MakeConstSpan(values).first(1), 2.0},
+                              0.1),
+               "row 0 has 2 columns and 1 values");
+}
+
 // A row's trajectory depends only on its own steps: stepping other rows does not change it.
 TYPED_TEST(SimplexSamplerTypedTest, RowsAreIndependentStreams) {
   const SimplexCounts counts = MakeCounts(3, 20);
