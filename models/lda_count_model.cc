@@ -221,7 +221,7 @@ void LdaCountModel::AssignRows(absl::Span<const double> row_costs) const {
   chunk_of_topic_.assign(num_topics_, 0);
   const bool any_cost =
       std::any_of(row_costs.begin(), row_costs.end(), [](double c) { return c > 0; });
-  if (!any_cost) {
+  if (threads == 1 || !any_cost) {
     for (int c = 0; c < threads; ++c) {
       const auto [begin, end] = parallel::ThreadPool::ChunkBounds(0, num_topics_, threads, c);
       for (int64_t k = begin; k < end; ++k) {
@@ -231,12 +231,21 @@ void LdaCountModel::AssignRows(absl::Span<const double> row_costs) const {
     }
     return;
   }
-  // Longest processing time first: the rows by descending cost (ties by index), each to the
-  // least loaded thread (ties by index). O(K log K + K threads), deterministic for given costs.
-  row_rank_.resize(num_topics_);
-  std::iota(row_rank_.begin(), row_rank_.end(), 0);
-  std::stable_sort(row_rank_.begin(), row_rank_.end(),
-                   [&](int a, int b) { return row_costs[a] > row_costs[b]; });
+  // Longest processing time first: the rows by descending cost (insertion sort from the last
+  // call's order: O(K + rows that changed places), as costs change slowly), each to the least
+  // loaded thread (ties by index). O(K threads) per call.
+  if (static_cast<int>(row_rank_.size()) != num_topics_) {
+    row_rank_.resize(num_topics_);
+    std::iota(row_rank_.begin(), row_rank_.end(), 0);
+  }
+  for (size_t i = 1; i < row_rank_.size(); ++i) {
+    const int row = row_rank_[i];
+    size_t j = i;
+    for (; j > 0 && row_costs[row_rank_[j - 1]] < row_costs[row]; --j) {
+      row_rank_[j] = row_rank_[j - 1];
+    }
+    row_rank_[j] = row;
+  }
   thread_load_.assign(threads, 0.0);
   for (int k : row_rank_) {
     const int c = static_cast<int>(std::min_element(thread_load_.begin(), thread_load_.end()) -

@@ -248,7 +248,7 @@ class LdaCountModel final : public samplers::CountModel {
   mutable std::vector<std::vector<std::vector<ListedCount>>> touched_;
   mutable std::vector<int> chunk_of_topic_;           // K: the thread that merges the row
   mutable std::vector<std::vector<int>> rows_of_thread_;  // per thread, its rows
-  mutable std::vector<int> row_rank_;                  // scratch of AssignRows
+  mutable std::vector<int> row_rank_;     // AssignRows: the rows by descending cost, last call
   mutable std::vector<double> thread_load_;            // scratch of AssignRows
   // Columns of table_: at least the largest U so far (min(V, tokens) of the largest batch).
   mutable int64_t table_words_ = 0;
