@@ -7,7 +7,11 @@
 # Open MPI's own libraries go to devpkg/lib_mpi, unused by default: the target's mpirun
 # (Open MPI 4.1.6 there) brings its own libmpi.so.40.
 #   bench/device/package.sh && du -sh devpkg    # about 28 MB
-#   on the target:  bash devpkg/scaling.sh [all | SECTION...]
+#   LDA_BASE=/path/to/an/older/lda bench/device/package.sh   # also packs it as bin/lda_base
+#   on the target:  bash devpkg/scaling.sh [all | SECTION...]   (ldacmp: lda_base against lda)
+# An older lda binary: git worktree add /tmp/lda_base REV && (cd /tmp/lda_base && ln -s
+# /work/shared ../shared; ./bazelw build --config=bench //tools:lda), then
+# LDA_BASE=/tmp/lda_base/bazel-out/k8-opt/bin/tools/lda.
 set -eu
 cd "$(dirname "$0")/../.."
 targets=(tools/lda models/lda_benchmark tools/matrix_factorization tools/matrix_factorization_mpi
@@ -27,6 +31,7 @@ done | sort -u | while read -r lib; do
     *) cp -L "${lib}" devpkg/lib/ ;;
   esac
 done
+if [[ -n "${LDA_BASE:-}" ]]; then cp -f "${LDA_BASE}" devpkg/bin/lda_base; fi
 cp data/kos/docword.kos.txt.gz data/kos/vocab.kos.txt devpkg/runfiles/sgmcmc/data/kos/
 cp ../shared/data/movielens-100k/u.data.gz devpkg/data/
 # The first 5,000 training and 1,000 test images of Debian's dataset-fashion-mnist (the whole
