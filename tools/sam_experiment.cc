@@ -19,6 +19,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
 #include "base/status_macros.h"
 #include "data/corpus.h"
 #include "data/tfidf.h"
@@ -293,6 +294,20 @@ absl::Status SamOptions::Validate() const {
   if (!(sigma > 0)) return fail("sigma", "> 0", sigma);
   if (!(kappa0 > 0)) return fail("kappa0", "> 0", kappa0);
   if (!(alpha > 0)) return fail("alpha", "> 0", alpha);
+  // Infinite concentrations and steps would reach the variate generators' CHECKs.
+  for (const auto& [field, value] : {std::pair<absl::string_view, double>{"kappa", kappa},
+                                     {"sigma", sigma},
+                                     {"kappa0", kappa0},
+                                     {"alpha", alpha},
+                                     {"theta_step", theta_step},
+                                     {"step", step},
+                                     {"gmc_step", gmc_step}}) {
+    if (!std::isfinite(value)) return fail(field, "finite", value);
+  }
+  if (methods.empty()) return absl::InvalidArgumentError("methods must name at least one method");
+  if (experiments.empty()) {
+    return absl::InvalidArgumentError("experiments must name at least one experiment");
+  }
   for (const std::string& method : methods) {
     if (method != "sggmc" && method != "gsgnht" && method != "sggmc_full" &&
         method != "gsgnht_full" && method != "gmc_bgibbs") {
@@ -623,6 +638,16 @@ absl::StatusOr<SamData> LoadSamData(const SamOptions& options) {
   } else {
     SGMCMC_ASSIGN_OR_RETURN(data::TfidfCorpus a, data::ReadTfidfCorpus(options.train));
     SGMCMC_ASSIGN_OR_RETURN(data::TfidfCorpus b, data::ReadTfidfCorpus(options.test));
+    if (b.documents.rows() != a.documents.rows()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(options.test, ":1: V = ", b.documents.rows(), ", but the training file ",
+                       options.train, " has V = ", a.documents.rows()));
+    }
+    for (const auto& [path, corpus] : {std::pair{&options.train, &a}, {&options.test, &b}}) {
+      if (corpus->documents.cols() == 0) {
+        return absl::InvalidArgumentError(absl::StrCat(*path, ":1: no documents (D = 0)"));
+      }
+    }
     data.train = std::move(a.documents);
     data.test = std::move(b.documents);
   }
@@ -633,6 +658,11 @@ absl::StatusOr<SamPerplexityResult> RunSamPerplexity(const SamOptions& options,
                                                      const SamData& data) {
   SGMCMC_RETURN_IF_ERROR(options.Validate());
   const Eigen::SparseMatrix<double>& train = data.train;
+  if (train.cols() == 0 || data.test.cols() == 0 || data.test.rows() != train.rows()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "SamData: need >= 1 training and >= 1 held-out document over one vocabulary, got V x D ",
+        train.rows(), " x ", train.cols(), " and ", data.test.rows(), " x ", data.test.cols()));
+  }
   const int k = options.num_topics;
   models::SamHyperparameters hyper;
   hyper.num_topics = k;

@@ -73,7 +73,7 @@ struct SamOptions {
   int test_every = 10;
   // K, >= 2.
   int num_topics = 4;
-  // κ >= 0, concentration of documents about βθ/‖βθ‖.
+  // κ >= 0 (finite, as every real option here), concentration of documents about βθ/‖βθ‖.
   double kappa = 50;
   // σ > 0, concentration of topics about μ.
   double sigma = 1;

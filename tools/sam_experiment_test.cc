@@ -20,6 +20,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "samplers/geodesic_toys.h"
+#include "testing/file_testing.h"
 #include "tools/sam_checkpoint.pb.h"
 
 namespace sgmcmc::tools {
@@ -92,11 +93,57 @@ TEST(SamOptionsTest, ValidateNamesTheField) {
   options.uci_docword = "docword.txt";
   options.test_every = 1;
   EXPECT_EQ(options.Validate(), absl::InvalidArgumentError("test_every must be >= 2"));
+  // Infinite concentrations and steps reached the variate generators' CHECKs (abort).
+  for (double SamOptions::*field : {&SamOptions::kappa, &SamOptions::sigma, &SamOptions::kappa0,
+                                    &SamOptions::alpha, &SamOptions::theta_step,
+                                    &SamOptions::step, &SamOptions::gmc_step}) {
+    options = SamOptions();
+    options.*field = std::numeric_limits<double>::infinity();
+    EXPECT_THAT(options.Validate().message(), HasSubstr("must be finite, got inf"));
+  }
+  // Empty lists ran nothing and exited 0.
+  options = SamOptions();
+  options.methods.clear();
+  EXPECT_EQ(options.Validate(),
+            absl::InvalidArgumentError("methods must name at least one method"));
+  options = SamOptions();
+  options.experiments.clear();
+  EXPECT_EQ(options.Validate(),
+            absl::InvalidArgumentError("experiments must name at least one experiment"));
   options = SamOptions();
   options.eval_every = 0;
   EXPECT_EQ(RunSamToy(options).status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(RunSamSynthetic(options).status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(LoadSamData(options).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// Training and held-out files over different vocabularies ran silently (Eigen products of
+// mismatched sizes), and an empty file (D = 0) divided by zero or failed a CHECK.
+TEST(SamDataTest, RejectsMismatchedOrEmptyTfidfFiles) {
+  const std::string train = testing::WriteTestFile("train.data", "4 2\n1 0 0:1\n1 0 3:1\n");
+  const std::string test5 = testing::WriteTestFile("test5.data", "5 1\n1 0 4:1\n");
+  const std::string empty = testing::WriteTestFile("empty.data", "4 0\n");
+  SamOptions options = ShortOptions();
+  options.train = train;
+  options.test = test5;
+  EXPECT_EQ(LoadSamData(options).status(),
+            absl::InvalidArgumentError(absl::StrCat(
+                test5, ":1: V = 5, but the training file ", train, " has V = 4")));
+  options.test = empty;
+  EXPECT_EQ(LoadSamData(options).status(),
+            absl::InvalidArgumentError(absl::StrCat(empty, ":1: no documents (D = 0)")));
+  options.train = empty;
+  options.test = train;
+  EXPECT_EQ(LoadSamData(options).status(),
+            absl::InvalidArgumentError(absl::StrCat(empty, ":1: no documents (D = 0)")));
+  SamData data;
+  data.train.resize(4, 2);
+  data.test.resize(5, 1);
+  EXPECT_EQ(RunSamPerplexity(ShortOptions(), data).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  data.test.resize(4, 0);
+  EXPECT_EQ(RunSamPerplexity(ShortOptions(), data).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST(SamOptionsTest, Wants) {
