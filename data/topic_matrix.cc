@@ -2,8 +2,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -12,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "base/check.h"
+#include "base/read_file.h"
 #include "data/line_reader.h"
 
 namespace sgmcmc::data {
@@ -27,14 +26,6 @@ uint64_t LoadLittleEndian(const char* p, int bytes) {
     value |= static_cast<uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
   }
   return value;
-}
-
-absl::StatusOr<std::string> ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
-  return bytes;
 }
 
 // Doubles from little-endian binary64 bytes.
@@ -145,7 +136,7 @@ absl::StatusOr<TopicMatrix> DecodeTopicMatrixPhi(absl::string_view bytes,
 absl::StatusOr<TopicMatrix> ReadTopicMatrix(const std::string& path, int vocabulary_size) {
   absl::StatusOr<TopicMatrix> matrix;
   if (absl::EndsWith(path, ".phi") || absl::EndsWith(path, ".f64")) {
-    absl::StatusOr<std::string> bytes = ReadBytes(path);
+    absl::StatusOr<std::string> bytes = base::ReadFileBytes(path);
     if (!bytes.ok()) return bytes.status();
     if (absl::EndsWith(path, ".phi")) {
       matrix = DecodeTopicMatrixPhi(*bytes, path);

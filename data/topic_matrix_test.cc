@@ -1,6 +1,7 @@
 #include "data/topic_matrix.h"
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <string>
 #include <vector>
@@ -74,6 +75,12 @@ TEST(TopicMatrixTest, ErrorsNameFileAndLine) {
                   .message(),
               HasSubstr("odd.f64: 12 bytes is not a whole number of rows"));
   EXPECT_EQ(ReadTopicMatrix("/nonexistent/m.tsv").status().code(), absl::StatusCode::kNotFound);
+  // A directory named like a binary matrix threw std::ios_failure from the stream buffer
+  // (uncaught: abort).
+  const std::string dir = ::testing::TempDir() + "/a_directory.phi";
+  std::filesystem::create_directories(dir);
+  EXPECT_THAT(ReadTopicMatrix(dir).status().message(),
+              HasSubstr("a_directory.phi: is a directory, not a file"));
 }
 
 TEST(TopicMatrixTest, NormalizeRows) {

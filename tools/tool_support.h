@@ -37,8 +37,8 @@ std::string FromWorkingDirectory(const std::string& path);
 // that gave the directory) and `dir`, if it cannot: "--output_dir: cannot create /x: ...".
 absl::Status CreateOutputDirectory(const std::string& dir, absl::string_view what);
 
-// The bytes of the file `path`: NotFound ("<path>: cannot open") or DataLoss ("<path>: read
-// error") naming it otherwise.
+// The bytes of the file `path` (base::ReadFileBytes): NotFound ("<path>: cannot open: ..."),
+// InvalidArgument for a directory or DataLoss ("<path>: read error: ...") naming it otherwise.
 absl::StatusOr<std::string> ReadFile(const std::string& path);
 
 // Replaces the file `path` by `contents`, atomically (written to `path`.tmp, then renamed),
