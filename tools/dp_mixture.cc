@@ -128,6 +128,9 @@ absl::Status Run(const std::string& argv0) {
 
   data::MswebData train, test;
   const std::string train_path = absl::GetFlag(FLAGS_train);
+  if (train_path.empty() && !absl::GetFlag(FLAGS_vocab).empty()) {
+    return absl::InvalidArgumentError("--vocab needs --train and --test (UCI docword files)");
+  }
   if (train_path.empty()) {
     SGMCMC_ASSIGN_OR_RETURN(data::EmbeddedMsweb msweb, data::LoadEmbeddedMsweb(argv0));
     train = std::move(msweb.train);
@@ -146,6 +149,8 @@ absl::Status Run(const std::string& argv0) {
       SGMCMC_ASSIGN_OR_RETURN(test.corpus,
                               data::ReadUciCorpus(absl::GetFlag(FLAGS_test), vocab));
     }
+    SGMCMC_RETURN_IF_ERROR(
+        CheckDpData(train.corpus, test.corpus, train_path, absl::GetFlag(FLAGS_test)));
     std::cout << "data: " << train_path << ", " << absl::GetFlag(FLAGS_test) << "\n";
   }
   std::cout << "train: " << train.corpus.num_documents() << " users, "

@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <sstream>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -274,6 +275,22 @@ absl::Status DpCheckpointOptions::Validate() const {
   }
   if (stop_after < 0) {
     return absl::InvalidArgumentError(absl::StrCat("stop_after must be >= 0, got ", stop_after));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckDpData(const data::Corpus& train, const data::Corpus& test,
+                         absl::string_view train_source, absl::string_view test_source) {
+  for (const auto& [corpus, source] : {std::pair{&train, train_source}, {&test, test_source}}) {
+    if (corpus->num_tokens() == 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          source, ": no visits (", corpus->num_documents(), " users, none with a visit)"));
+    }
+  }
+  if (test.vocabulary_size() != train.vocabulary_size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(test_source, ": ", test.vocabulary_size(), " words, but ", train_source,
+                     " has ", train.vocabulary_size()));
   }
   return absl::OkStatus();
 }
