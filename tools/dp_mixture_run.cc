@@ -97,20 +97,14 @@ absl::StatusOr<std::unique_ptr<Chain>> MakeChain(const data::Corpus& train, DpMe
 // FNV-1a over the users' lengths and tokens and the vocabulary size: the checkpoint's guard
 // against resuming on other data.
 uint64_t Fingerprint(const data::Corpus& corpus) {
-  uint64_t hash = 0xcbf29ce484222325u;
-  auto mix = [&hash](uint64_t value) {
-    for (int byte = 0; byte < 8; ++byte) {
-      hash ^= (value >> (8 * byte)) & 0xff;
-      hash *= 0x100000001b3u;
-    }
-  };
-  mix(static_cast<uint64_t>(corpus.vocabulary_size()));
+  Fnv1a hash;
+  hash.Mix(static_cast<uint64_t>(corpus.vocabulary_size()));
   for (int i = 0; i < corpus.num_documents(); ++i) {
     const absl::Span<const int32_t> tokens = corpus.document(i);
-    mix(tokens.size());
-    for (int32_t w : tokens) mix(static_cast<uint64_t>(w));
+    hash.Mix(tokens.size());
+    for (int32_t w : tokens) hash.Mix(static_cast<uint64_t>(w));
   }
-  return hash;
+  return hash.value();
 }
 
 // Everything a run's results depend on (the thread count does not), for the checkpoint.

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <ios>
 #include <memory>
@@ -107,6 +109,40 @@ std::vector<std::string> MatrixParameterNames(const std::string& name, int rows,
   return names;
 }
 
+// FNV-1a over a sparse matrix's shape, column starts, rows and value bits.
+uint64_t Fingerprint(const Eigen::SparseMatrix<double>& documents) {
+  Fnv1a hash;
+  hash.Mix(static_cast<uint64_t>(documents.rows()));
+  hash.Mix(static_cast<uint64_t>(documents.cols()));
+  for (int64_t j = 0; j < documents.outerSize(); ++j) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(documents, j); it; ++it) {
+      uint64_t bits;
+      std::memcpy(&bits, &it.value(), sizeof(bits));
+      hash.Mix(static_cast<uint64_t>(j));
+      hash.Mix(static_cast<uint64_t>(it.row()));
+      hash.Mix(bits);
+    }
+  }
+  return hash.value();
+}
+
+// Everything a method's draws depend on (not the thread count, checkpoint or output options),
+// for the checkpoint: a resume with other settings or data is refused.
+std::string RunSettings(const SamOptions& o, const std::string& method,
+                        const Eigen::SparseMatrix<double>& train,
+                        const Eigen::SparseMatrix<double>& test) {
+  return absl::StrFormat(
+      "method=%s seed=%d iterations=%d burn_in=%d eval_every=%d average_every=%d beta_thin=%d "
+      "K=%d kappa=%.17g sigma=%.17g kappa0=%.17g alpha=%.17g step=%.17g friction=%.17g "
+      "batch_size=%d gmc_step=%.17g theta=%d,%d,%.17g,%d theta_samples=%d "
+      "train=%dx%d:%016x test=%dx%d:%016x",
+      method, o.seed, o.iterations, o.burn_in, o.eval_every, o.average_every, o.beta_thin,
+      o.num_topics, o.kappa, o.sigma, o.kappa0, o.alpha, o.step, o.friction, o.batch_size,
+      o.gmc_step, o.theta_draws, o.theta_burn_in, o.theta_step, o.theta_leapfrog_steps,
+      o.theta_samples, train.rows(), train.cols(), Fingerprint(train), test.rows(), test.cols(),
+      Fingerprint(test));
+}
+
 absl::Status RunMethod(const SamOptions& options, const std::string& method,
                        const Eigen::SparseMatrix<double>& train,
                        const Eigen::SparseMatrix<double>& test,
@@ -165,6 +201,7 @@ absl::Status RunMethod(const SamOptions& options, const std::string& method,
   const size_t first_row = result.rows.size();
   const std::string checkpoint_path =
       absl::StrCat(options.output_dir, "/sam_checkpoint_", method, ".pb");
+  const std::string settings = RunSettings(options, method, train, test);
   if (options.resume && std::filesystem::exists(checkpoint_path)) {
     SGMCMC_ASSIGN_OR_RETURN(const std::string bytes, ReadFile(checkpoint_path));
     SamRunCheckpoint checkpoint;
@@ -178,6 +215,11 @@ absl::Status RunMethod(const SamOptions& options, const std::string& method,
       return fail(absl::InvalidArgumentError(
           absl::StrCat("written by method ", checkpoint.method(), " seed ", checkpoint.seed(),
                        ", resuming method ", method, " seed ", options.seed)));
+    }
+    if (checkpoint.settings() != settings) {
+      return fail(absl::FailedPreconditionError(
+          absl::StrCat("written with different settings or data; checkpoint: ",
+                       checkpoint.settings(), "; this run: ", settings)));
     }
     if (checkpoint.iteration() < 0 || checkpoint.iteration() > options.iterations ||
         !std::isfinite(checkpoint.seconds()) || checkpoint.seconds() < 0) {
@@ -207,6 +249,7 @@ absl::Status RunMethod(const SamOptions& options, const std::string& method,
     SamRunCheckpoint checkpoint;
     checkpoint.set_method(method);
     checkpoint.set_seed(options.seed);
+    checkpoint.set_settings(settings);
     checkpoint.set_iteration(iteration);
     checkpoint.set_seconds(seconds);
     *checkpoint.mutable_sampler() = sampler->SaveState();

@@ -468,6 +468,19 @@ TEST(SamCheckpointTest, ResumeRejectsBadCheckpoints) {
   status = resume_with(bad.SerializeAsString());
   EXPECT_THAT(status.message(), HasSubstr("beta_csv does not match --beta_thin"));
 
+  // Other options or data were resumed silently: a chain of neither run.
+  options.step *= 2;
+  status = resume_with(good.SerializeAsString());
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(status.message(), HasSubstr("sam_checkpoint_sggmc.pb: written with different "
+                                          "settings or data; checkpoint: method=sggmc"));
+  options.step /= 2;
+  SamData other = *data;
+  other.test.coeffRef(0, 0) += 1;
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << good.SerializeAsString();
+  EXPECT_EQ(RunSamPerplexity(options, other).status().code(),
+            absl::StatusCode::kFailedPrecondition);
+
   // The good checkpoint still resumes.
   EXPECT_TRUE(resume_with(good.SerializeAsString()).ok());
 }

@@ -61,6 +61,22 @@ std::string HumanSeconds(double seconds);
 // RateAndEta(500, 1000, 2, "it") == "250 it/s  ETA 2s" (ETA 0s before any progress).
 std::string RateAndEta(int64_t done, int64_t total, double elapsed_seconds, absl::string_view unit);
 
+// FNV-1a over the little-endian bytes of 64-bit values: the data fingerprint that a tool's
+// checkpoint keeps, so that a resume on other data is refused.
+class Fnv1a {
+ public:
+  void Mix(uint64_t value) {
+    for (int byte = 0; byte < 8; ++byte) {
+      hash_ ^= (value >> (8 * byte)) & 0xff;
+      hash_ *= 0x100000001b3u;
+    }
+  }
+  uint64_t value() const { return hash_; }
+
+ private:
+  uint64_t hash_ = 0xcbf29ce484222325u;
+};
+
 // `status` with "--" before its message: an options struct's Validate() error, which names
 // the field ("num_seeds must be >= 1"), as the error of the tool's flag of the same name. OK
 // stays OK.
