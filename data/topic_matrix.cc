@@ -1,7 +1,10 @@
 #include "data/topic_matrix.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
+#include <limits>
+#include <string>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -119,8 +122,14 @@ absl::StatusOr<TopicMatrix> DecodeTopicMatrixPhi(absl::string_view bytes,
     return absl::InvalidArgumentError(
         absl::StrCat(source, ": header gives K = ", K, ", V = ", V, ", expected both >= 1"));
   }
-  const uint64_t expected = kTopicMatrixHeaderBytes + 8 * K * V;
-  if (bytes.size() != expected) {
+  // K V < 2^62, but 8 K V may wrap around 2^64 (to the size of a small file, whose K V
+  // doubles were then decoded): compare the payload's doubles with K V instead.
+  const uint64_t payload = bytes.size() - kTopicMatrixHeaderBytes;
+  if (payload % 8 != 0 || payload / 8 != K * V) {
+    const std::string expected =
+        K * V <= (std::numeric_limits<uint64_t>::max() - kTopicMatrixHeaderBytes) / 8
+            ? absl::StrCat(kTopicMatrixHeaderBytes + 8 * K * V)
+            : absl::StrCat("more than 2^64 (K V = ", K * V, ")");
     return absl::InvalidArgumentError(absl::StrCat(source, ": ", bytes.size(),
                                                    " bytes, expected 24 + 8 K V = ", expected,
                                                    " for K = ", K, ", V = ", V));

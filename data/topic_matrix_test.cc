@@ -1,9 +1,11 @@
 #include "data/topic_matrix.h"
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -70,6 +72,15 @@ TEST(TopicMatrixTest, ErrorsNameFileAndLine) {
   EXPECT_THAT(
       ReadTopicMatrix(WriteRawTestFile("cut.phi", truncated.substr(0, 40))).status().message(),
       HasSubstr("cut.phi: 40 bytes, expected 24 + 8 K V = 56"));
+  // K = 2147352580, V = 1073807362: 8 K V = 2^64 + 64 wrapped to the 64 bytes after the header
+  // and K V doubles were decoded (std::length_error, abort).
+  std::string wrapped = EncodeTopicMatrixPhi(std::vector<double>(8, 0.0), 1, 8, 1);
+  for (const auto& [offset, value] : {std::pair{8, uint32_t{2147352580}}, {12, 1073807362u}}) {
+    for (int byte = 0; byte < 4; ++byte) wrapped[offset + byte] = (value >> (8 * byte)) & 0xff;
+  }
+  EXPECT_THAT(ReadTopicMatrix(WriteRawTestFile("wrapped.phi", wrapped)).status().message(),
+              HasSubstr("wrapped.phi: 88 bytes, expected 24 + 8 K V = more than 2^64 "
+                        "(K V = 2305843009213693960) for K = 2147352580, V = 1073807362"));
   EXPECT_THAT(ReadTopicMatrix(WriteRawTestFile("odd.f64", std::string(12, '\0')), 1)
                   .status()
                   .message(),
