@@ -107,4 +107,12 @@ if "${bin}" --output_dir="${out}5" --iterations=10 --noplot --vocab=v.txt > /dev
   exit 1
 fi
 grep -q "^dp_mixture: INVALID_ARGUMENT: --vocab needs --train and --test" "${TEST_TMPDIR}/err"
+# 100000 threads ended in std::system_error (abort).
+if "${bin}" --output_dir="${out}5" --iterations=10 --noplot --threads=100000 > /dev/null \
+  2> "${TEST_TMPDIR}/err"; then
+  echo "expected failure for --threads=100000" >&2
+  exit 1
+fi
+grep -q "^dp_mixture: INVALID_ARGUMENT: --threads must be in \[1, 1024\], got 100000" \
+  "${TEST_TMPDIR}/err"
 echo PASS

@@ -332,7 +332,7 @@ absl::Status SamOptions::Validate() const {
   if (average_every < 1) return fail("average_every", ">= 1", average_every);
   if (checkpoint_every < 0) return fail("checkpoint_every", ">= 0", checkpoint_every);
   if (stop_after < 0) return fail("stop_after", ">= 0", stop_after);
-  if (num_threads < 1) return fail("num_threads", ">= 1", num_threads);
+  SGMCMC_RETURN_IF_ERROR(CheckThreadCount("num_threads", num_threads));
   if (!(kappa >= 0)) return fail("kappa", ">= 0", kappa);
   if (!(sigma > 0)) return fail("sigma", "> 0", sigma);
   if (!(kappa0 > 0)) return fail("kappa0", "> 0", kappa0);

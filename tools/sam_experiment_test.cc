@@ -101,6 +101,10 @@ TEST(SamOptionsTest, ValidateNamesTheField) {
     options.*field = std::numeric_limits<double>::infinity();
     EXPECT_THAT(options.Validate().message(), HasSubstr("must be finite, got inf"));
   }
+  options = SamOptions();
+  options.num_threads = 100000;  // std::system_error (abort) starting the threads
+  EXPECT_EQ(options.Validate(),
+            absl::InvalidArgumentError("num_threads must be in [1, 1024], got 100000"));
   // Empty lists ran nothing and exited 0.
   options = SamOptions();
   options.methods.clear();

@@ -33,6 +33,12 @@ absl::Status CreateOutputDirectory(const std::string& dir, absl::string_view wha
   return absl::OkStatus();
 }
 
+absl::Status CheckThreadCount(absl::string_view flag, int threads) {
+  if (threads >= 1 && threads <= kMaxThreads) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat(flag, " must be in [1, ", kMaxThreads, "], got ", threads));
+}
+
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
   return base::ReadFileBytes(path);
 }

@@ -61,6 +61,13 @@ std::string HumanSeconds(double seconds);
 // RateAndEta(500, 1000, 2, "it") == "250 it/s  ETA 2s" (ETA 0s before any progress).
 std::string RateAndEta(int64_t done, int64_t total, double elapsed_seconds, absl::string_view unit);
 
+// Most threads (or thread ranks) a tool starts: far above any machine's cores, and below the
+// count where starting them fails (std::system_error, an abort) on common limits.
+inline constexpr int kMaxThreads = 1024;
+
+// InvalidArgument "<flag> must be in [1, kMaxThreads], got <threads>" unless it is.
+absl::Status CheckThreadCount(absl::string_view flag, int threads);
+
 // FNV-1a over the little-endian bytes of 64-bit values: the data fingerprint that a tool's
 // checkpoint keeps, so that a resume on other data is refused.
 class Fnv1a {

@@ -61,6 +61,16 @@ TEST(WriteFileTest, ErrorNamesThePath) {
   EXPECT_THAT(status.message(), HasSubstr(path));
 }
 
+// 100000 threads ended in std::system_error from std::thread (abort) in every tool.
+TEST(CheckThreadCountTest, AcceptsOneToTheMaximum) {
+  EXPECT_TRUE(CheckThreadCount("--threads", 1).ok());
+  EXPECT_TRUE(CheckThreadCount("--threads", kMaxThreads).ok());
+  EXPECT_EQ(CheckThreadCount("--threads", 0),
+            absl::InvalidArgumentError("--threads must be in [1, 1024], got 0"));
+  EXPECT_EQ(CheckThreadCount("--workers", 100000),
+            absl::InvalidArgumentError("--workers must be in [1, 1024], got 100000"));
+}
+
 TEST(ReadFileTest, ReadsTheBytesAndRefusesADirectory) {
   const std::string path = TempDir() + "/r.pb";
   ASSERT_TRUE(WriteFile(path, std::string("a\0b\n", 4)).ok());
