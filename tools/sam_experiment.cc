@@ -317,6 +317,10 @@ absl::Status SamOptions::Validate() const {
     return absl::InvalidArgumentError(absl::StrCat(field, " must be ", want, ", got ", value));
   };
   if (num_topics < 2) return fail("num_topics", ">= 2", num_topics);
+  // The gradient's K x K Gram matrices: K = 100000 was a bad_alloc.
+  if (num_topics > kMaxSamTopics) {
+    return fail("num_topics", absl::StrCat("<= ", kMaxSamTopics), num_topics);
+  }
   if (iterations < 1) return fail("iterations", ">= 1", iterations);
   if (eval_every < 1) return fail("eval_every", ">= 1", eval_every);
   if (burn_in < 0) return fail("burn_in", ">= 0", burn_in);

@@ -60,6 +60,9 @@ inline constexpr int kSamKsdDraws = 10000;
 // rng::Engine stream of the toy's exact reference draws (under SamOptions::seed).
 inline constexpr uint64_t kSamToyExactStream = uint64_t{0x5A} << 56;
 
+// Largest K: the gradient holds K x K Gram matrices (4096² doubles, 128 MB each).
+inline constexpr int kMaxSamTopics = 4096;
+
 struct SamOptions {
   // Training / held-out documents (tf-idf format); both empty: generated. Go together.
   std::string train;
@@ -71,7 +74,7 @@ struct SamOptions {
   std::string uci_vocab;
   int tfidf_words = 5000;
   int test_every = 10;
-  // K, >= 2.
+  // K, in [2, kMaxSamTopics].
   int num_topics = 4;
   // κ >= 0 (finite, as every real option here), concentration of documents about βθ/‖βθ‖.
   double kappa = 50;

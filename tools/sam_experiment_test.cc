@@ -102,6 +102,10 @@ TEST(SamOptionsTest, ValidateNamesTheField) {
     EXPECT_THAT(options.Validate().message(), HasSubstr("must be finite, got inf"));
   }
   options = SamOptions();
+  options.num_topics = 100000;  // K x K Gram matrices: bad_alloc
+  EXPECT_EQ(options.Validate(),
+            absl::InvalidArgumentError("num_topics must be <= 4096, got 100000"));
+  options = SamOptions();
   options.num_threads = 100000;  // std::system_error (abort) starting the threads
   EXPECT_EQ(options.Validate(),
             absl::InvalidArgumentError("num_threads must be in [1, 1024], got 100000"));
