@@ -11,7 +11,8 @@
 // 0-based (id - 1), and the matrix's size is the largest id seen. A bad line fails the read
 // with InvalidArgument "path:line: message".
 //
-// Cost: O(N) to read, O(N) to split.
+// Cost: O(N log N) to read (the duplicate check sorts the N (user, item) pairs), O(N) to
+// split.
 //
 // Example:
 //   SGMCMC_ASSIGN_OR_RETURN(RatingMatrix all, ReadRatings(".../u.data.gz"));
@@ -45,9 +46,18 @@ struct RatingMatrix {
   absl::Status Validate() const;
 };
 
+// Ids index the rows and columns of dense factors (O(id · rank) memory), so they must be
+// nearly dense: the largest id may be at most max(kRatingIdFloor, kRatingIdsPerRating · N),
+// N the file's ratings (MovieLens and Jester are far below; an id of 10^8 among a few
+// thousand ratings is refused instead of allocating gigabytes).
+inline constexpr int64_t kRatingIdFloor = int64_t{1} << 20;
+inline constexpr int64_t kRatingIdsPerRating = 16;
+
 // Reads a ratings file (formats above). NotFound if it cannot be opened; InvalidArgument
 // "path:line: ..." for a line with fewer than three fields, a non-integer or non-positive id,
-// an id above 2^31 - 1, or a non-finite rating; InvalidArgument if the file has no ratings.
+// an id above 2^31 - 1, a non-finite rating or one beyond float range, the largest user or
+// item id above the bound above, or a (user, item) pair rated twice (naming both lines);
+// InvalidArgument if the file has no ratings.
 absl::StatusOr<RatingMatrix> ReadRatings(const std::string& path);
 
 struct RatingSplit {

@@ -65,6 +65,16 @@ TEST(ReadRatingsTest, MalformedRowsNameFileAndLine) {
       {"1\t2\tnan\n", ":1: rating must be a finite number"},
       {"1::2::3\n\n1::99999999999::3\n", ":3: item id must be an integer in [1, 2147483647], got \"99999999999\""},
       {"1::2::3\n1\t2\t3\n", ":2: expected user::item::rating, got 1 field(s)"},
+      // Stored as float: became inf, reported later by its index, not its line.
+      {"1\t2\t1e300\n",
+       ":1: rating must be a finite number, got \"1e300\" (beyond single precision)"},
+      // Rated twice: counted twice by the likelihood, silently.
+      {"1\t2\t3\n2\t2\t4\n\n1\t2\t5\n", ":4: user 1 rated item 2 again (first on line 1)"},
+      // An id far above the ratings: gigabytes of factors (bad_alloc) or "dimension exceeds".
+      {"1\t2\t3\n\n100000000\t1\t4\n2\t2\t3\n",
+       ":3: user id 100000000 is far above the 3 ratings (ids index the rows of dense factors; "
+       "at most max(2^20, 16 x ratings) = 1048576): renumber the ids"},
+      {"1::2000000::3\n", ":1: item id 2000000 is far above the 1 ratings"},
   };
   for (const Case& c : cases) {
     const std::string path = sgmcmc::testing::WriteTestFile("bad.data", c.contents);

@@ -26,12 +26,14 @@ absl::StatusOr<TfidfCorpus> ReadTfidfCorpus(const std::string& path) {
       absl::StrSplit(line, ' ', absl::SkipWhitespace());
   int64_t v = 0, d = 0;
   if (header.size() != 2 || !absl::SimpleAtoi(header[0], &v) ||
-      !absl::SimpleAtoi(header[1], &d) || v < 1 || d < 0) {
-    return reader.Error("expected the header \"V D\" with V >= 1, D >= 0");
+      !absl::SimpleAtoi(header[1], &d) || v < 1 || d < 0 || v > kMaxTfidfWords ||
+      d > kMaxTfidfDocuments) {
+    return reader.Error(absl::StrCat("expected the header \"V D\" with 1 <= V <= ",
+                                     kMaxTfidfWords, ", 0 <= D <= ", kMaxTfidfDocuments));
   }
   std::vector<Eigen::Triplet<double>> triplets;
   TfidfCorpus corpus;
-  corpus.labels.reserve(d);
+  // The documents are counted as they are read: nothing is sized by the header's D.
   std::vector<std::pair<int64_t, double>> entries;
   for (int64_t doc = 0; doc < d; ++doc) {
     if (!reader.Next(&line)) {

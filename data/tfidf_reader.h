@@ -7,9 +7,10 @@
 // into the V×D sparse matrix whose columns are the documents, the input of the spherical
 // admixture model (models/sam.h).
 //
-// Checks (InvalidArgument "path:line: ..."): the header; per document, n matches the pairs,
-// ids in [0, V) and distinct, values finite, and the vector unit to 1e-6 (an empty document
-// is rejected: it has no direction); exactly D documents.
+// Checks (InvalidArgument "path:line: ..."): the header (V and D within the bounds below);
+// per document, n matches the pairs, ids in [0, V) and distinct, values finite, and the
+// vector unit to 1e-6 (an empty document is rejected: it has no direction); exactly D
+// documents.
 //
 // Cost: O(bytes + nnz log n) (ids are sorted per document).
 //
@@ -19,6 +20,7 @@
 #ifndef SGMCMC_DATA_TFIDF_READER_H_
 #define SGMCMC_DATA_TFIDF_READER_H_
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -33,6 +35,11 @@ struct TfidfCorpus {
   // Label y of each document.
   std::vector<int> labels;
 };
+
+// Bounds on the header: a larger V or D is refused as corrupt (V·K dense topics, and Eigen's
+// int indices, could not hold it); nothing is allocated from D before its documents are read.
+inline constexpr int64_t kMaxTfidfWords = int64_t{1} << 24;
+inline constexpr int64_t kMaxTfidfDocuments = (int64_t{1} << 31) - 1;
 
 absl::StatusOr<TfidfCorpus> ReadTfidfCorpus(const std::string& path);
 

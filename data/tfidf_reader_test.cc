@@ -38,6 +38,8 @@ TEST(TfidfReaderTest, RejectsMalformedInput) {
            "4 1\n2 1 0:0.6 1:0.6\n",       // not unit
            "4 1\n0 1\n",                   // empty document
            "4 1\n1 1 0:1\nextra words\n",  // trailing content
+           "4 3000000000\n1 1 0:1\n",      // D beyond the bound (was reserved: bad_alloc)
+           "20000000 1\n1 1 0:1\n",        // V beyond the bound
        }) {
     const std::string path = testing::WriteTestFile("bad.data", contents);
     EXPECT_FALSE(ReadTfidfCorpus(path).ok()) << contents;

@@ -1,9 +1,10 @@
 #include "data/topic_matrix.h"
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
-#include <fstream>
-#include <iterator>
+#include <limits>
+#include <string>
 
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
@@ -12,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "base/check.h"
+#include "base/read_file.h"
 #include "data/line_reader.h"
 
 namespace sgmcmc::data {
@@ -27,14 +29,6 @@ uint64_t LoadLittleEndian(const char* p, int bytes) {
     value |= static_cast<uint64_t>(static_cast<unsigned char>(p[i])) << (8 * i);
   }
   return value;
-}
-
-absl::StatusOr<std::string> ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
-  return bytes;
 }
 
 // Doubles from little-endian binary64 bytes.
@@ -128,8 +122,14 @@ absl::StatusOr<TopicMatrix> DecodeTopicMatrixPhi(absl::string_view bytes,
     return absl::InvalidArgumentError(
         absl::StrCat(source, ": header gives K = ", K, ", V = ", V, ", expected both >= 1"));
   }
-  const uint64_t expected = kTopicMatrixHeaderBytes + 8 * K * V;
-  if (bytes.size() != expected) {
+  // K V < 2^62, but 8 K V may wrap around 2^64 (to the size of a small file, whose K V
+  // doubles were then decoded): compare the payload's doubles with K V instead.
+  const uint64_t payload = bytes.size() - kTopicMatrixHeaderBytes;
+  if (payload % 8 != 0 || payload / 8 != K * V) {
+    const std::string expected =
+        K * V <= (std::numeric_limits<uint64_t>::max() - kTopicMatrixHeaderBytes) / 8
+            ? absl::StrCat(kTopicMatrixHeaderBytes + 8 * K * V)
+            : absl::StrCat("more than 2^64 (K V = ", K * V, ")");
     return absl::InvalidArgumentError(absl::StrCat(source, ": ", bytes.size(),
                                                    " bytes, expected 24 + 8 K V = ", expected,
                                                    " for K = ", K, ", V = ", V));
@@ -145,7 +145,7 @@ absl::StatusOr<TopicMatrix> DecodeTopicMatrixPhi(absl::string_view bytes,
 absl::StatusOr<TopicMatrix> ReadTopicMatrix(const std::string& path, int vocabulary_size) {
   absl::StatusOr<TopicMatrix> matrix;
   if (absl::EndsWith(path, ".phi") || absl::EndsWith(path, ".f64")) {
-    absl::StatusOr<std::string> bytes = ReadBytes(path);
+    absl::StatusOr<std::string> bytes = base::ReadFileBytes(path);
     if (!bytes.ok()) return bytes.status();
     if (absl::EndsWith(path, ".phi")) {
       matrix = DecodeTopicMatrixPhi(*bytes, path);

@@ -1,8 +1,11 @@
 #include "data/topic_matrix.h"
 
 #include <cmath>
+#include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gmock/gmock.h"
@@ -69,11 +72,26 @@ TEST(TopicMatrixTest, ErrorsNameFileAndLine) {
   EXPECT_THAT(
       ReadTopicMatrix(WriteRawTestFile("cut.phi", truncated.substr(0, 40))).status().message(),
       HasSubstr("cut.phi: 40 bytes, expected 24 + 8 K V = 56"));
+  // K = 2147352580, V = 1073807362: 8 K V = 2^64 + 64 wrapped to the 64 bytes after the header
+  // and K V doubles were decoded (std::length_error, abort).
+  std::string wrapped = EncodeTopicMatrixPhi(std::vector<double>(8, 0.0), 1, 8, 1);
+  for (const auto& [offset, value] : {std::pair{8, uint32_t{2147352580}}, {12, 1073807362u}}) {
+    for (int byte = 0; byte < 4; ++byte) wrapped[offset + byte] = (value >> (8 * byte)) & 0xff;
+  }
+  EXPECT_THAT(ReadTopicMatrix(WriteRawTestFile("wrapped.phi", wrapped)).status().message(),
+              HasSubstr("wrapped.phi: 88 bytes, expected 24 + 8 K V = more than 2^64 "
+                        "(K V = 2305843009213693960) for K = 2147352580, V = 1073807362"));
   EXPECT_THAT(ReadTopicMatrix(WriteRawTestFile("odd.f64", std::string(12, '\0')), 1)
                   .status()
                   .message(),
               HasSubstr("odd.f64: 12 bytes is not a whole number of rows"));
   EXPECT_EQ(ReadTopicMatrix("/nonexistent/m.tsv").status().code(), absl::StatusCode::kNotFound);
+  // A directory named like a binary matrix threw std::ios_failure from the stream buffer
+  // (uncaught: abort).
+  const std::string dir = ::testing::TempDir() + "/a_directory.phi";
+  std::filesystem::create_directories(dir);
+  EXPECT_THAT(ReadTopicMatrix(dir).status().message(),
+              HasSubstr("a_directory.phi: is a directory, not a file"));
 }
 
 TEST(TopicMatrixTest, NormalizeRows) {

@@ -5,9 +5,10 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
-#include <sstream>
 
 #include "absl/strings/str_cat.h"
+#include "base/read_file.h"
+#include "base/status_macros.h"
 
 namespace sgmcmc::data {
 namespace {
@@ -138,11 +139,8 @@ absl::StatusOr<Wav> ParseWav(absl::string_view bytes, absl::string_view name) {
 }
 
 absl::StatusOr<Wav> ReadWav(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  return ParseWav(contents.str(), path);
+  SGMCMC_ASSIGN_OR_RETURN(const std::string bytes, base::ReadFileBytes(path));
+  return ParseWav(bytes, path);
 }
 
 std::string SerializeWav(const Wav& wav) {

@@ -1,14 +1,14 @@
 #include "eval/cmdstan_csv_reader.h"
 
-#include <fstream>
 #include <set>
-#include <sstream>
 
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "base/read_file.h"
+#include "base/status_macros.h"
 
 namespace sgmcmc::eval {
 namespace {
@@ -90,12 +90,8 @@ absl::StatusOr<CmdStanCsv> ParseCmdStanCsv(absl::string_view text, absl::string_
 }
 
 absl::StatusOr<CmdStanCsv> ReadCmdStanCsv(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
-  std::ostringstream text;
-  text << file.rdbuf();
-  if (file.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
-  return ParseCmdStanCsv(text.str(), path);
+  SGMCMC_ASSIGN_OR_RETURN(const std::string text, base::ReadFileBytes(path));
+  return ParseCmdStanCsv(text, path);
 }
 
 }  // namespace sgmcmc::eval

@@ -163,9 +163,9 @@ int main(int argc, char** argv) {
         options.progress = &std::cerr;
         SGMCMC_RETURN_IF_ERROR(sgmcmc::tools::AsFlagError(options.Validate()));
         const std::string backend = absl::GetFlag(FLAGS_backend);
-        if (backend == "threads" && absl::GetFlag(FLAGS_workers) < 1) {
-          return absl::InvalidArgumentError(
-              absl::StrCat("--workers must be >= 1, got ", absl::GetFlag(FLAGS_workers)));
+        if (backend == "threads") {
+          SGMCMC_RETURN_IF_ERROR(
+              sgmcmc::tools::CheckThreadCount("--workers", absl::GetFlag(FLAGS_workers)));
         }
         // The output directory before the run, not after it (every rank checks, so that all
         // report the error like a bad flag).

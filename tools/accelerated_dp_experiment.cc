@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <map>
 #include <memory>
@@ -234,6 +235,13 @@ absl::Status AcceleratedDpExperimentOptions::Validate() const {
   SGMCMC_RETURN_IF_ERROR(AtLeast("accelerated_iterations", accelerated_iterations, 0));
   SGMCMC_RETURN_IF_ERROR(AtLeast("num_auxiliary", num_auxiliary, 1));
   SGMCMC_RETURN_IF_ERROR(AtLeast("initial_clusters", initial_clusters, 1));
+  // The synthetic rows are dense counts: bounded like the items of an IDX file.
+  const int64_t cells = (int64_t{train_points} + test_points) * dimension;
+  if (fashion_mnist_dir.empty() && cells > data::IdxLimits().max_items) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("train_points + test_points times dimension must be <= ",
+                     data::IdxLimits().max_items, ", got ", cells));
+  }
   if (!(std::isfinite(gamma) && gamma > 0)) {
     return absl::InvalidArgumentError(absl::StrCat("gamma must be finite and > 0, got ", gamma));
   }
@@ -292,6 +300,17 @@ absl::Status LoadAcceleratedDpData(const AcceleratedDpExperimentOptions& options
     if (images.count < files[f].second) {
       return absl::InvalidArgumentError(absl::StrCat(
           path, ": ", images.count, " images, fewer than the ", files[f].second, " asked for"));
+    }
+    // Bytes 8..15 of the header hold the rows and columns (data/idx_reader.h).
+    if (images.pixels_per_image() < 2) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ": byte 8: images of ", images.rows, " x ", images.cols,
+                       " pixels, need >= 2 pixels (the counts' dimension)"));
+    }
+    if (f == 1 && images.pixels_per_image() != train->dimension) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ": byte 8: images of ", images.rows, " x ", images.cols, " = ",
+          images.pixels_per_image(), " pixels, but the training images have ", train->dimension));
     }
     images.count = files[f].second;
     images.pixels.resize(static_cast<size_t>(images.count) * images.pixels_per_image());

@@ -56,6 +56,7 @@ namespace sgmcmc::tools {
 struct AcceleratedDpExperimentOptions {
   // Synthetic data: rows, dimension D, counts per row N_i, generating components (weights ~
   // Dir(1)), Dirichlet(γ) atoms. Defaults: §4.1's 1,000 / 100 / 10 / 100, 10 components, γ = 1.
+  // (train_points + test_points) x dimension <= 2^31 - 1 (data::IdxLimits, as image files).
   int train_points = 1000;
   int test_points = 100;
   int dimension = 10;
@@ -125,7 +126,8 @@ struct AcceleratedDpResult {
 };
 
 // The train and test rows: the synthetic mixture, or the Fashion-MNIST images as counts
-// (NotFound / InvalidArgument with the file's path when they cannot be read).
+// (NotFound / InvalidArgument with the file's path when they cannot be read, have fewer than
+// 2 pixels per image, or the test images' size differs from the training images').
 absl::Status LoadAcceleratedDpData(const AcceleratedDpExperimentOptions& options,
                                    models::CountMatrix* train, models::CountMatrix* test);
 

@@ -1,15 +1,19 @@
 #include "tools/accelerated_dp_experiment.h"
 
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
 #include "gtest/gtest.h"
 #include "parallel/communicator.h"
+#include "testing/file_testing.h"
 
 namespace sgmcmc::tools {
 namespace {
@@ -189,6 +193,55 @@ TEST(AcceleratedDpExperimentTest, MissingFashionMnistNamesTheFile) {
   options.fashion_mnist_dir.clear();
   options.likelihood = "gaussian";
   EXPECT_TRUE(absl::StrContains(options.Validate().message(), "likelihood"));
+}
+
+// Writes an IDX images file (magic 0x00000803, sizes count x rows x cols, zero pixels) to
+// TempDir()/name, plain under the .gz name (zlib passes plain files through).
+void WriteIdxImages(const std::string& name, int count, int rows, int cols) {
+  std::string bytes = {0, 0, 8, 3};
+  for (const int size : {count, rows, cols}) {
+    for (int shift = 24; shift >= 0; shift -= 8) bytes.push_back(static_cast<char>(size >> shift));
+  }
+  bytes.append(static_cast<size_t>(count) * rows * cols, '\0');
+  testing::WriteRawTestFile(name, bytes);
+}
+
+// Images of one pixel reached the model's CHECK (dimension >= 2, abort), and test images of
+// another size than the training images ran silently with mismatched rows.
+TEST(AcceleratedDpExperimentTest, RejectsDegenerateOrMismatchedImages) {
+  const std::string dir = absl::StrCat(::testing::TempDir(), "/idx_shapes");
+  std::filesystem::create_directories(dir);
+  const std::string train_path = dir + "/train-images-idx3-ubyte.gz";
+  const std::string test_path = dir + "/t10k-images-idx3-ubyte.gz";
+  AcceleratedDpExperimentOptions options = Small();
+  options.fashion_mnist_dir = dir;
+  options.train_points = 3;
+  options.test_points = 2;
+  models::CountMatrix train, test;
+  WriteIdxImages("idx_shapes/train-images-idx3-ubyte.gz", 3, 1, 1);
+  WriteIdxImages("idx_shapes/t10k-images-idx3-ubyte.gz", 2, 1, 1);
+  EXPECT_EQ(LoadAcceleratedDpData(options, &train, &test),
+            absl::InvalidArgumentError(absl::StrCat(
+                train_path, ": byte 8: images of 1 x 1 pixels, need >= 2 pixels (the counts' "
+                            "dimension)")));
+  WriteIdxImages("idx_shapes/train-images-idx3-ubyte.gz", 3, 4, 4);
+  WriteIdxImages("idx_shapes/t10k-images-idx3-ubyte.gz", 2, 2, 4);
+  EXPECT_EQ(LoadAcceleratedDpData(options, &train, &test),
+            absl::InvalidArgumentError(
+                absl::StrCat(test_path, ": byte 8: images of 2 x 4 = 8 pixels, but the training "
+                                        "images have 16")));
+  WriteIdxImages("idx_shapes/t10k-images-idx3-ubyte.gz", 2, 4, 4);
+  EXPECT_TRUE(LoadAcceleratedDpData(options, &train, &test).ok());
+  EXPECT_EQ(test.dimension, 16);
+}
+
+// Synthetic sizes of billions of counts were allocated (bad_alloc).
+TEST(AcceleratedDpExperimentTest, RejectsAbsurdSyntheticSizes) {
+  AcceleratedDpExperimentOptions options = Small();
+  options.dimension = 100000000;
+  EXPECT_TRUE(absl::StrContains(options.Validate().message(),
+                                "train_points + test_points times dimension must be <= 2147483647"))
+      << options.Validate();
 }
 
 }  // namespace

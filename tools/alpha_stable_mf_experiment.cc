@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -153,6 +154,14 @@ absl::Status AlphaStableMfExperimentOptions::Validate() const {
   }
   if (synthetic_rows < 1 || synthetic_cols < 1) {
     return absl::InvalidArgumentError("synthetic_rows and synthetic_cols must be >= 1");
+  }
+  // Dense V (rows x cols) and W, H ((rows + cols) x rank): a size of 10^8 was a bad_alloc.
+  const int64_t cells = std::max(int64_t{synthetic_rows} * synthetic_cols,
+                                 (int64_t{synthetic_rows} + synthetic_cols) * synthetic_rank);
+  if (cells > kMaxSyntheticCells) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "synthetic_rows x synthetic_cols and (synthetic_rows + synthetic_cols) x synthetic_rank "
+        "must be <= ", kMaxSyntheticCells, ", got ", cells));
   }
   return absl::OkStatus();
 }

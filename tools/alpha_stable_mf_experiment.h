@@ -67,6 +67,10 @@ struct AlphaStableMfSamplerSettings {
 // M = 5, phi_stride 1.
 AlphaStableMfSamplerSettings LogParametrizationSettings();
 
+// Largest dense synthetic matrix (cells of V, or of W and H together): 2^26 doubles, 512 MB
+// each, far above the 100 x 100 default and the paper's spectrograms.
+inline constexpr int64_t kMaxSyntheticCells = int64_t{1} << 26;
+
 struct AlphaStableMfExperimentOptions {
   // Directory with train/clean_*.wav and test/{clean,mix}_NN.wav.
   std::string data_dir;
@@ -93,6 +97,7 @@ struct AlphaStableMfExperimentOptions {
   // use the log parametrisation (models::AlphaStableParametrization::kLog), whose likelihood
   // curvature in log W is about (2 / alpha)^2 J for every entry, hence these steps (the same as
   // models/alpha_stable_mf_recovery_test, where they recover V to the derived rate).
+  // rows x cols and (rows + cols) x rank at most kMaxSyntheticCells.
   int synthetic_rows = 100;
   int synthetic_cols = 100;
   int synthetic_rank = 1;

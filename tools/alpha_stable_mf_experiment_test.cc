@@ -98,6 +98,20 @@ TEST(RunSpeechDenoisingTest, ReportsMissingFiles) {
   EXPECT_TRUE(absl::StrContains(result.status().message(), "no clean_*.wav")) << result.status();
 }
 
+// --synthetic_size=100000000 (10^16 cells) ended in bad_alloc (abort).
+TEST(AlphaStableMfExperimentOptionsTest, RefusesAbsurdSyntheticSizes) {
+  AlphaStableMfExperimentOptions options;
+  EXPECT_TRUE(options.Validate().ok());
+  options.synthetic_rows = options.synthetic_cols = 100000000;
+  EXPECT_TRUE(absl::StrContains(options.Validate().message(),
+                                "must be <= 67108864, got 10000000000000000"))
+      << options.Validate();
+  options.synthetic_rows = options.synthetic_cols = 100;
+  options.synthetic_rank = 1000000;
+  EXPECT_TRUE(absl::StrContains(options.Validate().message(), "got 200000000"))
+      << options.Validate();
+}
+
 TEST(RunSyntheticRecoveryTest, OneRowPerMethodWithTheConstantBaseline) {
   AlphaStableMfExperimentOptions options;
   options.synthetic_rows = options.synthetic_cols = 20;

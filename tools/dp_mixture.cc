@@ -44,6 +44,7 @@
 #include "parallel/thread_pool.h"
 #include "tools/dp_mixture_run.h"
 #include "tools/gnuplot.h"
+#include "tools/tool_support.h"
 
 ABSL_FLAG(std::string, train, "", "Training DST file (default: the embedded subset).");
 ABSL_FLAG(std::string, test, "", "Test DST file (with --train).");
@@ -124,10 +125,13 @@ absl::Status Run(const std::string& argv0) {
   const int seeds = absl::GetFlag(FLAGS_seeds);
   const int threads = absl::GetFlag(FLAGS_threads);
   if (seeds < 1) return absl::InvalidArgumentError("--seeds must be >= 1");
-  if (threads < 1) return absl::InvalidArgumentError("--threads must be >= 1");
+  SGMCMC_RETURN_IF_ERROR(CheckThreadCount("--threads", threads));
 
   data::MswebData train, test;
   const std::string train_path = absl::GetFlag(FLAGS_train);
+  if (train_path.empty() && !absl::GetFlag(FLAGS_vocab).empty()) {
+    return absl::InvalidArgumentError("--vocab needs --train and --test (UCI docword files)");
+  }
   if (train_path.empty()) {
     SGMCMC_ASSIGN_OR_RETURN(data::EmbeddedMsweb msweb, data::LoadEmbeddedMsweb(argv0));
     train = std::move(msweb.train);
@@ -146,6 +150,8 @@ absl::Status Run(const std::string& argv0) {
       SGMCMC_ASSIGN_OR_RETURN(test.corpus,
                               data::ReadUciCorpus(absl::GetFlag(FLAGS_test), vocab));
     }
+    SGMCMC_RETURN_IF_ERROR(
+        CheckDpData(train.corpus, test.corpus, train_path, absl::GetFlag(FLAGS_test)));
     std::cout << "data: " << train_path << ", " << absl::GetFlag(FLAGS_test) << "\n";
   }
   std::cout << "train: " << train.corpus.num_documents() << " users, "

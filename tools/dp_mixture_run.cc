@@ -8,6 +8,7 @@
 #include <limits>
 #include <memory>
 #include <sstream>
+#include <utility>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -96,20 +97,14 @@ absl::StatusOr<std::unique_ptr<Chain>> MakeChain(const data::Corpus& train, DpMe
 // FNV-1a over the users' lengths and tokens and the vocabulary size: the checkpoint's guard
 // against resuming on other data.
 uint64_t Fingerprint(const data::Corpus& corpus) {
-  uint64_t hash = 0xcbf29ce484222325u;
-  auto mix = [&hash](uint64_t value) {
-    for (int byte = 0; byte < 8; ++byte) {
-      hash ^= (value >> (8 * byte)) & 0xff;
-      hash *= 0x100000001b3u;
-    }
-  };
-  mix(static_cast<uint64_t>(corpus.vocabulary_size()));
+  Fnv1a hash;
+  hash.Mix(static_cast<uint64_t>(corpus.vocabulary_size()));
   for (int i = 0; i < corpus.num_documents(); ++i) {
     const absl::Span<const int32_t> tokens = corpus.document(i);
-    mix(tokens.size());
-    for (int32_t w : tokens) mix(static_cast<uint64_t>(w));
+    hash.Mix(tokens.size());
+    for (int32_t w : tokens) hash.Mix(static_cast<uint64_t>(w));
   }
-  return hash;
+  return hash.value();
 }
 
 // Everything a run's results depend on (the thread count does not), for the checkpoint.
@@ -274,6 +269,22 @@ absl::Status DpCheckpointOptions::Validate() const {
   }
   if (stop_after < 0) {
     return absl::InvalidArgumentError(absl::StrCat("stop_after must be >= 0, got ", stop_after));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckDpData(const data::Corpus& train, const data::Corpus& test,
+                         absl::string_view train_source, absl::string_view test_source) {
+  for (const auto& [corpus, source] : {std::pair{&train, train_source}, {&test, test_source}}) {
+    if (corpus->num_tokens() == 0) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          source, ": no visits (", corpus->num_documents(), " users, none with a visit)"));
+    }
+  }
+  if (test.vocabulary_size() != train.vocabulary_size()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(test_source, ": ", test.vocabulary_size(), " words, but ", train_source,
+                     " has ", train.vocabulary_size()));
   }
   return absl::OkStatus();
 }

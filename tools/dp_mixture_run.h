@@ -154,6 +154,12 @@ struct DpCheckpointOptions {
   absl::Status Validate() const;
 };
 
+// InvalidArgument "<source>: ..." unless the training and the held-out corpus (read from
+// `train_source` and `test_source`) each have a visit (token) and share the vocabulary size:
+// an empty held-out set scored a log predictive of exactly 0.
+absl::Status CheckDpData(const data::Corpus& train, const data::Corpus& test,
+                         absl::string_view train_source, absl::string_view test_source);
+
 // The checkpoint file of a run in `directory`.
 std::string DpCheckpointPath(const std::string& directory, DpMethod method, uint64_t seed);
 

@@ -100,6 +100,24 @@ TEST(DpMixtureRunTest, SummaryNotesDifferentAtomPriors) {
   EXPECT_THAT(table_same, Not(HasSubstr("different atom priors")));
 }
 
+// An empty held-out file scored a log predictive of exactly 0 for every method and seed.
+TEST(DpMixtureRunTest, CheckDpDataRefusesCorporaWithoutVisits) {
+  const data::EmbeddedMsweb msweb = data::LoadEmbeddedMsweb().value();
+  const data::Corpus& train = msweb.train.corpus;
+  EXPECT_TRUE(CheckDpData(train, msweb.test.corpus, "train.data", "test.data").ok());
+  data::Corpus empty;
+  empty.vocabulary = train.vocabulary;
+  EXPECT_EQ(CheckDpData(train, empty, "train.data", "test.data"),
+            absl::InvalidArgumentError("test.data: no visits (0 users, none with a visit)"));
+  empty.AddDocument({});
+  EXPECT_EQ(CheckDpData(empty, train, "train.data", "test.data"),
+            absl::InvalidArgumentError("train.data: no visits (1 users, none with a visit)"));
+  data::Corpus narrow = msweb.test.corpus;
+  narrow.vocabulary.pop_back();
+  EXPECT_THAT(CheckDpData(train, narrow, "train.data", "test.data").message(),
+              HasSubstr("test.data: 293 words, but train.data has 294"));
+}
+
 // Short runs of every method on the embedded subset: the trace has one point per evaluation,
 // the running average starts after burn-in, identical seeds give identical traces (timings
 // aside), the outputs are written.

@@ -90,4 +90,29 @@ if "${bin}" --output_dir="${out}" --train=/nonexistent.data --test=/x > /dev/nul
   exit 1
 fi
 grep -q "nonexistent.data" "${TEST_TMPDIR}/err"
+# An empty held-out file ran and scored a log predictive of exactly 0; --vocab without
+# --train was ignored.
+printf 'A,1000,1,"a","/a"\nA,1001,1,"b","/b"\nC,"1",1\nV,1000,1\nC,"2",2\nV,1001,1\n' \
+  > "${TEST_TMPDIR}/two.data"
+: > "${TEST_TMPDIR}/empty.data"
+if "${bin}" --output_dir="${out}5" --iterations=10 --noplot --train="${TEST_TMPDIR}/two.data" \
+  --test="${TEST_TMPDIR}/empty.data" > /dev/null 2> "${TEST_TMPDIR}/err"; then
+  echo "expected failure for an empty --test" >&2
+  exit 1
+fi
+grep -q "empty.data: no visits (0 users, none with a visit)" "${TEST_TMPDIR}/err"
+if "${bin}" --output_dir="${out}5" --iterations=10 --noplot --vocab=v.txt > /dev/null \
+  2> "${TEST_TMPDIR}/err"; then
+  echo "expected failure for --vocab without --train" >&2
+  exit 1
+fi
+grep -q "^dp_mixture: INVALID_ARGUMENT: --vocab needs --train and --test" "${TEST_TMPDIR}/err"
+# 100000 threads ended in std::system_error (abort).
+if "${bin}" --output_dir="${out}5" --iterations=10 --noplot --threads=100000 > /dev/null \
+  2> "${TEST_TMPDIR}/err"; then
+  echo "expected failure for --threads=100000" >&2
+  exit 1
+fi
+grep -q "^dp_mixture: INVALID_ARGUMENT: --threads must be in \[1, 1024\], got 100000" \
+  "${TEST_TMPDIR}/err"
 echo PASS

@@ -39,10 +39,7 @@ absl::Status RunLdaTransform(const LdaTransformOptions& options, std::ostream& l
   }
   if (options.vocab.empty()) return absl::InvalidArgumentError("--vocab is required");
   if (options.output.empty()) return absl::InvalidArgumentError("--output is required");
-  if (options.threads < 1) {
-    return absl::InvalidArgumentError(absl::StrCat("--threads must be >= 1, got ",
-                                                   options.threads));
-  }
+  SGMCMC_RETURN_IF_ERROR(CheckThreadCount("--threads", options.threads));
   SGMCMC_ASSIGN_OR_RETURN(const std::vector<data::TopicMatrix> topics,
                           ReadNormalizedTopicMatrices(options.topics));
   const int K = topics[0].num_topics, V = topics[0].vocabulary_size;

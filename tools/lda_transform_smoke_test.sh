@@ -48,4 +48,12 @@ if "${transform}" --topics="${TEST_TMPDIR}/bad.tsv" --text="${TEST_TMPDIR}/docs.
   exit 1
 fi
 grep -q "bad.tsv:2: 1 values, expected V = 2" "${TEST_TMPDIR}/err"
+# 100000 threads ended in std::system_error (abort).
+if "${transform}" --topics="${out}/topic_matrix_mean_scir_fast.phi" --text="${TEST_TMPDIR}/docs.txt" \
+  --vocab="${out}/vocabulary.txt" --output="${TEST_TMPDIR}/x.tsv" --threads=100000 \
+  2> "${TEST_TMPDIR}/err"; then
+  exit 1
+fi
+grep -q "^lda_transform: INVALID_ARGUMENT: --threads must be in \[1, 1024\], got 100000" \
+  "${TEST_TMPDIR}/err"
 echo PASS

@@ -48,7 +48,9 @@ int main(int argc, char** argv) {
             sgmcmc::tools::MatrixFactorizationOptionsFromFlags();
         if (!options.ok()) return options.status();
         const int threads = absl::GetFlag(FLAGS_threads);
-        if (threads < 1) return absl::InvalidArgumentError("--threads must be >= 1");
+        if (absl::Status s = sgmcmc::tools::CheckThreadCount("--threads", threads); !s.ok()) {
+          return s;
+        }
         absl::StatusOr<sgmcmc::tools::MatrixFactorizationResult> rank0;
         absl::Status status = sgmcmc::parallel::RunOnThreads(
             threads, [&](sgmcmc::parallel::Communicator& comm) -> absl::Status {

@@ -37,6 +37,15 @@ absl::Status MatrixFactorizationExperimentOptions::Validate() const {
         "synthetic_rows and synthetic_cols must be >= 1 and synthetic_density in (0, 1], got ",
         synthetic_rows, ", ", synthetic_cols, ", ", synthetic_density));
   }
+  // The synthetic truth W, H and the cells drawn: 10^8 rows or a rank of 10^8 was a bad_alloc
+  // before the model's own size check.
+  const int64_t cells = int64_t{synthetic_rows} * synthetic_cols;
+  const int64_t factors = (int64_t{synthetic_rows} + synthetic_cols) * model.rank;
+  if (ratings_path.empty() && (cells > kMaxSyntheticCells || factors > kMaxSyntheticCells)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "synthetic_rows x synthetic_cols and (synthetic_rows + synthetic_cols) x rank must be <= ",
+        kMaxSyntheticCells, ", got ", cells, " and ", factors));
+  }
   if (methods.empty()) return absl::InvalidArgumentError("methods must not be empty");
   if (record_every < 1) {
     return absl::InvalidArgumentError(

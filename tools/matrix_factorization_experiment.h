@@ -50,10 +50,15 @@
 
 namespace sgmcmc::tools {
 
+// Largest synthetic matrix (cells rows x cols, each drawn) and factor size ((rows + cols) x
+// rank doubles): 2^31 - 1, the model's own bound on its dimension.
+inline constexpr int64_t kMaxSyntheticCells = (int64_t{1} << 31) - 1;
+
 struct MatrixFactorizationExperimentOptions {
   // A ratings file (data/ratings.h formats); empty: synthetic ratings from the model.
   std::string ratings_path;
-  // Synthetic matrix: rows x cols, each entry observed with this probability.
+  // Synthetic matrix: rows x cols, each entry observed with this probability; rows x cols and
+  // (rows + cols) x rank at most kMaxSyntheticCells.
   int synthetic_rows = 1000;
   int synthetic_cols = 800;
   double synthetic_density = 0.15;

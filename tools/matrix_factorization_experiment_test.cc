@@ -342,6 +342,15 @@ TEST(MatrixFactorizationExperimentTest, ValidateNamesTheField) {
               HasSubstr("stop_after needs a checkpoint_dir"));
   o.checkpoint_dir = ::testing::TempDir();
   EXPECT_TRUE(o.Validate().ok());
+  // Synthetic sizes of 10^8 rows or rank 10^8 ended in bad_alloc (abort) before any check.
+  o = Small();
+  o.synthetic_rows = 100000000;
+  EXPECT_THAT(std::string(o.Validate().message()),
+              HasSubstr("synthetic_rows x synthetic_cols and (synthetic_rows + synthetic_cols) x "
+                        "rank must be <= 2147483647"));
+  o = Small();
+  o.model.rank = 100000000;
+  EXPECT_THAT(std::string(o.Validate().message()), HasSubstr("must be <= 2147483647"));
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <ios>
 #include <memory>
@@ -19,6 +21,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/string_view.h"
 #include "base/status_macros.h"
 #include "data/corpus.h"
 #include "data/tfidf.h"
@@ -106,6 +109,40 @@ std::vector<std::string> MatrixParameterNames(const std::string& name, int rows,
   return names;
 }
 
+// FNV-1a over a sparse matrix's shape, column starts, rows and value bits.
+uint64_t Fingerprint(const Eigen::SparseMatrix<double>& documents) {
+  Fnv1a hash;
+  hash.Mix(static_cast<uint64_t>(documents.rows()));
+  hash.Mix(static_cast<uint64_t>(documents.cols()));
+  for (int64_t j = 0; j < documents.outerSize(); ++j) {
+    for (Eigen::SparseMatrix<double>::InnerIterator it(documents, j); it; ++it) {
+      uint64_t bits;
+      std::memcpy(&bits, &it.value(), sizeof(bits));
+      hash.Mix(static_cast<uint64_t>(j));
+      hash.Mix(static_cast<uint64_t>(it.row()));
+      hash.Mix(bits);
+    }
+  }
+  return hash.value();
+}
+
+// Everything a method's draws depend on (not the thread count, checkpoint or output options),
+// for the checkpoint: a resume with other settings or data is refused.
+std::string RunSettings(const SamOptions& o, const std::string& method,
+                        const Eigen::SparseMatrix<double>& train,
+                        const Eigen::SparseMatrix<double>& test) {
+  return absl::StrFormat(
+      "method=%s seed=%d iterations=%d burn_in=%d eval_every=%d average_every=%d beta_thin=%d "
+      "K=%d kappa=%.17g sigma=%.17g kappa0=%.17g alpha=%.17g step=%.17g friction=%.17g "
+      "batch_size=%d gmc_step=%.17g theta=%d,%d,%.17g,%d theta_samples=%d "
+      "train=%dx%d:%016x test=%dx%d:%016x",
+      method, o.seed, o.iterations, o.burn_in, o.eval_every, o.average_every, o.beta_thin,
+      o.num_topics, o.kappa, o.sigma, o.kappa0, o.alpha, o.step, o.friction, o.batch_size,
+      o.gmc_step, o.theta_draws, o.theta_burn_in, o.theta_step, o.theta_leapfrog_steps,
+      o.theta_samples, train.rows(), train.cols(), Fingerprint(train), test.rows(), test.cols(),
+      Fingerprint(test));
+}
+
 absl::Status RunMethod(const SamOptions& options, const std::string& method,
                        const Eigen::SparseMatrix<double>& train,
                        const Eigen::SparseMatrix<double>& test,
@@ -164,6 +201,7 @@ absl::Status RunMethod(const SamOptions& options, const std::string& method,
   const size_t first_row = result.rows.size();
   const std::string checkpoint_path =
       absl::StrCat(options.output_dir, "/sam_checkpoint_", method, ".pb");
+  const std::string settings = RunSettings(options, method, train, test);
   if (options.resume && std::filesystem::exists(checkpoint_path)) {
     SGMCMC_ASSIGN_OR_RETURN(const std::string bytes, ReadFile(checkpoint_path));
     SamRunCheckpoint checkpoint;
@@ -177,6 +215,11 @@ absl::Status RunMethod(const SamOptions& options, const std::string& method,
       return fail(absl::InvalidArgumentError(
           absl::StrCat("written by method ", checkpoint.method(), " seed ", checkpoint.seed(),
                        ", resuming method ", method, " seed ", options.seed)));
+    }
+    if (checkpoint.settings() != settings) {
+      return fail(absl::FailedPreconditionError(
+          absl::StrCat("written with different settings or data; checkpoint: ",
+                       checkpoint.settings(), "; this run: ", settings)));
     }
     if (checkpoint.iteration() < 0 || checkpoint.iteration() > options.iterations ||
         !std::isfinite(checkpoint.seconds()) || checkpoint.seconds() < 0) {
@@ -206,6 +249,7 @@ absl::Status RunMethod(const SamOptions& options, const std::string& method,
     SamRunCheckpoint checkpoint;
     checkpoint.set_method(method);
     checkpoint.set_seed(options.seed);
+    checkpoint.set_settings(settings);
     checkpoint.set_iteration(iteration);
     checkpoint.set_seconds(seconds);
     *checkpoint.mutable_sampler() = sampler->SaveState();
@@ -273,6 +317,10 @@ absl::Status SamOptions::Validate() const {
     return absl::InvalidArgumentError(absl::StrCat(field, " must be ", want, ", got ", value));
   };
   if (num_topics < 2) return fail("num_topics", ">= 2", num_topics);
+  // The gradient's K x K Gram matrices: K = 100000 was a bad_alloc.
+  if (num_topics > kMaxSamTopics) {
+    return fail("num_topics", absl::StrCat("<= ", kMaxSamTopics), num_topics);
+  }
   if (iterations < 1) return fail("iterations", ">= 1", iterations);
   if (eval_every < 1) return fail("eval_every", ">= 1", eval_every);
   if (burn_in < 0) return fail("burn_in", ">= 0", burn_in);
@@ -288,11 +336,25 @@ absl::Status SamOptions::Validate() const {
   if (average_every < 1) return fail("average_every", ">= 1", average_every);
   if (checkpoint_every < 0) return fail("checkpoint_every", ">= 0", checkpoint_every);
   if (stop_after < 0) return fail("stop_after", ">= 0", stop_after);
-  if (num_threads < 1) return fail("num_threads", ">= 1", num_threads);
+  SGMCMC_RETURN_IF_ERROR(CheckThreadCount("num_threads", num_threads));
   if (!(kappa >= 0)) return fail("kappa", ">= 0", kappa);
   if (!(sigma > 0)) return fail("sigma", "> 0", sigma);
   if (!(kappa0 > 0)) return fail("kappa0", "> 0", kappa0);
   if (!(alpha > 0)) return fail("alpha", "> 0", alpha);
+  // Infinite concentrations and steps would reach the variate generators' CHECKs.
+  for (const auto& [field, value] : {std::pair<absl::string_view, double>{"kappa", kappa},
+                                     {"sigma", sigma},
+                                     {"kappa0", kappa0},
+                                     {"alpha", alpha},
+                                     {"theta_step", theta_step},
+                                     {"step", step},
+                                     {"gmc_step", gmc_step}}) {
+    if (!std::isfinite(value)) return fail(field, "finite", value);
+  }
+  if (methods.empty()) return absl::InvalidArgumentError("methods must name at least one method");
+  if (experiments.empty()) {
+    return absl::InvalidArgumentError("experiments must name at least one experiment");
+  }
   for (const std::string& method : methods) {
     if (method != "sggmc" && method != "gsgnht" && method != "sggmc_full" &&
         method != "gsgnht_full" && method != "gmc_bgibbs") {
@@ -623,6 +685,16 @@ absl::StatusOr<SamData> LoadSamData(const SamOptions& options) {
   } else {
     SGMCMC_ASSIGN_OR_RETURN(data::TfidfCorpus a, data::ReadTfidfCorpus(options.train));
     SGMCMC_ASSIGN_OR_RETURN(data::TfidfCorpus b, data::ReadTfidfCorpus(options.test));
+    if (b.documents.rows() != a.documents.rows()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(options.test, ":1: V = ", b.documents.rows(), ", but the training file ",
+                       options.train, " has V = ", a.documents.rows()));
+    }
+    for (const auto& [path, corpus] : {std::pair{&options.train, &a}, {&options.test, &b}}) {
+      if (corpus->documents.cols() == 0) {
+        return absl::InvalidArgumentError(absl::StrCat(*path, ":1: no documents (D = 0)"));
+      }
+    }
     data.train = std::move(a.documents);
     data.test = std::move(b.documents);
   }
@@ -633,6 +705,11 @@ absl::StatusOr<SamPerplexityResult> RunSamPerplexity(const SamOptions& options,
                                                      const SamData& data) {
   SGMCMC_RETURN_IF_ERROR(options.Validate());
   const Eigen::SparseMatrix<double>& train = data.train;
+  if (train.cols() == 0 || data.test.cols() == 0 || data.test.rows() != train.rows()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "SamData: need >= 1 training and >= 1 held-out document over one vocabulary, got V x D ",
+        train.rows(), " x ", train.cols(), " and ", data.test.rows(), " x ", data.test.cols()));
+  }
   const int k = options.num_topics;
   models::SamHyperparameters hyper;
   hyper.num_topics = k;

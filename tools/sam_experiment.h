@@ -60,6 +60,9 @@ inline constexpr int kSamKsdDraws = 10000;
 // rng::Engine stream of the toy's exact reference draws (under SamOptions::seed).
 inline constexpr uint64_t kSamToyExactStream = uint64_t{0x5A} << 56;
 
+// Largest K: the gradient holds K x K Gram matrices (4096² doubles, 128 MB each).
+inline constexpr int kMaxSamTopics = 4096;
+
 struct SamOptions {
   // Training / held-out documents (tf-idf format); both empty: generated. Go together.
   std::string train;
@@ -71,9 +74,9 @@ struct SamOptions {
   std::string uci_vocab;
   int tfidf_words = 5000;
   int test_every = 10;
-  // K, >= 2.
+  // K, in [2, kMaxSamTopics].
   int num_topics = 4;
-  // κ >= 0, concentration of documents about βθ/‖βθ‖.
+  // κ >= 0 (finite, as every real option here), concentration of documents about βθ/‖βθ‖.
   double kappa = 50;
   // σ > 0, concentration of topics about μ.
   double sigma = 1;
@@ -104,8 +107,8 @@ struct SamOptions {
   // Checkpoints of the sam experiment (tools/sam_checkpoint.proto), one per method,
   // <output_dir>/sam_checkpoint_METHOD.pb: written every checkpoint_every iterations and at
   // the run's end (0: never, unless stopped by stop_after), >= 0. resume: continue each
-  // method from its checkpoint if there is one (same data and options; the result is
-  // bit-identical to an uninterrupted run except for the seconds). stop_after > 0: stop the
+  // method from its checkpoint if there is one (same data and options, else refused naming
+  // both; the result is bit-identical to an uninterrupted run except for the seconds). stop_after > 0: stop the
   // first method whose run reaches this many iterations in all, write its checkpoint and set
   // SamPerplexityResult::stopped (>= 0; 0: run to the end).
   int checkpoint_every = 0;

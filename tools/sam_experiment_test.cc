@@ -20,6 +20,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "samplers/geodesic_toys.h"
+#include "testing/file_testing.h"
 #include "tools/sam_checkpoint.pb.h"
 
 namespace sgmcmc::tools {
@@ -92,11 +93,65 @@ TEST(SamOptionsTest, ValidateNamesTheField) {
   options.uci_docword = "docword.txt";
   options.test_every = 1;
   EXPECT_EQ(options.Validate(), absl::InvalidArgumentError("test_every must be >= 2"));
+  // Infinite concentrations and steps reached the variate generators' CHECKs (abort).
+  for (double SamOptions::*field : {&SamOptions::kappa, &SamOptions::sigma, &SamOptions::kappa0,
+                                    &SamOptions::alpha, &SamOptions::theta_step,
+                                    &SamOptions::step, &SamOptions::gmc_step}) {
+    options = SamOptions();
+    options.*field = std::numeric_limits<double>::infinity();
+    EXPECT_THAT(options.Validate().message(), HasSubstr("must be finite, got inf"));
+  }
+  options = SamOptions();
+  options.num_topics = 100000;  // K x K Gram matrices: bad_alloc
+  EXPECT_EQ(options.Validate(),
+            absl::InvalidArgumentError("num_topics must be <= 4096, got 100000"));
+  options = SamOptions();
+  options.num_threads = 100000;  // std::system_error (abort) starting the threads
+  EXPECT_EQ(options.Validate(),
+            absl::InvalidArgumentError("num_threads must be in [1, 1024], got 100000"));
+  // Empty lists ran nothing and exited 0.
+  options = SamOptions();
+  options.methods.clear();
+  EXPECT_EQ(options.Validate(),
+            absl::InvalidArgumentError("methods must name at least one method"));
+  options = SamOptions();
+  options.experiments.clear();
+  EXPECT_EQ(options.Validate(),
+            absl::InvalidArgumentError("experiments must name at least one experiment"));
   options = SamOptions();
   options.eval_every = 0;
   EXPECT_EQ(RunSamToy(options).status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(RunSamSynthetic(options).status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(LoadSamData(options).status().code(), absl::StatusCode::kInvalidArgument);
+}
+
+// Training and held-out files over different vocabularies ran silently (Eigen products of
+// mismatched sizes), and an empty file (D = 0) divided by zero or failed a CHECK.
+TEST(SamDataTest, RejectsMismatchedOrEmptyTfidfFiles) {
+  const std::string train = testing::WriteTestFile("train.data", "4 2\n1 0 0:1\n1 0 3:1\n");
+  const std::string test5 = testing::WriteTestFile("test5.data", "5 1\n1 0 4:1\n");
+  const std::string empty = testing::WriteTestFile("empty.data", "4 0\n");
+  SamOptions options = ShortOptions();
+  options.train = train;
+  options.test = test5;
+  EXPECT_EQ(LoadSamData(options).status(),
+            absl::InvalidArgumentError(absl::StrCat(
+                test5, ":1: V = 5, but the training file ", train, " has V = 4")));
+  options.test = empty;
+  EXPECT_EQ(LoadSamData(options).status(),
+            absl::InvalidArgumentError(absl::StrCat(empty, ":1: no documents (D = 0)")));
+  options.train = empty;
+  options.test = train;
+  EXPECT_EQ(LoadSamData(options).status(),
+            absl::InvalidArgumentError(absl::StrCat(empty, ":1: no documents (D = 0)")));
+  SamData data;
+  data.train.resize(4, 2);
+  data.test.resize(5, 1);
+  EXPECT_EQ(RunSamPerplexity(ShortOptions(), data).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  data.test.resize(4, 0);
+  EXPECT_EQ(RunSamPerplexity(ShortOptions(), data).status().code(),
+            absl::StatusCode::kInvalidArgument);
 }
 
 TEST(SamOptionsTest, Wants) {
@@ -420,6 +475,19 @@ TEST(SamCheckpointTest, ResumeRejectsBadCheckpoints) {
   bad.clear_beta_csv();
   status = resume_with(bad.SerializeAsString());
   EXPECT_THAT(status.message(), HasSubstr("beta_csv does not match --beta_thin"));
+
+  // Other options or data were resumed silently: a chain of neither run.
+  options.step *= 2;
+  status = resume_with(good.SerializeAsString());
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(status.message(), HasSubstr("sam_checkpoint_sggmc.pb: written with different "
+                                          "settings or data; checkpoint: method=sggmc"));
+  options.step /= 2;
+  SamData other = *data;
+  other.test.coeffRef(0, 0) += 1;
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << good.SerializeAsString();
+  EXPECT_EQ(RunSamPerplexity(options, other).status().code(),
+            absl::StatusCode::kFailedPrecondition);
 
   // The good checkpoint still resumes.
   EXPECT_TRUE(resume_with(good.SerializeAsString()).ok());

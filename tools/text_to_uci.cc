@@ -54,6 +54,13 @@ absl::Status Run(const char* /*argv0*/) {
   SGMCMC_ASSIGN_OR_RETURN(const data::Corpus corpus,
                           data::ReadTextCorpus(input, options, &summary));
   std::cerr << input << ":\n" << summary.BriefReport() << "\n";
+  // An empty input (or one whose every word was dropped) gave a corpus with W = 0 words, which
+  // no UCI reader (data/uci_reader.h) accepts, and exit status 0.
+  if (corpus.num_documents() == 0 || corpus.vocabulary_size() == 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        input, ": no document kept (D = ", corpus.num_documents(), ", W = ",
+        corpus.vocabulary_size(), "; the reasons are in the summary above); nothing written"));
+  }
   SGMCMC_RETURN_IF_ERROR(data::WriteUciCorpus(corpus, docword, vocab));
   std::cerr << "wrote " << docword << " (D = " << corpus.num_documents()
             << ", W = " << corpus.vocabulary_size() << ", N = " << corpus.num_tokens()

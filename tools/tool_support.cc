@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <system_error>
 
 #include "absl/flags/parse.h"
@@ -14,6 +13,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/read_file.h"
 
 namespace sgmcmc::tools {
 
@@ -33,13 +33,14 @@ absl::Status CreateOutputDirectory(const std::string& dir, absl::string_view wha
   return absl::OkStatus();
 }
 
+absl::Status CheckThreadCount(absl::string_view flag, int threads) {
+  if (threads >= 1 && threads <= kMaxThreads) return absl::OkStatus();
+  return absl::InvalidArgumentError(
+      absl::StrCat(flag, " must be in [1, ", kMaxThreads, "], got ", threads));
+}
+
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot open"));
-  std::ostringstream contents;
-  contents << in.rdbuf();
-  if (in.bad()) return absl::DataLossError(absl::StrCat(path, ": read error"));
-  return contents.str();
+  return base::ReadFileBytes(path);
 }
 
 absl::Status WriteFile(const std::string& path, absl::string_view contents) {

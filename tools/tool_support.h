@@ -37,8 +37,8 @@ std::string FromWorkingDirectory(const std::string& path);
 // that gave the directory) and `dir`, if it cannot: "--output_dir: cannot create /x: ...".
 absl::Status CreateOutputDirectory(const std::string& dir, absl::string_view what);
 
-// The bytes of the file `path`: NotFound ("<path>: cannot open") or DataLoss ("<path>: read
-// error") naming it otherwise.
+// The bytes of the file `path` (base::ReadFileBytes): NotFound ("<path>: cannot open: ..."),
+// InvalidArgument for a directory or DataLoss ("<path>: read error: ...") naming it otherwise.
 absl::StatusOr<std::string> ReadFile(const std::string& path);
 
 // Replaces the file `path` by `contents`, atomically (written to `path`.tmp, then renamed),
@@ -60,6 +60,29 @@ std::string HumanSeconds(double seconds);
 // "<rate> <unit>/s  ETA <duration>" after `done` of `total` units in `elapsed_seconds`, e.g.
 // RateAndEta(500, 1000, 2, "it") == "250 it/s  ETA 2s" (ETA 0s before any progress).
 std::string RateAndEta(int64_t done, int64_t total, double elapsed_seconds, absl::string_view unit);
+
+// Most threads (or thread ranks) a tool starts: far above any machine's cores, and below the
+// count where starting them fails (std::system_error, an abort) on common limits.
+inline constexpr int kMaxThreads = 1024;
+
+// InvalidArgument "<flag> must be in [1, kMaxThreads], got <threads>" unless it is.
+absl::Status CheckThreadCount(absl::string_view flag, int threads);
+
+// FNV-1a over the little-endian bytes of 64-bit values: the data fingerprint that a tool's
+// checkpoint keeps, so that a resume on other data is refused.
+class Fnv1a {
+ public:
+  void Mix(uint64_t value) {
+    for (int byte = 0; byte < 8; ++byte) {
+      hash_ ^= (value >> (8 * byte)) & 0xff;
+      hash_ *= 0x100000001b3u;
+    }
+  }
+  uint64_t value() const { return hash_; }
+
+ private:
+  uint64_t hash_ = 0xcbf29ce484222325u;
+};
 
 // `status` with "--" before its message: an options struct's Validate() error, which names
 // the field ("num_seeds must be >= 1"), as the error of the tool's flag of the same name. OK

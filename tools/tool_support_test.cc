@@ -61,6 +61,28 @@ TEST(WriteFileTest, ErrorNamesThePath) {
   EXPECT_THAT(status.message(), HasSubstr(path));
 }
 
+// 100000 threads ended in std::system_error from std::thread (abort) in every tool.
+TEST(CheckThreadCountTest, AcceptsOneToTheMaximum) {
+  EXPECT_TRUE(CheckThreadCount("--threads", 1).ok());
+  EXPECT_TRUE(CheckThreadCount("--threads", kMaxThreads).ok());
+  EXPECT_EQ(CheckThreadCount("--threads", 0),
+            absl::InvalidArgumentError("--threads must be in [1, 1024], got 0"));
+  EXPECT_EQ(CheckThreadCount("--workers", 100000),
+            absl::InvalidArgumentError("--workers must be in [1, 1024], got 100000"));
+}
+
+TEST(ReadFileTest, ReadsTheBytesAndRefusesADirectory) {
+  const std::string path = TempDir() + "/r.pb";
+  ASSERT_TRUE(WriteFile(path, std::string("a\0b\n", 4)).ok());
+  EXPECT_EQ(ReadFile(path).value(), std::string("a\0b\n", 4));
+  EXPECT_EQ(ReadFile(TempDir() + "/absent.pb").status().code(), absl::StatusCode::kNotFound);
+  // A directory read as the empty string: a checkpoint "of other settings", or an empty proto.
+  const std::string dir = TempDir() + "/checkpoint_dir.pb";
+  std::filesystem::create_directories(dir);
+  EXPECT_EQ(ReadFile(dir).status(),
+            absl::InvalidArgumentError(dir + ": is a directory, not a file"));
+}
+
 TEST(WriteFilesTest, WritesEveryFileIntoTheDirectory) {
   const std::string dir = TempDir() + "/files";
   ASSERT_TRUE(CreateOutputDirectory(dir, "dir").ok());
