@@ -259,8 +259,8 @@ void Lda::Step() {
   // The topic update and the posterior mean run in the count model's pool call, row by row
   // as the counts' merge completes each row (no barrier between the phases, no wake-up of the
   // workers of their own): a row's draws come from its own stream, whatever its thread, and
-  // the rows go to the threads longest first by the last iteration's seconds per row (rows
-  // cost unequally, and a row's cost changes slowly). The phases' wall time is split in the
+  // the threads take the rows one at a time, costliest first by the last iteration's
+  // seconds per row (rows cost unequally, and a row's cost changes slowly). The phases' wall time is split in the
   // proportions of thread 0's (the caller's) own seconds in the update and in the mean.
   double update_seconds = 0, mean_seconds = 0;
   samplers::SimplexSampler& sampler = *sampler_;

@@ -12,8 +12,8 @@
 // Threads: step 2 is bit-identical for any number of threads (models/lda_count_model.h), its
 // key is one word of the driver's engine, and step 3 and the posterior mean run row by row
 // inside step 2's call of the pool, as its count merge completes each row
-// (LdaCountModel::ScaledCountsByRow, the rows assigned to threads longest first by the last
-// iteration's seconds per row; the samplers' per-(step, row) streams make a row's draws
+// (LdaCountModel::ScaledCountsByRow, the threads taking the rows one at a time, costliest
+// first by the last iteration's seconds per row; the samplers' per-(step, row) streams make a row's draws
 // independent of its thread and turn); so a run is bit-identical for any pool (tested), and
 // an iteration wakes the workers once (twice with kLazy, whose materialisation before step 2
 // is a call of its own) and has three barriers, all inside step 2.

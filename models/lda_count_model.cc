@@ -102,16 +102,13 @@ void LdaCountModel::SampleDocuments(absl::Span<const int64_t> batch, uint64_t ke
   // lists' own fields share cache lines, which every push_back would write.
   std::vector<std::vector<ListedCount>> touched = std::move(touched_[thread]);
   for (std::vector<ListedCount>& listed : touched) listed.clear();
-  // Adds `length` kept sweeps of topic k to local word u; with several threads, an entry of
-  // another thread's merge chunk (whose owner sums it into its own accumulator) is listed in
-  // that chunk when it becomes non-zero.
+  // Adds `length` kept sweeps of topic k to local word u; with several threads, the entry is
+  // listed in row k's list when it becomes non-zero (whichever thread merges row k reads every
+  // thread's list of it).
   const bool list = num_threads() > 1;
   auto add = [&](int32_t k, int32_t u, int32_t length) {
     const int64_t index = static_cast<int64_t>(k) * static_cast<int64_t>(num_words) + u;
-    if (list) {
-      const int chunk = chunk_of_topic_[k];
-      if (chunk != thread && accumulator[index] == 0) touched[chunk].push_back({index, 0});
-    }
+    if (list && accumulator[index] == 0) touched[k].push_back({u, 0});
     accumulator[index] += length;
   };
   std::vector<int32_t> local, run_topic, run_length;
@@ -155,13 +152,14 @@ void LdaCountModel::SampleDocuments(absl::Span<const int64_t> batch, uint64_t ke
     nonzero += state.counts().num_nonzero();
     alpha_draws += state.alpha_draws();
   }
-  // The listed entries' counts move into the lists (packed, read in sequence by the chunk's
-  // owner, rather than scattered reads of this thread's accumulator from another core), and
+  // The listed entries' counts move into the lists (packed, read in sequence by the row's
+  // merger, rather than scattered reads of this thread's accumulator from another core), and
   // the accumulator is zeroed there, from this thread's own cache.
-  for (int chunk = 0; chunk < static_cast<int>(touched.size()); ++chunk) {
-    for (ListedCount& entry : touched[chunk]) {
-      entry.count = accumulator[entry.index];
-      accumulator[entry.index] = 0;
+  for (int k = 0; k < static_cast<int>(touched.size()); ++k) {
+    int32_t* row = accumulator + static_cast<int64_t>(k) * static_cast<int64_t>(num_words);
+    for (ListedCount& entry : touched[k]) {
+      entry.count = row[entry.word];
+      row[entry.word] = 0;
     }
   }
   touched_[thread] = std::move(touched);
@@ -214,45 +212,21 @@ int32_t LdaCountModel::PlaceWords(int thread) const {
   return first;
 }
 
-void LdaCountModel::AssignRows(absl::Span<const double> row_costs) const {
-  const int threads = num_threads();
-  rows_of_thread_.resize(threads);
-  for (std::vector<int>& rows : rows_of_thread_) rows.clear();
-  chunk_of_topic_.assign(num_topics_, 0);
-  const bool any_cost =
-      std::any_of(row_costs.begin(), row_costs.end(), [](double c) { return c > 0; });
-  if (threads == 1 || !any_cost) {
-    for (int c = 0; c < threads; ++c) {
-      const auto [begin, end] = parallel::ThreadPool::ChunkBounds(0, num_topics_, threads, c);
-      for (int64_t k = begin; k < end; ++k) {
-        chunk_of_topic_[k] = c;
-        rows_of_thread_[c].push_back(static_cast<int>(k));
-      }
-    }
-    return;
+void LdaCountModel::OrderRows(absl::Span<const double> row_costs) const {
+  if (static_cast<int>(row_order_.size()) != num_topics_) {
+    row_order_.resize(num_topics_);
+    std::iota(row_order_.begin(), row_order_.end(), 0);
   }
-  // Longest processing time first: the rows by descending cost (insertion sort from the last
-  // call's order: O(K + rows that changed places), as costs change slowly), each to the least
-  // loaded thread (ties by index). O(K threads) per call.
-  if (static_cast<int>(row_rank_.size()) != num_topics_) {
-    row_rank_.resize(num_topics_);
-    std::iota(row_rank_.begin(), row_rank_.end(), 0);
-  }
-  for (size_t i = 1; i < row_rank_.size(); ++i) {
-    const int row = row_rank_[i];
+  if (row_costs.empty() || num_threads() == 1) return;
+  // Insertion sort from the last call's order: O(K + rows that changed places), as the costs
+  // change slowly.
+  for (size_t i = 1; i < row_order_.size(); ++i) {
+    const int row = row_order_[i];
     size_t j = i;
-    for (; j > 0 && row_costs[row_rank_[j - 1]] < row_costs[row]; --j) {
-      row_rank_[j] = row_rank_[j - 1];
+    for (; j > 0 && row_costs[row_order_[j - 1]] < row_costs[row]; --j) {
+      row_order_[j] = row_order_[j - 1];
     }
-    row_rank_[j] = row;
-  }
-  thread_load_.assign(threads, 0.0);
-  for (int k : row_rank_) {
-    const int c = static_cast<int>(std::min_element(thread_load_.begin(), thread_load_.end()) -
-                                   thread_load_.begin());
-    thread_load_[c] += row_costs[k];
-    chunk_of_topic_[k] = c;
-    rows_of_thread_[c].push_back(k);
+    row_order_[j] = row;
   }
 }
 
@@ -264,9 +238,10 @@ void LdaCountModel::ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> 
     PersistentJointCounts(key, batch, parameters, counts);
     return;
   }
-  AssignRows({});
-  // After the merge: the rows' sizes (serial, O(K)) place every row in `counts`, then each
-  // thread copies its rows there (SetRow: disjoint rows, disjoint memory).
+  OrderRows({});
+  // Every row merged (dynamically) into its merger's buffer, then the rows' sizes (serial,
+  // O(K)) place every row in `counts`, then each thread copies the rows it merged there
+  // (SetRow: disjoint rows, disjoint memory).
   parallel::SpinBarrier barrier(num_threads());
   RunSweeps(key, batch, parameters, [&](int t, double scale) {
     MergeRows(t, scale, nullptr);
@@ -285,11 +260,15 @@ void LdaCountModel::ScaledCountsByRow(rng::Engine& engine, absl::Span<const int6
       << "LdaCountModel::ScaledCountsByRow: " << row_costs.size() << " row costs for "
       << num_topics_ << " topics";
   const uint64_t key = engine();
-  AssignRows(row_costs);
+  OrderRows(row_costs);
   if (estimator_ == LdaCountEstimator::kPersistentJoint) {
     PersistentJointCounts(key, batch, parameters, persistent_counts_);
+    std::atomic<int> next{0};
     auto rows = [&](int t) {
-      for (int k : rows_of_thread_[t]) row_fn(t, k, persistent_counts_.row(k));
+      for (int i = next.fetch_add(1, std::memory_order_relaxed); i < num_topics_;
+           i = next.fetch_add(1, std::memory_order_relaxed)) {
+        row_fn(t, row_order_[i], persistent_counts_.row(row_order_[i]));
+      }
     };
     if (pool_ == nullptr) {
       rows(0);
@@ -342,8 +321,11 @@ void LdaCountModel::RunSweeps(uint64_t key, absl::Span<const int64_t> batch,
   const auto order_start = std::chrono::steady_clock::now();
   accumulators_.resize(threads);
   if (static_cast<int>(touched_.size()) != threads) {
-    touched_.assign(threads, std::vector<std::vector<ListedCount>>(threads));
+    touched_.assign(threads, std::vector<std::vector<ListedCount>>(num_topics_));
+    merge_scratch_.assign(threads, {});
+    merged_rows_.assign(threads, {});
   }
+  next_row_.store(0, std::memory_order_relaxed);
   nonzero_sums_.assign(threads, 0);
   alpha_draw_sums_.assign(threads, 0);
   order_.resize(batch.size());
@@ -363,13 +345,13 @@ void LdaCountModel::RunSweeps(uint64_t key, absl::Span<const int64_t> batch,
   //     words it placed, from the columns of π for those words;
   //  2. the sweeps, documents handed out longest first;
   //  3. finish(t): the counts, integer sums over the threads (order-free), then
-  //     (D/n) / kept_sweeps, by the topic rows of each thread (rows_of_thread_, AssignRows;
-  //     no thread writes another's memory): MergeRows adds into the thread's own accumulator
-  //     the entries the other threads listed for its rows (only their non-zero entries,
-  //     packed with their counts at the end of the sweeps: O(nnz / threads), not a pass over
-  //     K x U per accumulator), then scans each of its rows in word order for the non-zero
-  //     entries (whole groups of kGroup words skipped by one test), zeroing them, into its
-  //     own lists of columns and scaled values.
+  //     (D/n) / kept_sweeps, row by row, the threads taking the rows one at a time in
+  //     row_order_ (MergeRows; no thread writes another's memory): the merger of row k adds
+  //     the entries every thread listed for row k (only their non-zero entries, packed with
+  //     their counts at the end of the sweeps: O(nnz), not a pass over each accumulator) into
+  //     its own zeroed row of U counts, then scans it in word order for the non-zero entries
+  //     (whole groups of kGroup words skipped by one test), zeroing them, into its own lists
+  //     of columns and scaled values; on one thread it scans its accumulator's row directly.
   // So each thread's work shrinks with the thread count and the counts are the same, entry
   // for entry and bit for bit, on any number of threads.
   std::atomic<int64_t> next{0};
@@ -433,20 +415,39 @@ void LdaCountModel::MergeRows(int thread, double scale, const RowFunction* row_f
   const int threads = num_threads();
   const int num_words = num_words_;
   constexpr int kGroup = 8;
-  int32_t* total = accumulators_[thread].data();
-  for (int t = 0; t < threads; ++t) {
-    for (const ListedCount& entry : touched_[t][thread]) total[entry.index] += entry.count;
+  // The row being merged: thread 0's accumulator row on one thread, else the thread's own
+  // scratch row (all zero between rows; the scan zeroes what it reads).
+  std::vector<int32_t>& scratch = merge_scratch_[thread];
+  if (threads > 1 && scratch.size() < static_cast<size_t>(num_words)) {
+    scratch.resize(num_words, 0);
   }
   // Local (moved in and out, keeping the capacity): the vectors of different threads share
   // cache lines, which every push_back would write.
   std::vector<int32_t> cols = std::move(chunk_cols_[thread]);
   std::vector<double> values = std::move(chunk_values_[thread]);
+  std::vector<int> merged = std::move(merged_rows_[thread]);
   cols.clear();
   values.clear();
+  merged.clear();
   double row_fn_seconds = 0;
-  for (int k : rows_of_thread_[thread]) {
+  for (int i = next_row_.fetch_add(1, std::memory_order_relaxed); i < num_topics_;
+       i = next_row_.fetch_add(1, std::memory_order_relaxed)) {
+    const int k = row_order_[i];
+    int32_t* row;
+    if (threads == 1) {
+      row = accumulators_[0].data() + static_cast<int64_t>(k) * num_words;
+    } else {
+      row = scratch.data();
+      for (int t = 0; t < threads; ++t) {
+        for (const ListedCount& entry : touched_[t][k]) row[entry.word] += entry.count;
+      }
+    }
+    // With row_fn each row is handed over alone; else the rows follow each other.
+    if (row_fn != nullptr) {
+      cols.clear();
+      values.clear();
+    }
     const size_t row_start = cols.size();
-    int32_t* row = total + static_cast<int64_t>(k) * num_words;
     double row_total = 0;
     for (int group = 0; group < num_words; group += kGroup) {
       const int group_end = std::min(group + kGroup, num_words);
@@ -462,26 +463,28 @@ void LdaCountModel::MergeRows(int thread, double scale, const RowFunction* row_f
         row[u] = 0;
       }
     }
-    row_sizes_[k] = static_cast<int64_t>(cols.size() - row_start);
-    if (row_fn != nullptr) {
-      const auto row_fn_start = std::chrono::steady_clock::now();
-      (*row_fn)(thread, k,
-                samplers::SparseCountsRow{absl::MakeConstSpan(cols).subspan(row_start),
-                                          absl::MakeConstSpan(values).subspan(row_start),
-                                          row_total});
-      row_fn_seconds += SecondsSince(row_fn_start);
+    if (row_fn == nullptr) {
+      row_sizes_[k] = static_cast<int64_t>(cols.size() - row_start);
+      merged.push_back(k);
+      continue;
     }
+    const auto row_fn_start = std::chrono::steady_clock::now();
+    (*row_fn)(thread, k,
+              samplers::SparseCountsRow{absl::MakeConstSpan(cols), absl::MakeConstSpan(values),
+                                        row_total});
+    row_fn_seconds += SecondsSince(row_fn_start);
   }
   if (thread == 0) row_fn_seconds_ = row_fn_seconds;
   chunk_cols_[thread] = std::move(cols);
   chunk_values_[thread] = std::move(values);
+  merged_rows_[thread] = std::move(merged);
 }
 
 void LdaCountModel::WriteRows(int thread, samplers::SimplexCounts& counts) const {
   const absl::Span<const int32_t> cols = chunk_cols_[thread];
   const absl::Span<const double> values = chunk_values_[thread];
   size_t offset = 0;
-  for (int k : rows_of_thread_[thread]) {
+  for (int k : merged_rows_[thread]) {
     const size_t size = static_cast<size_t>(row_sizes_[k]);
     counts.SetRow(k, cols.subspan(offset, size), values.subspan(offset, size));
     offset += size;

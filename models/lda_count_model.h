@@ -123,12 +123,11 @@ class LdaCountModel final : public samplers::CountModel {
   // complete (the LDA topic update): the same counts as ScaledCounts, handed to
   // row_fn(thread, k, counts of row k) once for every topic row k, on the thread that merged
   // the row, inside the same pool call as the sweeps, with no barrier between the rows (the
-  // update of one row overlaps the merge of the next). The rows go to the threads by
-  // `row_costs` (K non-negative estimates, e.g. the last call's seconds per row; longest first
-  // to the least loaded thread) or, when empty or all zero, in contiguous chunks; the
-  // assignment changes which thread does a row's work, never the counts. row_fn may change
-  // row k of `parameters` (π is read only before the sweeps), must not call the pool, and
-  // must not use another row's counts (they may not be complete).
+  // threads take the rows one at a time, so a row's use overlaps the merge of the next). The
+  // rows are taken in descending order of `row_costs` (K estimates, e.g. the last call's
+  // seconds per row; empty: the previous order, at first 0..K-1), which changes which thread
+  // does a row's work, never the counts. row_fn may change row k of `parameters` (π is read
+  // only before the sweeps), must not call the pool, and must not use another row's counts.
   using RowFunction =
       absl::FunctionRef<void(int thread, int row, const samplers::SparseCountsRow& counts)>;
   void ScaledCountsByRow(rng::Engine& engine, absl::Span<const int64_t> batch,
@@ -195,18 +194,18 @@ class LdaCountModel final : public samplers::CountModel {
   void SampleDocuments(absl::Span<const int64_t> batch, uint64_t key,
                        absl::Span<const int64_t> order, std::atomic<int64_t>& next,
                        int thread) const;
-  // Which thread merges which topic rows (rows_of_thread_, chunk_of_topic_); see
-  // ScaledCountsByRow for `row_costs`.
-  void AssignRows(absl::Span<const double> row_costs) const;
+  // row_order_, the order in which the threads take the topic rows after the sweeps: by
+  // descending `row_costs` (see ScaledCountsByRow), or as it was when they are empty.
+  void OrderRows(absl::Span<const double> row_costs) const;
   // Everything of ScaledCounts before the count rows are placed, in one pool call (see the
   // phases there), ending with finish(t, scale) on every thread t once all sweeps are done.
   void RunSweeps(uint64_t key, absl::Span<const int64_t> batch,
                  const samplers::SimplexParameters& parameters,
                  absl::FunctionRef<void(int thread, double scale)> finish) const;
-  // The count merge of thread `thread`'s rows: the sums and scaled non-zero entries into
-  // chunk_cols_ / chunk_values_ / row_sizes_, each row handed to *row_fn (if not null) as
-  // soon as it is complete; WriteRows then copies the rows into a `counts` sized by
-  // row_sizes_.
+  // The count merge on thread `thread`, taking rows one at a time (next_row_): each row's
+  // sums and scaled non-zero entries handed to *row_fn as soon as they are complete, or
+  // without row_fn appended to chunk_cols_ / chunk_values_ with row_sizes_ and merged_rows_;
+  // WriteRows then copies the thread's rows into a `counts` sized by row_sizes_.
   void MergeRows(int thread, double scale, const RowFunction* row_fn) const;
   void WriteRows(int thread, samplers::SimplexCounts& counts) const;
   // kPersistentJoint: the sweeps on the whole corpus (batch = every document) and n_kw.
@@ -237,19 +236,18 @@ class LdaCountModel final : public samplers::CountModel {
   mutable std::vector<std::vector<double>> slices_;  // per thread, K x (a few hundred words)
   mutable MinibatchTopicTable table_;
   // Per thread: the kept sweeps' counts, K x U (all zero between calls), and (with several
-  // threads) the entries of the other threads' rows that became non-zero, listed by the
-  // thread that merges the row (chunk_of_topic_), their counts moved into the list at the end
-  // of the thread's sweeps.
+  // threads) per topic row the entries that became non-zero, their counts moved into the list
+  // at the end of the thread's sweeps, for whichever thread merges the row.
   struct ListedCount {
-    int64_t index;  // k * U + u
+    int32_t word;  // local word index u
     int32_t count;
   };
   mutable std::vector<std::vector<int32_t>> accumulators_;
-  mutable std::vector<std::vector<std::vector<ListedCount>>> touched_;
-  mutable std::vector<int> chunk_of_topic_;           // K: the thread that merges the row
-  mutable std::vector<std::vector<int>> rows_of_thread_;  // per thread, its rows
-  mutable std::vector<int> row_rank_;     // AssignRows: the rows by descending cost, last call
-  mutable std::vector<double> thread_load_;            // scratch of AssignRows
+  mutable std::vector<std::vector<std::vector<ListedCount>>> touched_;  // thread, row
+  mutable std::vector<std::vector<int32_t>> merge_scratch_;  // per thread, U, all zero
+  mutable std::vector<int> row_order_;     // OrderRows: the order the rows are merged in
+  mutable std::atomic<int> next_row_{0};   // the merge's next position in row_order_
+  mutable std::vector<std::vector<int>> merged_rows_;  // per thread, without row_fn
   // Columns of table_: at least the largest U so far (min(V, tokens) of the largest batch).
   mutable int64_t table_words_ = 0;
   // Thread 0's seconds in row_fn during the last call (excluded from counts_seconds).
@@ -258,7 +256,8 @@ class LdaCountModel final : public samplers::CountModel {
   mutable samplers::SimplexCounts persistent_counts_;
   mutable std::vector<int64_t> order_;  // batch slots, longest document first
   // The merge's output per thread: its rows' non-zero entries' word ids and scaled counts,
-  // row after row (in rows_of_thread_ order), and every row's number of entries (K).
+  // row after row (in merged_rows_ order; one row at a time with row_fn), and every row's
+  // number of entries (K).
   mutable std::vector<std::vector<int32_t>> chunk_cols_;
   mutable std::vector<std::vector<double>> chunk_values_;
   mutable std::vector<int64_t> row_sizes_;
