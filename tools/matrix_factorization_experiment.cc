@@ -25,6 +25,7 @@
 #include "models/matrix_factorization_state.pb.h"
 #include "parallel/communicator.h"
 #include "rng/engine.h"
+#include "tools/checkpoint_file.h"
 #include "tools/tool_support.h"
 
 namespace sgmcmc::tools {
@@ -76,6 +77,9 @@ std::string MatrixFactorizationCheckpointPath(const std::string& directory,
 }
 
 namespace {
+
+// The kind of this tool's checkpoint files (tools/checkpoint_file.h).
+constexpr absl::string_view kCheckpointKind = "matrix_factorization";
 
 using Clock = std::chrono::steady_clock;
 
@@ -149,7 +153,7 @@ absl::Status MaybeResume(const std::string& path, const std::string& other_rank_
   }
   models::MfChainState state;
   if (local.ok()) {
-    absl::StatusOr<std::string> bytes = ReadFile(path);
+    absl::StatusOr<std::string> bytes = ReadCheckpoint(path, kCheckpointKind);
     if (!bytes.ok()) {
       local = bytes.status();
     } else if (bytes->empty()) {
@@ -187,7 +191,8 @@ absl::Status SaveCheckpoint(const std::string& path, const std::string& fingerpr
   }
   state.set_sampler_seconds(seconds);
   state.set_options_fingerprint(fingerprint);
-  return WriteFile(path, state.SerializeAsString());  // atomic: a whole checkpoint
+  // Atomic and checksummed: a whole checkpoint, whose damage a resume detects.
+  return WriteCheckpoint(path, kCheckpointKind, state.SerializeAsString());
 }
 
 // One method's chain on this rank; collective. Returns the trace (partial if stopped).

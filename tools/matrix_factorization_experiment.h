@@ -21,7 +21,8 @@
 // processes; other rank counts give statistically equivalent chains (their own noise streams).
 //
 // Checkpoints (checkpoint_dir): each rank writes checkpoint_METHOD_rankR_ofS.pb (an
-// models::MfChainState with the trace so far) every checkpoint_every iterations and when a
+// models::MfChainState with the trace so far, in the checksummed frame of
+// tools/checkpoint_file.h: a damaged one is refused) every checkpoint_every iterations and when a
 // method ends or stops; with `resume` every method continues from its checkpoints, and the
 // resumed run's traces are bit-identical (except seconds) to an uninterrupted run's.
 //

@@ -15,6 +15,7 @@
 #include "models/matrix_factorization.h"
 #include "parallel/communicator.h"
 #include "testing/file_testing.h"
+#include "tools/checkpoint_file.h"
 #include "tools/tool_support.h"
 
 namespace sgmcmc::tools {
@@ -182,11 +183,31 @@ TEST(MatrixFactorizationExperimentTest, InterruptedAndResumedRunEqualsAnUninterr
     EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss);
     EXPECT_THAT(std::string(s.message()), HasSubstr(rank1 + ": empty checkpoint file"));
   }
-  ASSERT_TRUE(WriteFile(rank1, saved.substr(0, saved.size() / 2)).ok());
+  // A truncated checkpoint of the previous version (the bare proto, no checksum frame).
+  const std::string payload = *UnframeCheckpoint(rank1, "matrix_factorization", saved);
+  ASSERT_LT(payload.size(), saved.size());
+  ASSERT_TRUE(WriteFile(rank1, payload.substr(0, payload.size() / 2)).ok());
   for (const absl::Status& s : StatusesOnTwoRanks(o)) {
     EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss);
     EXPECT_THAT(std::string(s.message()), HasSubstr(rank1 + ": not an MfChainState"));
   }
+  // A truncated checkpoint of this version; one with a bit flipped inside the serialized state
+  // (it resumed silently with altered state before the checksum).
+  ASSERT_TRUE(WriteFile(rank1, saved.substr(0, saved.size() / 2)).ok());
+  for (const absl::Status& s : StatusesOnTwoRanks(o)) {
+    EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss);
+    EXPECT_THAT(std::string(s.message()), HasSubstr(rank1 + ": truncated or damaged checkpoint"));
+  }
+  ASSERT_TRUE(WriteFile(rank1, saved).ok());
+  testing::FlipMiddleByte(rank1);
+  for (const absl::Status& s : StatusesOnTwoRanks(o)) {
+    EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss);
+    EXPECT_THAT(std::string(s.message()),
+                HasSubstr(rank1 + ": checksum mismatch: the file is damaged"));
+  }
+  // The legacy (unframed) checkpoint resumes.
+  ASSERT_TRUE(WriteFile(rank1, payload).ok());
+  EXPECT_EQ(MatrixFactorizationTraceCsvWithoutSeconds(RunOnRanks(o, 2)), full);
   ASSERT_TRUE(WriteFile(rank1, saved).ok());
   // Other options do not resume from these checkpoints.
   o.sgld_step *= 2;
