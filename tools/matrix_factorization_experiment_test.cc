@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -71,6 +72,37 @@ TEST(MatrixFactorizationExperimentTest, SyntheticRunApproachesTheNoiseLevelForEv
   EXPECT_EQ(lines.size(), 1u + 3 * 30);
   EXPECT_EQ(lines[0], "method,iteration,seconds,sample_rmse,average_rmse");
   EXPECT_THAT(MatrixFactorizationSummary(*r), HasSubstr("hamcmc  final averaged test RMSE"));
+}
+
+// burn_in >= iterations: nothing is averaged. The summary says so, naming both values, and the
+// CSV's average_rmse fields are empty (both printed "nan"); rows up to the burn-in likewise.
+TEST(MatrixFactorizationExperimentTest, BurnInOfTheWholeRunReportsNoAveragedPrediction) {
+  MatrixFactorizationExperimentOptions o = Small();
+  o.methods = {models::MfMethod::kSgld};
+  o.iterations = 20;
+  o.burn_in = 20;
+  std::unique_ptr<parallel::Communicator> comm = parallel::MakeSingleProcessCommunicator();
+  absl::StatusOr<MatrixFactorizationResult> r = RunMatrixFactorizationExperiment(o, *comm);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const std::string summary = MatrixFactorizationSummary(*r);
+  EXPECT_THAT(summary, HasSubstr("sgld    no averaged prediction: burn-in 20 >= iterations 20, "
+                                 "last sample's test RMSE "));
+  EXPECT_THAT(summary, Not(HasSubstr("nan")));
+  const std::string csv = MatrixFactorizationTraceCsv(*r);
+  EXPECT_THAT(csv, Not(HasSubstr("nan")));
+  const std::vector<std::string> lines = absl::StrSplit(csv, '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 3u);  // the header, iterations 10 and 20
+  EXPECT_TRUE(absl::EndsWith(lines[2], ",")) << lines[2];
+  // One averaged iteration: a number in both.
+  o.burn_in = 19;
+  r = RunMatrixFactorizationExperiment(o, *comm);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(MatrixFactorizationSummary(*r), HasSubstr("sgld    final averaged test RMSE "));
+  const std::vector<std::string> rows =
+      absl::StrSplit(MatrixFactorizationTraceCsv(*r), '\n', absl::SkipEmpty());
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_TRUE(absl::EndsWith(rows[1], ",")) << rows[1];  // iteration 10: burn-in
+  EXPECT_FALSE(absl::EndsWith(rows[2], ",")) << rows[2];
 }
 
 // HAMCMC with H^0 = gamma I (its own gamma and damping) reaches the noise level too.
