@@ -526,6 +526,13 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
   if (config.has_threads() && config.threads() < 1) {
     return ConfigError(source, absl::StrCat("threads must be >= 1, got ", config.threads()));
   }
+  // The limit of every tool (tools::CheckThreadCount): beyond it starting the threads fails
+  // or exhausts the machine.
+  if (config.has_threads()) {
+    if (absl::Status s = CheckThreadCount("threads", config.threads()); !s.ok()) {
+      return ConfigError(source, std::string(s.message()));
+    }
+  }
   if (config.has_eval_every() && config.eval_every() < 1) {
     return ConfigError(source,
                        absl::StrCat("eval_every must be >= 1, got ", config.eval_every()));

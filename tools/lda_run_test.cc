@@ -183,6 +183,9 @@ TEST(ResolveLdaRunsTest, ErrorsNameSourceAndField) {
   EXPECT_NE(message("runs { name: 'a b' }").find("cfg: runs[0].name \"a b\" must be"),
             std::string::npos);
   EXPECT_EQ(message("threads: 0"), "cfg: threads must be >= 1, got 0");
+  // Above the other tools' limit: refused before any thread starts (none was).
+  EXPECT_EQ(message("threads: 1025"), "cfg: threads must be in [1, 1024], got 1025");
+  EXPECT_TRUE(ResolveLdaRuns(*ParseLdaConfig("threads: 1024", "cfg"), "cfg").ok());
   EXPECT_EQ(message("eval_sweeps: 1"), "cfg: eval_sweeps must be >= 2, got 1");
 }
 
