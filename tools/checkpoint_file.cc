@@ -10,15 +10,13 @@
 namespace sgmcmc::tools {
 namespace {
 
-// 0xff first: no serialized proto starts with it (wire type 7), so no legacy
-// file does.
+// 0xff first: no serialized proto starts with it (wire type 7), so no legacy file does.
 constexpr absl::string_view kTag("\xffSGMCKP1", 8);
 constexpr size_t kWord = 8;
-// The tag, the kind's length, the payload's length, the checksum and the tag
-// again.
+// The tag, the kind's length, the payload's length, the checksum and the tag again.
 constexpr size_t kFrameBytes = 5 * kWord;
 
-void AppendWord(uint64_t value, std::string &out) {
+void AppendWord(uint64_t value, std::string& out) {
   for (size_t byte = 0; byte < kWord; ++byte) out.push_back(static_cast<char>(value >> (8 * byte)));
 }
 
@@ -50,7 +48,7 @@ std::string FrameCheckpoint(absl::string_view kind, absl::string_view payload) {
   return file;
 }
 
-absl::StatusOr<std::string> UnframeCheckpoint(const std::string &path, absl::string_view kind,
+absl::StatusOr<std::string> UnframeCheckpoint(const std::string& path, absl::string_view kind,
                                               absl::string_view file) {
   const auto damaged = [&](auto... what) {
     return absl::DataLossError(absl::StrCat(path, ": ", what...));
@@ -84,12 +82,12 @@ absl::StatusOr<std::string> UnframeCheckpoint(const std::string &path, absl::str
   return std::string(file.substr(2 * kWord + kind_size, payload_size));
 }
 
-absl::Status WriteCheckpoint(const std::string &path, absl::string_view kind,
+absl::Status WriteCheckpoint(const std::string& path, absl::string_view kind,
                              absl::string_view payload) {
   return WriteFile(path, FrameCheckpoint(kind, payload));
 }
 
-absl::StatusOr<std::string> ReadCheckpoint(const std::string &path, absl::string_view kind) {
+absl::StatusOr<std::string> ReadCheckpoint(const std::string& path, absl::string_view kind) {
   SGMCMC_ASSIGN_OR_RETURN(const std::string file, ReadFile(path));
   return UnframeCheckpoint(path, kind, file);
 }

@@ -39,9 +39,8 @@ TEST(CheckpointFileTest, EmptyPayloadAndEmptyKindRoundTrip) {
   }
 }
 
-// A changed byte anywhere, payload or frame, with every other value of that
-// byte: DataLoss naming the file (a changed kind byte included: the checksum
-// covers the kind).
+// A changed byte anywhere, payload or frame, to every other value of that byte: DataLoss naming
+// the file (a changed kind byte included: the checksum covers the kind).
 TEST(CheckpointFileTest, EveryChangedByteIsRefused) {
   const std::string file = FrameCheckpoint("TestCheckpoint", Payload());
   for (size_t i = 0; i < file.size(); ++i) {
@@ -85,8 +84,8 @@ TEST(CheckpointFileTest, AnotherKindIsRefusedByName) {
             std::string(kPath) + ": a checkpoint of kind 'sam', expected 'lda'");
 }
 
-// A checkpoint of the previous version (the bare serialized proto) is its own
-// payload; an empty file is refused.
+// A checkpoint of the previous version (the bare serialized proto) is its own payload; an empty
+// file is refused.
 TEST(CheckpointFileTest, LegacyFileIsItsOwnPayload) {
   const absl::StatusOr<std::string> read = UnframeCheckpoint(kPath, "TestCheckpoint", Payload());
   ASSERT_TRUE(read.ok()) << read.status();
