@@ -54,7 +54,8 @@ def run(args, method, value, seed):
             return None
         raise RuntimeError(f"{' '.join(command)} failed:\n{result.stderr}")
     with open(os.path.join(out, "rmse.csv"), newline="") as f:
-        rows = {int(r["iteration"]): float(r["average_rmse"]) for r in csv.DictReader(f)}
+        rows = {int(r["iteration"]): float(r["average_rmse"] or "nan")  # empty in burn-in
+                for r in csv.DictReader(f)}
     return [rows[i] for i in CHECKPOINTS]
 
 

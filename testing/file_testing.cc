@@ -40,6 +40,15 @@ std::string ReadRawTestFile(const std::string& path) {
   return contents.str();
 }
 
+void FlipMiddleByte(const std::string& path) {
+  std::string bytes = ReadRawTestFile(path);
+  SGMCMC_CHECK(!bytes.empty()) << "FlipMiddleByte: empty file " << path;
+  bytes[bytes.size() / 2] ^= 1;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  SGMCMC_CHECK(out.good()) << "FlipMiddleByte: cannot write " << path;
+}
+
 std::string ReadTestFile(const std::string& path) {
   gzFile file = gzopen(path.c_str(), "rb");
   SGMCMC_CHECK(file != nullptr) << "ReadTestFile: cannot open " << path;

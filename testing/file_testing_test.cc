@@ -27,5 +27,11 @@ TEST(FileTestingTest, RawWriteKeepsBytesUnchanged) {
   EXPECT_EQ(ReadRawTestFile(path), "not gzip");
 }
 
+TEST(FileTestingTest, FlipMiddleByteChangesOneBitOfTheMiddleByte) {
+  const std::string path = WriteRawTestFile("flip.bin", "abcde");
+  FlipMiddleByte(path);
+  EXPECT_EQ(ReadRawTestFile(path), "abbde");  // 'c' ^ 1
+}
+
 }  // namespace
 }  // namespace sgmcmc::testing

@@ -16,11 +16,15 @@
 #include "eval/cmdstan_csv.h"
 #include "eval/evaluation_schedule.h"
 #include "models/dp_predictive.h"
+#include "tools/checkpoint_file.h"
 #include "tools/dp_mixture_checkpoint.pb.h"
 #include "tools/tool_support.h"
 
 namespace sgmcmc::tools {
 namespace {
+
+// The kind of this tool's checkpoint files (tools/checkpoint_file.h).
+constexpr absl::string_view kCheckpointKind = "dp_mixture";
 
 using Clock = std::chrono::steady_clock;
 
@@ -346,7 +350,7 @@ absl::StatusOr<DpRunResult> RunDpChain(const data::Corpus& train, const data::Co
     path = DpCheckpointPath(checkpoints.directory, method, seed);
   }
   if (checkpoints.resume && !path.empty() && std::filesystem::exists(path)) {
-    SGMCMC_ASSIGN_OR_RETURN(const std::string bytes, ReadFile(path));
+    SGMCMC_ASSIGN_OR_RETURN(const std::string bytes, ReadCheckpoint(path, kCheckpointKind));
     if (!checkpoint.ParseFromString(bytes)) {
       return absl::DataLossError(absl::StrCat(path, ": not a DpMixtureCheckpoint"));
     }
@@ -372,7 +376,8 @@ absl::StatusOr<DpRunResult> RunDpChain(const data::Corpus& train, const data::Co
     *checkpoint.mutable_evaluation() = cadence.GetState();
     *checkpoint.mutable_running_predictive() = running.GetState();
     SaveRun(run, checkpoint);
-    return WriteFile(path, checkpoint.SerializeAsString());  // atomic: a whole checkpoint
+    // Atomic and checksummed: a whole checkpoint, whose damage a resume detects.
+    return WriteCheckpoint(path, kCheckpointKind, checkpoint.SerializeAsString());
   };
 
   models::DpMixtureDraw draw;

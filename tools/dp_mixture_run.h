@@ -13,7 +13,8 @@
 // alone and it equals log_predictive). Sampler seconds exclude evaluation.
 //
 // Checkpoints (DpCheckpointOptions): checkpoint_METHOD_seedS.pb, a DpMixtureCheckpoint
-// (tools/dp_mixture_checkpoint.proto), every `every` iterations and when the run ends or
+// (tools/dp_mixture_checkpoint.proto) in the checksummed frame of tools/checkpoint_file.h (a
+// damaged one is refused), every `every` iterations and when the run ends or
 // stops; with `resume` a run continues from its checkpoint and its results, the outputs below
 // included, are bit-identical to the uninterrupted run's for any thread count (tested in
 // dp_mixture_run_test.cc and dp_mixture_smoke_test.sh), the wall-clock columns aside.

@@ -13,6 +13,8 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "parallel/thread_pool.h"
+#include "testing/file_testing.h"
+#include "tools/checkpoint_file.h"
 #include "tools/dp_mixture_checkpoint.pb.h"
 
 namespace sgmcmc::tools {
@@ -155,7 +157,7 @@ TEST(DpMixtureRunTest, RunsEveryMethodAndWritesOutputs) {
   EXPECT_THAT(table, HasSubstr("SCIR above SGRLD in log predictive for"));
   EXPECT_THAT(table, HasSubstr("gibbs  mean log predictive"));
 
-  const std::string dir = absl::StrCat(testing::TempDir(), "/dp_out");
+  const std::string dir = absl::StrCat(::testing::TempDir(), "/dp_out");
   ASSERT_TRUE(WriteDpOutputs(runs, dir).ok());
   const std::string trace = ReadFile(dir + "/trace.csv");
   EXPECT_EQ(std::count(trace.begin(), trace.end(), '\n'), 1 + 3 * 4);
@@ -182,7 +184,9 @@ std::string WithoutWallClock(const std::string& csv, std::vector<int> drop) {
 
 DpMixtureCheckpoint ReadCheckpoint(const std::string& path) {
   DpMixtureCheckpoint checkpoint;
-  EXPECT_TRUE(checkpoint.ParseFromString(ReadFile(path))) << path;
+  EXPECT_TRUE(
+      checkpoint.ParseFromString(UnframeCheckpoint(path, "dp_mixture", ReadFile(path)).value()))
+      << path;
   return checkpoint;
 }
 
@@ -197,8 +201,8 @@ TEST(DpMixtureRunTest, StoppedAndResumedRunEqualsTheUninterruptedRun) {
   options.iterations = 40;
   options.eval_every = 10;
   options.minibatch_size = 500;
-  const std::string whole = absl::StrCat(testing::TempDir(), "/dp_whole");
-  const std::string parts = absl::StrCat(testing::TempDir(), "/dp_parts");
+  const std::string whole = absl::StrCat(::testing::TempDir(), "/dp_whole");
+  const std::string parts = absl::StrCat(::testing::TempDir(), "/dp_parts");
   parallel::ThreadPool pool(2);
   std::vector<DpRunResult> uninterrupted, resumed;
   std::ostringstream log;
@@ -245,9 +249,9 @@ TEST(DpMixtureRunTest, StoppedAndResumedRunEqualsTheUninterruptedRun) {
       q.clear_seconds();
       EXPECT_EQ(p.SerializeAsString(), q.SerializeAsString()) << i;
     }
-    EXPECT_THAT(b.alpha_draws(), testing::ElementsAreArray(a.alpha_draws()));
-    EXPECT_THAT(b.occupied_draws(), testing::ElementsAreArray(a.occupied_draws()));
-    EXPECT_THAT(b.component_draws(), testing::ElementsAreArray(a.component_draws()));
+    EXPECT_THAT(b.alpha_draws(), ::testing::ElementsAreArray(a.alpha_draws()));
+    EXPECT_THAT(b.occupied_draws(), ::testing::ElementsAreArray(a.occupied_draws()));
+    EXPECT_THAT(b.component_draws(), ::testing::ElementsAreArray(a.component_draws()));
     EXPECT_EQ(uninterrupted.back().final_point().running_log_predictive,
               resumed.back().final_point().running_log_predictive);
 
@@ -293,6 +297,17 @@ TEST(DpMixtureRunTest, StoppedAndResumedRunEqualsTheUninterruptedRun) {
                   .status()
                   .message(),
               HasSubstr("checkpoint_every must be >= 0"));
+  // A damaged checkpoint (one bit of its middle byte flipped, inside the serialized state):
+  // refused naming the file; it resumed silently with altered state before the checksum.
+  checkpoints.every = 0;
+  const std::string damaged = DpCheckpointPath(parts, DpMethod::kScir, 2);
+  testing::FlipMiddleByte(damaged);
+  const absl::Status refused_damaged = RunDpChain(msweb.train.corpus, msweb.test.corpus,
+                                                  DpMethod::kScir, 2, options, checkpoints,
+                                                  nullptr, nullptr)
+                                           .status();
+  EXPECT_EQ(refused_damaged.code(), absl::StatusCode::kDataLoss) << refused_damaged;
+  EXPECT_EQ(refused_damaged.message(), damaged + ": checksum mismatch: the file is damaged");
 }
 
 }  // namespace

@@ -34,7 +34,7 @@ ABSL_FLAG(std::string, output_dir, "", "Overrides the config's output_dir.");
 ABSL_FLAG(bool, resume, false,
           "Continue every run from its checkpoint in the output directory (same config; the "
           "iterations may be raised).");
-ABSL_FLAG(int, threads, 0, "Overrides the config's threads (0: keep).");
+ABSL_FLAG(int, threads, 0, "Overrides the config's threads, in [1, 1024] (0: keep).");
 ABSL_FLAG(int64_t, iterations, 0, "Overrides every run's iterations (0: keep).");
 ABSL_FLAG(std::string, count_estimator, "",
           "Overrides every run's count estimator: sweep_average, last_sweep or "
@@ -74,7 +74,10 @@ absl::Status Main(const char* argv0) {
           absl::StrCat(flag, " must be >= 0 (0: keep the config's), got ", value));
     }
   }
-  if (absl::GetFlag(FLAGS_threads) > 0) config.set_threads(absl::GetFlag(FLAGS_threads));
+  if (absl::GetFlag(FLAGS_threads) > 0) {
+    SGMCMC_RETURN_IF_ERROR(CheckThreadCount("--threads", absl::GetFlag(FLAGS_threads)));
+    config.set_threads(absl::GetFlag(FLAGS_threads));
+  }
   if (absl::GetFlag(FLAGS_iterations) > 0) {
     // The default run, made explicit (K as in ResolveLdaRuns' default run).
     if (config.runs().empty()) config.add_runs()->set_num_topics(kDefaultLdaNumTopics);

@@ -27,12 +27,16 @@
 #include "google/protobuf/text_format.h"
 #include "models/lda_topics.h"
 #include "parallel/thread_pool.h"
+#include "tools/checkpoint_file.h"
 #include "tools/gnuplot.h"
 #include "tools/lda_checkpoint.pb.h"
 #include "tools/tool_support.h"
 
 namespace sgmcmc::tools {
 namespace {
+
+// The kind of this tool's checkpoint files (tools/checkpoint_file.h).
+constexpr absl::string_view kCheckpointKind = "lda";
 
 using Clock = std::chrono::steady_clock;
 
@@ -180,7 +184,7 @@ class RunTrainer {
     checkpoint.set_settings(Settings(config_, run_, data_));
     checkpoint.set_run_name(run_.name);
     if (options.resume && std::filesystem::exists(path)) {
-      SGMCMC_ASSIGN_OR_RETURN(const std::string bytes, ReadFile(path));
+      SGMCMC_ASSIGN_OR_RETURN(const std::string bytes, ReadCheckpoint(path, kCheckpointKind));
       if (!checkpoint.ParseFromString(bytes)) {
         return absl::DataLossError(absl::StrCat(path, ": not an LdaCheckpoint"));
       }
@@ -228,14 +232,16 @@ class RunTrainer {
       }
       if (config_.checkpoint_every() > 0 && m % config_.checkpoint_every() == 0 && !last) {
         SaveState(lda, schedule, checkpoint);
-        SGMCMC_RETURN_IF_ERROR(WriteFile(path, checkpoint.SerializeAsString()));
+        SGMCMC_RETURN_IF_ERROR(
+            WriteCheckpoint(path, kCheckpointKind, checkpoint.SerializeAsString()));
       }
     }
     if (schedule.last_iteration() != lda.iteration()) {
       SGMCMC_RETURN_IF_ERROR(Evaluate(lda, schedule, checkpoint));  // e.g. resumed at the end
     }
     SaveState(lda, schedule, checkpoint);
-    SGMCMC_RETURN_IF_ERROR(WriteFile(path, checkpoint.SerializeAsString()));
+    SGMCMC_RETURN_IF_ERROR(
+        WriteCheckpoint(path, kCheckpointKind, checkpoint.SerializeAsString()));
     // Where this session's wall time went (progress only; no output file changes).
     progress_ << absl::StrFormat(
         "[%s] time: %d steps %.2f s (topic update %.2f s, posterior mean %.2f s, Gibbs sweeps "
@@ -519,6 +525,13 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
   }
   if (config.has_threads() && config.threads() < 1) {
     return ConfigError(source, absl::StrCat("threads must be >= 1, got ", config.threads()));
+  }
+  // The limit of every tool (tools::CheckThreadCount): beyond it starting the threads fails
+  // or exhausts the machine.
+  if (config.has_threads()) {
+    if (absl::Status s = CheckThreadCount("threads", config.threads()); !s.ok()) {
+      return ConfigError(source, std::string(s.message()));
+    }
   }
   if (config.has_eval_every() && config.eval_every() < 1) {
     return ConfigError(source,

@@ -20,7 +20,8 @@
 //                         trace's running_perplexity, the SG-MCMC predictive: a different
 //                         quantity, in its own column), train_cpu_seconds (CPU time of the
 //                         process in training, all threads)
-//   checkpoint_NAME.pb    an LdaCheckpoint (tools/lda_checkpoint.proto)
+//   checkpoint_NAME.pb    an LdaCheckpoint (tools/lda_checkpoint.proto) in a checksummed
+//                         frame (tools/checkpoint_file.h): a damaged one is refused
 //   snapshots_NAME/, snapshots_NAME.csv
 //                         with write_snapshots: the last sample and the posterior mean at
 //                         every evaluation, as .phi files, and their training seconds

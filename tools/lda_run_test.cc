@@ -11,6 +11,8 @@
 #include "data/corpus.h"
 #include "data/uci_writer.h"
 #include "gtest/gtest.h"
+#include "testing/file_testing.h"
+#include "tools/checkpoint_file.h"
 #include "tools/lda_checkpoint.pb.h"
 
 namespace sgmcmc::tools {
@@ -72,7 +74,8 @@ LdaRunOptions Quiet(std::ostringstream& log, bool resume = false) {
 
 LdaCheckpoint ReadCheckpoint(const std::string& path) {
   LdaCheckpoint checkpoint;
-  EXPECT_TRUE(checkpoint.ParseFromString(Slurp(path))) << path;
+  EXPECT_TRUE(checkpoint.ParseFromString(UnframeCheckpoint(path, "lda", Slurp(path)).value()))
+      << path;
   return checkpoint;
 }
 
@@ -180,6 +183,9 @@ TEST(ResolveLdaRunsTest, ErrorsNameSourceAndField) {
   EXPECT_NE(message("runs { name: 'a b' }").find("cfg: runs[0].name \"a b\" must be"),
             std::string::npos);
   EXPECT_EQ(message("threads: 0"), "cfg: threads must be >= 1, got 0");
+  // Above the other tools' limit: refused before any thread starts (none was).
+  EXPECT_EQ(message("threads: 1025"), "cfg: threads must be in [1, 1024], got 1025");
+  EXPECT_TRUE(ResolveLdaRuns(*ParseLdaConfig("threads: 1024", "cfg"), "cfg").ok());
   EXPECT_EQ(message("eval_sweeps: 1"), "cfg: eval_sweeps must be >= 2, got 1");
 }
 
@@ -490,6 +496,19 @@ TEST(RunLdaTest, SnapshotsAreTheTopicMatricesTheTraceScored) {
   config.mutable_runs(0)->set_mean_every(0);
   EXPECT_NE(RunLda(config, Quiet(log)).message().find("runs[0].mean_every must be >= 1"),
             std::string::npos);
+}
+
+// A damaged checkpoint (one bit of its middle byte flipped, inside the serialized state) is
+// refused naming the file; it resumed silently with altered state before the checksum.
+TEST(RunLdaTest, DamagedCheckpointIsRefused) {
+  const std::string corpus_dir = TempDir("damaged_corpus"), out = TempDir("damaged");
+  std::ostringstream log;
+  ASSERT_TRUE(RunLda(SmallConfig(corpus_dir, out, 6), Quiet(log)).ok()) << log.str();
+  const std::string path = out + "/checkpoint_scir_fast.pb";
+  testing::FlipMiddleByte(path);
+  const absl::Status refused = RunLda(SmallConfig(corpus_dir, out, 12), Quiet(log, true));
+  EXPECT_EQ(refused.code(), absl::StatusCode::kDataLoss) << refused;
+  EXPECT_EQ(refused.message(), path + ": checksum mismatch: the file is damaged");
 }
 
 }  // namespace

@@ -25,6 +25,7 @@
 #include "models/matrix_factorization_state.pb.h"
 #include "parallel/communicator.h"
 #include "rng/engine.h"
+#include "tools/checkpoint_file.h"
 #include "tools/tool_support.h"
 
 namespace sgmcmc::tools {
@@ -76,6 +77,9 @@ std::string MatrixFactorizationCheckpointPath(const std::string& directory,
 }
 
 namespace {
+
+// The kind of this tool's checkpoint files (tools/checkpoint_file.h).
+constexpr absl::string_view kCheckpointKind = "matrix_factorization";
 
 using Clock = std::chrono::steady_clock;
 
@@ -149,7 +153,7 @@ absl::Status MaybeResume(const std::string& path, const std::string& other_rank_
   }
   models::MfChainState state;
   if (local.ok()) {
-    absl::StatusOr<std::string> bytes = ReadFile(path);
+    absl::StatusOr<std::string> bytes = ReadCheckpoint(path, kCheckpointKind);
     if (!bytes.ok()) {
       local = bytes.status();
     } else if (bytes->empty()) {
@@ -187,7 +191,8 @@ absl::Status SaveCheckpoint(const std::string& path, const std::string& fingerpr
   }
   state.set_sampler_seconds(seconds);
   state.set_options_fingerprint(fingerprint);
-  return WriteFile(path, state.SerializeAsString());  // atomic: a whole checkpoint
+  // Atomic and checksummed: a whole checkpoint, whose damage a resume detects.
+  return WriteCheckpoint(path, kCheckpointKind, state.SerializeAsString());
 }
 
 // One method's chain on this rank; collective. Returns the trace (partial if stopped).
@@ -323,6 +328,8 @@ absl::StatusOr<MatrixFactorizationResult> RunMatrixFactorizationExperiment(
   result.num_cols = all.num_cols;
   result.num_train = static_cast<int64_t>(split->train.ratings.size());
   result.num_test = static_cast<int64_t>(split->test.ratings.size());
+  result.iterations = options.iterations;
+  result.burn_in = options.burn_in;
   if (options.center_ratings) {
     result.ratings_centered = true;
     result.rating_offset = CenterRatings(*split);
@@ -369,8 +376,11 @@ std::string MatrixFactorizationTraceCsv(const MatrixFactorizationResult& result)
   std::string csv = "method,iteration,seconds,sample_rmse,average_rmse\n";
   for (const MatrixFactorizationMethodResult& m : result.methods) {
     for (const models::MfTracePoint& p : m.trace) {
-      absl::StrAppendFormat(&csv, "%s,%d,%.6f,%.6f,%.6f\n", models::MfMethodName(m.method),
-                            p.iteration, p.seconds, p.sample_rmse, p.average_rmse);
+      // No averaged prediction yet (burn-in): an empty field, not "nan".
+      absl::StrAppendFormat(
+          &csv, "%s,%d,%.6f,%.6f,%s\n", models::MfMethodName(m.method), p.iteration, p.seconds,
+          p.sample_rmse,
+          std::isnan(p.average_rmse) ? "" : absl::StrFormat("%.6f", p.average_rmse));
     }
   }
   return csv;
@@ -389,11 +399,16 @@ std::string MatrixFactorizationSummary(const MatrixFactorizationResult& result) 
   }
   if (result.stopped) absl::StrAppend(&out, "stopped (stop_after); checkpoints written\n");
   for (const MatrixFactorizationMethodResult& m : result.methods) {
-    absl::StrAppendFormat(&out,
-                          "%-7s final averaged test RMSE %.4f after %d iterations, %.2f s, "
-                          "%.3g ratings/s per rank\n",
-                          models::MfMethodName(m.method), m.trace.back().average_rmse,
-                          m.trace.back().iteration, m.trace.back().seconds,
+    const models::MfTracePoint& last = m.trace.back();
+    // NaN only when every iteration was burn-in (a finite average is checked in RunChain).
+    const std::string rmse =
+        std::isnan(last.average_rmse)
+            ? absl::StrFormat("no averaged prediction: burn-in %d >= iterations %d, last "
+                              "sample's test RMSE %.4f",
+                              result.burn_in, result.iterations, last.sample_rmse)
+            : absl::StrFormat("final averaged test RMSE %.4f", last.average_rmse);
+    absl::StrAppendFormat(&out, "%-7s %s after %d iterations, %.2f s, %.3g ratings/s per rank\n",
+                          models::MfMethodName(m.method), rmse, last.iteration, last.seconds,
                           m.ratings_per_second_per_rank);
   }
   return out;

@@ -21,7 +21,8 @@
 // processes; other rank counts give statistically equivalent chains (their own noise streams).
 //
 // Checkpoints (checkpoint_dir): each rank writes checkpoint_METHOD_rankR_ofS.pb (an
-// models::MfChainState with the trace so far) every checkpoint_every iterations and when a
+// models::MfChainState with the trace so far, in the checksummed frame of
+// tools/checkpoint_file.h: a damaged one is refused) every checkpoint_every iterations and when a
 // method ends or stops; with `resume` every method continues from its checkpoints, and the
 // resumed run's traces are bit-identical (except seconds) to an uninterrupted run's.
 //
@@ -95,6 +96,9 @@ struct MatrixFactorizationExperimentOptions {
   // Standard deviation of the N(0, s^2) initial W and H.
   double init_scale = 0.1;
   int iterations = 5000;
+  // Samples not averaged, >= 0. With burn_in >= iterations no prediction is averaged: the
+  // summary says "no averaged prediction: burn-in B >= iterations I" and every average_rmse
+  // of rmse.csv is empty (as on every row up to burn_in).
   int burn_in = 50;
   int record_every = 10;
   // Seed of the data, the split and the chains.
@@ -131,6 +135,9 @@ struct MatrixFactorizationResult {
   int64_t num_train = 0;
   int64_t num_test = 0;
   int num_ranks = 1;
+  // The options' iterations and burn_in (the summary names them when nothing was averaged).
+  int iterations = 0;
+  int burn_in = 0;
   // sigma_x for synthetic data (the RMSE of the true mean); NaN for a ratings file.
   double noise_level = 0;
   // With center_ratings: true, and mu, the training mean added to every prediction (else
@@ -149,9 +156,11 @@ std::string MatrixFactorizationCheckpointPath(const std::string& directory,
 absl::StatusOr<MatrixFactorizationResult> RunMatrixFactorizationExperiment(
     const MatrixFactorizationExperimentOptions& options, parallel::Communicator& comm);
 
-// "method,iteration,seconds,sample_rmse,average_rmse" and one row per trace point.
+// "method,iteration,seconds,sample_rmse,average_rmse" and one row per trace point;
+// average_rmse is empty on the rows without an averaged prediction (iteration <= burn_in).
 std::string MatrixFactorizationTraceCsv(const MatrixFactorizationResult& result);
-// One line per method: final averaged RMSE, seconds, ratings/s.
+// One line per method: final averaged RMSE (or, when burn_in >= iterations, "no averaged
+// prediction: burn-in B >= iterations I" and the last sample's RMSE), seconds, ratings/s.
 std::string MatrixFactorizationSummary(const MatrixFactorizationResult& result);
 
 }  // namespace sgmcmc::tools

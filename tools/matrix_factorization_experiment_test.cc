@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
@@ -15,6 +16,7 @@
 #include "models/matrix_factorization.h"
 #include "parallel/communicator.h"
 #include "testing/file_testing.h"
+#include "tools/checkpoint_file.h"
 #include "tools/tool_support.h"
 
 namespace sgmcmc::tools {
@@ -70,6 +72,37 @@ TEST(MatrixFactorizationExperimentTest, SyntheticRunApproachesTheNoiseLevelForEv
   EXPECT_EQ(lines.size(), 1u + 3 * 30);
   EXPECT_EQ(lines[0], "method,iteration,seconds,sample_rmse,average_rmse");
   EXPECT_THAT(MatrixFactorizationSummary(*r), HasSubstr("hamcmc  final averaged test RMSE"));
+}
+
+// burn_in >= iterations: nothing is averaged. The summary says so, naming both values, and the
+// CSV's average_rmse fields are empty (both printed "nan"); rows up to the burn-in likewise.
+TEST(MatrixFactorizationExperimentTest, BurnInOfTheWholeRunReportsNoAveragedPrediction) {
+  MatrixFactorizationExperimentOptions o = Small();
+  o.methods = {models::MfMethod::kSgld};
+  o.iterations = 20;
+  o.burn_in = 20;
+  std::unique_ptr<parallel::Communicator> comm = parallel::MakeSingleProcessCommunicator();
+  absl::StatusOr<MatrixFactorizationResult> r = RunMatrixFactorizationExperiment(o, *comm);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const std::string summary = MatrixFactorizationSummary(*r);
+  EXPECT_THAT(summary, HasSubstr("sgld    no averaged prediction: burn-in 20 >= iterations 20, "
+                                 "last sample's test RMSE "));
+  EXPECT_THAT(summary, Not(HasSubstr("nan")));
+  const std::string csv = MatrixFactorizationTraceCsv(*r);
+  EXPECT_THAT(csv, Not(HasSubstr("nan")));
+  const std::vector<std::string> lines = absl::StrSplit(csv, '\n', absl::SkipEmpty());
+  ASSERT_EQ(lines.size(), 3u);  // the header, iterations 10 and 20
+  EXPECT_TRUE(absl::EndsWith(lines[2], ",")) << lines[2];
+  // One averaged iteration: a number in both.
+  o.burn_in = 19;
+  r = RunMatrixFactorizationExperiment(o, *comm);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(MatrixFactorizationSummary(*r), HasSubstr("sgld    final averaged test RMSE "));
+  const std::vector<std::string> rows =
+      absl::StrSplit(MatrixFactorizationTraceCsv(*r), '\n', absl::SkipEmpty());
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_TRUE(absl::EndsWith(rows[1], ",")) << rows[1];  // iteration 10: burn-in
+  EXPECT_FALSE(absl::EndsWith(rows[2], ",")) << rows[2];
 }
 
 // HAMCMC with H^0 = gamma I (its own gamma and damping) reaches the noise level too.
@@ -182,11 +215,31 @@ TEST(MatrixFactorizationExperimentTest, InterruptedAndResumedRunEqualsAnUninterr
     EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss);
     EXPECT_THAT(std::string(s.message()), HasSubstr(rank1 + ": empty checkpoint file"));
   }
-  ASSERT_TRUE(WriteFile(rank1, saved.substr(0, saved.size() / 2)).ok());
+  // A truncated checkpoint of the previous version (the bare proto, no checksum frame).
+  const std::string payload = *UnframeCheckpoint(rank1, "matrix_factorization", saved);
+  ASSERT_LT(payload.size(), saved.size());
+  ASSERT_TRUE(WriteFile(rank1, payload.substr(0, payload.size() / 2)).ok());
   for (const absl::Status& s : StatusesOnTwoRanks(o)) {
     EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss);
     EXPECT_THAT(std::string(s.message()), HasSubstr(rank1 + ": not an MfChainState"));
   }
+  // A truncated checkpoint of this version; one with a bit flipped inside the serialized state
+  // (it resumed silently with altered state before the checksum).
+  ASSERT_TRUE(WriteFile(rank1, saved.substr(0, saved.size() / 2)).ok());
+  for (const absl::Status& s : StatusesOnTwoRanks(o)) {
+    EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss);
+    EXPECT_THAT(std::string(s.message()), HasSubstr(rank1 + ": truncated or damaged checkpoint"));
+  }
+  ASSERT_TRUE(WriteFile(rank1, saved).ok());
+  testing::FlipMiddleByte(rank1);
+  for (const absl::Status& s : StatusesOnTwoRanks(o)) {
+    EXPECT_EQ(s.code(), absl::StatusCode::kDataLoss);
+    EXPECT_THAT(std::string(s.message()),
+                HasSubstr(rank1 + ": checksum mismatch: the file is damaged"));
+  }
+  // The legacy (unframed) checkpoint resumes.
+  ASSERT_TRUE(WriteFile(rank1, payload).ok());
+  EXPECT_EQ(MatrixFactorizationTraceCsvWithoutSeconds(RunOnRanks(o, 2)), full);
   ASSERT_TRUE(WriteFile(rank1, saved).ok());
   // Other options do not resume from these checkpoints.
   o.sgld_step *= 2;

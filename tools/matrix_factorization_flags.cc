@@ -26,7 +26,9 @@ ABSL_FLAG(double, sigma_x, 1.0, "Noise standard deviation (also of the synthetic
 ABSL_FLAG(int, iterations, MatrixFactorizationExperimentOptions().iterations,
           "Iterations (samples) per method.");
 ABSL_FLAG(int, burn_in, MatrixFactorizationExperimentOptions().burn_in,
-          "Samples not averaged (the paper: 50).");
+          "Samples not averaged (the paper: 50). With --burn_in >= --iterations no prediction is "
+          "averaged: the summary says \"no averaged prediction: burn-in B >= iterations I\" and "
+          "rmse.csv's average_rmse is empty (as on every row up to the burn-in).");
 ABSL_FLAG(int, record_every, MatrixFactorizationExperimentOptions().record_every,
           "Record the RMSE every this many iterations.");
 ABSL_FLAG(double, sgld_step, MatrixFactorizationExperimentOptions().sgld_step,

@@ -64,13 +64,21 @@ test "$(grep -c "^\[hamcmc\] iteration [0-9]*/200, " "${TEST_TMPDIR}/stderr")" -
 # Under `bazel run` a relative --output_dir is relative to where it was started (it was
 # written inside the runfiles tree).
 BUILD_WORKING_DIRECTORY="${TEST_TMPDIR}" "${bin}" --output_dir=relative --iterations=20 \
-  --noplot --methods=sgld > /dev/null 2>&1
+  --noplot --methods=sgld > "${TEST_TMPDIR}/short" 2>&1
 test -e "${TEST_TMPDIR}/relative/rmse.csv"
+# 20 iterations under the default burn-in of 50: no averaged prediction, said so (both printed
+# "nan"); --help says it too.
+grep -q "^sgld    no averaged prediction: burn-in 50 >= iterations 20, " "${TEST_TMPDIR}/short"
+if grep -qi nan "${TEST_TMPDIR}/short" "${TEST_TMPDIR}/relative/rmse.csv"; then
+  echo "nan printed" >&2
+  exit 1
+fi
 # --help lists the flags of tools/matrix_factorization_flags.cc too (they were hidden).
 "${bin}" --help > "${TEST_TMPDIR}/help" 2>&1 || true
 for flag in ratings checkpoint_dir resume stop_after threads center_ratings; do
   grep -q -- "--${flag} (" "${TEST_TMPDIR}/help"
 done
+tr -s "\n " "  " < "${TEST_TMPDIR}/help" | grep -q "no averaged prediction: burn-in B >= iterations I"
 printf '1\t1\t5\n1\tx\t4\n' > "${TEST_TMPDIR}/bad.data"
 if "${bin}" --output_dir="${out}" --ratings="${TEST_TMPDIR}/bad.data" > /dev/null \
   2> "${TEST_TMPDIR}/err"; then

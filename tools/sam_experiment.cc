@@ -40,10 +40,14 @@
 #include "samplers/gmc.h"
 #include "samplers/sggmc.h"
 #include "samplers/sphere_sampler.h"
+#include "tools/checkpoint_file.h"
 #include "tools/sam_checkpoint.pb.h"
 
 namespace sgmcmc::tools {
 namespace {
+
+// The kind of this tool's checkpoint files (tools/checkpoint_file.h).
+constexpr absl::string_view kCheckpointKind = "sam";
 
 constexpr int kBins = kSamAngleBins;
 
@@ -203,7 +207,8 @@ absl::Status RunMethod(const SamOptions& options, const std::string& method,
       absl::StrCat(options.output_dir, "/sam_checkpoint_", method, ".pb");
   const std::string settings = RunSettings(options, method, train, test);
   if (options.resume && std::filesystem::exists(checkpoint_path)) {
-    SGMCMC_ASSIGN_OR_RETURN(const std::string bytes, ReadFile(checkpoint_path));
+    SGMCMC_ASSIGN_OR_RETURN(const std::string bytes,
+                            ReadCheckpoint(checkpoint_path, kCheckpointKind));
     SamRunCheckpoint checkpoint;
     if (!checkpoint.ParseFromString(bytes)) {
       return absl::DataLossError(absl::StrCat(checkpoint_path, ": not a SamRunCheckpoint"));
@@ -262,7 +267,7 @@ absl::Status RunMethod(const SamOptions& options, const std::string& method,
       row->set_log_perplexity(result.rows[i].log_perplexity);
     }
     if (beta_writer) checkpoint.set_beta_csv(beta_file.str());
-    return WriteFile(checkpoint_path, checkpoint.SerializeAsString());
+    return WriteCheckpoint(checkpoint_path, kCheckpointKind, checkpoint.SerializeAsString());
   };
   for (int m = first; m <= options.iterations; ++m) {
     if (options.stop_after > 0 && m > options.stop_after) {

@@ -104,11 +104,12 @@ struct SamOptions {
   // V·K coordinates beta.i.k of each kept draw, i.e. about 12 bytes · V · K per draw: thin
   // accordingly for large V·K); 0: no β draws written. >= 0.
   int beta_thin = 100;
-  // Checkpoints of the sam experiment (tools/sam_checkpoint.proto), one per method,
-  // <output_dir>/sam_checkpoint_METHOD.pb: written every checkpoint_every iterations and at
-  // the run's end (0: never, unless stopped by stop_after), >= 0. resume: continue each
-  // method from its checkpoint if there is one (same data and options, else refused naming
-  // both; the result is bit-identical to an uninterrupted run except for the seconds). stop_after > 0: stop the
+  // Checkpoints of the sam experiment (tools/sam_checkpoint.proto in the checksummed frame of
+  // tools/checkpoint_file.h), one per method, <output_dir>/sam_checkpoint_METHOD.pb: written
+  // every checkpoint_every iterations and at the run's end (0: never, unless stopped by
+  // stop_after), >= 0. resume: continue each method from its checkpoint if there is one (same
+  // data and options, else refused naming both; a damaged file is refused naming it; the result
+  // is bit-identical to an uninterrupted run except for the seconds). stop_after > 0: stop the
   // first method whose run reaches this many iterations in all, write its checkpoint and set
   // SamPerplexityResult::stopped (>= 0; 0: run to the end).
   int checkpoint_every = 0;

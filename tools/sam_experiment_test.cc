@@ -21,6 +21,7 @@
 #include "gtest/gtest.h"
 #include "samplers/geodesic_toys.h"
 #include "testing/file_testing.h"
+#include "tools/checkpoint_file.h"
 #include "tools/sam_checkpoint.pb.h"
 
 namespace sgmcmc::tools {
@@ -338,10 +339,12 @@ TEST(SamExperimentTest, DeterministicForASeed) {
 // Reads dir/sam_checkpoint_<method>.pb with its wall-clock seconds cleared.
 SamRunCheckpoint ReadCheckpoint(const std::string& dir, const std::string& method) {
   SamRunCheckpoint checkpoint;
-  std::ifstream file(absl::StrCat(dir, "/sam_checkpoint_", method, ".pb"), std::ios::binary);
+  const std::string path = absl::StrCat(dir, "/sam_checkpoint_", method, ".pb");
+  std::ifstream file(path, std::ios::binary);
   std::stringstream bytes;
   bytes << file.rdbuf();
-  EXPECT_TRUE(checkpoint.ParseFromString(bytes.str())) << dir << " " << method;
+  EXPECT_TRUE(checkpoint.ParseFromString(UnframeCheckpoint(path, "sam", bytes.str()).value()))
+      << dir << " " << method;
   checkpoint.set_seconds(0);
   for (SamRunCheckpoint::Row& row : *checkpoint.mutable_rows()) row.set_seconds(0);
   return checkpoint;
@@ -491,6 +494,14 @@ TEST(SamCheckpointTest, ResumeRejectsBadCheckpoints) {
 
   // The good checkpoint still resumes.
   EXPECT_TRUE(resume_with(good.SerializeAsString()).ok());
+
+  // The checkpoint that run wrote, with one bit of its middle byte flipped (inside the
+  // serialized state): refused naming the file; it resumed silently with altered state before
+  // the checksum.
+  testing::FlipMiddleByte(path);
+  status = RunSamPerplexity(options, *data).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << status;
+  EXPECT_EQ(status.message(), path + ": checksum mismatch: the file is damaged");
 }
 
 }  // namespace

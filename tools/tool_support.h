@@ -69,18 +69,24 @@ inline constexpr int kMaxThreads = 1024;
 absl::Status CheckThreadCount(absl::string_view flag, int threads);
 
 // FNV-1a over the little-endian bytes of 64-bit values: the data fingerprint that a tool's
-// checkpoint keeps, so that a resume on other data is refused.
+// checkpoint keeps, so that a resume on other data is refused; over raw bytes (MixBytes): the
+// checksum of a checkpoint file (tools/checkpoint_file.h).
 class Fnv1a {
  public:
   void Mix(uint64_t value) {
-    for (int byte = 0; byte < 8; ++byte) {
-      hash_ ^= (value >> (8 * byte)) & 0xff;
-      hash_ *= 0x100000001b3u;
-    }
+    for (int byte = 0; byte < 8; ++byte) MixByte((value >> (8 * byte)) & 0xff);
+  }
+  void MixBytes(absl::string_view bytes) {
+    for (const char c : bytes) MixByte(static_cast<unsigned char>(c));
   }
   uint64_t value() const { return hash_; }
 
  private:
+  void MixByte(uint64_t byte) {
+    hash_ ^= byte;
+    hash_ *= 0x100000001b3u;
+  }
+
   uint64_t hash_ = 0xcbf29ce484222325u;
 };
 

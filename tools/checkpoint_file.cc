@@ -1,0 +1,95 @@
+#include "tools/checkpoint_file.h"
+
+#include <cstdint>
+
+#include "absl/strings/match.h"
+#include "absl/strings/str_cat.h"
+#include "base/status_macros.h"
+#include "tools/tool_support.h"
+
+namespace sgmcmc::tools {
+namespace {
+
+// 0xff first: no serialized proto starts with it (wire type 7), so no legacy file does.
+constexpr absl::string_view kTag("\xffSGMCKP1", 8);
+constexpr size_t kWord = 8;
+// The tag, the kind's length, the payload's length, the checksum and the tag again.
+constexpr size_t kFrameBytes = 5 * kWord;
+
+void AppendWord(uint64_t value, std::string& out) {
+  for (size_t byte = 0; byte < kWord; ++byte) out.push_back(static_cast<char>(value >> (8 * byte)));
+}
+
+uint64_t ReadWord(absl::string_view bytes, size_t at) {
+  uint64_t value = 0;
+  for (size_t byte = 0; byte < kWord; ++byte) {
+    value |= uint64_t{static_cast<unsigned char>(bytes[at + byte])} << (8 * byte);
+  }
+  return value;
+}
+
+uint64_t Checksum(absl::string_view bytes) {
+  Fnv1a hash;
+  hash.MixBytes(bytes);
+  return hash.value();
+}
+
+}  // namespace
+
+std::string FrameCheckpoint(absl::string_view kind, absl::string_view payload) {
+  std::string file;
+  file.reserve(kFrameBytes + kind.size() + payload.size());
+  absl::StrAppend(&file, kTag);
+  AppendWord(kind.size(), file);
+  absl::StrAppend(&file, kind, payload);
+  AppendWord(payload.size(), file);
+  AppendWord(Checksum(file), file);
+  absl::StrAppend(&file, kTag);
+  return file;
+}
+
+absl::StatusOr<std::string> UnframeCheckpoint(const std::string& path, absl::string_view kind,
+                                              absl::string_view file) {
+  const auto damaged = [&](auto... what) {
+    return absl::DataLossError(absl::StrCat(path, ": ", what...));
+  };
+  if (file.empty()) return damaged("empty checkpoint file");
+  const bool framed = file[0] == kTag[0] || absl::EndsWith(file, kTag);
+  if (!framed) return std::string(file);  // legacy: the bare payload
+  const size_t size = file.size();
+  if (size < kFrameBytes) {
+    return damaged("truncated checkpoint: ", size, " bytes, fewer than its frame's ", kFrameBytes);
+  }
+  if (!absl::EndsWith(file, kTag)) return damaged("truncated or damaged checkpoint: no end tag");
+  if (!absl::StartsWith(file, kTag)) return damaged("damaged checkpoint: its start tag differs");
+  const uint64_t kind_size = ReadWord(file, kWord);
+  if (kind_size > size - kFrameBytes) {
+    return damaged("damaged checkpoint: a kind of ", kind_size, " bytes in a file of ", size);
+  }
+  const uint64_t payload_size = ReadWord(file, size - 3 * kWord);
+  if (payload_size != size - kFrameBytes - kind_size) {
+    return damaged("truncated or damaged checkpoint: its frame says ", payload_size,
+                   " payload bytes, the file holds ", size - kFrameBytes - kind_size);
+  }
+  if (ReadWord(file, size - 2 * kWord) != Checksum(file.substr(0, size - 2 * kWord))) {
+    return damaged("checksum mismatch: the file is damaged");
+  }
+  const absl::string_view written = file.substr(2 * kWord, kind_size);
+  if (written != kind) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": a checkpoint of kind '", written, "', expected '", kind, "'"));
+  }
+  return std::string(file.substr(2 * kWord + kind_size, payload_size));
+}
+
+absl::Status WriteCheckpoint(const std::string& path, absl::string_view kind,
+                             absl::string_view payload) {
+  return WriteFile(path, FrameCheckpoint(kind, payload));
+}
+
+absl::StatusOr<std::string> ReadCheckpoint(const std::string& path, absl::string_view kind) {
+  SGMCMC_ASSIGN_OR_RETURN(const std::string file, ReadFile(path));
+  return UnframeCheckpoint(path, kind, file);
+}
+
+}  // namespace sgmcmc::tools
