@@ -361,7 +361,15 @@ void RegisterSamplers(py::module_& m) {
       .def("posterior_concentration", &models::CategoricalDirichlet::PosteriorConcentration);
   py::class_<CountModelStepper>(m, "CountModelStepper",
                                 "Steps a simplex chain with a C++ count model's minibatch counts.")
-      .def(py::init<std::shared_ptr<const samplers::CountModel>, int64_t, uint64_t, uint64_t>(),
+      .def(py::init([](std::shared_ptr<const samplers::CountModel> model, int64_t batch_size,
+                       uint64_t seed, uint64_t stream) {
+             // pybind11 turns None into a null model.
+             if (model == nullptr) {
+               throw py::type_error("model must be a CountModel (e.g. CategoricalDirichlet), "
+                                    "got None");
+             }
+             return CountModelStepper(std::move(model), batch_size, seed, stream);
+           }),
            py::arg("model"), py::arg("batch_size"), py::arg("seed"), py::arg("stream"))
       .def("step", &CountModelStepper::Step, py::arg("chain"), py::arg("h"))
       .def_property_readonly("engine_position",
