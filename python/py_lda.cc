@@ -28,6 +28,7 @@
 #include "pybind11/stl.h"
 #include "python/py_arrays.h"
 #include "python/py_corpus.h"
+#include "python/py_samplers.h"
 #include "python/py_status.h"
 
 namespace sgmcmc::python {
@@ -376,7 +377,10 @@ class LdaChain {
 
   void Run(int64_t iterations) {
     std::vector<double> topics(static_cast<size_t>(options_.num_topics) * num_words_);
+    // Before every step (a chain that overflowed in an earlier call must not reach the Gibbs
+    // sweep's CHECK) and after the last.
     for (int64_t i = 0; i < iterations; ++i) {
+      ThrowIfError(CheckFiniteSgrldState(lda_->sampler(), "LDA"));
       {
         py::gil_scoped_release release;
         const int64_t kept = lda_->posterior_mean_samples();
@@ -385,6 +389,7 @@ class LdaChain {
       }
       CheckSignals();
     }
+    ThrowIfError(CheckFiniteSgrldState(lda_->sampler(), "LDA"));
   }
 
   // The stored sample (when the step added one to the library's posterior mean) and the trace

@@ -370,6 +370,19 @@ class ErrorPathTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, r"^topics\[1, 2\] = nan must be finite"):
             sgmcmc.format_topics(np.array([[1.0, 0, 0], [0, 0, np.nan]]), 2, list("abc"), 2)
 
+    def test_overflowing_settings_raise(self):
+        # V x beta = inf and SGRLD's step at h = 1e300 made the topics NaN, and the next Gibbs
+        # sweep aborted the interpreter (a CHECK); K x alpha = inf gave transform rows of 0.
+        X = toy_counts()
+        with self.assertRaisesRegex(ValueError, "V x beta = 12 x 1e\\+308 must be finite"):
+            small_lda(beta=1e308).fit(X)
+        with self.assertRaisesRegex(ValueError, "^LDA: SGRLD's state overflowed"):
+            small_lda(sampler="sgrld", step_size=1e300).fit(X)
+        lda = small_lda().fit(X)
+        lda.alpha = 1e308
+        with self.assertRaisesRegex(ValueError, "K x alpha = 5 x 1e\\+308 must be finite"):
+            lda.transform(X)
+
     def test_missing_file_is_file_not_found(self):
         with self.assertRaises(FileNotFoundError):
             datasets.load_uci("/nonexistent/docword.txt", "/nonexistent/vocab.txt")

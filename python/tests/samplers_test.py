@@ -235,6 +235,17 @@ class ArgumentErrorTest(unittest.TestCase):
         with self.assertRaisesRegex(TypeError, "^alpha must be a number or a vector"):
             samplers.sgrld(1, 5, alpha="a")
 
+    def test_sgrld_overflow_raises_and_keeps_the_state(self):
+        # Counts of 1e308 overflowed SGRLD's Euler step: omega became NaN silently.
+        chain = samplers.sgrld(1, 5, seed=3)
+        chain.step(np.ones((1, 5)), 0.1)
+        before, after = np.empty((1, 5)), np.empty((1, 5))
+        chain.simplex(before)
+        with self.assertRaisesRegex(ValueError, "^step: SGRLD's state overflowed"):
+            chain.step(np.full((1, 5), 1e308), 0.1)
+        chain.simplex(after)
+        np.testing.assert_array_equal(before, after)
+
 
 if __name__ == "__main__":
     unittest.main()
