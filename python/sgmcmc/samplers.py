@@ -54,6 +54,14 @@ def _chain(step_size, step_size_tau, step_size_kappa, batch_size, seed, stream):
         _inputs.check_seed("seed", seed), _inputs.check_seed("stream", stream))
 
 
+def _theta0(theta0):
+    """theta0 itself (read in place by the extension), if it is not an array of another
+    shape than a vector: a (2, 2) array was flattened silently into D = 4."""
+    if isinstance(theta0, np.ndarray) and theta0.ndim != 1:
+        raise ValueError("theta0 must be a vector (1-D), got shape %s" % (theta0.shape,))
+    return theta0
+
+
 def _num_items(num_items):
     return _inputs.check_int("num_items", num_items, 1, _inputs.INT64_MAX)
 
@@ -67,14 +75,14 @@ def _simplex(rows, cols, alpha, seed):
 def sgld(gradient, theta0, num_items=1, step_size=1e-3, step_size_tau=None,
          step_size_kappa=0.0, batch_size=1, seed=1, stream=0):
     """SGLD (Welling & Teh 2011; samplers/sgld.h) from theta0 (float64 vector)."""
-    return _sgmcmc.sgld(gradient, theta0, _num_items(num_items), _chain(
+    return _sgmcmc.sgld(gradient, _theta0(theta0), _num_items(num_items), _chain(
         step_size, step_size_tau, step_size_kappa, batch_size, seed, stream))
 
 
 def psgld(gradient, theta0, num_items=1, step_size=1e-3, step_size_tau=None,
           step_size_kappa=0.0, batch_size=1, seed=1, stream=0, alpha=0.99, regularizer=1e-5):
     """pSGLD (Li et al. 2016; samplers/psgld.h): RMSprop-preconditioned SGLD."""
-    return _sgmcmc.psgld(gradient, theta0, _num_items(num_items), _chain(
+    return _sgmcmc.psgld(gradient, _theta0(theta0), _num_items(num_items), _chain(
         step_size, step_size_tau, step_size_kappa, batch_size, seed, stream), alpha, regularizer)
 
 
@@ -82,7 +90,7 @@ def sghmc(gradient, theta0, num_items=1, step_size=1e-3, step_size_tau=None,
           step_size_kappa=0.0, batch_size=1, seed=1, stream=0, friction=1.0,
           gradient_noise=0.0):
     """SGHMC (Chen et al. 2014; samplers/sghmc.h) with friction C and noise estimate B."""
-    return _sgmcmc.sghmc(gradient, theta0, _num_items(num_items), _chain(
+    return _sgmcmc.sghmc(gradient, _theta0(theta0), _num_items(num_items), _chain(
         step_size, step_size_tau, step_size_kappa, batch_size, seed, stream), friction,
         gradient_noise)
 

@@ -234,6 +234,8 @@ class ArgumentErrorTest(unittest.TestCase):
             samplers.scir(0, 5)
         with self.assertRaisesRegex(TypeError, "^alpha must be a number or a vector"):
             samplers.sgrld(1, 5, alpha="a")
+        with self.assertRaisesRegex(ValueError, r"^theta0 must be a vector \(1-D\), got shape"):
+            samplers.psgld(lambda t, b, s, o: None, np.zeros((2, 2)))
 
     def test_sgrld_overflow_raises_and_keeps_the_state(self):
         # Counts of 1e308 overflowed SGRLD's Euler step: omega became NaN silently.
