@@ -64,6 +64,11 @@ absl::StatusOr<FoldIn> FoldIn::Create(const data::Corpus& documents, int num_top
   if (absl::Status s = options.Validate(); !s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("FoldIn: ", s.message()));
   }
+  // theta's normaliser N + K alpha: an overflow made every theta 0 and the perplexity inf.
+  if (!std::isfinite(num_topics * options.alpha)) {
+    return absl::InvalidArgumentError(absl::StrCat("FoldIn: K x alpha = ", num_topics, " x ",
+                                                   options.alpha, " must be finite"));
+  }
   return FoldIn(documents, num_topics, options);
 }
 

@@ -52,7 +52,8 @@
 namespace sgmcmc::eval {
 
 struct FoldInOptions {
-  // Symmetric document-topic Dirichlet parameter α of the model; finite, > 0. Default 0.1.
+  // Symmetric document-topic Dirichlet parameter α of the model; finite, > 0, with K α
+  // finite (Create). Default 0.1.
   double alpha = 0.1;
   // Fixed-point iterations per document at most; >= 1. Default 200.
   int max_iterations = 200;

@@ -247,6 +247,10 @@ TEST(FoldInTest, RejectsBadArguments) {
   bad = FoldInOptions();
   bad.tolerance = std::nan("");
   EXPECT_THAT(FoldIn::Create(corpus, 2, bad).status().message(), HasSubstr("tolerance"));
+  bad = FoldInOptions();
+  bad.alpha = 1e308;  // N + K alpha overflowed: every theta 0, perplexity inf
+  EXPECT_THAT(FoldIn::Create(corpus, 2, bad).status().message(),
+              HasSubstr("K x alpha = 2 x 1e+308 must be finite"));
   const FoldIn fold_in = MakeFoldIn(corpus, 2, {});
   std::vector<double> theta(2);
   EXPECT_THAT(fold_in.Transform({0.5, 0.5, 0.5}, absl::MakeSpan(theta)).message(),

@@ -44,6 +44,11 @@ absl::Status PerplexityOptions::Validate() const {
     return absl::InvalidArgumentError(
         absl::StrCat("PerplexityOptions.alpha must be finite and > 0, got ", alpha));
   }
+  // The Gibbs conditional's normaliser n_d + K alpha: an overflow made the perplexity inf.
+  if (!std::isfinite(num_topics * alpha)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "PerplexityOptions: num_topics x alpha = ", num_topics, " x ", alpha, " must be finite"));
+  }
   if (num_sweeps < 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("PerplexityOptions.num_sweeps must be >= 1, got ", num_sweeps));

@@ -53,8 +53,8 @@ namespace sgmcmc::eval {
 struct PerplexityOptions {
   // Number of topics K; >= 1. Default 50.
   int num_topics = 50;
-  // Symmetric document-topic Dirichlet parameter α of the model being evaluated; > 0.
-  // Default 0.1.
+  // Symmetric document-topic Dirichlet parameter α of the model being evaluated; finite,
+  // > 0, with num_topics α finite. Default 0.1.
   double alpha = 0.1;
   // Gibbs sweeps over each test document's observed tokens per evaluation; >= 1. Default 20.
   int num_sweeps = 20;

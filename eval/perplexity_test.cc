@@ -317,6 +317,8 @@ TEST(PerplexityTest, OptionsValidate) {
               HasSubstr("num_sweeps must be >= 1, got 0"));
   EXPECT_THAT(std::string(Options(2, 0.1, 2, 2).Validate().message()),
               HasSubstr("burn_in must be in [0, num_sweeps = 2), got 2"));
+  EXPECT_THAT(std::string(Options(2, 1e308, 2, 1).Validate().message()),
+              HasSubstr("num_topics x alpha = 2 x 1e+308 must be finite"));
 }
 
 TEST(PerplexityTest, RestoredStateContinuesBitIdentically) {

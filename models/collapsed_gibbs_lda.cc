@@ -37,6 +37,16 @@ absl::StatusOr<CollapsedGibbsLda> CollapsedGibbsLda::Create(
         "CollapsedGibbsLda: 32-bit counts hold at most 2^31 - 1 tokens, the corpus has ",
         corpus.num_tokens()));
   }
+  // The document-topic and word-topic count tables, 4 bytes an entry: a mistyped K must be
+  // an error, not an allocation that aborts (std::bad_alloc) or exhausts memory.
+  const int64_t table_entries =
+      (int64_t{corpus.num_documents()} + corpus.vocabulary_size()) * options.num_topics;
+  if (table_entries > (int64_t{1} << 31)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "CollapsedGibbsLda: (D + V) x K = (", corpus.num_documents(), " + ",
+        corpus.vocabulary_size(), ") x ", options.num_topics, " count-table entries, more "
+        "than 2^31 (8 GiB)"));
+  }
   return CollapsedGibbsLda(corpus, options);
 }
 

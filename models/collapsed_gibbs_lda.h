@@ -57,7 +57,8 @@ struct CollapsedGibbsLdaOptions {
 class CollapsedGibbsLda {
  public:
   // Copies the corpus tokens and draws every topic uniformly. InvalidArgument naming the
-  // option, or the corpus problem (Corpus::Validate, no vocabulary).
+  // option, or the corpus problem (Corpus::Validate, no vocabulary), or count tables of more
+  // than 2^31 entries ((D + V) x K, 4 bytes each).
   static absl::StatusOr<CollapsedGibbsLda> Create(const data::Corpus& corpus,
                                                   const CollapsedGibbsLdaOptions& options);
 

@@ -215,6 +215,11 @@ TEST(CollapsedGibbsLdaTest, InvalidInput) {
                               .status()
                               .message()),
               HasSubstr("no vocabulary"));
+  // A mistyped K: (2 + 3) x 2^30 count-table entries was a std::bad_alloc abort.
+  EXPECT_THAT(std::string(CollapsedGibbsLda::Create(corpus, Options(1 << 30, 0.1, 0.1))
+                              .status()
+                              .message()),
+              HasSubstr("count-table entries, more than 2^31"));
 }
 
 TEST(CollapsedGibbsLdaDeathTest, BadArguments) {

@@ -182,6 +182,14 @@ absl::StatusOr<LdaPreset> ParseLdaPreset(absl::string_view name) {
 absl::StatusOr<Lda> Lda::Create(const data::Corpus& train, const LdaOptions& options,
                                 parallel::ThreadPool* pool) {
   if (absl::Status s = options.Validate(train.num_documents()); !s.ok()) return s;
+  // The Dirichlets' total concentrations: an overflow (beta = 1e308 over V words) made the
+  // topics NaN and aborted the next Gibbs sweep (MinibatchTopicTable's CHECK).
+  if (!std::isfinite(options.num_topics * options.alpha) ||
+      !std::isfinite(train.vocabulary_size() * options.beta)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "LdaOptions: K x alpha = ", options.num_topics, " x ", options.alpha, " and V x beta = ",
+        train.vocabulary_size(), " x ", options.beta, " must be finite"));
+  }
   auto count_model =
       LdaCountModel::Create(&train, options.num_topics, options.alpha, options.beta,
                             options.gibbs_sweeps, pool, options.count_estimator);

@@ -88,9 +88,10 @@ struct LdaOptions {
   LdaSampler sampler = LdaSampler::kScir;
   // Number of topics K, in [1, 2^24). Default 100.
   int num_topics = 100;
-  // Symmetric document-topic Dirichlet parameter α; finite, > 0. Default 0.1.
+  // Symmetric document-topic Dirichlet parameter α; finite, > 0, K α finite. Default 0.1.
   double alpha = 0.1;
-  // Symmetric topic-word Dirichlet parameter β; finite, > 0. Default 0.5.
+  // Symmetric topic-word Dirichlet parameter β; finite, > 0, V β finite (checked by Create).
+  // Default 0.5.
   double beta = 0.5;
   // Step size h_m; any valid samplers::StepSizeOptions. Default h (1 + m/τ)^(-κ) with
   // h = 0.5, τ = 10, κ = 0.33 (SCIR's LDA setting, Baker et al. 2018, Table 2).

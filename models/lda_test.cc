@@ -413,6 +413,20 @@ TEST(LdaTest, RestoreRejectsMismatchedState) {
   EXPECT_FALSE(lda->Restore(state).ok());
 }
 
+// V beta = inf made the topics NaN and aborted the second step (MinibatchTopicTable's CHECK).
+TEST(LdaTest, CreateRejectsOverflowingConcentrations) {
+  const data::Corpus corpus = BlockCorpus(4, 8, 20, 10, 6);
+  LdaOptions options = SmallOptions(LdaSampler::kScir);
+  options.beta = 1e308;
+  EXPECT_NE(std::string(Lda::Create(corpus, options, nullptr).status().message())
+                .find(" x 1e+308 must be finite"),
+            std::string::npos);
+  options = SmallOptions(LdaSampler::kScir);
+  options.alpha = 1e308;
+  EXPECT_EQ(Lda::Create(corpus, options, nullptr).status().code(),
+            absl::StatusCode::kInvalidArgument);
+}
+
 // On separated synthetic topics (single-topic documents) both samplers recover them from a
 // random start: every learned topic puts almost all its mass on one block (> 0.97 for SCIR,
 // > 0.9 for SGRLD), and the blocks are distinct. Recovery from a random start is not

@@ -5,6 +5,7 @@
 #include <map>
 
 #include "absl/strings/str_cat.h"
+#include "data/uci_reader.h"
 
 namespace sgmcmc::python {
 
@@ -22,10 +23,11 @@ absl::StatusOr<data::Corpus> CorpusFromCsr(absl::Span<const int64_t> indptr,
         indptr.empty() ? 0 : indptr.front(), " to ", indptr.empty() ? 0 : indptr.back(),
         ", indices ", indices.size(), ", data ", counts.size()));
   }
-  data::Corpus corpus;
-  corpus.vocabulary.resize(num_words);
-  corpus.doc_offsets.push_back(0);
   const int num_documents = static_cast<int>(indptr.size()) - 1;
+  // Every entry is checked, and the tokens counted, before anything is allocated: a few
+  // entries of 1e9 must be an error, not an allocation that exhausts memory.
+  const int64_t max_tokens = data::UciLimits().max_tokens;
+  int64_t num_tokens = 0;
   for (int d = 0; d < num_documents; ++d) {
     if (indptr[d + 1] < indptr[d]) {
       return absl::InvalidArgumentError(
@@ -42,8 +44,23 @@ absl::StatusOr<data::Corpus> CorpusFromCsr(absl::Span<const int64_t> indptr,
         return absl::InvalidArgumentError(absl::StrCat(
             "X[", d, ", ", w, "] = ", count, " is not a non-negative integer count"));
       }
-      corpus.tokens.insert(corpus.tokens.end(), static_cast<size_t>(count),
-                           static_cast<int32_t>(w));
+      num_tokens += static_cast<int64_t>(count);
+      if (num_tokens > max_tokens) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "X holds more than ", max_tokens, " tokens (the sum of its counts, 4 bytes each in "
+            "memory; data::UciLimits::max_tokens) by row ", d));
+      }
+    }
+  }
+  data::Corpus corpus;
+  corpus.vocabulary.resize(num_words);
+  corpus.tokens.reserve(static_cast<size_t>(num_tokens));
+  corpus.doc_offsets.reserve(static_cast<size_t>(num_documents) + 1);
+  corpus.doc_offsets.push_back(0);
+  for (int d = 0; d < num_documents; ++d) {
+    for (int64_t e = indptr[d]; e < indptr[d + 1]; ++e) {
+      corpus.tokens.insert(corpus.tokens.end(), static_cast<size_t>(counts[e]),
+                           static_cast<int32_t>(indices[e]));
     }
     corpus.doc_offsets.push_back(corpus.num_tokens());
   }

@@ -32,7 +32,9 @@ struct CsrCounts {
 
 // InvalidArgument naming the entry ("X[3, 17] = 1.5 is not a non-negative integer count") if
 // a count is negative, not an integer or above 2^31, a word id is outside [0, num_words),
-// or indptr is not a valid non-decreasing offset array; also if num_words < 1.
+// or indptr is not a valid non-decreasing offset array; also if num_words < 1, or if the
+// counts sum to more than data::UciLimits::max_tokens (2^32) tokens (checked before any
+// allocation).
 absl::StatusOr<data::Corpus> CorpusFromCsr(absl::Span<const int64_t> indptr,
                                            absl::Span<const int64_t> indices,
                                            absl::Span<const double> counts, int num_words);

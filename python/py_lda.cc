@@ -1,6 +1,7 @@
 #include "python/py_lda.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -27,6 +28,7 @@
 #include "pybind11/stl.h"
 #include "python/py_arrays.h"
 #include "python/py_corpus.h"
+#include "python/py_samplers.h"
 #include "python/py_status.h"
 
 namespace sgmcmc::python {
@@ -300,6 +302,18 @@ class LdaChain {
     chain.samples_ = t[7].cast<std::vector<double>>();
     chain.trace_ = t[8].cast<std::vector<double>>();
     chain.last_topics_ = t[9].cast<std::vector<double>>();
+    // A pickle from another K or V (or a damaged one) must not reach the array shapes.
+    const size_t matrix = static_cast<size_t>(options.num_topics) * std::max(0, chain.num_words_);
+    if (chain.num_words_ < 0 || (!chain.last_topics_.empty() && chain.last_topics_.size() != matrix) ||
+        (matrix == 0 ? !chain.samples_.empty() : chain.samples_.size() % matrix != 0) ||
+        chain.trace_.size() % 4 != 0 ||
+        (chain.state_.has_value() && !chain.state_->posterior_mean().empty() &&
+         static_cast<size_t>(chain.state_->posterior_mean_size()) != matrix)) {
+      ThrowIfError(absl::DataLossError(absl::StrCat(
+          "pickled LDA chain does not match ", options.num_topics, " topics and ",
+          chain.num_words_, " words (", chain.last_topics_.size(), " topic entries, ",
+          chain.samples_.size(), " sample entries, ", chain.trace_.size(), " trace entries)")));
+    }
     return chain;
   }
 
@@ -363,7 +377,10 @@ class LdaChain {
 
   void Run(int64_t iterations) {
     std::vector<double> topics(static_cast<size_t>(options_.num_topics) * num_words_);
+    // Before every step (a chain that overflowed in an earlier call must not reach the Gibbs
+    // sweep's CHECK) and after the last.
     for (int64_t i = 0; i < iterations; ++i) {
+      ThrowIfError(CheckFiniteSgrldState(lda_->sampler(), "LDA"));
       {
         py::gil_scoped_release release;
         const int64_t kept = lda_->posterior_mean_samples();
@@ -372,6 +389,7 @@ class LdaChain {
       }
       CheckSignals();
     }
+    ThrowIfError(CheckFiniteSgrldState(lda_->sampler(), "LDA"));
   }
 
   // The stored sample (when the step added one to the library's posterior mean) and the trace
@@ -521,7 +539,19 @@ void RegisterLda(py::module_& m) {
       [](const py::handle& topics_array, int num_topics, const std::vector<std::string>& vocabulary,
          int top_words) {
         const absl::Span<const double> topics = DoubleView(topics_array, "topics");
+        if (num_topics < 1 || vocabulary.empty()) {
+          ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+              "need at least one topic and one word, got num_topics = ", num_topics, " and ",
+              vocabulary.size(), " words in vocabulary")));
+        }
         CheckTopics(topics, num_topics, static_cast<int>(vocabulary.size()));
+        for (size_t i = 0; i < topics.size(); ++i) {
+          if (!(topics[i] >= 0) || !std::isfinite(topics[i])) {
+            ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+                "topics[", i / vocabulary.size(), ", ", i % vocabulary.size(), "] = ",
+                topics[i], " must be finite and >= 0")));
+          }
+        }
         if (top_words < 1) {
           ThrowIfError(absl::InvalidArgumentError(
               absl::StrCat("top_words must be >= 1, got ", top_words)));

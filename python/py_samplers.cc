@@ -178,7 +178,18 @@ class SimplexChain {
             " must be finite and >= 0")));
       }
     }
+    // SGRLD's state before the step, put back if the step overflows (SCIR's exact step
+    // cannot).
+    std::optional<samplers::SimplexSamplerState> before;
+    if (dynamic_cast<const samplers::Sgrld*>(sampler_.get()) != nullptr) {
+      before = sampler_->SaveState();
+    }
     sampler_->Step(samplers::DenseCountsView{rows, cols, counts}, h);
+    if (absl::Status s = CheckFiniteSgrldState(*sampler_, "step"); !s.ok()) {
+      ThrowIfError(sampler_->RestoreState(*before));
+      ThrowIfError(absl::InvalidArgumentError(
+          absl::StrCat(s.message(), "; the chain keeps its state before the step")));
+    }
   }
 
   // ω (rows x cols) written into `out` in place.
@@ -241,6 +252,22 @@ samplers::SimplexSamplerOptions SimplexOptions(int rows, int cols, std::vector<d
 }
 
 }  // namespace
+
+absl::Status CheckFiniteSgrldState(const samplers::SimplexSampler& sampler, const char* what) {
+  if (dynamic_cast<const samplers::Sgrld*>(&sampler) == nullptr) return absl::OkStatus();
+  std::vector<double> omega(sampler.cols());
+  for (int row = 0; row < sampler.rows(); ++row) {
+    sampler.SimplexRows(row, row + 1, absl::MakeSpan(omega));
+    double sum = 0;
+    for (const double value : omega) sum += value;
+    if (!std::isfinite(sum)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          what, ": SGRLD's state overflowed (row ", row, " of omega sums to ", sum,
+          "): the step size or the counts are too large"));
+    }
+  }
+  return absl::OkStatus();
+}
 
 void RegisterSamplers(py::module_& m) {
   py::class_<rng::Engine>(m, "Engine",
@@ -361,7 +388,15 @@ void RegisterSamplers(py::module_& m) {
       .def("posterior_concentration", &models::CategoricalDirichlet::PosteriorConcentration);
   py::class_<CountModelStepper>(m, "CountModelStepper",
                                 "Steps a simplex chain with a C++ count model's minibatch counts.")
-      .def(py::init<std::shared_ptr<const samplers::CountModel>, int64_t, uint64_t, uint64_t>(),
+      .def(py::init([](std::shared_ptr<const samplers::CountModel> model, int64_t batch_size,
+                       uint64_t seed, uint64_t stream) {
+             // pybind11 turns None into a null model.
+             if (model == nullptr) {
+               throw py::type_error("model must be a CountModel (e.g. CategoricalDirichlet), "
+                                    "got None");
+             }
+             return CountModelStepper(std::move(model), batch_size, seed, stream);
+           }),
            py::arg("model"), py::arg("batch_size"), py::arg("seed"), py::arg("stream"))
       .def("step", &CountModelStepper::Step, py::arg("chain"), py::arg("h"))
       .def_property_readonly("engine_position",

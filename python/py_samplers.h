@@ -23,11 +23,19 @@
 #ifndef SGMCMC_PYTHON_PY_SAMPLERS_H_
 #define SGMCMC_PYTHON_PY_SAMPLERS_H_
 
+#include "absl/status/status.h"
 #include "pybind11/pybind11.h"
+#include "samplers/simplex_sampler.h"
 
 namespace sgmcmc::python {
 
 void RegisterSamplers(pybind11::module_& m);
+
+// InvalidArgument unless every row of an SGRLD state (stored as θ) sums to a finite value.
+// SGRLD's Euler step overflows for absurd step sizes or counts (h = 1e300, counts of 1e308):
+// θ turns NaN silently, and an LDA chain would abort in its next Gibbs sweep (a CHECK on the
+// topics). SCIR's exact step needs no check (OK). `what` starts the message. O(rows x cols).
+absl::Status CheckFiniteSgrldState(const samplers::SimplexSampler& sampler, const char* what);
 
 }  // namespace sgmcmc::python
 

@@ -140,7 +140,11 @@ absl::Status Run(const char* argv0) {
   if (sweeps < 1) return absl::InvalidArgumentError("--sweeps must be >= 1");
   if (eval_every < 1) return absl::InvalidArgumentError("--eval_every must be >= 1");
   if (burn_in < 0) return absl::InvalidArgumentError("--burn_in must be >= 0");
-  if (threads < 1) return absl::InvalidArgumentError("--threads must be >= 1");
+  SGMCMC_RETURN_IF_ERROR(CheckThreadCount("--threads", threads));
+  if (absl::GetFlag(FLAGS_top_words) < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--top_words must be >= 1, got ", absl::GetFlag(FLAGS_top_words)));
+  }
   if (absl::GetFlag(FLAGS_eval_sweeps) < 2) {
     return absl::InvalidArgumentError("--eval_sweeps must be >= 2");
   }

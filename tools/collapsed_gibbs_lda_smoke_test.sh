@@ -14,4 +14,17 @@ awk -F, 'NR > 1 && !($5 > 1 && $5 < 6906 && $6 > 1 && $6 < 6906) { exit 1 }' "${
 [[ "$(wc -l < "${out}/topics.txt")" -eq 10 ]]
 if "${tool}" --num_topics=0 --sweeps=1 2> "${TEST_TMPDIR}/err"; then exit 1; fi
 grep -q "num_topics must be >= 1" "${TEST_TMPDIR}/err"
+# Absurd values are errors (exit status 1 with a message), not aborts: 100000 threads
+# (std::system_error), K = 1e8 (std::bad_alloc of the count tables).
+expect_error() {
+  local message="$1"
+  shift
+  local status=0
+  "${tool}" --sweeps=1 "$@" > /dev/null 2> "${TEST_TMPDIR}/err" || status=$?
+  [[ "${status}" -eq 1 ]] || { echo "status ${status} for $*"; cat "${TEST_TMPDIR}/err"; exit 1; }
+  grep -q -- "${message}" "${TEST_TMPDIR}/err"
+}
+expect_error "--threads must be in \\[1, 1024\\], got 100000" --threads=100000
+expect_error "count-table entries, more than 2^31" --num_topics=100000000
+expect_error "--top_words must be >= 1, got 0" --top_words=0
 echo PASS

@@ -165,7 +165,12 @@ std::string HamcmcStiffDirectionTable(const std::vector<HamcmcStiffDirection>& r
         r.diverged_at > 0
             ? absl::StrCat(" (DIVERGED at t = ", r.diverged_at, ": measured up to there)")
             : "");
-    const auto row = [&out](const char* name, const double q[5]) {
+    const auto row = [&out, &r](const char* name, const double q[5]) {
+      if (r.steps == 0) {  // diverged before the first measured step: no quantiles, not 0s
+        absl::StrAppendFormat(&out, "  %-6s %10s %10s %10s %10s %10s\n", name, "-", "-", "-",
+                              "-", "-");
+        return;
+      }
       absl::StrAppendFormat(&out, "  %-6s %10.3g %10.3g %10.3g %10.3g %10.3g\n", name, q[0], q[1],
                             q[2], q[3], q[4]);
     };

@@ -89,5 +89,28 @@ TEST(HamcmcStiffDirectionTest, PairsMissTheStiffDirectionSoGammaMustBeSmall) {
   EXPECT_FALSE(std::isfinite(large->final_error));
 }
 
+// A NaN --hamcmc_lambda was taken for "not given" and ran the tuned lambda silently; a chain
+// that diverges before the first measured step printed quantiles of 0.
+TEST(HamcmcStiffDirectionTest, RejectsNanSettingsAndPrintsNoQuantilesWithoutSteps) {
+  LinearRegressionOptions options;
+  options.iterations = 200;
+  options.dimensions = {5};
+  options.hamcmc_lambda = std::nan("");
+  const absl::StatusOr<HamcmcStiffDirection> nan_lambda =
+      DiagnoseHamcmcStiffDirection(options, 5, LinearRegressionMethod::kHamcmc2);
+  EXPECT_EQ(nan_lambda.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(nan_lambda.status().message(),
+              HasSubstr("hamcmc_lambda must be finite and >= 0 (0: the tuned default), got nan"));
+
+  options.hamcmc_lambda = 0;
+  options.a_hamcmc = 1e300;
+  const absl::StatusOr<HamcmcStiffDirection> diverged =
+      DiagnoseHamcmcStiffDirection(options, 5, LinearRegressionMethod::kHamcmc2);
+  ASSERT_TRUE(diverged.ok()) << diverged.status();
+  ASSERT_EQ(diverged->steps, 0);
+  EXPECT_THAT(HamcmcStiffDirectionTable({*diverged}),
+              HasSubstr("  ratio           -          -          -          -          -\n"));
+}
+
 }  // namespace
 }  // namespace sgmcmc::tools

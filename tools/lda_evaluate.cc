@@ -18,6 +18,9 @@
 // one matrix to the next, as between the evaluations of a run); each line of the output CSV
 // is that matrix's scores alone.
 //
+// The config is checked as the `lda` tool checks it (threads in [1, 1024], eval_sweeps >= 2);
+// at least one of --topics and --export_train_dir must be given.
+//
 // Usage:
 //   lda_evaluate --config=cfg.textpb --export_train_dir=/tmp/train   # docword.txt, vocab.txt
 //   lda_evaluate --config=cfg.textpb --alpha=0.02 --topics=a.f64,b.phi --output=scores.csv
@@ -65,10 +68,25 @@ absl::Status Main(const char* argv0) {
     SGMCMC_ASSIGN_OR_RETURN(config, ReadLdaConfig(config_path));
   }
   const std::string source = config_path.empty() ? "default config" : config_path;
+  // The `lda` tool's checks of the config (threads in [1, 1024]: 0 was a CHECK abort in the
+  // thread pool, 100000 a std::system_error; eval_sweeps >= 2; its runs, unused here).
+  SGMCMC_RETURN_IF_ERROR(ResolveLdaRuns(config, source).status());
+  const std::string topics_flag = absl::GetFlag(FLAGS_topics);
+  const std::string export_dir = FromWorkingDirectory(absl::GetFlag(FLAGS_export_train_dir));
+  if (topics_flag.empty() && export_dir.empty()) {
+    return absl::InvalidArgumentError(
+        "nothing to do: give --topics (matrices to score) and/or --export_train_dir");
+  }
+  const std::vector<std::string> topic_files = absl::StrSplit(topics_flag, ',');
+  for (const std::string& file : topic_files) {
+    if (file.empty() && !topics_flag.empty()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--topics has an empty file name: \"", topics_flag, "\""));
+    }
+  }
   SGMCMC_ASSIGN_OR_RETURN(const LdaData data, LoadLdaData(config, source, argv0));
   std::cerr << data.description << "\n";
 
-  const std::string export_dir = FromWorkingDirectory(absl::GetFlag(FLAGS_export_train_dir));
   if (!export_dir.empty()) {
     SGMCMC_RETURN_IF_ERROR(CreateOutputDirectory(export_dir, "--export_train_dir"));
     SGMCMC_RETURN_IF_ERROR(data::WriteUciCorpus(data.train, export_dir + "/docword.txt",
@@ -76,7 +94,7 @@ absl::Status Main(const char* argv0) {
     std::cerr << "wrote " << data.train.num_documents() << " training documents to "
               << export_dir << "\n";
   }
-  if (absl::GetFlag(FLAGS_topics).empty()) return absl::OkStatus();
+  if (topics_flag.empty()) return absl::OkStatus();
 
   const double alpha = absl::GetFlag(FLAGS_alpha);
   if (!(alpha > 0) || !std::isfinite(alpha)) {
@@ -90,8 +108,8 @@ absl::Status Main(const char* argv0) {
   const bool gibbs = absl::GetFlag(FLAGS_gibbs);
   std::ostringstream csv;
   csv << "file,fold_in_perplexity,gibbs_perplexity\n";
-  for (absl::string_view file : absl::StrSplit(absl::GetFlag(FLAGS_topics), ',', absl::SkipEmpty())) {
-    const std::string path = FromWorkingDirectory(std::string(file));
+  for (const std::string& file : topic_files) {
+    const std::string path = FromWorkingDirectory(file);
     SGMCMC_ASSIGN_OR_RETURN(std::vector<data::TopicMatrix> read,
                             ReadNormalizedTopicMatrices({path}, vocabulary_size));
     const std::vector<double>& topics = read[0].values;

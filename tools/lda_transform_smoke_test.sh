@@ -56,4 +56,22 @@ if "${transform}" --topics="${out}/topic_matrix_mean_scir_fast.phi" --text="${TE
 fi
 grep -q "^lda_transform: INVALID_ARGUMENT: --threads must be in \[1, 1024\], got 100000" \
   "${TEST_TMPDIR}/err"
+# lda_evaluate: the config's threads: 0 was a CHECK abort (100000 a std::system_error); an
+# empty --topics entry or nothing to do at all passed silently with status 0; alpha = 1e308
+# printed an inf perplexity.
+evaluate_error() {
+  local message="$1"
+  shift
+  local status=0
+  "${evaluate}" "$@" > /dev/null 2> "${TEST_TMPDIR}/err" || status=$?
+  [[ "${status}" -eq 1 ]] || { echo "status ${status} for $*"; cat "${TEST_TMPDIR}/err"; exit 1; }
+  grep -q -- "${message}" "${TEST_TMPDIR}/err"
+}
+printf 'threads: 0\n' > "${TEST_TMPDIR}/threads.textpb"
+evaluate_error "threads must be >= 1, got 0" --config="${TEST_TMPDIR}/threads.textpb" \
+  --topics="${out}/topic_matrix_scir_fast.phi"
+evaluate_error "nothing to do: give --topics"
+evaluate_error "--topics has an empty file name" --topics="${out}/topic_matrix_scir_fast.phi,"
+evaluate_error "K x alpha = 50 x 1e+308 must be finite" --alpha=1e308 --gibbs=false \
+  --topics="${out}/topic_matrix_scir_fast.phi"
 echo PASS

@@ -62,8 +62,14 @@ absl::Status LinearRegressionOptions::Validate() const {
           absl::StrCat(name, ": step scale must be finite and >= 0, got ", a));
     }
   }
-  if (hamcmc_lambda < 0 || hamcmc_gamma < 0) {
-    return absl::InvalidArgumentError("hamcmc_lambda and hamcmc_gamma must be >= 0");
+  // NaN fails these too: it was taken for "not given" (0) and silently ran the tuned value.
+  const std::pair<const char*, double> hamcmc[] = {{"hamcmc_lambda", hamcmc_lambda},
+                                                   {"hamcmc_gamma", hamcmc_gamma}};
+  for (const auto& [name, value] : hamcmc) {
+    if (!(value >= 0) || !std::isfinite(value)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          name, " must be finite and >= 0 (0: the tuned default), got ", value));
+    }
   }
   return absl::OkStatus();
 }

@@ -65,10 +65,10 @@ struct LinearRegressionOptions {
   double a_psgld = 0;
   double a_sgrld = 0;
   double a_hamcmc = 0;
-  // HAMCMC damping lambda, >= 0; 0 = the tuned default.
+  // HAMCMC damping lambda, finite and >= 0; 0 = the tuned default.
   double hamcmc_lambda = 0;
-  // HAMCMC initial scale gamma (H^0 = gamma I) in units of sigma^2/N, >= 0; 0 = the tuned
-  // default.
+  // HAMCMC initial scale gamma (H^0 = gamma I) in units of sigma^2/N, finite and >= 0; 0 =
+  // the tuned default.
   double hamcmc_gamma = 0;
   // HAMCMC skips pairs with s'y <= threshold |s| |y|; a value near 1 skips every pair
   // (H = gamma I: an ablation that leaves SGLD with step gamma eps_t).

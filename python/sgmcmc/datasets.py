@@ -28,7 +28,8 @@ class Corpus(dict):
 
 def load_uci(docword, vocab, seed=1):
     """Reads a UCI corpus (docword plain or gzip, vocab) and splits it with `seed`."""
-    raw = _sgmcmc.load_uci_split(os.fspath(docword), os.fspath(vocab), seed)
+    raw = _sgmcmc.load_uci_split(os.fspath(docword), os.fspath(vocab),
+                                 _inputs.check_seed("seed", seed))
     return Corpus(train=_inputs.csr_matrix(raw["train"]),
                   test_observed=_inputs.csr_matrix(raw["test_observed"]),
                   test_held_out=_inputs.csr_matrix(raw["test_held_out"]),
@@ -54,6 +55,7 @@ def kos_directory():
 
 def load_kos(seed=1):
     """The KOS corpus split with `seed`: the `lda` tool's default data for the same seed."""
+    _inputs.check_seed("seed", seed)
     directory = kos_directory()
     return load_uci(os.path.join(directory, "docword.kos.txt.gz"),
                     os.path.join(directory, "vocab.kos.txt"), seed)

@@ -13,21 +13,39 @@
     (columns, values (draws x columns), config dict) (eval/cmdstan_csv_reader.h).
 """
 
+import numpy as np
+
 from sgmcmc import _sgmcmc
 
-ess = _sgmcmc.ess
-split_rhat = _sgmcmc.split_rhat
+
+def _real(name, values):
+    """values, unless they are complex: the extension's float64 conversion would drop the
+    imaginary parts silently."""
+    if values is not None and np.iscomplexobj(values):
+        raise TypeError("%s must be real numbers, got a complex array" % name)
+    return values
+
+
+def ess(draws):
+    """Effective sample size (see the module docstring)."""
+    return _sgmcmc.ess(_real("draws", draws))
+
+
+def split_rhat(draws):
+    """Split R-hat (see the module docstring)."""
+    return _sgmcmc.split_rhat(_real("draws", draws))
 
 
 def ksd(draws, scores, weights=None, c=1.0, beta=-0.5, statistic="v"):
     """Kernel Stein discrepancy (see the module docstring)."""
-    return _sgmcmc.ksd(draws, scores, weights, c, beta, statistic)
+    return _sgmcmc.ksd(_real("draws", draws), _real("scores", scores),
+                       _real("weights", weights), c, beta, statistic)
 
 
 def write_cmdstan_csv(path, draws, lp=None, name="theta", model="model", algorithm="sgmcmc",
                       num_warmup=0, thin=1, chain_id=1, seed=0, significant_digits=6):
     """Writes draws (n x d) as CmdStan does; parameters are named name.1 ... name.d."""
-    _sgmcmc.write_cmdstan_csv(str(path), draws, lp, name, model, algorithm, num_warmup, thin,
+    _sgmcmc.write_cmdstan_csv(str(path), _real("draws", draws), _real("lp", lp), name, model, algorithm, num_warmup, thin,
                               chain_id, seed, significant_digits)
 
 

@@ -167,16 +167,40 @@ class LDA(TransformerMixin, BaseEstimator):
                              % (arrays[3], type(self).__name__, self.n_features_in_))
         return arrays
 
+    def _chain_params(self):
+        """The parameters a chain is built with, checked (TypeError/ValueError naming the
+        parameter): sampler, K, alpha, beta, h, tau, kappa, batch size, sweeps, burn_in
+        (-1: None), thin, store_samples. A running chain keeps them (partial_fit, pickling)."""
+        if not isinstance(self.sampler, str):
+            raise TypeError("sampler must be \"scir\" or \"sgrld\", got %r" % (self.sampler,))
+        real = _inputs.check_real
+        return (self.sampler, _inputs.check_int("n_components", self.n_components, 1,
+                                                _inputs.INT32_MAX),
+                real("alpha", self.alpha), real("beta", self.beta),
+                real("step_size", self.step_size), real("step_size_tau", self.step_size_tau),
+                real("step_size_kappa", self.step_size_kappa),
+                # Clamped to the number of documents anyway.
+                min(_inputs.check_int("batch_size", self.batch_size, 1, _inputs.INT64_MAX),
+                    _inputs.INT32_MAX),
+                _inputs.check_int("gibbs_sweeps", self.gibbs_sweeps, 1, _inputs.INT32_MAX),
+                -1 if self.burn_in is None else _inputs.check_int(
+                    "burn_in", self.burn_in, 0, _inputs.INT64_MAX),
+                _inputs.check_int("thin", self.thin, 1, _inputs.INT64_MAX),
+                bool(self.store_samples))
+
+    def _threads(self):
+        return 0 if self.n_threads is None else _inputs.check_int(
+            "n_threads", self.n_threads, 0, _inputs.INT32_MAX)
+
     def _options(self):
-        return (self.sampler, self.n_components, self.alpha, self.beta, self.step_size,
-                self.step_size_tau, self.step_size_kappa, self.batch_size, self.gibbs_sweeps,
-                self.seed_)
+        return self._chain_options[:9] + (self.seed_,)
 
     def _new_chain(self):
+        self._chain_options = self._chain_params()
         self.seed_ = _seed(self.random_state)
-        return _sgmcmc.LdaChain(*self._options(), threads=self.n_threads or 0,
-                                burn_in=-1 if self.burn_in is None else self.burn_in,
-                                thin=self.thin, store_samples=self.store_samples)
+        burn_in, thin, store_samples = self._chain_options[9:]
+        return _sgmcmc.LdaChain(*self._options(), threads=self._threads(), burn_in=burn_in,
+                                thin=thin, store_samples=store_samples)
 
     def _collect(self):
         """The fitted attributes from the chain."""
@@ -208,10 +232,14 @@ class LDA(TransformerMixin, BaseEstimator):
         if held_out is not None:
             observed, held_back = held_out
             held = (self._check_X(observed, reset=False), self._check_X(held_back, reset=False))
+        iterations = _inputs.check_int("max_iter", self.max_iter, 1, _inputs.INT64_MAX)
+        eval_every = 0 if self.eval_every is None else _inputs.check_int(
+            "eval_every", self.eval_every, 0, _inputs.INT64_MAX)
+        eval_sweeps = _inputs.check_int("eval_sweeps", self.eval_sweeps, 1, _inputs.INT32_MAX)
         self._chain = self._new_chain()
         try:
-            self._chain.fit(*arrays, iterations=self.max_iter, held_out=held,
-                            eval_every=self.eval_every or 0, eval_sweeps=self.eval_sweeps)
+            self._chain.fit(*arrays, iterations=iterations, held_out=held,
+                            eval_every=eval_every, eval_sweeps=eval_sweeps)
         except KeyboardInterrupt:
             if self._chain.iteration > 0:
                 self._collect()
@@ -226,20 +254,37 @@ class LDA(TransformerMixin, BaseEstimator):
         (X a chunk of a corpus of total_samples documents); with total_samples=None by D / n,
         X standing for the corpus.
         """
-        if self.total_samples is not None and (
-                not isinstance(self.total_samples, numbers.Real) or not self.total_samples >= 1):
-            raise ValueError("total_samples must be None or an int >= 1, got %r"
-                             % (self.total_samples,))
+        total_samples = self.total_samples
+        if total_samples is not None and (
+                isinstance(total_samples, bool) or not isinstance(total_samples, numbers.Real)
+                or not 1 <= total_samples <= _inputs.INT64_MAX
+                or total_samples != int(total_samples)):
+            raise ValueError("total_samples must be None or an int >= 1 and < 2^63, got %r"
+                             % (total_samples,))
         first = not hasattr(self, "_chain")
+        if not first:
+            self._check_unchanged()
         arrays = self._check_X(X, reset=first)
         if first:
             self._chain = self._new_chain()
         try:
-            self._chain.partial_fit(*arrays, total_samples=int(self.total_samples or 0))
+            self._chain.partial_fit(*arrays, total_samples=int(total_samples or 0))
         finally:
             if self._chain.iteration > 0:
                 self._collect()
         return self
+
+    def _check_unchanged(self):
+        """ValueError if a parameter the running chain was built with has been set to another
+        value since (the chain would silently go on with the old one)."""
+        names = ("sampler", "n_components", "alpha", "beta", "step_size", "step_size_tau",
+                 "step_size_kappa", "batch_size", "gibbs_sweeps", "burn_in", "thin",
+                 "store_samples")
+        for name, old, new in zip(names, self._chain_options, self._chain_params()):
+            if old != new:
+                raise ValueError("%s is %r, but the chain partial_fit continues was started "
+                                 "with %r; call fit to start a new chain"
+                                 % (name, getattr(self, name), old))
 
     def transform(self, X):
         """Topic proportions θ̂ (D x K) of the documents of X by the deterministic fold-in
@@ -247,8 +292,8 @@ class LDA(TransformerMixin, BaseEstimator):
         mode of θ); rows sum to 1, and each row depends only on its own document."""
         check_is_fitted(self)
         arrays = self._check_X(X, reset=False)
-        return _sgmcmc.lda_fold_in(self.components_, self.n_components, *arrays, self.alpha,
-                                   self.n_threads or 0)
+        return _sgmcmc.lda_fold_in(self.components_, self.components_.shape[0], *arrays,
+                                   _inputs.check_real("alpha", self.alpha), self._threads())
 
     def perplexity(self, X, method="completion", held_out=None):
         """Document-completion perplexity with components_ fixed (lower is better).
@@ -264,9 +309,11 @@ class LDA(TransformerMixin, BaseEstimator):
         check_is_fitted(self)
         arrays = self._check_X(X, reset=False)
         held = None if held_out is None else self._check_X(held_out, reset=False)
-        return _sgmcmc.lda_perplexity(self.components_, self.n_components, *arrays, held,
-                                      self.alpha, self.eval_sweeps, self.seed_,
-                                      self.n_threads or 0, method)
+        return _sgmcmc.lda_perplexity(
+            self.components_, self.components_.shape[0], *arrays, held,
+            _inputs.check_real("alpha", self.alpha),
+            _inputs.check_int("eval_sweeps", self.eval_sweeps, 1, _inputs.INT32_MAX), self.seed_,
+            self._threads(), method)
 
     def score(self, X, y=None):
         """-log perplexity(X) (method "completion"): higher is better, for model selection."""
@@ -275,7 +322,9 @@ class LDA(TransformerMixin, BaseEstimator):
     def top_words(self, vocabulary, n=10):
         """The lda tool's topics text (top words per topic) for components_."""
         check_is_fitted(self)
-        return _sgmcmc.format_topics(self.components_, self.n_components, list(vocabulary), n)
+        return _sgmcmc.format_topics(self.components_, self.components_.shape[0],
+                                     [str(word) for word in vocabulary],
+                                     _inputs.check_int("n", n, 1, _inputs.INT32_MAX))
 
     # -- pickling: the chain's checkpoint, so partial_fit continues bit-identically --------
 
@@ -294,6 +343,8 @@ class LDA(TransformerMixin, BaseEstimator):
         else:
             self.__dict__.update(state)
         if chain is not None:
+            if "_chain_options" not in state:  # pickled before _chain_options existed
+                self._chain_options = self._chain_params()
             self._chain = _sgmcmc.LdaChain.from_state(chain, *self._options())
 
     def _more_tags(self):

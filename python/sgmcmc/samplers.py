@@ -34,6 +34,7 @@ import numbers
 
 import numpy as np
 
+from sgmcmc import _inputs
 from sgmcmc import _sgmcmc
 
 Engine = _sgmcmc.Engine
@@ -45,21 +46,43 @@ CountModelStepper = _sgmcmc.CountModelStepper
 
 
 def _chain(step_size, step_size_tau, step_size_kappa, batch_size, seed, stream):
-    return _sgmcmc.ChainOptions(step_size, step_size_tau, step_size_kappa, batch_size, seed,
-                                stream)
+    return _sgmcmc.ChainOptions(
+        _inputs.check_real("step_size", step_size),
+        None if step_size_tau is None else _inputs.check_real("step_size_tau", step_size_tau),
+        _inputs.check_real("step_size_kappa", step_size_kappa),
+        _inputs.check_int("batch_size", batch_size, 1, _inputs.INT64_MAX),
+        _inputs.check_seed("seed", seed), _inputs.check_seed("stream", stream))
+
+
+def _theta0(theta0):
+    """theta0 itself (read in place by the extension), if it is not an array of another
+    shape than a vector: a (2, 2) array was flattened silently into D = 4."""
+    if isinstance(theta0, np.ndarray) and theta0.ndim != 1:
+        raise ValueError("theta0 must be a vector (1-D), got shape %s" % (theta0.shape,))
+    return theta0
+
+
+def _num_items(num_items):
+    return _inputs.check_int("num_items", num_items, 1, _inputs.INT64_MAX)
+
+
+def _simplex(rows, cols, alpha, seed):
+    return (_inputs.check_int("rows", rows, 1, _inputs.INT32_MAX),
+            _inputs.check_int("cols", cols, 2, _inputs.INT32_MAX), _alpha(alpha),
+            _inputs.check_seed("seed", seed))
 
 
 def sgld(gradient, theta0, num_items=1, step_size=1e-3, step_size_tau=None,
          step_size_kappa=0.0, batch_size=1, seed=1, stream=0):
     """SGLD (Welling & Teh 2011; samplers/sgld.h) from theta0 (float64 vector)."""
-    return _sgmcmc.sgld(gradient, theta0, num_items, _chain(
+    return _sgmcmc.sgld(gradient, _theta0(theta0), _num_items(num_items), _chain(
         step_size, step_size_tau, step_size_kappa, batch_size, seed, stream))
 
 
 def psgld(gradient, theta0, num_items=1, step_size=1e-3, step_size_tau=None,
           step_size_kappa=0.0, batch_size=1, seed=1, stream=0, alpha=0.99, regularizer=1e-5):
     """pSGLD (Li et al. 2016; samplers/psgld.h): RMSprop-preconditioned SGLD."""
-    return _sgmcmc.psgld(gradient, theta0, num_items, _chain(
+    return _sgmcmc.psgld(gradient, _theta0(theta0), _num_items(num_items), _chain(
         step_size, step_size_tau, step_size_kappa, batch_size, seed, stream), alpha, regularizer)
 
 
@@ -67,7 +90,7 @@ def sghmc(gradient, theta0, num_items=1, step_size=1e-3, step_size_tau=None,
           step_size_kappa=0.0, batch_size=1, seed=1, stream=0, friction=1.0,
           gradient_noise=0.0):
     """SGHMC (Chen et al. 2014; samplers/sghmc.h) with friction C and noise estimate B."""
-    return _sgmcmc.sghmc(gradient, theta0, num_items, _chain(
+    return _sgmcmc.sghmc(gradient, _theta0(theta0), _num_items(num_items), _chain(
         step_size, step_size_tau, step_size_kappa, batch_size, seed, stream), friction,
         gradient_noise)
 
@@ -75,15 +98,23 @@ def sghmc(gradient, theta0, num_items=1, step_size=1e-3, step_size_tau=None,
 def _alpha(alpha):
     if isinstance(alpha, numbers.Real):
         return [float(alpha)]
-    return [float(a) for a in np.asarray(alpha, dtype=np.float64).ravel()]
+    try:
+        values = np.asarray(alpha, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError("alpha must be a number or a vector of numbers, got %r"
+                        % (alpha,)) from None
+    if values.ndim != 1:
+        raise ValueError("alpha must be a number or a vector (1-D) of numbers, got shape %s"
+                         % (values.shape,))
+    return [float(a) for a in values]
 
 
 def scir(rows, cols, alpha=0.1, seed=0):
     """SCIR (Baker et al. 2018; samplers/scir.h) on rows simplices of dimension cols;
     alpha: one Dirichlet parameter (symmetric) or cols of them."""
-    return _sgmcmc.scir(rows, cols, _alpha(alpha), seed)
+    return _sgmcmc.scir(*_simplex(rows, cols, alpha, seed))
 
 
 def sgrld(rows, cols, alpha=0.1, seed=0):
     """SGRLD (Patterson & Teh 2013; samplers/sgrld.h), expanded-mean parameterisation."""
-    return _sgmcmc.sgrld(rows, cols, _alpha(alpha), seed)
+    return _sgmcmc.sgrld(*_simplex(rows, cols, alpha, seed))

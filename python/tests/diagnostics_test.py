@@ -69,6 +69,15 @@ class DiagnosticsTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "shape"):
             diagnostics.split_rhat(np.zeros((2, 2, 2, 2)))
 
+    def test_complex_draws_raise(self):
+        # The float64 conversion dropped the imaginary parts silently.
+        draws = np.arange(20.0) + 1j
+        for statistic in (diagnostics.ess, diagnostics.split_rhat):
+            with self.assertRaisesRegex(TypeError, "^draws must be real numbers"):
+                statistic(draws)
+        with self.assertRaisesRegex(TypeError, "^scores must be real numbers"):
+            diagnostics.ksd(np.ones((4, 2)), np.ones((4, 2)) * 1j)
+
     def test_cmdstan_csv_round_trip(self):
         directory = tempfile.mkdtemp(dir=os.environ.get("TEST_TMPDIR"))
         path = os.path.join(directory, "draws.csv")

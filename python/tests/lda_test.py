@@ -314,6 +314,75 @@ class ErrorPathTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, r"random_state must be in \[0, 2\^64\)"):
             small_lda(random_state=2**70).fit(X)
 
+    def test_huge_counts_raise_before_allocating(self):
+        # Six entries of 2e9 asked for 48 GB of tokens: the process was killed (OOM) or got
+        # std::bad_alloc; now the token total is checked before anything is allocated.
+        with self.assertRaisesRegex(ValueError, "^X holds more than 4294967296 tokens"):
+            small_lda().fit(np.full((2, 3), 2e9))
+
+    def test_badly_typed_parameters_name_the_parameter(self):
+        # Were pybind11 signature dumps (TypeError) that did not say which parameter.
+        X = toy_counts()
+        with self.assertRaisesRegex(TypeError, "^n_components must be an int, got 2.5$"):
+            small_lda(n_components=2.5).fit(X)
+        with self.assertRaisesRegex(ValueError, "^max_iter must be at most 9223372036854775807"):
+            small_lda(max_iter=2**70).fit(X)
+        with self.assertRaisesRegex(TypeError, "^alpha must be a real number, got 'a'$"):
+            small_lda(alpha="a").fit(X)
+        with self.assertRaisesRegex(ValueError, "^total_samples must be None or an int >= 1 "
+                                                "and < 2\\^63, got 2.5$"):
+            small_lda(total_samples=2.5).partial_fit(X)
+        with self.assertRaisesRegex(ValueError, "^seed must be >= 0, got -1$"):
+            datasets.load_uci("/nonexistent/docword.txt", "/nonexistent/vocab.txt", seed=-1)
+        # batch_size is clamped to the number of documents, also beyond the C++ int.
+        np.testing.assert_array_equal(small_lda(batch_size=10**12).fit(X).components_,
+                                      small_lda(batch_size=X.shape[0]).fit(X).components_)
+
+    def test_partial_fit_refuses_parameters_changed_since_the_chain_started(self):
+        # The chain silently went on with the old K; a pickle of it aborted the interpreter
+        # (CHECK failure) in the next partial_fit.
+        X = toy_counts()
+        lda = small_lda().partial_fit(X)
+        lda.n_components = 6
+        message = "^n_components is 6, but the chain partial_fit continues was started with 5"
+        with self.assertRaisesRegex(ValueError, message):
+            lda.partial_fit(X)
+        with self.assertRaisesRegex(ValueError, message):
+            pickle.loads(pickle.dumps(lda)).partial_fit(X)
+        self.assertEqual(lda.transform(X).shape, (X.shape[0], 5))  # the fitted K
+        lda.n_components = 5
+        lda.n_threads = 1  # not a chain parameter: the results do not depend on it
+        lda.partial_fit(X)
+
+    def test_damaged_pickled_chain_raises(self):
+        lda = small_lda().fit(toy_counts())
+        state = lda.__getstate__()
+        chain = list(state["_chain"])
+        chain[7] = [1.0]  # one sample entry for K x V topics: a CHECK failure before
+        state["_chain"] = tuple(chain)
+        with self.assertRaisesRegex(ValueError, "^pickled LDA chain does not match 5 topics"):
+            small_lda().__setstate__(state)
+
+    def test_format_topics_checks_its_arguments(self):
+        # num_topics = 0 was a CHECK failure in models::SummarizeTopics; NaN was printed.
+        with self.assertRaisesRegex(ValueError, "^need at least one topic and one word"):
+            sgmcmc.format_topics(np.ones((0, 0)), 0, [], 2)
+        with self.assertRaisesRegex(ValueError, r"^topics\[1, 2\] = nan must be finite"):
+            sgmcmc.format_topics(np.array([[1.0, 0, 0], [0, 0, np.nan]]), 2, list("abc"), 2)
+
+    def test_overflowing_settings_raise(self):
+        # V x beta = inf and SGRLD's step at h = 1e300 made the topics NaN, and the next Gibbs
+        # sweep aborted the interpreter (a CHECK); K x alpha = inf gave transform rows of 0.
+        X = toy_counts()
+        with self.assertRaisesRegex(ValueError, "V x beta = 12 x 1e\\+308 must be finite"):
+            small_lda(beta=1e308).fit(X)
+        with self.assertRaisesRegex(ValueError, "^LDA: SGRLD's state overflowed"):
+            small_lda(sampler="sgrld", step_size=1e300).fit(X)
+        lda = small_lda().fit(X)
+        lda.alpha = 1e308
+        with self.assertRaisesRegex(ValueError, "K x alpha = 5 x 1e\\+308 must be finite"):
+            lda.transform(X)
+
     def test_missing_file_is_file_not_found(self):
         with self.assertRaises(FileNotFoundError):
             datasets.load_uci("/nonexistent/docword.txt", "/nonexistent/vocab.txt")

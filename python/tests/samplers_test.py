@@ -220,5 +220,34 @@ class SimplexTest(unittest.TestCase):
             samplers.scir(rows=1, cols=3, alpha=-1.0)
 
 
+class ArgumentErrorTest(unittest.TestCase):
+    def test_bad_arguments_raise_naming_them(self):
+        # A None model was dereferenced (segmentation fault); seeds out of range were pybind11
+        # signature dumps.
+        with self.assertRaisesRegex(TypeError, "^model must be a CountModel"):
+            samplers.CountModelStepper(None, batch_size=1, seed=1, stream=0)
+        with self.assertRaisesRegex(ValueError, "^seed must be >= 0, got -1$"):
+            samplers.sgld(lambda t, b, s, o: None, np.zeros(2), seed=-1)
+        with self.assertRaisesRegex(ValueError, "^stream must be at most 18446744073709551615"):
+            samplers.sghmc(lambda t, b, s, o: None, np.zeros(2), stream=2**64)
+        with self.assertRaisesRegex(ValueError, "^rows must be >= 1, got 0$"):
+            samplers.scir(0, 5)
+        with self.assertRaisesRegex(TypeError, "^alpha must be a number or a vector"):
+            samplers.sgrld(1, 5, alpha="a")
+        with self.assertRaisesRegex(ValueError, r"^theta0 must be a vector \(1-D\), got shape"):
+            samplers.psgld(lambda t, b, s, o: None, np.zeros((2, 2)))
+
+    def test_sgrld_overflow_raises_and_keeps_the_state(self):
+        # Counts of 1e308 overflowed SGRLD's Euler step: omega became NaN silently.
+        chain = samplers.sgrld(1, 5, seed=3)
+        chain.step(np.ones((1, 5)), 0.1)
+        before, after = np.empty((1, 5)), np.empty((1, 5))
+        chain.simplex(before)
+        with self.assertRaisesRegex(ValueError, "^step: SGRLD's state overflowed"):
+            chain.step(np.full((1, 5), 1e308), 0.1)
+        chain.simplex(after)
+        np.testing.assert_array_equal(before, after)
+
+
 if __name__ == "__main__":
     unittest.main()
