@@ -16,7 +16,7 @@
 // first by the last iteration's seconds per row; the samplers' per-(step, row) streams make a row's draws
 // independent of its thread and turn); so a run is bit-identical for any pool (tested), and
 // an iteration wakes the workers once (twice with kLazy, whose materialisation before step 2
-// is a call of its own) and has three barriers, all inside step 2.
+// is a call of its own) and has four barriers, all inside step 2.
 //
 // The topic update (LdaOptions.topic_update): kEager moves every one of the K x V entries every
 // iteration (the samplers' zero-count fast path); kLazy (SCIR only) keeps the zero-count

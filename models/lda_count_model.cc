@@ -338,7 +338,7 @@ void LdaCountModel::RunSweeps(uint64_t key, absl::Span<const int64_t> batch,
   row_sizes_.resize(num_topics_);
   chunk_cols_.resize(threads);
   chunk_values_.resize(threads);
-  // The phases, separated by three barriers inside one call of the pool (one wake-up of the
+  // The phases, separated by four barriers inside one call of the pool (one wake-up of the
   // workers per call):
   //  1. the minibatch's distinct words, ascending (so the counts come out in column order):
   //     MarkWords, ListWords, PlaceWords; each thread then fills the per-word tables of the

@@ -17,9 +17,10 @@
 // and the averaged counts are integer sums until the final scaling, so the counts are
 // bit-identical for any number of threads (tested). Everything else per call runs over the
 // threads too (the minibatch's distinct words, the word tables, the count merge), in one call
-// of the pool with three barriers; what stays serial is O(n log n + threads + K log K)
-// (checks, the longest-first order, the rows' assignment to threads, and for ScaledCounts
-// placing the count rows; ScaledCountsByRow hands each row to its consumer as it is merged).
+// of the pool with four barriers; what stays serial is O(n log n + threads + K) (checks, the
+// documents' longest-first order, the rows' costliest-first order by insertion from the last
+// call's, and for ScaledCounts placing the count rows; ScaledCountsByRow hands each row to its
+// consumer as it is merged).
 //
 // Cost per call: O(K U) to build the minibatch's word tables (U distinct words; π gathered a
 // few hundred words at a time by SimplexParameters::SimplexColumns and transposed in cache),
