@@ -30,6 +30,18 @@ void Require(bool condition, const std::string& message) {
   if (!condition) ThrowIfError(absl::InvalidArgumentError(message));
 }
 
+// Requires `values` (argument `name` of `what`) to be a vector of n entries: a 2-D array of n
+// entries was flattened silently.
+void RequireVector(const DoubleInput& values, int64_t n, const char* what, const char* name) {
+  if (values.ndim() == 1 && values.shape(0) == n) return;
+  std::string shape;
+  for (int i = 0; i < values.ndim(); ++i) {
+    absl::StrAppend(&shape, i > 0 ? ", " : "", values.shape(i));
+  }
+  Require(false, absl::StrCat(what, ": ", name, " must have shape (n,) = (", n, ",), got (",
+                              shape, values.ndim() == 1 ? ",)" : ")"));
+}
+
 // Applies `statistic` (over the chains of one parameter) to draws of shape (n,), (chains, n)
 // or (chains, n, d); a float for the first two, an array of d values for the third.
 py::object PerParameter(const DoubleInput& draws, const char* what,
@@ -89,6 +101,7 @@ void RegisterDiagnostics(py::module_& m) {
         Require(scores.ndim() == 2 && scores.shape(0) == draws.shape(0) &&
                     scores.shape(1) == draws.shape(1),
                 "ksd: scores must have the shape of draws");
+        if (weights.has_value()) RequireVector(*weights, draws.shape(0), "ksd", "weights");
         eval::KernelSteinOptions options;
         options.c = c;
         options.beta = beta;
@@ -128,8 +141,7 @@ void RegisterDiagnostics(py::module_& m) {
          int64_t num_warmup, int64_t thin, int chain_id, uint64_t seed, int significant_digits) {
         Require(draws.ndim() == 2, "write_cmdstan_csv: draws must have shape (n, d)");
         const int64_t n = draws.shape(0), d = draws.shape(1);
-        Require(!lp.has_value() || lp->size() == n,
-                absl::StrCat("write_cmdstan_csv: lp must have ", n, " entries"));
+        if (lp.has_value()) RequireVector(*lp, n, "write_cmdstan_csv", "lp");
         eval::CmdStanCsvOptions options;
         options.model = model;
         options.algorithm = algorithm;

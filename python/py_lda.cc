@@ -536,8 +536,10 @@ void RegisterLda(py::module_& m) {
       "A UCI corpus split as the lda tool splits it (10% test documents drawn with the seed).");
   m.def(
       "format_topics",
-      [](const py::handle& topics_array, int num_topics, const std::vector<std::string>& vocabulary,
-         int top_words) {
+      [](const py::handle& topics_array, const py::object& num_topics_arg,
+         const std::vector<std::string>& vocabulary, const py::object& top_words_arg) {
+        const int num_topics = IntegerArg<int>(num_topics_arg, "format_topics: num_topics");
+        const int top_words = IntegerArg<int>(top_words_arg, "format_topics: top_words");
         const absl::Span<const double> topics = DoubleView(topics_array, "topics");
         if (num_topics < 1 || vocabulary.empty()) {
           ThrowIfError(absl::InvalidArgumentError(absl::StrCat(

@@ -241,6 +241,27 @@ class CountModelStepper {
   samplers::SimplexCounts counts_;
 };
 
+// `values` (a sequence of ints, `name` in messages) as int64s; an entry pybind11 cannot
+// convert raises IntegerArg's error naming it, e.g. "name[2] must be an int, got 1.5".
+std::vector<int64_t> Int64List(const py::object& values, const std::string& name) {
+  try {
+    return values.cast<std::vector<int64_t>>();
+  } catch (const py::cast_error&) {
+  }
+  if (py::isinstance<py::str>(values) || py::isinstance<py::bytes>(values) ||
+      !py::isinstance<py::sequence>(values)) {
+    throw py::type_error(absl::StrCat(
+        name, " must be a sequence of ints, got ",
+        std::string(py::str(py::type::of(values).attr("__name__")))));
+  }
+  std::vector<int64_t> out;
+  const py::sequence sequence = py::reinterpret_borrow<py::sequence>(values);
+  for (size_t i = 0; i < sequence.size(); ++i) {
+    out.push_back(IntegerArg<int64_t>(sequence[i], absl::StrCat(name, "[", i, "]")));
+  }
+  return out;
+}
+
 samplers::SimplexSamplerOptions SimplexOptions(int rows, int cols, std::vector<double> alpha,
                                                uint64_t seed) {
   samplers::SimplexSamplerOptions options;
@@ -272,11 +293,20 @@ absl::Status CheckFiniteSgrldState(const samplers::SimplexSampler& sampler, cons
 void RegisterSamplers(py::module_& m) {
   py::class_<rng::Engine>(m, "Engine",
                           "Philox4x32-10 stream `stream` of key `seed` (rng/engine.h).")
-      .def(py::init<uint64_t, uint64_t>(), py::arg("seed"), py::arg("stream") = 0)
+      .def(py::init([](const py::object& seed, const py::object& stream) {
+             return rng::Engine(IntegerArg<uint64_t>(seed, "Engine: seed"),
+                                IntegerArg<uint64_t>(stream, "Engine: stream"));
+           }),
+           py::arg("seed"), py::arg("stream") = 0)
       .def_property_readonly("seed", &rng::Engine::seed)
       .def_property_readonly("stream", &rng::Engine::stream)
       .def_property_readonly("position", &rng::Engine::position)
-      .def("seek", &rng::Engine::Seek, py::arg("position"))
+      .def(
+          "seek",
+          [](rng::Engine& engine, const py::object& position) {
+            engine.Seek(IntegerArg<uint64_t>(position, "Engine.seek: position"));
+          },
+          py::arg("position"))
       .def("next", [](rng::Engine& engine) { return engine(); }, "The next 64 random bits.")
       .def(
           "normal",
@@ -294,7 +324,12 @@ void RegisterSamplers(py::module_& m) {
   py::class_<EuclideanChain>(m, "EuclideanChain",
                              "SGLD / pSGLD / SGHMC over a Python gradient (py_samplers.h).")
       .def("step", &EuclideanChain::Step, "One iteration; theta changes in place.")
-      .def("run", &EuclideanChain::Run, py::arg("steps"),
+      .def(
+          "run",
+          [](EuclideanChain& c, const py::object& steps) {
+            c.Run(IntegerArg<int64_t>(steps, "EuclideanChain.run: steps", 0));
+          },
+          py::arg("steps"),
            "`steps` iterations in C++ (Ctrl-C stops between iterations).")
       .def_property_readonly(
           "theta",
@@ -345,13 +380,13 @@ void RegisterSamplers(py::module_& m) {
            "Writes ω (rows x cols) into out (float64, C-contiguous) in place.")
       .def_property_readonly("rows", [](const SimplexChain& c) { return c.sampler().rows(); })
       .def_property_readonly("cols", [](const SimplexChain& c) { return c.sampler().cols(); })
-      .def("steps", [](const SimplexChain& c, int row) {
-        if (row < 0 || row >= c.sampler().rows()) {
-          ThrowIfError(absl::OutOfRangeError(absl::StrCat("row ", row, " outside [0, ",
-                                                          c.sampler().rows(), ")")));
-        }
-        return c.sampler().steps(row);
-      });
+      .def(
+          "steps",
+          [](const SimplexChain& c, const py::object& row) {
+            return c.sampler().steps(
+                IntegerArg<int>(row, "SimplexChain.steps: row", 0, c.sampler().rows() - 1));
+          },
+          py::arg("row"));
   m.def(
       "scir",
       [](int rows, int cols, std::vector<double> alpha, uint64_t seed) {
@@ -377,9 +412,10 @@ void RegisterSamplers(py::module_& m) {
              std::shared_ptr<models::CategoricalDirichlet>>(
       m, "CategoricalDirichlet",
       "Categorical data with a Dirichlet prior (models/categorical_dirichlet.h).")
-      .def(py::init([](std::vector<int64_t> category_counts, double alpha) {
+      .def(py::init([](const py::object& category_counts, double alpha) {
              models::CategoricalDirichletOptions options;
-             options.category_counts = std::move(category_counts);
+             options.category_counts =
+                 Int64List(category_counts, "CategoricalDirichlet: category_counts");
              options.alpha = alpha;
              return std::make_shared<models::CategoricalDirichlet>(
                  ValueOrThrow(models::CategoricalDirichlet::Create(std::move(options))));
@@ -388,14 +424,18 @@ void RegisterSamplers(py::module_& m) {
       .def("posterior_concentration", &models::CategoricalDirichlet::PosteriorConcentration);
   py::class_<CountModelStepper>(m, "CountModelStepper",
                                 "Steps a simplex chain with a C++ count model's minibatch counts.")
-      .def(py::init([](std::shared_ptr<const samplers::CountModel> model, int64_t batch_size,
-                       uint64_t seed, uint64_t stream) {
+      .def(py::init([](std::shared_ptr<const samplers::CountModel> model,
+                       const py::object& batch_size, const py::object& seed,
+                       const py::object& stream) {
              // pybind11 turns None into a null model.
              if (model == nullptr) {
                throw py::type_error("model must be a CountModel (e.g. CategoricalDirichlet), "
                                     "got None");
              }
-             return CountModelStepper(std::move(model), batch_size, seed, stream);
+             return CountModelStepper(
+                 std::move(model), IntegerArg<int64_t>(batch_size, "CountModelStepper: batch_size"),
+                 IntegerArg<uint64_t>(seed, "CountModelStepper: seed"),
+                 IntegerArg<uint64_t>(stream, "CountModelStepper: stream"));
            }),
            py::arg("model"), py::arg("batch_size"), py::arg("seed"), py::arg("stream"))
       .def("step", &CountModelStepper::Step, py::arg("chain"), py::arg("h"))

@@ -6,15 +6,18 @@
     (eval/ess.h); split R-hat (BDA3 eq. 11.4, eval/rhat.h).
   ksd(draws, scores, weights=None, c=1, beta=-0.5, statistic="v"|"u"|"linear"): kernel Stein
     discrepancy with the IMQ kernel (Gorham & Mackey 2017; eval/kernel_stein_discrepancy.h)
-    of draws (n x d) given the target's score grad log p at each draw (n x d); a dict with
-    ksd, squared, standard_error (linear statistic) and num_pairs.
-  write_cmdstan_csv(path, draws, lp=None, name="theta", ...): CmdStan's layout
+    of draws (n x d) given the target's score grad log p at each draw (n x d), weights None
+    (uniform) or of shape (n,); a dict with ksd, squared, standard_error (linear statistic)
+    and num_pairs.
+  write_cmdstan_csv(path, draws, lp=None, name="theta", ...): lp None or of shape (n,);
+    CmdStan's layout
     (eval/cmdstan_csv.h), readable by ArviZ / cmdstanr; read_cmdstan_csv(path) returns
     (columns, values (draws x columns), config dict) (eval/cmdstan_csv_reader.h).
 """
 
 import numpy as np
 
+from sgmcmc import _inputs
 from sgmcmc import _sgmcmc
 
 
@@ -45,8 +48,13 @@ def ksd(draws, scores, weights=None, c=1.0, beta=-0.5, statistic="v"):
 def write_cmdstan_csv(path, draws, lp=None, name="theta", model="model", algorithm="sgmcmc",
                       num_warmup=0, thin=1, chain_id=1, seed=0, significant_digits=6):
     """Writes draws (n x d) as CmdStan does; parameters are named name.1 ... name.d."""
-    _sgmcmc.write_cmdstan_csv(str(path), _real("draws", draws), _real("lp", lp), name, model, algorithm, num_warmup, thin,
-                              chain_id, seed, significant_digits)
+    check_int = _inputs.check_int
+    _sgmcmc.write_cmdstan_csv(
+        str(path), _real("draws", draws), _real("lp", lp), name, model, algorithm,
+        check_int("num_warmup", num_warmup, 0, _inputs.INT64_MAX),
+        check_int("thin", thin, 1, _inputs.INT64_MAX),
+        check_int("chain_id", chain_id, 1, _inputs.INT32_MAX), _inputs.check_seed("seed", seed),
+        check_int("significant_digits", significant_digits, 1, 17))
 
 
 def read_cmdstan_csv(path):

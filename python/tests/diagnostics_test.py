@@ -69,6 +69,44 @@ class DiagnosticsTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "shape"):
             diagnostics.split_rhat(np.zeros((2, 2, 2, 2)))
 
+    def test_vectors_of_another_shape_raise(self):
+        # weights of shape (n, 1) or (1, n) (and lp likewise) were flattened silently.
+        x = np.random.default_rng(0).standard_normal((6, 2))
+        weights = np.arange(1.0, 7.0)
+        expected = diagnostics.ksd(x, -x, weights=weights)
+        for statistic in ("v", "u", "linear"):
+            for shape in ((6, 1), (1, 6), (2, 3)):
+                with self.subTest(statistic=statistic, shape=shape), self.assertRaisesRegex(
+                        ValueError, r"^ksd: weights must have shape \(n,\) = \(6,\), got "
+                        r"\(%d, %d\)$" % shape):
+                    diagnostics.ksd(x, -x, weights=weights.reshape(shape), statistic=statistic)
+        with self.assertRaisesRegex(ValueError, r"^ksd: weights must have shape \(n,\) = "
+                                    r"\(6,\), got \(5,\)$"):
+            diagnostics.ksd(x, -x, weights=weights[:5])
+        self.assertEqual(diagnostics.ksd(x, -x, weights=list(weights)), expected)
+        directory = tempfile.mkdtemp(dir=os.environ.get("TEST_TMPDIR"))
+        path = os.path.join(directory, "draws.csv")
+        with self.assertRaisesRegex(ValueError, r"^write_cmdstan_csv: lp must have shape "
+                                    r"\(n,\) = \(6,\), got \(6, 1\)$"):
+            diagnostics.write_cmdstan_csv(path, x, lp=np.zeros((6, 1)))
+
+    def test_integers_raise_naming_them(self):
+        # Out-of-range seeds and counts were pybind11 TypeErrors listing the overloads.
+        path = os.path.join(tempfile.mkdtemp(dir=os.environ.get("TEST_TMPDIR")), "draws.csv")
+        draws = np.zeros((3, 2))
+        cases = [
+            (ValueError, "^seed must be >= 0, got -1$", dict(seed=-1)),
+            (ValueError, "^seed must be at most 18446744073709551615", dict(seed=2**64)),
+            (ValueError, "^num_warmup must be at most 9223372036854775807", dict(num_warmup=2**63)),
+            (ValueError, "^thin must be >= 1, got 0$", dict(thin=0)),
+            (ValueError, "^chain_id must be at most 2147483647", dict(chain_id=2**31)),
+            (TypeError, "^significant_digits must be an int, got 6.0$",
+             dict(significant_digits=6.0)),
+        ]
+        for error, message, kwargs in cases:
+            with self.subTest(kwargs=kwargs), self.assertRaisesRegex(error, message):
+                diagnostics.write_cmdstan_csv(path, draws, **kwargs)
+
     def test_complex_draws_raise(self):
         # The float64 conversion dropped the imaginary parts silently.
         draws = np.arange(20.0) + 1j

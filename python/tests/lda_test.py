@@ -369,6 +369,13 @@ class ErrorPathTest(unittest.TestCase):
             sgmcmc.format_topics(np.ones((0, 0)), 0, [], 2)
         with self.assertRaisesRegex(ValueError, r"^topics\[1, 2\] = nan must be finite"):
             sgmcmc.format_topics(np.array([[1.0, 0, 0], [0, 0, np.nan]]), 2, list("abc"), 2)
+        # Out-of-range counts were pybind11 TypeErrors listing the overloads.
+        with self.assertRaisesRegex(ValueError, "^format_topics: num_topics must be at most "
+                                    "2147483647, got 4294967296$"):
+            sgmcmc.format_topics(np.ones((1, 3)), 2**32, list("abc"), 2)
+        with self.assertRaisesRegex(TypeError, "^format_topics: top_words must be an int, "
+                                    "got 2.0$"):
+            sgmcmc.format_topics(np.ones((1, 3)), 1, list("abc"), 2.0)
 
     def test_overflowing_settings_raise(self):
         # V x beta = inf and SGRLD's step at h = 1e300 made the topics NaN, and the next Gibbs

@@ -237,6 +237,52 @@ class ArgumentErrorTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, r"^theta0 must be a vector \(1-D\), got shape"):
             samplers.psgld(lambda t, b, s, o: None, np.zeros((2, 2)))
 
+    def test_integers_of_the_cpp_classes_raise_naming_them(self):
+        # Seeds, streams, positions and counts out of their C++ type's range (or not ints)
+        # were pybind11 TypeErrors listing the overloads without naming the argument.
+        model = samplers.CategoricalDirichlet([5, 5], alpha=0.1)
+        chain = samplers.sgld(standard_normal_gradient, np.zeros(2))
+        cases = [
+            (ValueError, "^Engine: seed must be >= 0, got -1$", lambda: samplers.Engine(-1)),
+            (ValueError, "^Engine: stream must be at most 18446744073709551615, "
+             "got 18446744073709551616$",
+             lambda: samplers.Engine(1, 2**64)),
+            (TypeError, "^Engine: seed must be an int, got 1.5$", lambda: samplers.Engine(1.5)),
+            (ValueError, "^Engine.seek: position must be >= 0, got -1$",
+             lambda: samplers.Engine(1).seek(-1)),
+            (ValueError, "^CountModelStepper: seed must be >= 0, got -1$",
+             lambda: samplers.CountModelStepper(model, batch_size=1, seed=-1, stream=0)),
+            (ValueError, "^CountModelStepper: stream must be >= 0, got -2$",
+             lambda: samplers.CountModelStepper(model, batch_size=1, seed=1, stream=-2)),
+            (ValueError, "^CountModelStepper: batch_size must be at most 9223372036854775807",
+             lambda: samplers.CountModelStepper(model, batch_size=2**63, seed=1, stream=0)),
+            (ValueError, "^EuclideanChain.run: steps must be at most 9223372036854775807, "
+             "got 1180591620717411303424$", lambda: chain.run(2**70)),
+            (ValueError, "^EuclideanChain.run: steps must be >= 0, got -1$",
+             lambda: chain.run(-1)),
+            (TypeError, "^EuclideanChain.run: steps must be an int, got True$",
+             lambda: chain.run(True)),
+            (ValueError, "^SimplexChain.steps: row must be at most 0, got 1099511627776$",
+             lambda: samplers.scir(1, 3).steps(2**40)),
+            (ValueError, r"^CategoricalDirichlet: category_counts\[1\] must be at most "
+             "9223372036854775807", lambda: samplers.CategoricalDirichlet([1, 2**63], 0.1)),
+            (TypeError, r"^CategoricalDirichlet: category_counts\[0\] must be an int, got 1.5$",
+             lambda: samplers.CategoricalDirichlet(np.array([1.5, 2.0]), 0.1)),
+        ]
+        for error, message, call in cases:
+            with self.subTest(message=message), self.assertRaisesRegex(error, message):
+                call()
+        # Valid calls are unchanged: numpy integers and the largest values convert.
+        engine = samplers.Engine(np.uint64(2**64 - 1), stream=np.int64(3))
+        self.assertEqual((engine.seed, engine.stream), (2**64 - 1, 3))
+        engine.seek(7)
+        self.assertEqual(engine.position, 7)
+        chain.run(np.int32(3))
+        chain.run(0)
+        self.assertEqual(chain.iteration, 3)
+        self.assertEqual(samplers.scir(2, 3).steps(1), 0)
+        self.assertEqual(samplers.CategoricalDirichlet(np.array([3, 4]), 0.5).num_items, 7)
+
     def test_sgrld_overflow_raises_and_keeps_the_state(self):
         # Counts of 1e308 overflowed SGRLD's Euler step: omega became NaN silently.
         chain = samplers.sgrld(1, 5, seed=3)
