@@ -219,9 +219,9 @@ std::vector<double> SlicePartitions(const PartitionPosterior& exact, DpMixtureOp
 // the atoms' Dir(a) with a = atom_concentration), with α fixed and with α ~ Gamma(1, 1)
 // integrated out. The final states of kSliceChains independent chains are independent draws;
 // TotalVariationTolerance bounds their TV to the exact law at a false-failure rate of 1e-6
-// per check. Burn-in: kSliceSteps steps from a random start over 3 components; on five users
-// the chain forgets its start in a few steps (the TV at 15 and at 60 steps agree within the
-// Monte Carlo error), so the remaining bias is far below the margin.
+// per check. Burn-in: kSliceSteps steps from a random start over 3 components. Measured TV
+// (12000 chains): 0.10-0.15 after 5 steps, 0.018-0.021 after 30 and 0.018-0.020 after 60
+// steps, i.e. at the Monte Carlo floor (E[TV] ~0.02) from 30 steps on.
 constexpr int kSliceChains = 12000;
 constexpr int kSliceSteps = 30;
 
