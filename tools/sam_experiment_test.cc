@@ -281,17 +281,16 @@ TEST(SamToyTest, OutputStructureAndKsBelowBound) {
 }
 
 // The toy's KSDs against the exact sampler's range (see kChiSquaredOneQuantile): n = 10^4
-// draws (every 2nd of 2 10^4 iterations), the iid exact draws within the bound at tau = 1,
-// each chain within it at its own tau (ESS from the CSV's every 10th iteration, i.e. every 5th
-// KSD draw). Measured: SGGMC and gSGNHT well inside (see the printed values); a sampler at
+// draws (every iteration), the iid exact draws within the bound at tau = 1, each chain within
+// it at its own tau (ESS from the CSV's every 10th draw). Measured: SGGMC and gSGNHT well inside (see the printed values); a sampler at
 // the wrong temperature or with a wrong gradient has a KSD of its limit that does not shrink.
 TEST(SamToyTest, KsdWithinTheExactSamplersRange) {
   SamOptions options = ShortOptions();
-  options.toy_iterations = 20000;
+  options.toy_iterations = 10000;
   const absl::StatusOr<SamToyResult> result = RunSamToy(options);
   ASSERT_TRUE(result.ok()) << result.status();
   const int n = result->ksd_draws;
-  ASSERT_EQ(n, kSamKsdDraws);
+  ASSERT_EQ(n, options.toy_iterations);
   const double diagonal =
       ExpectedSteinDiagonal(samplers::ToyCircle(), 1, 2001, [](const std::vector<double>& a) {
         return std::log(samplers::ToyCircle::AngleDensity(a[0]));
@@ -386,8 +385,8 @@ TEST(SamSyntheticTest, KsdWithinTheExactSamplersRange) {
   const auto log_density = [&model](const std::vector<double>& a) {
     return -model.AnglePotential(a[0], a[1]);
   };
-  const double diagonal = ExpectedSteinDiagonal(model, 2, 201, log_density);
-  const double coarse = ExpectedSteinDiagonal(model, 2, 151, log_density);
+  const double diagonal = ExpectedSteinDiagonal(model, 2, 151, log_density);
+  const double coarse = ExpectedSteinDiagonal(model, 2, 101, log_density);
   EXPECT_NEAR(coarse, diagonal, 0.02 * diagonal);
   for (int which = 0; which < 3; ++which) {
     const int n = result->ksd_draws[which];
