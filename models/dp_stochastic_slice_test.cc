@@ -191,6 +191,23 @@ TEST(DpStochasticSliceTest, RestoredStateContinuesBitIdentically) {
   }
 }
 
+// The options of the checks on the five-user data: the whole data as the minibatch, steps
+// `step` for the atoms and the sticks, a = 0.8, random starts over 3 components, α = 1.5
+// fixed (or its start).
+DpStochasticOptions TinyDataOptions(DpSimplexSampler kind, double step, bool sample_alpha) {
+  DpStochasticOptions options;
+  options.sampler = kind;
+  options.atom_step = step;
+  options.stick_step = step;
+  options.minibatch_size = 5;
+  options.initial_capacity = 4;
+  options.model.atom_concentration = 0.8;
+  options.model.initial_components = 3;
+  options.model.sample_alpha = sample_alpha;
+  options.model.initial_alpha = 1.5;
+  return options;
+}
+
 // An independent reference for the SCIR path: with the whole data as the minibatch (n = N)
 // and steps so long that the CIR transition forgets its start (h = 40: exp(-h) ~ 4e-18), each
 // SCIR step draws its rows from the exact Gamma laws, i.e. the sticks from Beta(1 + m_j,
@@ -200,22 +217,12 @@ TEST(DpStochasticSliceTest, RestoredStateContinuesBitIdentically) {
 // with α ~ Gamma(1, 1). Final states of kChains independent chains (random starts over 3
 // components, kSteps steps each: the exact sampler reaches the Monte Carlo floor of the TV
 // within 30 steps, dp_mixture_test), TV within TotalVariationTolerance at a false-failure
-// rate of 1e-6 per check (measured TV 0.028-0.039, tolerance 0.070). A
-// wrong count, stick tail or minibatch scale in the shared model code moves the partition law
-// by far more than the tolerance (about 0.03).
+// rate of 1e-6 per check (measured TV 0.026-0.039, tolerance 0.070). A wrong count, stick
+// tail or minibatch scale in the shared model code moves the partition law by far more.
 void ExpectScirMatchesEnumeratedPosterior(bool sample_alpha) {
   constexpr int kChains = 6000, kSteps = 30;
   const data::Corpus corpus = TinyPartitionCorpus();
-  DpStochasticOptions options;
-  options.sampler = DpSimplexSampler::kScir;
-  options.atom_step = 40;
-  options.stick_step = 40;
-  options.minibatch_size = 5;
-  options.initial_capacity = 4;
-  options.model.atom_concentration = 0.8;
-  options.model.initial_components = 3;
-  options.model.sample_alpha = sample_alpha;
-  options.model.initial_alpha = 1.5;
+  DpStochasticOptions options = TinyDataOptions(DpSimplexSampler::kScir, 40, sample_alpha);
   const MultinomialDirichletModel model(3, options.model.atom_concentration);
   const PartitionPosterior exact =
       sample_alpha ? PartitionPosterior(model, TinyPartitionCounts(), options.model.alpha_shape,
@@ -255,16 +262,8 @@ TEST(DpStochasticSliceTest, ScirWithFullBatchAndLongStepsMatchesPosteriorWithAlp
 TEST(DpStochasticSliceTest, SgrldWithFullBatchIsNearTheEnumeratedPosterior) {
   constexpr int kChains = 16, kBurnIn = 500, kSteps = 4000;
   const data::Corpus corpus = TinyPartitionCorpus();
-  DpStochasticOptions options;
-  options.sampler = DpSimplexSampler::kSgrld;
-  options.atom_step = 0.02;
-  options.stick_step = 0.02;
-  options.minibatch_size = 5;
-  options.initial_capacity = 4;
-  options.model.atom_concentration = 0.8;
-  options.model.initial_components = 3;
-  options.model.sample_alpha = false;
-  options.model.initial_alpha = 1.5;
+  DpStochasticOptions options =
+      TinyDataOptions(DpSimplexSampler::kSgrld, 0.02, /*sample_alpha=*/false);
   const MultinomialDirichletModel model(3, options.model.atom_concentration);
   const PartitionPosterior exact(model, TinyPartitionCounts(), options.model.initial_alpha);
   std::vector<std::vector<int>> visits(kChains);
