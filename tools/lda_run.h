@@ -52,6 +52,7 @@
 #include "absl/strings/string_view.h"
 #include "data/corpus.h"
 #include "data/split.h"
+#include "data/uci_stream.h"
 #include "models/lda.h"
 #include "tools/lda_config.pb.h"
 
@@ -77,6 +78,10 @@ struct ResolvedLdaRun {
   // minibatch_size is the number of training documents, set by FitLdaRunsToData (a
   // PERSISTENT_JOINT run that leaves minibatch_size unset).
   bool full_batch = false;
+  // Whether the config set iterations / burn_in (else FitLdaRunsToData sets a streamed run's
+  // from the stream's length).
+  bool iterations_set = false;
+  bool burn_in_set = false;
 };
 
 // The runs of `config` (one default run if it lists none). InvalidArgument naming `source`
@@ -87,9 +92,12 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
 
 // Fits `runs` to a training corpus of `num_documents` documents: full_batch runs get
 // minibatch_size = num_documents; a kPersistentJoint run whose minibatch_size differs is an
-// InvalidArgument naming `source` and the run ("needs the full batch").
+// InvalidArgument naming `source` and the run ("needs the full batch"). With `passes` > 0 the
+// documents are streamed that many times: every run's (D/n) scale is num_documents, a run
+// without iterations gets ceil(passes x D / minibatch_size) (and its default burn-in), and
+// PERSISTENT_JOINT is refused.
 absl::Status FitLdaRunsToData(int num_documents, const std::string& source,
-                              std::vector<ResolvedLdaRun>& runs);
+                              std::vector<ResolvedLdaRun>& runs, int passes = 0);
 
 // Sets every run's count_estimator (adding the default run if `config` lists none) from its
 // name: sweep_average, last_sweep or persistent_joint (models::LdaCountEstimatorName).
@@ -108,6 +116,10 @@ struct LdaData {
   data::Corpus train;
   data::DocumentCompletionSplit test;
   std::string description;  // one line for the log
+  // A streamed run (LdaConfig.stream): `train` holds the vocabulary only; the documents are
+  // streamed (OpenLdaStream), `streamed_documents` per pass.
+  bool streamed = false;
+  int streamed_documents = 0;
 };
 
 // Loads the corpus of `config` (the embedded KOS corpus by default; `argv0` locates it) and
@@ -131,6 +143,13 @@ absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options);
 // from BUILD_WORKING_DIRECTORY when set (bazel run), as every input path of a config is
 // (FromWorkingDirectory, tools/tool_support.h).
 std::string LdaOutputDirectory(const LdaConfig& config);
+
+// The training stream of `config.stream` (whose held-out documents, if any, are excluded),
+// minibatches of `minibatch_size` documents. Errors name `source` and the field, or the file
+// and line.
+absl::StatusOr<data::UciMinibatchStream> OpenLdaStream(const LdaConfig& config,
+                                                       int minibatch_size,
+                                                       const std::string& source);
 
 }  // namespace sgmcmc::tools
 
