@@ -141,13 +141,13 @@ std::string TraceCsv(const LdaCheckpoint& checkpoint) {
 std::string PointTraceCsv(const LdaCheckpoint& checkpoint) {
   std::string out =
       "iteration,train_seconds,fold_in_perplexity_last,fold_in_perplexity_mean,mean_samples,"
-      "gibbs_running_predictive_perplexity,train_cpu_seconds\n";
+      "gibbs_running_predictive_perplexity,train_cpu_seconds,documents\n";
   for (const LdaTracePoint& p : checkpoint.trace()) {
     absl::StrAppend(&out, p.iteration(), ",", absl::StrFormat("%.6f", p.train_seconds()), ",",
                     absl::StrFormat("%.9g", p.fold_in_perplexity_last()), ",",
                     absl::StrFormat("%.9g", p.fold_in_perplexity_mean()), ",",
                     p.mean_samples(), ",", absl::StrFormat("%.9g", p.running_perplexity()), ",",
-                    absl::StrFormat("%.6f", p.train_cpu_seconds()), "\n");
+                    absl::StrFormat("%.6f", p.train_cpu_seconds()), ",", p.documents(), "\n");
   }
   return out;
 }
@@ -911,6 +911,26 @@ absl::StatusOr<LdaData> LoadLdaData(const LdaConfig& config, const std::string& 
                  std::move(loaded->description)};
 }
 
+std::string SummaryLines(const std::string& name, const LdaTracePoint& last) {
+  // The headline: the held-out perplexity of the posterior-mean topics by fold-in, the point
+  // estimate every comparison uses (bench/README.md); the last sample's while the mean has
+  // no samples (burn-in not reached).
+  const bool mean = last.mean_samples() > 0;
+  std::string headline = absl::StrFormat(
+      "%s: held-out perplexity %.2f (%s, fold-in) after %d iterations, %.1f s of training",
+      name, mean ? last.fold_in_perplexity_mean() : last.fold_in_perplexity_last(),
+      mean ? absl::StrCat("posterior-mean topics over ", last.mean_samples(), " samples")
+           : "the last sample: burn-in not reached, no posterior mean",
+      last.iteration(), last.train_seconds());
+  return absl::StrCat(
+      headline, "\n", std::string(name.size() + 2, ' '),
+      absl::StrFormat("other figures: fold-in perplexity of the last sample %.2f; Gibbs "
+                      "predictive perplexity %.2f (document completion, p_dw averaged over the "
+                      "evaluations after burn-in; the last evaluation alone %.2f)",
+                      last.fold_in_perplexity_last(), last.running_perplexity(),
+                      last.perplexity()));
+}
+
 std::string LdaOutputDirectory(const LdaConfig& config) {
   return FromWorkingDirectory(config.output_dir().empty() ? "lda_output" : config.output_dir());
 }
@@ -968,12 +988,7 @@ absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options) {
     LdaCheckpoint checkpoint;
     SGMCMC_RETURN_IF_ERROR(trainer.Train(options, checkpoint, stdin_stream));
     const LdaTracePoint& last = checkpoint.trace(checkpoint.trace_size() - 1);
-    summary.push_back(absl::StrFormat(
-        "%s: %d iterations in %.1f s of training, perplexity %.2f (last evaluation %.2f); "
-        "fold-in perplexity of the posterior mean over %d samples %.2f, of the last sample %.2f",
-        run.name, last.iteration(), last.train_seconds(), last.running_perplexity(),
-        last.perplexity(), last.mean_samples(), last.fold_in_perplexity_mean(),
-        last.fold_in_perplexity_last()));
+    summary.push_back(SummaryLines(run.name, last));
     progress << summary.back() << "\n";
     names.push_back(run.name);
   }

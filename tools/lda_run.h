@@ -15,20 +15,22 @@
 //                         kept from burn_in on (every mean_every iterations), streamed during
 //                         training (models::Lda::PosteriorMeanTopics); once it has samples
 //   point_trace_NAME.csv  iteration, train_seconds, fold_in_perplexity_last,
-//                         fold_in_perplexity_mean, mean_samples (point estimates scored by
+//                         fold_in_perplexity_mean (the headline figure: the posterior-mean
+//                         topics), mean_samples (point estimates scored by
 //                         fold-in, eval/fold_in.h), gibbs_running_predictive_perplexity (=
 //                         trace's running_perplexity, the SG-MCMC predictive: a different
 //                         quantity, in its own column), train_cpu_seconds (CPU time of the
-//                         process in training, all threads)
+//                         process in training, all threads), documents (trained on so far)
 //   checkpoint_NAME.pb    an LdaCheckpoint (tools/lda_checkpoint.proto) in a checksummed
 //                         frame (tools/checkpoint_file.h): a damaged one is refused
 //   snapshots_NAME/, snapshots_NAME.csv
 //                         with write_snapshots: the last sample and the posterior mean at
 //                         every evaluation, as .phi files, and their training seconds
 // and vocabulary.txt (the training vocabulary, the columns of every topic matrix, one word
-// per line), perplexity.png (perplexity against iterations and against training seconds for
-// all the runs; gnuplot, tools/plots/lda_perplexity.gp, which reads the run names from
-// runs.txt) and summary.txt (one line per run).
+// per line), perplexity.png (the headline figure, the fold-in perplexity of the posterior-mean
+// topics, against iterations, training seconds and documents seen for all the runs; gnuplot,
+// tools/plots/lda_perplexity.gp, which reads the run names from runs.txt) and summary.txt
+// (two lines per run: the headline figure, then the other perplexities, each named).
 //
 // Resume: with `resume`, a run whose checkpoint exists in the output directory continues from
 // it (the settings must match) up to the configured iterations; the continuation is
@@ -54,6 +56,7 @@
 #include "data/split.h"
 #include "data/uci_stream.h"
 #include "models/lda.h"
+#include "tools/lda_checkpoint.pb.h"
 #include "tools/lda_config.pb.h"
 
 namespace sgmcmc::tools {
@@ -138,6 +141,10 @@ struct LdaRunOptions {
 
 // Trains every run of `config` and writes the outputs (see above).
 absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options);
+
+// A run's lines in summary.txt: first the headline figure, the held-out perplexity of the
+// posterior-mean topics by fold-in, then the other perplexities, each said what it is.
+std::string SummaryLines(const std::string& name, const LdaTracePoint& last);
 
 // The output directory of `config`: output_dir (default "lda_output"), relative paths taken
 // from BUILD_WORKING_DIRECTORY when set (bazel run), as every input path of a config is

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "data/corpus.h"
 #include "data/uci_writer.h"
 #include "gtest/gtest.h"
@@ -458,7 +459,7 @@ TEST(RunLdaTest, WritesOutputsAndResumesBitIdentically) {
     const std::string point_trace = Slurp(whole + "/point_trace_" + run + ".csv");
     EXPECT_EQ(point_trace.substr(0, point_trace.find('\n')),
               "iteration,train_seconds,fold_in_perplexity_last,fold_in_perplexity_mean,"
-              "mean_samples,gibbs_running_predictive_perplexity,train_cpu_seconds");
+              "mean_samples,gibbs_running_predictive_perplexity,train_cpu_seconds,documents");
     EXPECT_EQ(std::count(point_trace.begin(), point_trace.end(), '\n'), 5);
     const std::string trace = Slurp(whole + "/trace_" + run + ".csv");
     EXPECT_EQ(trace.substr(0, trace.find('\n')),
@@ -466,9 +467,20 @@ TEST(RunLdaTest, WritesOutputsAndResumesBitIdentically) {
     const std::string topics = Slurp(whole + "/topics_" + run + ".txt");
     EXPECT_EQ(std::count(topics.begin(), topics.end(), '\n'), 3) << topics;
   }
-  EXPECT_NE(Slurp(whole + "/summary.txt").find("sgrld_fast: 12 iterations"), std::string::npos);
-  EXPECT_NE(Slurp(whole + "/summary.txt").find("fold-in perplexity of the posterior mean over 8"),
+  const std::string summary = Slurp(whole + "/summary.txt");
+  EXPECT_NE(summary.find("sgrld_fast: held-out perplexity "), std::string::npos) << summary;
+  EXPECT_NE(summary.find("(posterior-mean topics over 8 samples, fold-in) after 12 iterations"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("other figures: fold-in perplexity of the last sample "),
             std::string::npos);
+  // The headline is the posterior mean's fold-in perplexity the trace recorded last.
+  const LdaCheckpoint sgrld = ReadCheckpoint(whole + "/checkpoint_sgrld_fast.pb");
+  const LdaTracePoint& final_point = sgrld.trace(sgrld.trace_size() - 1);
+  EXPECT_NE(summary.find(absl::StrFormat("held-out perplexity %.2f (",
+                                         final_point.fold_in_perplexity_mean())),
+            std::string::npos);
+  EXPECT_EQ(SummaryLines("r", final_point).substr(0, 23), "r: held-out perplexity ");
 
   // A resume with different settings is refused.
   LdaConfig changed = SmallConfig(corpus_dir, parts, 14);
