@@ -41,9 +41,9 @@ cat > "${syn}/config.textpb" <<CONFIG
 seed: 1
 eval_every: 100
 stream {
-  docword: "$(ls "${syn}"/corpus/docword.*train*.txt.gz 2>/dev/null || ls "${syn}"/corpus/docword*.txt.gz | head -1)"
-  vocab: "$(ls "${syn}"/corpus/vocab*.txt | head -1)"
-  test_docword: "$(ls "${syn}"/corpus/docword*held*.txt.gz | head -1)"
+  docword: "${syn}/corpus/docword.txt.gz"
+  vocab: "${syn}/corpus/vocab.txt"
+  test_docword: "${syn}/corpus/heldout.docword.txt.gz"
   passes: 1
 }
 runs { preset: "scir_fast" num_topics: 100 }
@@ -52,6 +52,6 @@ output_dir: "${syn}/out"
 CONFIG
 "${bin}/tools/lda" --config="${syn}/config.textpb"
 for run in scir_fast sgrld_fast; do
-  "${bin}/tools/lda_topic_recovery" --true_topics="$(ls "${syn}"/corpus/*.phi | head -1)" \
+  "${bin}/tools/lda_topic_recovery" --true_topics="${syn}/corpus/topics.phi" \
     --topics="${syn}/out/topic_matrix_mean_${run}.phi"
 done
