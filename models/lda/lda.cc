@@ -4,6 +4,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -181,7 +182,39 @@ absl::StatusOr<LdaPreset> ParseLdaPreset(absl::string_view name) {
 
 absl::StatusOr<Lda> Lda::Create(const data::Corpus& train, const LdaOptions& options,
                                 parallel::ThreadPool* pool) {
-  if (absl::Status s = options.Validate(train.num_documents()); !s.ok()) return s;
+  return CreateOn(train, options, train.num_documents(), pool);
+}
+
+absl::StatusOr<Lda> Lda::CreateStreaming(int vocabulary_size, const LdaOptions& options,
+                                         parallel::ThreadPool* pool) {
+  if (options.corpus_documents < 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "LdaOptions.corpus_documents must be >= 1 (the documents of the stream) for a "
+        "streaming LDA, got ", options.corpus_documents));
+  }
+  if (options.count_estimator == LdaCountEstimator::kPersistentJoint) {
+    return absl::InvalidArgumentError(
+        "LdaOptions.count_estimator kPersistentJoint needs the full corpus in memory; a "
+        "streaming LDA cannot use it");
+  }
+  if (vocabulary_size < 2) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "Lda::CreateStreaming: the vocabulary needs at least 2 words, got ", vocabulary_size));
+  }
+  // The minibatches' holder: V (unnamed) words and, until the first StepOn, one empty
+  // document; its address is stable (the count model keeps it).
+  auto batch = std::make_unique<data::Corpus>();
+  batch->vocabulary.resize(vocabulary_size);
+  batch->doc_offsets = {0, 0};
+  absl::StatusOr<Lda> lda = CreateOn(*batch, options, /*num_documents=*/-1, pool);
+  if (!lda.ok()) return lda.status();
+  lda->stream_batch_ = std::move(batch);
+  return lda;
+}
+
+absl::StatusOr<Lda> Lda::CreateOn(const data::Corpus& train, const LdaOptions& options,
+                                  int num_documents, parallel::ThreadPool* pool) {
+  if (absl::Status s = options.Validate(num_documents); !s.ok()) return s;
   // The Dirichlets' total concentrations: an overflow (beta = 1e308 over V words) made the
   // topics NaN and aborted the next Gibbs sweep (MinibatchTopicTable's CHECK).
   if (!std::isfinite(options.num_topics * options.alpha) ||
@@ -195,7 +228,8 @@ absl::StatusOr<Lda> Lda::Create(const data::Corpus& train, const LdaOptions& opt
                             options.gibbs_sweeps, pool, options.count_estimator);
   if (!count_model.ok()) return count_model.status();
   (*count_model)->set_scale_documents(options.corpus_documents);
-  auto minibatch = samplers::Minibatch::Create(train.num_documents(), options.minibatch_size);
+  auto minibatch = samplers::Minibatch::Create(
+      train.num_documents(), num_documents < 0 ? 1 : options.minibatch_size);
   if (!minibatch.ok()) return minibatch.status();
   auto step_size = samplers::StepSize::Create(options.step_size);
   if (!step_size.ok()) return step_size.status();
@@ -238,7 +272,33 @@ void Lda::ForEachTopic(absl::FunctionRef<void(int topic)> fn) {
 }
 
 void Lda::Step() {
-  const absl::Span<const int64_t> batch = minibatch_.Draw(driver_);
+  SGMCMC_CHECK(!streaming()) << "Lda::Step on a streaming Lda: call StepOn(documents)";
+  StepBatch(minibatch_.Draw(driver_));
+}
+
+absl::Status Lda::StepOn(const data::Corpus& documents) {
+  SGMCMC_CHECK(streaming()) << "Lda::StepOn needs a streaming Lda (CreateStreaming)";
+  const int n = documents.num_documents();
+  if (n < 1) return absl::InvalidArgumentError("Lda::StepOn: the minibatch has no documents");
+  const int vocabulary = vocabulary_size();
+  for (int d = 0; d < n; ++d) {
+    for (int32_t w : documents.document(d)) {
+      if (w < 0 || w >= vocabulary) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("Lda::StepOn: document ", d, " of the minibatch has word id ", w,
+                         ", outside [0, V = ", vocabulary, ")"));
+      }
+    }
+  }
+  stream_batch_->doc_offsets.assign(documents.doc_offsets.begin(), documents.doc_offsets.end());
+  stream_batch_->tokens.assign(documents.tokens.begin(), documents.tokens.end());
+  stream_slots_.resize(n);
+  for (int d = 0; d < n; ++d) stream_slots_[d] = d;
+  StepBatch(stream_slots_);
+  return absl::OkStatus();
+}
+
+void Lda::StepBatch(absl::Span<const int64_t> batch) {
   double materialize_seconds = 0;
   if (lazy_ != nullptr) {
     // The minibatch's words, materialised in every topic before the sweeps read them.

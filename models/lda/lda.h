@@ -195,12 +195,27 @@ class Lda {
   // than 2 words. The corpus and pool (may be null) must outlive the Lda.
   static absl::StatusOr<Lda> Create(const data::Corpus& train, const LdaOptions& options,
                                     parallel::ThreadPool* pool);
+  // Streaming (online) LDA over a corpus that is never held in memory (Patterson & Teh 2013,
+  // §5): no training corpus; each StepOn(documents) is one iteration on a minibatch the
+  // caller drew (e.g. from data/uci_stream.h), its counts scaled by options.corpus_documents
+  // / n, which must be > 0 (the D of the stream). Step() must not be called. Same errors as
+  // Create, and kPersistentJoint (full batch) is refused. Memory: O(K V) for the topics, plus
+  // the minibatch; independent of D.
+  static absl::StatusOr<Lda> CreateStreaming(int vocabulary_size, const LdaOptions& options,
+                                             parallel::ThreadPool* pool);
 
   Lda(Lda&&) = default;
   Lda& operator=(Lda&&) = default;
 
-  // One iteration: minibatch, Gibbs sweeps, topic update.
+  // One iteration: minibatch, Gibbs sweeps, topic update. Not for a streaming Lda.
   void Step();
+  // One iteration on `documents` (every one of them the minibatch; word ids in [0, V)), for
+  // a streaming Lda (CreateStreaming; CHECKed). InvalidArgument naming the document and word
+  // for an id outside [0, V) or an empty minibatch, with nothing changed. The draws depend
+  // only on the documents, their order and the state, so a stream that replays the same
+  // minibatches after a Restore continues bit-identically.
+  absl::Status StepOn(const data::Corpus& documents);
+  bool streaming() const { return stream_batch_ != nullptr; }
 
   int64_t iteration() const { return iteration_; }
   const LdaOptions& options() const { return options_; }
@@ -247,6 +262,11 @@ class Lda {
   Lda(const data::Corpus& train, const LdaOptions& options, parallel::ThreadPool* pool,
       std::unique_ptr<LdaCountModel> count_model, samplers::Minibatch minibatch,
       samplers::StepSize step_size, std::unique_ptr<samplers::SimplexSampler> sampler);
+  // Create's work on a training corpus (for streaming: the holder of the minibatches).
+  static absl::StatusOr<Lda> CreateOn(const data::Corpus& train, const LdaOptions& options,
+                                      int num_documents, parallel::ThreadPool* pool);
+  // One iteration on the documents `batch` of *train_.
+  void StepBatch(absl::Span<const int64_t> batch);
   // Whether the state after m completed iterations is a posterior-mean sample.
   bool KeepsSample(int64_t m) const;
   // Counts the sample about to be added (sizing the mean and `threads` scratch rows) and
@@ -263,6 +283,9 @@ class Lda {
 
   LdaOptions options_;
   const data::Corpus* train_;
+  // Streaming: the current minibatch's documents (train_ points here), and their slots.
+  std::unique_ptr<data::Corpus> stream_batch_;
+  std::vector<int64_t> stream_slots_;
   parallel::ThreadPool* pool_;
   std::unique_ptr<LdaCountModel> count_model_;
   samplers::Minibatch minibatch_;

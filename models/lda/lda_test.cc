@@ -401,6 +401,71 @@ TEST(LdaTest, PersistentJointIsBitIdenticalForAnyThreadCountAndRestores) {
   EXPECT_FALSE(averaged->Restore(first->State()).ok());
 }
 
+// Streaming is the same chain: an Lda fed every document of a corpus as its minibatch by
+// StepOn equals, to the last bit, the in-memory Lda on that corpus with the full batch
+// (whose minibatch draw takes no engine word) and the same scale D, for any thread count,
+// with the eager and lazy updates and the posterior mean; and its checkpoint resumes it.
+TEST(LdaStreamingTest, StepOnTheWholeCorpusIsTheFullBatchChainAndResumes) {
+  const data::Corpus corpus = BlockCorpus(4, 8, 24, 30, 7);
+  for (LdaTopicUpdate update : {LdaTopicUpdate::kEager, LdaTopicUpdate::kLazy}) {
+    for (LdaSampler sampler : {LdaSampler::kScir, LdaSampler::kSgrld}) {
+      if (update == LdaTopicUpdate::kLazy && sampler == LdaSampler::kSgrld) continue;
+      LdaOptions options = SmallOptions(sampler);
+      options.topic_update = update;
+      options.minibatch_size = corpus.num_documents();
+      options.corpus_documents = 1000;  // a stream of 1000 documents
+      options.mean_burn_in = 2;
+      const std::string name =
+          absl::StrCat(LdaSamplerName(sampler), " ", LdaTopicUpdateName(update));
+      auto memory = Lda::Create(corpus, options, nullptr);
+      ASSERT_TRUE(memory.ok()) << memory.status();
+      for (int m = 0; m < 5; ++m) memory->Step();
+      for (int threads : {0, 3}) {
+        std::unique_ptr<parallel::ThreadPool> pool;
+        if (threads > 0) pool = std::make_unique<parallel::ThreadPool>(threads);
+        auto streamed = Lda::CreateStreaming(corpus.vocabulary_size(), options, pool.get());
+        ASSERT_TRUE(streamed.ok()) << streamed.status();
+        for (int m = 0; m < 2; ++m) ASSERT_TRUE(streamed->StepOn(corpus).ok());
+        // Resume from the checkpoint after 2 iterations, on another object.
+        auto resumed = Lda::CreateStreaming(corpus.vocabulary_size(), options, pool.get());
+        ASSERT_TRUE(resumed.ok());
+        ASSERT_TRUE(resumed->Restore(streamed->State()).ok());
+        for (int m = 2; m < 5; ++m) ASSERT_TRUE(resumed->StepOn(corpus).ok());
+        EXPECT_EQ(TopicsOf(*resumed), TopicsOf(*memory)) << name << " threads=" << threads;
+        std::vector<double> a(TopicsOf(*memory).size()), b(a.size());
+        memory->PosteriorMeanTopics(absl::MakeSpan(a));
+        resumed->PosteriorMeanTopics(absl::MakeSpan(b));
+        EXPECT_EQ(a, b) << name;
+        EXPECT_EQ(resumed->last_stats().documents, corpus.num_documents());
+      }
+    }
+  }
+}
+
+TEST(LdaStreamingTest, BadMinibatchesAndOptionsAreErrors) {
+  LdaOptions options = SmallOptions(LdaSampler::kScir);
+  EXPECT_NE(std::string(Lda::CreateStreaming(10, options, nullptr).status().message())
+                .find("corpus_documents must be >= 1"),
+            std::string::npos);
+  options.corpus_documents = 100;
+  EXPECT_FALSE(Lda::CreateStreaming(1, options, nullptr).ok());
+  LdaOptions joint = options;
+  joint.count_estimator = LdaCountEstimator::kPersistentJoint;
+  EXPECT_FALSE(Lda::CreateStreaming(10, joint, nullptr).ok());
+  auto lda = Lda::CreateStreaming(10, options, nullptr);
+  ASSERT_TRUE(lda.ok()) << lda.status();
+  data::Corpus batch;
+  EXPECT_FALSE(lda->StepOn(batch).ok());
+  batch.vocabulary.resize(11);
+  batch.AddDocument({1, 2});
+  batch.AddDocument({3, 10});
+  const absl::Status status = lda->StepOn(batch);
+  EXPECT_NE(std::string(status.message()).find("document 1 of the minibatch has word id 10"),
+            std::string::npos)
+      << status;
+  EXPECT_EQ(lda->iteration(), 0);
+}
+
 TEST(LdaTest, RestoreRejectsMismatchedState) {
   const data::Corpus corpus = BlockCorpus(4, 8, 20, 10, 6);
   auto lda = Lda::Create(corpus, SmallOptions(LdaSampler::kScir), nullptr);
