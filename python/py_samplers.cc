@@ -48,6 +48,14 @@ py::array_t<T> View(absl::Span<const T> values, py::handle owner, bool writable)
 }
 
 // GradientModel whose potential gradient comes from a Python callable (see py_samplers.h).
+//
+// The callback gets arrays that Python owns (reference-counted NumPy arrays of this model,
+// refilled for every call), never views of the sampler's vectors: a callback that keeps
+// `out` (grads.append(out)) and writes to it after the chain is gone writes into memory its
+// reference keeps alive, instead of into freed memory (that aborted the interpreter with
+// "free(): invalid size"). A kept array is overwritten by the next call (copy it to keep the
+// values). The price is three copies of D doubles per gradient (theta in, out in and back),
+// a few ns per entry.
 class PythonGradientModel final : public samplers::GradientModel {
  public:
   PythonGradientModel(py::function gradient, int dimension, int64_t num_items)
@@ -64,14 +72,23 @@ class PythonGradientModel final : public samplers::GradientModel {
   void AddLikelihoodPotentialGradient(absl::Span<const double> theta,
                                       absl::Span<const int64_t> batch, double scale,
                                       absl::Span<double> out) const override {
-    py::none owner;
-    gradient_(View(theta, owner, false), View(batch, owner, false), scale,
-              View(absl::Span<const double>(out), owner, true));
+    std::copy(theta.begin(), theta.end(), Buffer(theta_, theta.size(), /*writable=*/false));
+    std::copy(out.begin(), out.end(), Buffer(out_, out.size(), /*writable=*/true));
+    std::copy(batch.begin(), batch.end(), Buffer(batch_, batch.size(), /*writable=*/false));
+    gradient_(theta_, batch_, scale, out_);
+    if (out_.ndim() != 1 || static_cast<size_t>(out_.shape(0)) != out.size()) {
+      ThrowIfError(absl::InvalidArgumentError(
+          "the gradient callback resized out (write the gradient into it with out[:] = ... "
+          "or numpy.copyto)"));
+    }
+    const double* result = reinterpret_cast<const double*>(
+        py::detail::array_proxy(out_.ptr())->data);
     // One pass over D values (a few ns per entry) turns a NaN/inf that would silently poison
     // theta into a ValueError; the samplers compute the gradient before they move theta.
     for (size_t i = 0; i < out.size(); ++i) {
-      if (!std::isfinite(out[i])) ThrowIfError(NonFiniteError(i, out[i]));
+      if (!std::isfinite(result[i])) ThrowIfError(NonFiniteError(i, result[i]));
     }
+    std::copy(result, result + out.size(), out.begin());
   }
 
   // The sampler this model feeds (for the step number of an error); it must outlive *this's
@@ -89,6 +106,24 @@ class PythonGradientModel final : public samplers::GradientModel {
   py::function gradient_;
   int dimension_;
   int64_t num_items_;
+  // The data of `array`, a Python-owned vector of `size` entries, made anew if it has
+  // another size (the first call, a new batch size, or Python code that resized it with
+  // ndarray.resize); theta and batch are handed read-only, out writable.
+  template <typename T>
+  static T* Buffer(py::array_t<T>& array, size_t size, bool writable) {
+    if (!array || array.ndim() != 1 || static_cast<size_t>(array.shape(0)) != size) {
+      array = py::array_t<T>(static_cast<py::ssize_t>(size));
+    }
+    int& flags = py::detail::array_proxy(array.ptr())->flags;
+    flags = writable ? flags | py::detail::npy_api::NPY_ARRAY_WRITEABLE_
+                     : flags & ~py::detail::npy_api::NPY_ARRAY_WRITEABLE_;
+    return reinterpret_cast<T*>(py::detail::array_proxy(array.ptr())->data);
+  }
+
+  // The callback's arrays (Python-owned; see the class comment).
+  mutable py::array_t<double> theta_{py::ssize_t{0}};
+  mutable py::array_t<double> out_{py::ssize_t{0}};
+  mutable py::array_t<int64_t> batch_{py::ssize_t{0}};
   const samplers::EuclideanSampler* sampler_ = nullptr;
 };
 
@@ -163,11 +198,12 @@ class SimplexChain {
   explicit SimplexChain(std::unique_ptr<samplers::SimplexSampler> sampler)
       : sampler_(std::move(sampler)) {}
 
-  // One step with dense counts (rows x cols, read in place) and step size h.
+  // One step with dense counts (shape (rows, cols); float64 read in place, integer dtypes
+  // converted) and step size h.
   void Step(const py::handle& counts_array, double h) {
     const int rows = sampler_->rows(), cols = sampler_->cols();
-    const absl::Span<const double> counts =
-        DoubleView(counts_array, "counts", static_cast<int64_t>(rows) * cols);
+    const py::array_t<double> converted = RealInput(counts_array, "counts", {rows, cols});
+    const absl::Span<const double> counts(converted.data(), converted.size());
     if (!(h > 0) || !std::isfinite(h)) {
       ThrowIfError(absl::InvalidArgumentError(absl::StrCat("h must be finite and > 0, got ", h)));
     }
@@ -194,10 +230,9 @@ class SimplexChain {
 
   // ω (rows x cols) written into `out` in place.
   void Simplex(const py::handle& out_array) const {
-    sampler_->SimplexRows(0, sampler_->rows(),
-                          MutableDoubleView(out_array, "out",
-                                            static_cast<int64_t>(sampler_->rows()) *
-                                                sampler_->cols()));
+    const absl::Span<double> out = MutableDoubleView(out_array, "out");
+    RequireShape(out_array, "out", {sampler_->rows(), sampler_->cols()});
+    sampler_->SimplexRows(0, sampler_->rows(), out);
   }
 
   const samplers::SimplexSampler& sampler() const { return *sampler_; }
@@ -375,9 +410,9 @@ void RegisterSamplers(py::module_& m) {
 
   py::class_<SimplexChain>(m, "SimplexChain", "SCIR / SGRLD on rows x cols simplices.")
       .def("step", &SimplexChain::Step, py::arg("counts"), py::arg("h"),
-           "One step with dense scaled counts (rows x cols float64, read in place).")
+           "One step with dense scaled counts of shape (rows, cols) (float64 read in place).")
       .def("simplex", &SimplexChain::Simplex, py::arg("out"),
-           "Writes ω (rows x cols) into out (float64, C-contiguous) in place.")
+           "Writes ω into out (float64, C-contiguous, shape (rows, cols)) in place.")
       .def_property_readonly("rows", [](const SimplexChain& c) { return c.sampler().rows(); })
       .def_property_readonly("cols", [](const SimplexChain& c) { return c.sampler().cols(); })
       .def(

@@ -27,6 +27,7 @@ Differences from sklearn.decomposition.LatentDirichletAllocation:
 
 import inspect
 import numbers
+import warnings
 
 import numpy as np
 
@@ -230,9 +231,15 @@ class LDA(TransformerMixin, BaseEstimator):
         arrays = self._check_X(X, reset=True)
         held = None
         if held_out is not None:
+            if not isinstance(held_out, (tuple, list)) or len(held_out) != 2:
+                raise TypeError("held_out must be a pair (X_observed, X_held_out) of count "
+                                "matrices (the two parts of the test documents, e.g. "
+                                "load_kos's test_observed, test_held_out), got %s"
+                                % type(held_out).__name__)
             observed, held_back = held_out
             held = (self._check_X(observed, reset=False), self._check_X(held_back, reset=False))
         iterations = _inputs.check_int("max_iter", self.max_iter, 1, _inputs.INT64_MAX)
+        self._check_burn_in(iterations)
         eval_every = 0 if self.eval_every is None else _inputs.check_int(
             "eval_every", self.eval_every, 0, _inputs.INT64_MAX)
         eval_sweeps = _inputs.check_int("eval_sweeps", self.eval_sweeps, 1, _inputs.INT32_MAX)
@@ -246,6 +253,22 @@ class LDA(TransformerMixin, BaseEstimator):
             raise
         self._collect()
         return self
+
+    def _check_burn_in(self, iterations):
+        """ValueError if burn_in > max_iter (the states after burn_in iterations and later
+        are kept: none would be); a warning if burn_in == max_iter (one sample, the last:
+        components_ equals last_sample_)."""
+        if self.burn_in is None or isinstance(self.burn_in, bool) or not isinstance(
+                self.burn_in, numbers.Integral):
+            return  # None, or a type error raised with the other chain parameters
+        if self.burn_in > iterations:
+            raise ValueError("burn_in=%d must be at most max_iter=%d: the states after burn_in "
+                             "iterations and later are kept, so none would be"
+                             % (self.burn_in, iterations))
+        if self.burn_in == iterations:
+            warnings.warn("burn_in=%d equals max_iter: the posterior mean is of one sample, "
+                          "the last (components_ equals last_sample_)" % iterations,
+                          UserWarning, stacklevel=3)
 
     def partial_fit(self, X, y=None):
         """One pass of ceil(D / batch_size) iterations on X, continuing the chain (online).

@@ -62,6 +62,14 @@ def _theta0(theta0):
     return theta0
 
 
+def _gradient(gradient):
+    """gradient, if it is callable: pybind11 listed its overloads for anything else."""
+    if not callable(gradient):
+        raise TypeError("gradient must be a callable gradient(theta, batch, scale, out), got %r"
+                        % (gradient,))
+    return gradient
+
+
 def _num_items(num_items):
     return _inputs.check_int("num_items", num_items, 1, _inputs.INT64_MAX)
 
@@ -75,14 +83,14 @@ def _simplex(rows, cols, alpha, seed):
 def sgld(gradient, theta0, num_items=1, step_size=1e-3, step_size_tau=None,
          step_size_kappa=0.0, batch_size=1, seed=1, stream=0):
     """SGLD (Welling & Teh 2011; samplers/sgld.h) from theta0 (float64 vector)."""
-    return _sgmcmc.sgld(gradient, _theta0(theta0), _num_items(num_items), _chain(
+    return _sgmcmc.sgld(_gradient(gradient), _theta0(theta0), _num_items(num_items), _chain(
         step_size, step_size_tau, step_size_kappa, batch_size, seed, stream))
 
 
 def psgld(gradient, theta0, num_items=1, step_size=1e-3, step_size_tau=None,
           step_size_kappa=0.0, batch_size=1, seed=1, stream=0, alpha=0.99, regularizer=1e-5):
     """pSGLD (Li et al. 2016; samplers/psgld.h): RMSprop-preconditioned SGLD."""
-    return _sgmcmc.psgld(gradient, _theta0(theta0), _num_items(num_items), _chain(
+    return _sgmcmc.psgld(_gradient(gradient), _theta0(theta0), _num_items(num_items), _chain(
         step_size, step_size_tau, step_size_kappa, batch_size, seed, stream), alpha, regularizer)
 
 
@@ -90,7 +98,7 @@ def sghmc(gradient, theta0, num_items=1, step_size=1e-3, step_size_tau=None,
           step_size_kappa=0.0, batch_size=1, seed=1, stream=0, friction=1.0,
           gradient_noise=0.0):
     """SGHMC (Chen et al. 2014; samplers/sghmc.h) with friction C and noise estimate B."""
-    return _sgmcmc.sghmc(gradient, _theta0(theta0), _num_items(num_items), _chain(
+    return _sgmcmc.sghmc(_gradient(gradient), _theta0(theta0), _num_items(num_items), _chain(
         step_size, step_size_tau, step_size_kappa, batch_size, seed, stream), friction,
         gradient_noise)
 

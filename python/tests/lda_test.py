@@ -286,6 +286,40 @@ class ErrorPathTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "non-negative"):
             small_lda().fit(sp.csr_matrix(X))
 
+    def test_count_limit_is_stated(self):
+        # 2^31 said "is not a non-negative integer count"; the limit is 2^31 - 1 per entry.
+        X = toy_counts()
+        X[2, 1] = 2.0**31
+        with self.assertRaisesRegex(ValueError, r"^X\[2, 1\] = 2.14748e\+09 is larger than the "
+                                                r"largest count of one entry, 2147483647 "
+                                                r"\(2\^31 - 1\)$"):
+            small_lda().fit(X)
+        # A row of more than 2^31 - 1 tokens ended in std::length_error (an abort); checked
+        # before anything is allocated.
+        X[2, 1] = X[2, 3] = 2.0**30
+        with self.assertRaisesRegex(ValueError, r"^X row 2 holds more than 2147483647 \(2\^31 - 1\)"
+                                                r" tokens"):
+            small_lda().fit(X)
+
+    def test_burn_in_at_or_past_max_iter(self):
+        # burn_in > max_iter kept no sample silently (components_ was then the last sample).
+        X = toy_counts()
+        with self.assertRaisesRegex(ValueError, r"^burn_in=21 must be at most max_iter=20: "):
+            small_lda(burn_in=21).fit(X)
+        with self.assertWarnsRegex(UserWarning, "burn_in=20 equals max_iter: the posterior mean "
+                                                "is of one sample"):
+            lda = small_lda(burn_in=20).fit(X)
+        self.assertEqual(lda.n_samples_kept_, 1)
+        np.testing.assert_array_equal(lda.components_, lda.last_sample_)
+        self.assertEqual(small_lda(burn_in=19).fit(X).n_samples_kept_, 2)
+
+    def test_held_out_must_be_a_pair(self):
+        X = toy_counts()
+        for held_out in (X, (X,), [X, X, X], sp.csr_matrix(X)):
+            with self.assertRaisesRegex(TypeError, r"^held_out must be a pair \(X_observed, "
+                                                   r"X_held_out\)"):
+                small_lda().fit(X, held_out=held_out)
+
     def test_invalid_options_carry_the_status_message(self):
         X = toy_counts()
         with self.assertRaisesRegex(ValueError, r"^LdaOptions.alpha must be finite and > 0, "
@@ -318,7 +352,7 @@ class ErrorPathTest(unittest.TestCase):
         # Six entries of 2e9 asked for 48 GB of tokens: the process was killed (OOM) or got
         # std::bad_alloc; now the token total is checked before anything is allocated.
         with self.assertRaisesRegex(ValueError, "^X holds more than 4294967296 tokens"):
-            small_lda().fit(np.full((2, 3), 2e9))
+            small_lda().fit(np.array([[2e9, 0.0]] * 3))  # each row under 2^31 tokens
 
     def test_badly_typed_parameters_name_the_parameter(self):
         # Were pybind11 signature dumps (TypeError) that did not say which parameter.
