@@ -279,12 +279,35 @@ class ErrorPathTest(unittest.TestCase):
     def test_bad_counts_name_the_entry(self):
         X = toy_counts()
         X[3, 4] = 1.5
-        with self.assertRaisesRegex(ValueError, r"X\[3, 4\] = 1.5 is not a non-negative "
-                                                r"integer count"):
-            small_lda().fit(X)
+        with self.assertRaisesRegex(ValueError, r"^X\[3, 4\] = 1.5 is not a non-negative "
+                                                r"integer count: LDA needs integer word counts "
+                                                r"\(use CountVectorizer\)$"):
+            small_lda(real_counts="error").fit(X)
         X[3, 4] = -2
-        with self.assertRaisesRegex(ValueError, "non-negative"):
-            small_lda().fit(sp.csr_matrix(X))
+        for real_counts in ("round", "scale", "error"):
+            for matrix in (X, sp.csr_matrix(X)):
+                with self.assertRaisesRegex(ValueError, r"^Negative values in data passed to "
+                                                        r"LDA: X\[3, 4\] = -2 is not a "
+                                                        r"non-negative count$"):
+                    small_lda(real_counts=real_counts).fit(matrix)
+        with self.assertRaisesRegex(ValueError, "^real_counts must be one of"):
+            small_lda(real_counts="floor").fit(toy_counts())
+
+    def test_real_counts_round_and_scale(self):
+        # "round" (the default): the fit of X equals the fit of rint(X), dense or sparse;
+        # integer counts are unchanged. "scale": each row over its smallest positive entry.
+        X = toy_counts() * 0.37
+        rounded = np.rint(X)
+        a = small_lda().fit(X).components_
+        np.testing.assert_array_equal(a, small_lda().fit(rounded).components_)
+        np.testing.assert_array_equal(a, small_lda().fit(sp.csr_matrix(X)).components_)
+        smallest = np.where(X > 0, X, np.inf).min(axis=1, keepdims=True)
+        scaled = np.rint(X / smallest)
+        b = small_lda(real_counts="scale").fit(X).components_
+        np.testing.assert_array_equal(b, small_lda().fit(scaled).components_)
+        np.testing.assert_array_equal(
+            b, small_lda(real_counts="scale").fit(sp.csr_matrix(X)).components_)
+        self.assertEqual(scaled[X > 0].min(), 1.0)
 
     def test_count_limit_is_stated(self):
         # 2^31 said "is not a non-negative integer count"; the limit is 2^31 - 1 per entry.
