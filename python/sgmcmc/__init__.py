@@ -19,6 +19,7 @@ from sgmcmc import diagnostics
 from sgmcmc import samplers
 from sgmcmc._sgmcmc import format_topics
 from sgmcmc.lda import LDA
+from sgmcmc.sampling import Samples, sample
 
-__all__ = ["LDA", "datasets", "diagnostics", "format_topics", "samplers"]
+__all__ = ["LDA", "Samples", "datasets", "diagnostics", "format_topics", "sample", "samplers"]
 __version__ = "0.1.0"
