@@ -25,7 +25,7 @@
 #include "eval/perplexity.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
-#include "models/lda_topics.h"
+#include "models/lda/topics.h"
 #include "parallel/thread_pool.h"
 #include "tools/checkpoint_file.h"
 #include "tools/gnuplot.h"

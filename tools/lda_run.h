@@ -34,7 +34,7 @@
 // it (the settings must match) up to the configured iterations; the continuation is
 // bit-identical to an uninterrupted run (tested in lda_run_test.cc), timings aside.
 //
-// Cost: dominated by the runs (models/lda.h) and the evaluations (eval/perplexity.h).
+// Cost: dominated by the runs (models/lda/lda.h) and the evaluations (eval/perplexity.h).
 //
 // Example:
 //   SGMCMC_ASSIGN_OR_RETURN(LdaConfig config, ReadLdaConfig("tools/configs/kos_scir.textpb"));
@@ -52,7 +52,7 @@
 #include "absl/strings/string_view.h"
 #include "data/corpus.h"
 #include "data/split.h"
-#include "models/lda.h"
+#include "models/lda/lda.h"
 #include "tools/lda_config.pb.h"
 
 namespace sgmcmc::tools {
