@@ -71,11 +71,8 @@ def split_rhat(draws):
 def ksd(draws, scores, weights=None, c=1.0, beta=-0.5, statistic="v"):
     """Kernel Stein discrepancy (see the module docstring). standard_error is NaN for the
     "v" and "u" statistics (no estimate; it was reported as 0.0)."""
-    out = _sgmcmc.ksd(_real("draws", draws), _real("scores", scores),
-                      _real("weights", weights), c, beta, statistic)
-    if statistic != "linear":
-        out["standard_error"] = float("nan")
-    return out
+    return _sgmcmc.ksd(_real("draws", draws), _real("scores", scores),
+                       _real("weights", weights), c, beta, statistic)
 
 
 def _chains(draws, what):
