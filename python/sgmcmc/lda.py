@@ -145,6 +145,14 @@ def _to_counts(X, real_counts):
         np.rint(X, out=X)
     else:
         np.rint(X.data, out=X.data)
+    if real_counts == "scale":
+        largest = X.max() if X.shape[0] and X.shape[1] else 0
+        if largest > _inputs.INT32_MAX:
+            row = int(np.argmax((X.max(axis=1).toarray().ravel() if not dense
+                                 else X.max(axis=1))))
+            raise ValueError("real_counts=\"scale\": row %d's largest entry is %g times its "
+                             "smallest positive one, more than the largest count of one "
+                             "entry (2^31 - 1); use \"round\" or rescale X" % (row, largest))
     return X
 
 

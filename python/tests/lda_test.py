@@ -308,6 +308,11 @@ class ErrorPathTest(unittest.TestCase):
         np.testing.assert_array_equal(
             b, small_lda(real_counts="scale").fit(sp.csr_matrix(X)).components_)
         self.assertEqual(scaled[X > 0].min(), 1.0)
+        extreme = np.array([[1e-300, 1.0, 0.0], [1.0, 1.0, 2.0]])
+        for matrix in (extreme, sp.csr_matrix(extreme)):
+            with self.assertRaisesRegex(ValueError, r"^real_counts=\"scale\": row 0's largest "
+                                                    r"entry is 1e\+300 times"):
+                small_lda(real_counts="scale").fit(matrix)
 
     def test_count_limit_is_stated(self):
         # 2^31 said "is not a non-negative integer count"; the limit is 2^31 - 1 per entry.
