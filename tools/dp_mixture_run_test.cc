@@ -27,7 +27,7 @@ using ::testing::HasSubstr;
 using ::testing::Not;
 
 // The mean over `test`'s users of log C(x) Π_w θ_w^{x_w} (C the multinomial coefficient, as
-// in models/dp_predictive.h) under the one multinomial θ fitted to all of `train`'s tokens
+// in models/dp/predictive.h) under the one multinomial θ fitted to all of `train`'s tokens
 // (add-1/2 smoothed): the score of a "mixture" that never splits the users.
 double OneMultinomialLogPredictive(const data::Corpus& train, const data::Corpus& test) {
   const int v = train.vocabulary_size();
