@@ -20,6 +20,7 @@
 #include "tools/checkpoint_file.h"
 #include "tools/dp_mixture_checkpoint.pb.h"
 #include "tools/tool_support.h"
+#include "tools/top_items.h"
 
 namespace sgmcmc::tools {
 namespace {
@@ -200,18 +201,6 @@ std::string RunName(const DpRunResult& run) {
   return RunName(run.method, run.seed, run.explicit_start ? run.initial_components : 0);
 }
 
-// `text` as one CSV field: quoted, with its quotes doubled, if it holds a comma, a quote or a
-// line break.
-std::string CsvField(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 // Whether `value` lies within 10% (at least ±1) of `start`.
 bool NearStart(int value, int start) {
   return std::abs(value - start) <= std::max(1, start / 10);
@@ -364,22 +353,17 @@ std::vector<DpCluster> DpClustersOfDraw(const models::DpMixtureDraw& draw,
     if (sizes[x] != sizes[y]) return sizes[x] > sizes[y];
     return draw.weights[x] > draw.weights[y];
   });
-  const int top = std::min(std::max(top_items, 1), v);
   std::vector<DpCluster> clusters;
-  std::vector<int32_t> items(v);
   for (const int j : order) {
     DpCluster cluster;
     cluster.component = j;
     cluster.size = sizes[j];
     cluster.weight = draw.weights[j];
-    const double* log_theta = draw.log_atoms.data() + static_cast<size_t>(j) * v;
-    for (int w = 0; w < v; ++w) items[w] = w;
-    std::partial_sort(items.begin(), items.begin() + top, items.end(), [&](int32_t x, int32_t y) {
-      return log_theta[x] != log_theta[y] ? log_theta[x] > log_theta[y] : x < y;
-    });
-    for (int r = 0; r < top; ++r) {
-      cluster.top_items.push_back(items[r]);
-      cluster.top_probabilities.push_back(std::exp(log_theta[items[r]]));
+    const absl::Span<const double> log_theta =
+        absl::MakeConstSpan(draw.log_atoms).subspan(static_cast<size_t>(j) * v, v);
+    cluster.top_items = TopItems(log_theta, std::max(top_items, 1));
+    for (const int32_t w : cluster.top_items) {
+      cluster.top_probabilities.push_back(std::exp(log_theta[w]));
     }
     clusters.push_back(std::move(cluster));
   }
@@ -745,18 +729,10 @@ absl::Status WriteDpOutputs(const std::vector<DpRunResult>& runs, const std::str
     std::vector<int32_t> number;  // component -> cluster number
     for (size_t c = 0; c < run.clusters.size(); ++c) {
       const DpCluster& cluster = run.clusters[c];
-      std::string items;
-      for (size_t r = 0; r < cluster.top_items.size(); ++r) {
-        const int32_t w = cluster.top_items[r];
-        absl::StrAppendFormat(&items, "%s%s (%.4g)", r == 0 ? "" : "; ",
-                              w < static_cast<int32_t>(names.item_names.size())
-                                  ? names.item_names[w]
-                                  : absl::StrCat(w),
-                              cluster.top_probabilities[r]);
-      }
-      clusters << absl::StrFormat("%s,%d,%d,%d,%d,%.6g,%s\n", DpMethodName(run.method),
-                                  run.seed, run.initial_components, c, cluster.size,
-                                  cluster.weight, CsvField(items));
+      clusters << absl::StrFormat(
+          "%s,%d,%d,%d,%d,%.6g,%s\n", DpMethodName(run.method), run.seed,
+          run.initial_components, c, cluster.size, cluster.weight,
+          CsvField(TopItemsText(cluster.top_items, cluster.top_probabilities, names.item_names)));
       if (cluster.component >= static_cast<int>(number.size())) {
         number.resize(cluster.component + 1, -1);
       }
