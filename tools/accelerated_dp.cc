@@ -17,6 +17,9 @@
 // images' shape (data/feature_grid.h), for other data as features_<method>_<init>.csv (feature,
 // size, its --top_items most probable items by name).
 //
+// Checkpoint: with --output_dir, rank 0 rewrites checkpoint.pb there after each run (method x
+// start); --resume skips the runs it holds (tools/accelerated_dp_experiment.h).
+//
 // Examples:
 //   bazel run -c opt //tools:accelerated_dp -- --workers=2 --output_dir=/tmp/adp
 //   mpirun --allow-run-as-root --oversubscribe -np 2 bazel-bin/tools/accelerated_dp
@@ -111,6 +114,15 @@ ABSL_FLAG(std::string, clock, AcceleratedDpExperimentOptions().clock,
           "the work done, unchanged by the machine's load; meant for --backend=threads, as an "
           "MPI rank busy-polling in a collective counts as working). Draws are the same.");
 ABSL_FLAG(bool, plot, true, "With --output_dir, draw trace.png with gnuplot.");
+ABSL_FLAG(int, stop_after_runs, 0,
+          "Stop after this many runs (method x start) done in all, writing the checkpoint and "
+          "no other output, as if interrupted; continue with --resume (0: run them all).");
+ABSL_FLAG(bool, resume, false,
+          "Continue the job whose checkpoint.pb is in --output_dir (same data, settings and "
+          "worker count): the runs (method x start) it finished are not run again, and the "
+          "outputs equal an uninterrupted job's, the later runs' seconds aside. With "
+          "--output_dir, rank 0 rewrites the checkpoint after each run; a run interrupted "
+          "midway restarts from its beginning.");
 
 namespace sgmcmc::tools {
 namespace {
@@ -140,10 +152,20 @@ AcceleratedDpExperimentOptions OptionsFromFlags() {
   o.max_count = absl::GetFlag(FLAGS_max_count);
   o.likelihood = absl::GetFlag(FLAGS_likelihood);
   o.clock = absl::GetFlag(FLAGS_clock);
+  const std::string dir = FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir));
+  if (!dir.empty()) o.checkpoint_path = dir + "/checkpoint.pb";
+  o.resume = absl::GetFlag(FLAGS_resume);
+  o.stop_after_runs = absl::GetFlag(FLAGS_stop_after_runs);
   return o;
 }
 
 absl::Status Report(const char* argv0, const AcceleratedDpResult& result, int top_items) {
+  if (!result.complete) {
+    std::cout << "stopped after " << absl::GetFlag(FLAGS_stop_after_runs)
+              << " run(s); checkpoint in " << FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir))
+              << "; continue with --resume\n";
+    return absl::OkStatus();
+  }
   const std::string summary = AcceleratedDpSummary(result);
   std::cout << "accelerated_dp: " << result.workers << " rank(s)\n" << summary;
   const std::string dir = FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir));
@@ -194,6 +216,11 @@ int main(int argc, char** argv) {
         AcceleratedDpExperimentOptions options = sgmcmc::tools::OptionsFromFlags();
         options.progress = &std::cerr;
         SGMCMC_RETURN_IF_ERROR(sgmcmc::tools::AsFlagError(options.Validate()));
+        if ((options.resume || options.stop_after_runs > 0) && options.checkpoint_path.empty()) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              options.resume ? "--resume" : "--stop_after_runs",
+              ": needs --output_dir, where the checkpoint is"));
+        }
         if (absl::GetFlag(FLAGS_top_items) < 1) {
           return absl::InvalidArgumentError(absl::StrCat(
               "--top_items must be >= 1, got ", absl::GetFlag(FLAGS_top_items)));

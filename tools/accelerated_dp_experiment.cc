@@ -4,16 +4,20 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <memory>
 #include <ostream>
+#include <set>
 #include <utility>
 #include <vector>
 
+#include "absl/base/casts.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "base/seconds_since.h"
 #include "base/status_macros.h"
 #include "data/corpus.h"
@@ -28,6 +32,9 @@
 #include "models/simplex/logistic_normal_multinomial.h"
 #include "rng/engine.h"
 #include "rng/uniform.h"
+#include "tools/accelerated_dp_checkpoint.pb.h"
+#include "tools/checkpoint_file.h"
+#include "tools/tool_support.h"
 #include "tools/top_items.h"
 
 namespace sgmcmc::tools {
@@ -228,6 +235,86 @@ absl::Status RunUncollapsed(const AcceleratedDpExperimentOptions& options,
   return absl::OkStatus();
 }
 
+// The kind of the tool's checkpoint files (tools/checkpoint_file.h).
+constexpr absl::string_view kCheckpointKind = "accelerated_dp";
+
+// Everything the runs' results depend on, and a fingerprint of the data, for the checkpoint.
+std::string CheckpointSettings(const AcceleratedDpExperimentOptions& o,
+                               const AcceleratedDpData& data, int workers) {
+  Fnv1a hash;
+  for (const models::CountMatrix* m : {&data.train, &data.test}) {
+    hash.Mix(static_cast<uint64_t>(m->dimension));
+    hash.Mix(m->values.size());
+    for (const double v : m->values) hash.Mix(absl::bit_cast<uint64_t>(v));
+  }
+  return absl::StrFormat(
+      "workers=%d methods=%s inits=%s iterations=%d sync_every=%d accelerated_iterations=%d "
+      "num_auxiliary=%d initial_clusters=%d seed=%d gamma=%.17g likelihood=%s rank=%d "
+      "max_features_kept=%d clock=%s data=%d+%d rows x %d/%016x",
+      workers, absl::StrJoin(o.methods, ","), absl::StrJoin(o.inits, ","), o.iterations,
+      o.sync_every, o.accelerated_iterations, o.num_auxiliary, o.initial_clusters, o.seed,
+      o.gamma, o.likelihood, o.logistic_normal_rank, o.max_features_kept, o.clock,
+      data.train.rows(), data.test.rows(), data.train.dimension, hash.value());
+}
+
+// Appends the trace points from `trace_begin` and the features from `features_begin` of
+// `result` (one run's) to `checkpoint`.
+void SaveRun(const AcceleratedDpResult& result, size_t trace_begin, size_t features_begin,
+             AcceleratedDpCheckpoint& checkpoint) {
+  for (size_t i = trace_begin; i < result.trace.size(); ++i) {
+    const AcceleratedDpTracePoint& p = result.trace[i];
+    AcceleratedDpCheckpoint::TracePoint& q = *checkpoint.add_trace();
+    q.set_method(p.method);
+    q.set_init(p.init);
+    q.set_iteration(p.iteration);
+    q.set_seconds(p.seconds);
+    q.set_test_log_likelihood(p.test_log_likelihood);
+    q.set_features(p.features);
+    q.set_alpha(p.alpha);
+  }
+  for (size_t i = features_begin; i < result.features.size(); ++i) {
+    const AcceleratedDpFeatures& f = result.features[i];
+    AcceleratedDpCheckpoint::Features& g = *checkpoint.add_features();
+    g.set_method(f.method);
+    g.set_init(f.init);
+    g.set_dimension(f.dimension);
+    g.mutable_probabilities()->Assign(f.probabilities.begin(), f.probabilities.end());
+    g.mutable_sizes()->Assign(f.sizes.begin(), f.sizes.end());
+  }
+}
+
+// Reads the checkpoint at `path` into `checkpoint` (whose settings are this job's) and the
+// finished runs' trace and features into `result`. FailedPrecondition naming the file if it
+// was written with other settings or data; DataLoss / InvalidArgument if damaged.
+absl::Status RestoreCheckpoint(const std::string& path, AcceleratedDpCheckpoint& checkpoint,
+                               AcceleratedDpResult& result) {
+  SGMCMC_ASSIGN_OR_RETURN(const std::string bytes, ReadCheckpoint(path, kCheckpointKind));
+  AcceleratedDpCheckpoint saved;
+  if (!saved.ParseFromString(bytes)) {
+    return absl::DataLossError(absl::StrCat(path, ": not an AcceleratedDpCheckpoint"));
+  }
+  if (saved.settings() != checkpoint.settings()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        path, ": written with different settings or data; checkpoint: ", saved.settings(),
+        "; this run: ", checkpoint.settings()));
+  }
+  checkpoint = std::move(saved);
+  for (const AcceleratedDpCheckpoint::TracePoint& q : checkpoint.trace()) {
+    result.trace.push_back({q.method(), q.init(), q.iteration(), q.seconds(),
+                            q.test_log_likelihood(), q.features(), q.alpha()});
+  }
+  for (const AcceleratedDpCheckpoint::Features& g : checkpoint.features()) {
+    AcceleratedDpFeatures f;
+    f.method = g.method();
+    f.init = g.init();
+    f.dimension = g.dimension();
+    f.probabilities.assign(g.probabilities().begin(), g.probabilities().end());
+    f.sizes.assign(g.sizes().begin(), g.sizes().end());
+    result.features.push_back(std::move(f));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status AcceleratedDpExperimentOptions::Validate() const {
@@ -252,6 +339,7 @@ absl::Status AcceleratedDpExperimentOptions::Validate() const {
         "text: raw text builds its vocabulary (--max_vocabulary); --vocab is for UCI files");
   }
   SGMCMC_RETURN_IF_ERROR(AtLeast("max_vocabulary", max_vocabulary, 1));
+  SGMCMC_RETURN_IF_ERROR(AtLeast("stop_after_runs", stop_after_runs, 0));
   SGMCMC_RETURN_IF_ERROR(AtLeast("dimension", dimension, 2));
   SGMCMC_RETURN_IF_ERROR(AtLeast("counts_per_point", counts_per_point, 1));
   SGMCMC_RETURN_IF_ERROR(AtLeast("true_components", true_components, 1));
@@ -607,9 +695,39 @@ absl::StatusOr<AcceleratedDpResult> RunAcceleratedDpExperiment(
   if (options.progress != nullptr && comm.rank() == 0) {
     for (const std::string& note : result.notes) *options.progress << "note: " << note << "\n";
   }
+  // Checkpoint: the runs finished so far (every rank reads it; rank 0 writes it).
+  AcceleratedDpCheckpoint checkpoint;
+  checkpoint.set_settings(CheckpointSettings(options, data, comm.size()));
+  absl::Status read = absl::OkStatus();
+  if (options.resume && !options.checkpoint_path.empty() &&
+      std::filesystem::exists(options.checkpoint_path)) {
+    read = RestoreCheckpoint(options.checkpoint_path, checkpoint, result);
+    if (read.ok() && options.progress != nullptr && comm.rank() == 0) {
+      *options.progress << "resumed from " << options.checkpoint_path << ": "
+                        << checkpoint.finished_runs_size() << " run(s) done\n";
+    }
+  }
+  // Every rank has read it before rank 0 writes it again; all fail if one could not.
+  SGMCMC_RETURN_IF_ERROR(comm.AgreeOnStatus(read));
+  const std::set<std::string> finished(checkpoint.finished_runs().begin(),
+                                       checkpoint.finished_runs().end());
+  int runs_done = static_cast<int>(finished.size());
   for (const std::string& init : options.inits) {
-    const std::vector<int32_t> initial = InitialLabels(options, train, init);
+    std::vector<int32_t> initial;
+    bool have_initial = false;
     for (const std::string& method : options.methods) {
+      const std::string key = absl::StrCat(method, "/", init);
+      if (finished.count(key) > 0) continue;
+      if (options.stop_after_runs > 0 && runs_done >= options.stop_after_runs) {
+        result.complete = false;
+        return result;
+      }
+      if (!have_initial) {
+        initial = InitialLabels(options, train, init);
+        have_initial = true;
+      }
+      const size_t trace_before = result.trace.size();
+      const size_t features_before = result.features.size();
       const Run run{&result.trace, method, init, options.iterations,
                     comm.rank() == 0 ? options.progress : nullptr};
       if (method == "accelerated" || method == "hybrid") {
@@ -620,6 +738,13 @@ absl::StatusOr<AcceleratedDpResult> RunAcceleratedDpExperiment(
       } else if (comm.rank() == 0) {  // collapsed: serial
         SGMCMC_RETURN_IF_ERROR(RunCollapsed(options, train, test, initial, run, &result.features));
       }
+      if (comm.rank() == 0 && !options.checkpoint_path.empty()) {
+        checkpoint.add_finished_runs(key);
+        SaveRun(result, trace_before, features_before, checkpoint);
+        SGMCMC_RETURN_IF_ERROR(WriteCheckpoint(options.checkpoint_path, kCheckpointKind,
+                                               checkpoint.SerializeAsString()));
+      }
+      ++runs_done;
     }
   }
   return result;

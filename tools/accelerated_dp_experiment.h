@@ -118,6 +118,17 @@ struct AcceleratedDpExperimentOptions {
   // busy-polling in a collective counts as working (Open MPI's default), so "cpu" is meant for
   // the thread back end.
   std::string clock = "wall";
+  // Checkpoint file (tools/accelerated_dp_checkpoint.proto), rewritten by rank 0 after each
+  // run (method x start); empty (default): none. With `resume`, the runs it holds are not run
+  // again: their trace and features come from it, and the job's outputs equal an
+  // uninterrupted job's, the later runs' seconds aside. A run interrupted midway restarts from
+  // its beginning (the samplers keep no mid-run checkpoint). A checkpoint of other settings,
+  // data or worker count is refused (FailedPrecondition naming it). Default false.
+  std::string checkpoint_path;
+  bool resume = false;
+  // Stop after this many runs done in all (finished before the resume included), as if the
+  // job were interrupted there, the checkpoint written; >= 0, 0 (default): run them all.
+  int stop_after_runs = 0;
   // Progress lines from rank 0 (about ten per run and one when it ends: method, start,
   // iteration, sampling seconds, test log predictive, features); null: none.
   std::ostream* progress = nullptr;
@@ -144,6 +155,8 @@ struct AcceleratedDpTracePoint {
 
 struct AcceleratedDpResult {
   int workers = 1;
+  // Whether every run is done (false after stop_after_runs stopped the job).
+  bool complete = true;
   // The data's image shape (0 x 0: not images), item names (empty for images and synthetic
   // data) and what the loading and the starts dropped or changed, for the user.
   int image_rows = 0, image_cols = 0;

@@ -352,5 +352,67 @@ TEST(AcceleratedDpExperimentTest, RejectsAbsurdSyntheticSizes) {
       << options.Validate();
 }
 
+// A job stopped after 1 and after 3 of its 4 runs (method x start) and resumed, on 2 workers,
+// ends where the uninterrupted job ends: the same trace (the seconds of the runs done before the
+// stop kept from the checkpoint, the others re-measured) and the same features. A resume with
+// other settings or another worker count is refused, naming the file; so is a damaged file.
+TEST(AcceleratedDpExperimentTest, StoppedAndResumedJobEqualsTheUninterruptedJob) {
+  AcceleratedDpExperimentOptions options = Small();
+  options.iterations = 20;
+  options.accelerated_iterations = 10;
+  options.methods = {"accelerated", "collapsed"};
+  options.inits = {"one", "kmeans"};
+  const std::string dir = absl::StrCat(::testing::TempDir(), "/adp_checkpoint");
+  std::filesystem::create_directories(dir);
+  options.checkpoint_path = dir + "/whole.pb";
+  const AcceleratedDpResult whole = RunOn(2, options);
+  ASSERT_TRUE(whole.complete);
+  for (const int stop : {1, 3}) {
+    options.checkpoint_path = absl::StrCat(dir, "/parts", stop, ".pb");
+    options.stop_after_runs = stop;
+    const AcceleratedDpResult stopped = RunOn(2, options);
+    EXPECT_FALSE(stopped.complete);
+    options.stop_after_runs = 0;
+    options.resume = true;
+    std::ostringstream log;
+    options.progress = &log;
+    const AcceleratedDpResult resumed = RunOn(2, options);
+    options.progress = nullptr;
+    options.resume = false;
+    EXPECT_TRUE(absl::StrContains(log.str(), absl::StrCat("resumed from ", options.checkpoint_path,
+                                                          ": ", stop, " run(s) done")))
+        << log.str();
+    EXPECT_TRUE(resumed.complete);
+    EXPECT_EQ(WithoutSeconds(resumed), WithoutSeconds(whole)) << stop;
+    ASSERT_EQ(resumed.features.size(), whole.features.size());
+    for (size_t f = 0; f < whole.features.size(); ++f) {
+      EXPECT_EQ(resumed.features[f].method, whole.features[f].method);
+      EXPECT_EQ(resumed.features[f].probabilities, whole.features[f].probabilities);
+      EXPECT_EQ(resumed.features[f].sizes, whole.features[f].sizes);
+    }
+    // The runs done before the stop keep the seconds the stopped job measured.
+    for (size_t i = 0; i < stopped.trace.size(); ++i) {
+      EXPECT_EQ(resumed.trace[i].seconds, stopped.trace[i].seconds) << i;
+    }
+  }
+  // Other settings, another worker count: refused, naming the checkpoint.
+  options.resume = true;
+  options.iterations = 21;
+  auto fails = [&](int workers) {
+    absl::Status status = parallel::RunOnThreads(workers, [&](parallel::Communicator& comm) {
+      return RunAcceleratedDpExperiment(options, comm).status();
+    });
+    return status;
+  };
+  absl::Status refused = fails(2);
+  EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition) << refused;
+  EXPECT_TRUE(absl::StrContains(refused.message(),
+                                options.checkpoint_path + ": written with different settings"));
+  options.iterations = 20;
+  EXPECT_EQ(fails(3).code(), absl::StatusCode::kFailedPrecondition);
+  testing::FlipMiddleByte(options.checkpoint_path);
+  EXPECT_EQ(fails(2).code(), absl::StatusCode::kDataLoss);
+}
+
 }  // namespace
 }  // namespace sgmcmc::tools
