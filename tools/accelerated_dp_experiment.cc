@@ -323,8 +323,9 @@ absl::Status AcceleratedDpExperimentOptions::Validate() const {
   SGMCMC_RETURN_IF_ERROR(AtLeast("train_points", train_points, files ? 0 : 1));
   SGMCMC_RETURN_IF_ERROR(AtLeast("test_points", test_points, files ? 0 : 1));
   if (train_path.empty() != test_path.empty()) {
-    return absl::InvalidArgumentError(
-        "train and test: give both corpus files (--train and --test) or neither");
+    return absl::InvalidArgumentError(train_path.empty()
+                                          ? "test: needs --train (both corpus files, or neither)"
+                                          : "train: needs --test (both corpus files, or neither)");
   }
   if (!train_path.empty() && !fashion_mnist_dir.empty()) {
     return absl::InvalidArgumentError(

@@ -290,7 +290,7 @@ TEST(AcceleratedDpExperimentTest, ReadsUciCorporaAndSaysWhatItDrops) {
   EXPECT_TRUE(absl::StrContains(options.Validate().message(), "text: raw text builds"));
   options.text = false;
   options.test_path.clear();
-  EXPECT_TRUE(absl::StrContains(options.Validate().message(), "--train and --test"));
+  EXPECT_EQ(options.Validate().message(), "train: needs --test (both corpus files, or neither)");
 }
 
 // Raw text: the vocabulary of the training text names the test text's words; words outside it
