@@ -40,6 +40,11 @@ absl::Status WriteUciCorpus(const Corpus& corpus, const std::string& docword_pat
 struct WordCount {
   int32_t word = 0;
   int32_t count = 0;
+
+  bool operator==(const WordCount& other) const {
+    return word == other.word && count == other.count;
+  }
+  bool operator!=(const WordCount& other) const { return !(*this == other); }
 };
 
 // A docword file written document by document. The header (D, W, NNZ) comes first in the
