@@ -93,6 +93,7 @@ absl::Status WriteDocuments(const data::SyntheticLdaCorpus& corpus, data::Docume
   data::SyntheticLdaCorpus::Scratch scratch;
   std::vector<data::WordCount> entries;
   auto start = std::chrono::steady_clock::now();
+  const double cpu_start = ProcessCpuSeconds();
   int64_t num_entries = 0, num_tokens = 0;
   for (int64_t d = 0; d < count; ++d) {
     corpus.Document(set, d, scratch, entries);
@@ -114,11 +115,16 @@ absl::Status WriteDocuments(const data::SyntheticLdaCorpus& corpus, data::Docume
   const double write_seconds = SecondsSince(start);
   SGMCMC_RETURN_IF_ERROR(Rename(temporary, absl::StrCat(dir, "/", name)));
   const double total = count_seconds + write_seconds;
+  const double cpu = ProcessCpuSeconds() - cpu_start;
+  const double megabytes = writer->text_bytes() / 1e6;
+  // CPU seconds too: on a shared machine the wall-clock rate says little.
   std::cerr << absl::StrFormat(
       "%s: D = %d, N = %d tokens, NNZ = %d, %.1f MB of text; count pass %.2f s, write pass "
-      "%.2f s; %s documents/s, %.1f MB/s (text) overall\n",
-      name, count, num_tokens, num_entries, writer->text_bytes() / 1e6, count_seconds,
-      write_seconds, HumanRate(count / total), writer->text_bytes() / 1e6 / total);
+      "%.2f s; %s documents/s, %.1f MB/s (text) overall; %.2f CPU s: %s documents/s, "
+      "%.1f MB/s per CPU second\n",
+      name, count, num_tokens, num_entries, megabytes, count_seconds, write_seconds,
+      HumanRate(count / total), megabytes / total, cpu, HumanRate(count / cpu),
+      megabytes / cpu);
   return absl::OkStatus();
 }
 
