@@ -126,9 +126,26 @@ TEST(TopicRecoveryTest, DisjointSupportsScoreOne) {
   for (const TopicMatch& m : score->matches) EXPECT_NEAR(m.hellinger, 1, 1e-15);
 }
 
+// The least total of distances[t][l] over matchings of min(K_true, K_learned) pairs, by
+// recursion over the true topics (each matched to an unused learned topic, or skipped while
+// enough true topics remain to fill the matching).
+double BestMatchingTotal(const std::vector<std::vector<double>>& distances, int t,
+                         unsigned used, int pairs_left) {
+  if (pairs_left == 0) return 0;
+  const int kt = distances.size(), kl = distances[0].size();
+  double best = std::numeric_limits<double>::infinity();
+  if (kt - t > pairs_left) best = BestMatchingTotal(distances, t + 1, used, pairs_left);
+  for (int l = 0; l < kl; ++l) {
+    if (used & (1u << l)) continue;
+    best = std::min(best, distances[t][l] + BestMatchingTotal(distances, t + 1, used | (1u << l),
+                                                               pairs_left - 1));
+  }
+  return best;
+}
+
 // On random matrices (V over several blocks) the matching is optimal: its mean equals the
-// best mean over all injective maps, enumerated with directly computed distances.
-TEST(TopicRecoveryTest, MatchesBruteForceOptimum) {
+// best mean over all matchings, found by exhaustive search with directly computed distances.
+TEST(TopicRecoveryTest, MatchesExhaustiveOptimum) {
   const int v = 4500;
   for (int kt = 1; kt <= 5; ++kt) {
     for (int kl = 1; kl <= 5; ++kl) {
@@ -136,25 +153,18 @@ TEST(TopicRecoveryTest, MatchesBruteForceOptimum) {
       const std::vector<double> learned = RandomTopics(kl, v, 200 + kt * 10 + kl);
       absl::StatusOr<TopicRecovery> score = TopicRecoveryScore(truth, kt, learned, kl, v);
       ASSERT_TRUE(score.ok()) << score.status();
-      const bool by_true = kt <= kl;
-      const int n = std::min(kt, kl), m = std::max(kt, kl);
-      std::vector<int> perm(m);
-      std::iota(perm.begin(), perm.end(), 0);
-      double best = std::numeric_limits<double>::infinity();
-      do {
-        double total = 0;
-        for (int i = 0; i < n; ++i) {
-          const int t = by_true ? i : perm[i], l = by_true ? perm[i] : i;
-          total += DirectHellinger(&truth[t * v], &learned[l * v], v);
+      std::vector<std::vector<double>> distances(kt, std::vector<double>(kl));
+      for (int t = 0; t < kt; ++t) {
+        for (int l = 0; l < kl; ++l) {
+          distances[t][l] = DirectHellinger(&truth[t * v], &learned[l * v], v);
         }
-        best = std::min(best, total / n);
-      } while (std::next_permutation(perm.begin(), perm.end()));
-      EXPECT_NEAR(score->mean_hellinger, best, 1e-12) << kt << " x " << kl;
+      }
+      const int pairs = std::min(kt, kl);
+      EXPECT_NEAR(score->mean_hellinger, BestMatchingTotal(distances, 0, 0, pairs) / pairs,
+                  1e-12)
+          << kt << " x " << kl;
       for (const TopicMatch& match : score->matches) {
-        EXPECT_NEAR(match.hellinger,
-                    DirectHellinger(&truth[match.true_topic * v],
-                                    &learned[match.learned_topic * v], v),
-                    1e-14);
+        EXPECT_NEAR(match.hellinger, distances[match.true_topic][match.learned_topic], 1e-14);
       }
     }
   }
