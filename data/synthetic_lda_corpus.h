@@ -14,7 +14,7 @@
 // Pólya urn, z_dn = z_dj with j uniform on the n − 1 earlier tokens with probability
 // (n − 1) / (n − 1 + K α), else uniform on the K topics: the same joint law of (z, w) as the
 // model, at O(1) per token instead of K gamma variates per document.
-// Words are drawn from per-topic alias tables (rng::AliasTable), exact up to 2^-64 relative.
+// Words are drawn from per-topic alias tables (rng::AliasTable), exact up to V / 2^64 relative.
 //
 // Randomness: counter-based streams rng::Engine(seed, stream): topic k uses stream
 // kTopicStreams + k, training document d stream kTrainingStreams + d, held-out document d
