@@ -111,7 +111,10 @@ absl::Status WriteDocuments(const data::SyntheticLdaCorpus& corpus, data::Docume
     corpus.Document(set, d, scratch, entries);
     writer->AddDocument(entries);
   }
-  SGMCMC_RETURN_IF_ERROR(writer->Close());
+  if (const absl::Status closed = writer->Close(); !closed.ok()) {
+    std::remove(temporary.c_str());
+    return closed;
+  }
   const double write_seconds = SecondsSince(start);
   SGMCMC_RETURN_IF_ERROR(Rename(temporary, absl::StrCat(dir, "/", name)));
   const double total = count_seconds + write_seconds;
@@ -172,8 +175,11 @@ absl::Status Run(const char* /*argv0*/) {
         bytes.clear();
       });
   phi_ok = std::fclose(phi_file) == 0 && phi_ok;
-  SGMCMC_RETURN_IF_ERROR(corpus.status());
-  if (!phi_ok) return absl::DataLossError(absl::StrCat(phi_temporary, ": write error"));
+  if (!corpus.ok() || !phi_ok) {
+    std::remove(phi_temporary.c_str());
+    SGMCMC_RETURN_IF_ERROR(corpus.status());
+    return absl::DataLossError(absl::StrCat(phi_temporary, ": write error"));
+  }
   SGMCMC_RETURN_IF_ERROR(Rename(phi_temporary, dir + "/topics.phi"));
   std::cerr << absl::StrFormat("topics.phi: K = %d, V = %d, drawn with alias tables in %.2f s\n",
                                options.num_topics, options.vocabulary_size,

@@ -62,6 +62,11 @@ grep -q "document_length must be 'poisson' or 'fixed', got 'uniform'" "${t}/err"
 if "${gen}" --output_dir="${t}/bad" --document_length=fixed --mean_document_length=2.5 \
   2> "${t}/err"; then exit 1; fi
 grep -q -- "--mean_document_length must be an integer" "${t}/err"
+# Options that pass the checks but fail while drawing the topics leave no file behind.
+if "${gen}" --output_dir="${t}/under" --vocabulary_size=100000 --zipf_exponent=100 \
+  2> "${t}/err"; then exit 1; fi
+grep -q "underflows to 0 at word" "${t}/err"
+[[ -z "$(ls -A "${t}/under")" ]]
 "${gen}" --documents=5 --vocabulary_size=401 --num_topics=6 --output_dir="${t}/v401" 2> /dev/null
 if "${score}" --true_topics="${t}/a/topics.phi" --topics="${t}/v401/topics.phi" \
   2> "${t}/err"; then exit 1; fi
