@@ -84,25 +84,25 @@ TEST(GmcTest, SamplesVmfExactly) {
 }
 
 // The slides' toy with exact gradients: GMC is exact, so the angle KS distance is sampling
-// error only (√ESS · D < 2.5) and below the 0.02 the stochastic-gradient samplers must meet.
+// error only, below the bound CheckToyAngles derives from the chain's ESS at a false-failure
+// rate of 1e-6 (was: below a fixed 0.02, and sqrt(ESS) D < 2.5); measured KS 0.0026, ESS
+// 6800, bound 0.033. With acceptance ~0.99 the leapfrog integrator is nearly exact here, so
+// a wrong Metropolis test (planted: inverted ratio, KS 0.017; kinetic energy dropped, 0.008)
+// is not seen on the toy; SamplesVmfExactly catches both (max |z| 6.7 and 5.2 > 4.5).
 TEST(GmcTest, ToyAngleMatchesExact) {
   ToyCircle model;
   auto gmc = Gmc::Create(model, Eigen::MatrixXd(Eigen::Vector2d(1, 0)), Options(0.2, 10, 9));
   ASSERT_TRUE(gmc.ok());
   const int n = 100000;
-  std::vector<double> angles(n), u(n);
-  ToyAngleCdf cdf;
+  std::vector<double> angles(n);
   for (int m = 0; m < n; ++m) {
     (*gmc)->Step();
     angles[m] = std::atan2((*gmc)->x()(1, 0), (*gmc)->x()(0, 0));
-    u[m] = cdf(angles[m]);
   }
-  const double ess = std::min<double>(eval::EffectiveSampleSize(angles), n);
-  const double ks = eval::KsDistanceToUniform(absl::MakeSpan(u));
-  std::printf("gmc toy: KS = %.4f, ESS = %.0f, acceptance = %.3f\n", ks, ess,
-              static_cast<double>((*gmc)->accepted()) / n);
-  EXPECT_LT(ks, 0.02);
-  EXPECT_LT(std::sqrt(ess) * ks, 2.5);
+  const ToyAngleKs ks = CheckToyAngles(angles, 1e-6);
+  std::printf("gmc toy: KS = %.4f, ESS = %.0f, bound %.4f, acceptance = %.3f\n", ks.ks, ks.ess,
+              ks.bound, static_cast<double>((*gmc)->accepted()) / n);
+  EXPECT_LT(ks.ks, ks.bound);
 }
 
 TEST(GmcTest, CheckpointRoundTripIsBitIdentical) {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <iostream>
 #include <string>
 #include <vector>
 
@@ -60,20 +61,37 @@ AlphaStableMfExperimentOptions SmallOptions(const std::string& dir) {
   return options;
 }
 
-// A smoke test of the pipeline on tones in white noise at 5 dB: one row per method, the input
-// SDR of the mixture is 5 dB (up to the sample estimate), the Wiener gain (<= 1) never costs
-// more than 0.5 dB, and the outputs hold the files SpeechOutputs promises. (How much the
-// short chains gain here is small and method-dependent, measured +0.0 to +0.5 dB; the real
-// comparison is the tool's run on speech.)
+// SDR of the best scalar gain g* m (g* = <s, m> / <m, m>, least squares) of `mixture` m
+// against `clean` s: what a denoiser that only scales its input can reach at most.
+double BestScalarGainSdr(const std::vector<double>& clean, const std::vector<double>& mixture) {
+  double sm = 0, mm = 0;
+  for (size_t n = 0; n < clean.size(); ++n) {
+    sm += clean[n] * mixture[n];
+    mm += mixture[n] * mixture[n];
+  }
+  std::vector<double> scaled = mixture;
+  for (double& x : scaled) x *= sm / mm;
+  return SignalToDistortionRatio(clean, scaled);
+}
+
+// The pipeline on tones in white noise at 5 dB: one row per method, the input SDR of the
+// mixture is 5 dB (up to the sample estimate), every method beats the best scalar gain, and
+// the outputs hold the files SpeechOutputs promises. The bar: a denoiser that does nothing
+// scores the input SDR (4.9 dB here), one that only scales (a flat Wiener gain) at most
+// 10 log10(|s|^2 / |s - g* m|^2) = 10 log10(1 + SNR) ≈ 6.1 dB; a per-bin gain that follows
+// the tones' harmonics must beat it. Measured (seed 1): SGLD 8.4, pSGLD 7.3, HAMCMC 9.2 dB,
+// i.e. 1.1-3.0 dB above the bar; the bar has no extra margin because it is already a strict
+// upper bound for every gain that ignores the time-frequency structure.
 TEST(RunSpeechDenoisingTest, DenoisesTonesInWhiteNoise) {
   const std::string dir = WriteDataSet();
   absl::StatusOr<SpeechDenoisingResult> result = RunSpeechDenoising(SmallOptions(dir));
   ASSERT_TRUE(result.ok()) << result.status();
   ASSERT_EQ(result->names, std::vector<std::string>{"mix_00"});
   ASSERT_EQ(result->denoised.size(), 3u);
+  const double scalar_sdr_db = BestScalarGainSdr(result->clean[0], result->mixture[0]);
   for (const DenoisedSignal& d : result->denoised) {
     EXPECT_NEAR(d.input_sdr_db, 5.0, 0.2);
-    EXPECT_GT(d.sdr_db, d.input_sdr_db - 0.5) << d.method;
+    EXPECT_GT(d.sdr_db, scalar_sdr_db) << d.method << " (input " << d.input_sdr_db << " dB)";
     EXPECT_GT(d.acceptance_rate, 0.05);
     EXPECT_LT(d.acceptance_rate, 0.99);
   }
@@ -112,19 +130,28 @@ TEST(AlphaStableMfExperimentOptionsTest, RefusesAbsurdSyntheticSizes) {
       << options.Validate();
 }
 
-TEST(RunSyntheticRecoveryTest, OneRowPerMethodWithTheConstantBaseline) {
+// The synthetic check's contract, as in models/alpha_stable_mf_recovery_test (which derives
+// it): one |X_ij|^2 pins log V_ij to sigma = pi / sqrt(6), so an efficient estimate of the
+// rank-1 I x J matrix has relative error about e* = sigma sqrt((I + J - 1) / (I J)) = 0.28 at
+// I = J = 40; each sampler's averaged W H must be within 2 e* (the margin covers the Monte
+// Carlo error of the last 400 of 800 correlated sweeps and the step-size bias; measured
+// 0.33-0.41) and below the best constant matrix's error (0.67 here). A sampler that does not
+// move, or an average of the wrong draws, stays near its start's error and fails both.
+TEST(RunSyntheticRecoveryTest, OneRowPerMethodWithinTheDerivedError) {
   AlphaStableMfExperimentOptions options;
-  options.synthetic_rows = options.synthetic_cols = 20;
-  options.samples = 300;
-  options.average_last = 100;
+  options.synthetic_rows = options.synthetic_cols = 40;
+  options.samples = 800;
+  options.average_last = 400;
   absl::StatusOr<std::vector<SyntheticRecoveryRow>> rows = RunSyntheticRecovery(options);
   ASSERT_TRUE(rows.ok()) << rows.status();
   ASSERT_EQ(rows->size(), 3u);
+  const double e_star = M_PI / std::sqrt(6.0) * std::sqrt(79.0 / 1600);
   for (const SyntheticRecoveryRow& row : *rows) {
-    EXPECT_TRUE(std::isfinite(row.relative_error)) << row.method;
-    EXPECT_GT(row.constant_error, 0);
-    // e* = (pi / sqrt(6)) sqrt(K (I + J - K) / (I J)) with I = J = 20, K = 1.
-    EXPECT_NEAR(row.derived_error, M_PI / std::sqrt(6.0) * std::sqrt(39.0 / 400), 1e-12);
+    EXPECT_NEAR(row.derived_error, e_star, 1e-12);
+    EXPECT_LT(row.relative_error, 2 * e_star) << row.method;
+    EXPECT_LT(row.relative_error, row.constant_error) << row.method;
+    std::cout << row.method << ": relative error " << row.relative_error << " (e* " << e_star
+              << ", constant " << row.constant_error << ")\n";
   }
   EXPECT_TRUE(absl::StartsWith(SyntheticCsv(*rows), "method,relative_error,constant_error,"));
 }

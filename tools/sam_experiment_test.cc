@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <limits>
 #include <sstream>
 #include <string>
@@ -12,10 +13,12 @@
 #include "Eigen/Dense"
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_replace.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/string_view.h"
+#include "eval/ess.h"
 #include "eval/kernel_stein_discrepancy.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -67,6 +70,92 @@ int DrawRows(const std::string& csv) {
     if (line[0] != '#') ++rows;
   }
   return rows;
+}
+
+// The KSD reference for exact samplers. For n independent exact draws the V statistic has
+// E[n KSD^2] = E_p k0(x, x) (eval/kernel_stein_discrepancy.h), and n KSD^2 converges to a
+// Gaussian quadratic form sum_j lambda_j Z_j^2 with that mean; for such forms Szekely &
+// Bakirov (2003, Probab. Theory Relat. Fields 126) show P(Q >= x E Q) <= P(chi^2_1 >= x) at
+// every level <= 0.215, so P(n KSD^2 > 23.93 E_p k0) <= 1e-6 (chi^2_1's upper 1e-6 quantile).
+// A stationary chain's draws give a quadratic form with covariance at most tau times the
+// identity (tau the integrated autocorrelation time in draws), hence the bound
+//   KSD <= sqrt(tau * 23.93 * E_p k0(x, x) / n)
+// at a false-failure rate of 1e-6, with tau = n / ESS (eval/ess.h: the smallest ESS of the
+// chain's angles, their cosines and sines; estimated from the CSV's every 10th draw, which
+// can only lower it). A biased sampler adds its KSD^2 of the limit, which does not shrink
+// with n.
+constexpr double kChiSquaredOneQuantile = 23.928;  // P(chi^2_1 > q) = 1e-6
+
+// E_p k0(x, x) over a product of circles, k0(x, x) = SphereDrawsKsd({x})^2 (the V statistic
+// of one draw), by the midpoint rule on a grid of `grid` angles per circle; `log_density`
+// of the angles up to a constant.
+template <typename LogDensity>
+double ExpectedSteinDiagonal(const samplers::SpherePotentialModel& model, int circles, int grid,
+                             LogDensity log_density) {
+  const double width = 2 * M_PI / grid;
+  std::vector<int> index(circles, 0);
+  std::vector<double> angles(circles), point(2 * circles), log_weights, diagonals;
+  while (true) {
+    for (int c = 0; c < circles; ++c) {
+      angles[c] = -M_PI + (index[c] + 0.5) * width;
+      point[2 * c] = std::cos(angles[c]);
+      point[2 * c + 1] = std::sin(angles[c]);
+    }
+    const double ksd = SphereDrawsKsd(model, point).value();
+    log_weights.push_back(log_density(angles));
+    diagonals.push_back(ksd * ksd);
+    int c = 0;
+    while (c < circles && ++index[c] == grid) index[c++] = 0;
+    if (c == circles) break;
+  }
+  const double max_log = *std::max_element(log_weights.begin(), log_weights.end());
+  double mass = 0, sum = 0;
+  for (size_t i = 0; i < log_weights.size(); ++i) {
+    const double w = std::exp(log_weights[i] - max_log);
+    mass += w;
+    sum += w * diagonals[i];
+  }
+  return sum / mass;
+}
+
+// The draws' rows (after the header) of a CmdStan CSV, comma-separated numbers.
+std::vector<std::vector<double>> CsvDraws(const std::string& csv) {
+  std::vector<std::vector<double>> rows;
+  bool header = true;
+  for (absl::string_view line : absl::StrSplit(csv, '\n', absl::SkipEmpty())) {
+    if (line[0] == '#') continue;
+    if (header) {
+      header = false;
+      continue;
+    }
+    std::vector<double> row;
+    for (absl::string_view field : absl::StrSplit(line, ',')) {
+      double value = 0;
+      EXPECT_TRUE(absl::SimpleAtod(field, &value)) << line;
+      row.push_back(value);
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+// The smallest ESS of the angles in `columns` of `rows`, their cosines and sines, scaled
+// by `thin` (the CSV holds every thin-th of the KSD's draws).
+double SmallestAngleEss(const std::vector<std::vector<double>>& rows,
+                        const std::vector<int>& columns, int thin) {
+  double ess = std::numeric_limits<double>::infinity();
+  for (const int column : columns) {
+    std::vector<double> angle, cosine, sine;
+    for (const std::vector<double>& row : rows) {
+      angle.push_back(row[column]);
+      cosine.push_back(std::cos(row[column]));
+      sine.push_back(std::sin(row[column]));
+    }
+    for (const std::vector<double>* series : {&angle, &cosine, &sine}) {
+      ess = std::min(ess, eval::EffectiveSampleSize(*series) * thin);
+    }
+  }
+  return ess;
 }
 
 TEST(SamOptionsTest, ValidateNamesTheField) {
@@ -186,12 +275,40 @@ TEST(SamToyTest, OutputStructureAndKsBelowBound) {
     const double bound = std::sqrt(std::log(2 / 1e-6) / (2 * n_eff));
     EXPECT_GT(result->ks[which], 0);
     EXPECT_LT(result->ks[which], bound) << "sampler " << which;
-    EXPECT_GT(result->ksd[which], 0);
-    EXPECT_TRUE(std::isfinite(result->ksd[which]));
   }
   // Every draw (2000 < kSamKsdDraws), and as many exact ones.
   EXPECT_EQ(result->ksd_draws, options.toy_iterations);
-  EXPECT_GT(result->ksd_exact, 0);
+}
+
+// The toy's KSDs against the exact sampler's range (see kChiSquaredOneQuantile): n = 10^4
+// draws (every iteration), the iid exact draws within the bound at tau = 1, each chain within
+// it at its own tau (ESS from the CSV's every 10th draw). Measured: SGGMC 0.045, gSGNHT 0.046
+// (bounds 0.35, 0.26; the iid exact draws 0.019, sqrt(E k0 / n) 0.024). Planted in SGGMC:
+// ignoring the gradient-noise estimate (6x temperature) gives 0.34 > 0.22 and fails; a 2x
+// temperature (0.10) is within the range at this n.
+TEST(SamToyTest, KsdWithinTheExactSamplersRange) {
+  SamOptions options = ShortOptions();
+  options.toy_iterations = 10000;
+  const absl::StatusOr<SamToyResult> result = RunSamToy(options);
+  ASSERT_TRUE(result.ok()) << result.status();
+  const int n = result->ksd_draws;
+  ASSERT_EQ(n, options.toy_iterations);
+  const double diagonal =
+      ExpectedSteinDiagonal(samplers::ToyCircle(), 1, 2001, [](const std::vector<double>& a) {
+        return std::log(samplers::ToyCircle::AngleDensity(a[0]));
+      });
+  const double iid_bound = std::sqrt(kChiSquaredOneQuantile * diagonal / n);
+  EXPECT_LT(result->ksd_exact, iid_bound);
+  const int thin = 10 * n / options.toy_iterations;
+  for (int which = 0; which < 2; ++which) {
+    const double ess =
+        std::min<double>(n, SmallestAngleEss(CsvDraws(result->draws_csv[which]), {3}, thin));
+    const double bound = std::sqrt(n / ess) * iid_bound;
+    EXPECT_LT(result->ksd[which], bound) << "sampler " << which << ", ESS " << ess;
+    std::cout << "toy sampler " << which << ": KSD " << result->ksd[which] << ", ESS " << ess
+              << ", bound " << bound << " (exact iid draws: " << result->ksd_exact
+              << ", sqrt(E k0 / n) " << std::sqrt(diagonal / n) << ")\n";
+  }
 }
 
 // SphereDrawsKsd is the sphere KSD with the score -grad U: on the toy circle against the
@@ -254,6 +371,43 @@ TEST(SamSyntheticTest, OutputStructure) {
   for (int which = 0; which < 3; ++which) EXPECT_EQ(result->ksd_draws[which], 200) << which;
 }
 
+// Each sampler's KSD on the torus within the exact sampler's range at its own
+// autocorrelation time (see kChiSquaredOneQuantile; false-failure rate 1e-6 per chain).
+// The posterior is the one RunSamSynthetic builds (50 points, seed 2016). Measured: GMC 0.095
+// (bound 2.4), SGGMC 0.79 (ESS 98 of 2000: bound 4.7), gSGNHT 0.23 (bound 3.4): SGGMC's KSD,
+// 8x GMC's, is what an exact sampler that mixes as slowly would give. The power is limited
+// by that slow mixing: planted in SGGMC, a flipped potential (KSD 7.6) fails the check, but a
+// doubled temperature (1.6), a minibatch gradient not scaled by N / n (4.1) or scaled twice
+// (1.3) do not at this run length; the toy check above catches a 6x temperature.
+TEST(SamSyntheticTest, KsdWithinTheExactSamplersRange) {
+  SamOptions options = ShortOptions();
+  options.synthetic_iterations = 2000;
+  const absl::StatusOr<SamSyntheticResult> result = RunSamSynthetic(options);
+  ASSERT_TRUE(result.ok()) << result.status();
+  const samplers::TwoVmfPosterior model(
+      samplers::TwoVmfPosterior::Generate(1.0, -0.6, 4.0, 50, 2016), 1.0, 4.0);
+  // The score is singular on the line v2 = -v1 (the mean direction (v1 + v2) / |v1 + v2|
+  // flips there), where the posterior has almost no mass: odd grids never hit it, and two of
+  // them must agree (the line's neighbourhood contributes nothing noticeable).
+  const auto log_density = [&model](const std::vector<double>& a) {
+    return -model.AnglePotential(a[0], a[1]);
+  };
+  const double diagonal = ExpectedSteinDiagonal(model, 2, 151, log_density);
+  const double coarse = ExpectedSteinDiagonal(model, 2, 101, log_density);
+  EXPECT_NEAR(coarse, diagonal, 0.02 * diagonal);
+  for (int which = 0; which < 3; ++which) {
+    const int n = result->ksd_draws[which];
+    ASSERT_EQ(n, 2000);
+    const double ess = std::min<double>(
+        n, SmallestAngleEss(CsvDraws(result->draws_csv[which]), {5, 6}, /*thin=*/10));
+    const double bound = std::sqrt(n / ess * kChiSquaredOneQuantile * diagonal / n);
+    EXPECT_LT(result->ksd[which], bound) << "sampler " << which << ", ESS " << ess;
+    std::cout << "synthetic sampler " << which << ": KSD " << result->ksd[which] << ", ESS "
+              << ess << ", bound " << bound << " (sqrt(E k0 / n) " << std::sqrt(diagonal / n)
+              << ")\n";
+  }
+}
+
 TEST(SamPerplexityTest, OneRowPerMethodAndEvaluation) {
   SamOptions options = ShortOptions();
   options.methods = {"sggmc", "gmc_bgibbs"};
@@ -303,10 +457,7 @@ TEST(SamExperimentTest, DeterministicForASeed) {
                                             d = RunSamSynthetic(options);
   ASSERT_TRUE(c.ok() && d.ok());
   EXPECT_EQ(WithoutTimes(SamSyntheticOutputFiles(*c)), WithoutTimes(SamSyntheticOutputFiles(*d)));
-  for (int which = 0; which < 3; ++which) {
-    EXPECT_EQ(c->ksd[which], d->ksd[which]);
-    EXPECT_GT(c->ksd[which], 0);
-  }
+  for (int which = 0; which < 3; ++which) EXPECT_EQ(c->ksd[which], d->ksd[which]);
   const absl::StatusOr<SamData> data = LoadSamData(options);
   ASSERT_TRUE(data.ok());
   const absl::StatusOr<SamPerplexityResult> e = RunSamPerplexity(options, *data),

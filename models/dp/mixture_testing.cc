@@ -23,4 +23,27 @@ data::Corpus SeparatedMixture(absl::Span<const double> weights, int width, int n
   return corpus;
 }
 
+namespace {
+constexpr double kTinyCounts[5][3] = {{5, 0, 1}, {4, 1, 0}, {0, 5, 1}, {1, 4, 0}, {2, 2, 2}};
+}  // namespace
+
+data::Corpus TinyPartitionCorpus() {
+  data::Corpus corpus;
+  corpus.vocabulary = {"a", "b", "c"};
+  for (const auto& counts : kTinyCounts) {
+    std::vector<int32_t> bag;
+    for (int w = 0; w < 3; ++w) bag.insert(bag.end(), static_cast<int>(counts[w]), w);
+    corpus.AddDocument(bag);
+  }
+  return corpus;
+}
+
+CountMatrix TinyPartitionCounts() {
+  CountMatrix data{3, {}};
+  for (const auto& counts : kTinyCounts) {
+    data.values.insert(data.values.end(), counts, counts + 3);
+  }
+  return data;
+}
+
 }  // namespace sgmcmc::models

@@ -1,5 +1,5 @@
 // Test helper: synthetic corpora for the DP mixture samplers of models/dp/mixture.h and
-// models/dp/stochastic_slice.h.
+// models/dp/stochastic_slice.h, and a tiny one for checks against the enumerated posterior.
 //
 // Example:
 //   std::vector<int> labels;
@@ -12,6 +12,7 @@
 
 #include "absl/types/span.h"
 #include "data/corpus.h"
+#include "models/dp/component_model.h"
 
 namespace sgmcmc::models {
 
@@ -20,6 +21,13 @@ namespace sgmcmc::models {
 // each; the true labels are appended to *labels. All draws from rng::Engine(seed).
 data::Corpus SeparatedMixture(absl::Span<const double> weights, int width, int num_users,
                               int tokens, uint64_t seed, std::vector<int>* labels);
+
+// Five users over three words, two pairs and an in-between bag (the data of models/dp/neal8_test),
+// so that the posterior spreads over many of the 52 partitions: as a corpus (each bag's
+// tokens in word order) for the slice samplers, and as the count matrix of the enumerated
+// posterior (models/dp/partition_testing.h).
+data::Corpus TinyPartitionCorpus();
+CountMatrix TinyPartitionCounts();
 
 }  // namespace sgmcmc::models
 
