@@ -17,6 +17,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -94,6 +95,23 @@ class Fnv1a {
 // the field ("num_seeds must be >= 1"), as the error of the tool's flag of the same name. OK
 // stays OK.
 absl::Status AsFlagError(const absl::Status& status);
+
+// One name the user did not write, as an error message has it ("StepSizeOptions.h": an options
+// struct's field), and the one they wrote for it ("--step": the flag, or a config field).
+struct FlagName {
+  absl::string_view field;
+  absl::string_view flag;
+};
+
+// `status` naming what the user wrote: every whole-word occurrence of a `names` field in its
+// message is replaced by that entry's flag (a word: letters, digits, '_', and a '.' followed
+// by one of them; so "h" does not match inside "StepSizeOptions.h", nor "step" in "--step" or
+// "gmc_step"). Code and payloads are kept; OK stays OK; a message with none of them is
+// unchanged. Use it where a library's or an options struct's Validate() error reaches a user:
+//   NameFlags(samplers::StepSizeOptions::Constant(h).Validate(), {{"StepSizeOptions.h", "--step"}})
+//   == "--step must be finite and > 0, got 0".
+// Cost: O(|message| x |names|).
+absl::Status NameFlags(const absl::Status& status, std::initializer_list<FlagName> names);
 
 // The exit code of a tool whose run ended with `status`: 0 if OK, else 1 after printing
 // "<program>: <status>" to stderr, <program> being the file name of `argv0`.
