@@ -145,12 +145,17 @@ absl::Status NameFlags(const absl::Status& status, std::initializer_list<FlagNam
 
 int ReportToolStatus(const char* argv0, const absl::Status& status) {
   if (status.ok()) return 0;
-  std::cerr << std::filesystem::path(argv0).filename().string() << ": " << status << "\n";
+  // One string, one write: stderr is unbuffered, and each << would be a write of its own.
+  std::cerr << absl::StrCat(std::filesystem::path(argv0).filename().string(), ": ",
+                            status.ToString(), "\n")
+            << std::flush;
   return 1;
 }
 
-int ToolMain(int argc, char** argv, const char* usage,
-             absl::FunctionRef<absl::Status(const char* argv0)> body) {
+namespace {
+
+// Sets the usage message and --help's flag files, and parses the flags.
+void ParseToolFlags(int argc, char** argv, const char* usage) {
   absl::SetProgramUsageMessage(usage);
   // --help lists every flag defined under tools/ (Abseil's default shows only those of the
   // file named after the binary, hiding e.g. tools/matrix_factorization_flags.cc's).
@@ -161,7 +166,22 @@ int ToolMain(int argc, char** argv, const char* usage,
   config.contains_helpshort_flags = config.contains_help_flags;
   absl::SetFlagsUsageConfig(config);
   absl::ParseCommandLine(argc, argv);
+}
+
+}  // namespace
+
+int ToolMain(int argc, char** argv, const char* usage,
+             absl::FunctionRef<absl::Status(const char* argv0)> body) {
+  ParseToolFlags(argc, argv, usage);
   return ReportToolStatus(argv[0], body(argv[0]));
+}
+
+int MpiToolMain(int argc, char** argv, const char* usage, int rank,
+                absl::FunctionRef<absl::Status(const char* argv0)> body) {
+  ParseToolFlags(argc, argv, usage);
+  const absl::Status status = body(argv[0]);
+  if (rank == 0) return ReportToolStatus(argv[0], status);
+  return status.ok() ? 0 : 1;
 }
 
 }  // namespace sgmcmc::tools

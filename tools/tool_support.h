@@ -114,13 +114,23 @@ struct FlagName {
 absl::Status NameFlags(const absl::Status& status, std::initializer_list<FlagName> names);
 
 // The exit code of a tool whose run ended with `status`: 0 if OK, else 1 after printing
-// "<program>: <status>" to stderr, <program> being the file name of `argv0`.
+// "<program>: <status>" to stderr as one whole line in one write (so that the lines of
+// processes sharing the terminal, e.g. under mpirun, do not interleave mid-line), <program>
+// being the file name of `argv0`.
 int ReportToolStatus(const char* argv0, const absl::Status& status);
 
 // A tool's whole main(): sets the usage message, parses the flags, runs `body(argv[0])` and
 // returns ReportToolStatus of its result. Call once per process.
 int ToolMain(int argc, char** argv, const char* usage,
              absl::FunctionRef<absl::Status(const char* argv0)> body);
+
+// ToolMain for a tool run as several processes on the same flags (mpirun), this one being
+// `rank`: a failed body's error is printed once, by rank 0, and every rank returns 1. The
+// body's errors must be the same on every rank: checked alike on every rank (flags), or agreed
+// (parallel::Communicator::AgreeOnStatus); a rank's own failure ends the job through
+// Communicator::Fail, which prints it with its rank.
+int MpiToolMain(int argc, char** argv, const char* usage, int rank,
+                absl::FunctionRef<absl::Status(const char* argv0)> body);
 
 }  // namespace sgmcmc::tools
 
