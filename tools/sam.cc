@@ -56,6 +56,9 @@ ABSL_FLAG(double, kappa0, 1, "κ₀, concentration of μ about the mean directio
 ABSL_FLAG(double, alpha, 1, "symmetric Dirichlet α");
 ABSL_FLAG(double, step, 0.003, "step size ε of SGGMC and gSGNHT");
 ABSL_FLAG(double, friction, 5, "friction C");
+ABSL_FLAG(int, inner_steps, 1,
+          "L, inner geodesic steps of SGGMC and gSGNHT per iteration of the sam experiment, "
+          "all on the iteration's minibatch (the authors' released settings: 10)");
 ABSL_FLAG(int, batch_size, 20, "minibatch size of the minibatch runs");
 ABSL_FLAG(int, theta_draws, 3,
           "theta_d GMC draws kept per document visit (averaged in the beta gradient; "
@@ -115,6 +118,7 @@ absl::StatusOr<SamOptions> OptionsFromFlags(const std::string& dir) {
   options.alpha = absl::GetFlag(FLAGS_alpha);
   options.step = absl::GetFlag(FLAGS_step);
   options.friction = absl::GetFlag(FLAGS_friction);
+  options.inner_steps = absl::GetFlag(FLAGS_inner_steps);
   options.batch_size = absl::GetFlag(FLAGS_batch_size);
   options.gmc_step = absl::GetFlag(FLAGS_gmc_step);
   options.theta_draws = absl::GetFlag(FLAGS_theta_draws);

@@ -84,10 +84,15 @@ struct SamOptions {
   double kappa0 = 1;
   // Symmetric Dirichlet α > 0.
   double alpha = 1;
-  // Step size ε of SGGMC and gSGNHT.
+  // Step size ε of SGGMC and gSGNHT; finite, > 0.
   double step = 0.003;
-  // Friction C.
+  // Friction C; finite, > 0.
   double friction = 5;
+  // L, the inner (geodesic A-B-O-B-A) steps of SGGMC and gSGNHT per iteration of the sam
+  // experiment, each with its own gradient on the iteration's minibatch (and θ draws); >= 1.
+  // Default 1; the authors' released SAM settings use 10. An iteration then costs L β
+  // gradients but still one θ_d GMC refresh per minibatch document.
+  int inner_steps = 1;
   // Minibatch size of the minibatch runs, >= 1.
   int batch_size = 20;
   // θ_d | β by GMC (models/sam.h SamThetaSampling): draws kept per document visit (>= 1;
