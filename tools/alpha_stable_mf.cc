@@ -115,7 +115,12 @@ absl::Status Run(const char* argv0) {
   options.synthetic_rows = options.synthetic_cols = absl::GetFlag(FLAGS_synthetic_size);
   options.synthetic_rank = absl::GetFlag(FLAGS_synthetic_rank);
   options.seed = absl::GetFlag(FLAGS_seed);
-  if (absl::Status s = options.Validate(); !s.ok()) return AsFlagError(s);
+  // The flag of synthetic_rows and synthetic_cols is --synthetic_size (rows = cols).
+  if (absl::Status s = NameFlags(options.Validate(), {{"synthetic_rows", "synthetic_size"},
+                                                      {"synthetic_cols", "synthetic_size"}});
+      !s.ok()) {
+    return AsFlagError(s);
+  }
 
   const std::string output_dir = FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir));
   if (absl::Status s = CreateOutputDirectory(output_dir, "--output_dir"); !s.ok()) return s;

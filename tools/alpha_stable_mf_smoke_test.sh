@@ -31,4 +31,16 @@ if "${bin}" --output_dir="${out}" --data_dir="${TEST_TMPDIR}/none" > /dev/null \
   exit 1
 fi
 grep -q "none/train" "${TEST_TMPDIR}/err"
+# Bad values name their flag, before anything runs (they named mix_00's step_size or
+# HamcmcOptions.gamma after the training chain; --synthetic_rank=1000 printed -nan).
+for bad in "--sgld_step=0" "--psgld_lambda=-1" "--hamcmc_gamma=0" "--hamcmc_memory=1" \
+  "--phi_stride=0" "--speech_rank=0" "--synthetic_size=0" "--synthetic_rank=1000"; do
+  if "${bin}" --output_dir="${out}" --mode=synthetic "${bad}" > "${TEST_TMPDIR}/stdout" \
+    2> "${TEST_TMPDIR}/err"; then
+    echo "expected failure for ${bad}" >&2
+    exit 1
+  fi
+  grep -q -- "^alpha_stable_mf: INVALID_ARGUMENT: ${bad%%=*} must be " "${TEST_TMPDIR}/err"
+  test ! -s "${TEST_TMPDIR}/stdout"
+done
 echo PASS
