@@ -23,6 +23,7 @@
 #include "models/logistic_normal_multinomial.h"
 #include "rng/engine.h"
 #include "rng/uniform.h"
+#include "tools/tool_support.h"
 
 namespace sgmcmc::tools {
 namespace {
@@ -265,7 +266,8 @@ absl::Status AcceleratedDpExperimentOptions::Validate() const {
   }
   SGMCMC_RETURN_IF_ERROR(AtLeast("logistic_normal_rank", logistic_normal_rank, 0));
   SGMCMC_RETURN_IF_ERROR(AtLeast("max_features_kept", max_features_kept, 0));
-  SGMCMC_RETURN_IF_ERROR(data::IdxCountOptions{max_count}.Validate());
+  SGMCMC_RETURN_IF_ERROR(NameFlags(data::IdxCountOptions{max_count}.Validate(),
+                                   {{"IdxCountOptions.max_count", "max_count"}}));
   for (const std::string& i : inits) {
     if (i != "one" && i != "random" && i != "kmeans") {
       return absl::InvalidArgumentError(
