@@ -16,11 +16,12 @@
 //  - synthetic: the two-vMF posterior; sam_synthetic_marginals.csv (exact and GMC / SGGMC /
 //    gSGNHT marginal histograms of both angles) and the draws as CmdStan CSV,
 //    sam_synthetic_{gmc,sggmc,gsgnht}.csv; mode fractions printed.
-//  - sam: sam_perplexity.csv (method, iteration, seconds (sampling only, evaluation
-//    excluded), log_perplexity of the draws after --burn_in (every --average_every-th) averaged as
-//    in the slides, or of the current draw before); the β draws after --burn_in, every
-//    --beta_thin-th, as CmdStan CSV, sam_beta_METHOD.csv (all V·K coordinates of a kept draw: thin
-//    more for large V·K).
+//  - sam (--inner_steps: L geodesic steps of SGGMC / gSGNHT per iteration, default 1; the
+//    authors' released settings use 10): sam_perplexity.csv (method, iteration, seconds
+//    (sampling only, evaluation excluded), log_perplexity of the draws after --burn_in (every
+//    --average_every-th) averaged as in the slides, or of the current draw before); the β
+//    draws after --burn_in, every --beta_thin-th, as CmdStan CSV, sam_beta_METHOD.csv (all V·K
+//    coordinates of a kept draw: thin more for large V·K).
 // Checkpoints (sam experiment): --checkpoint_every writes sam_checkpoint_METHOD.pb (the β
 // sampler, the model's θ draws, GMC points and visit counters, the running perplexity, the rows
 // and β draws so far); --resume continues from them bit-identically; --stop_after interrupts.

@@ -208,6 +208,9 @@ struct SamSyntheticResult {
 
 // The synthetic two-vMF posterior: GMC, SGGMC (minibatch 10 of 50, ε = 0.002, L = 1) and
 // gSGNHT (full batch, ε = 0.01, L = 10). InvalidArgument if `options` are not valid.
+// SGGMC's KSD is several times the others' by design: its minibatch gradient noise is not
+// corrected (V̂ = 0) and widens its stationary law by O(ε) (full batch or ε = 0.0004 bring it
+// to the others' level; a longer run does not; docs/ALGORITHMS.md, the KSD section).
 absl::StatusOr<SamSyntheticResult> RunSamSynthetic(const SamOptions& options);
 
 // sam_synthetic_gmc.csv, sam_synthetic_sggmc.csv, sam_synthetic_gsgnht.csv (draws),
