@@ -19,7 +19,7 @@
 #include "rng/engine.h"
 #include "rng/normal.h"
 #include "rng/uniform.h"
-#include "models/categorical_dirichlet.h"
+#include "models/simplex/categorical_dirichlet.h"
 #include "samplers/count_model.h"
 #include "samplers/minibatch.h"
 #include "samplers/gradient_model.h"
@@ -411,7 +411,7 @@ void RegisterSamplers(py::module_& m) {
   py::class_<models::CategoricalDirichlet, samplers::CountModel,
              std::shared_ptr<models::CategoricalDirichlet>>(
       m, "CategoricalDirichlet",
-      "Categorical data with a Dirichlet prior (models/categorical_dirichlet.h).")
+      "Categorical data with a Dirichlet prior (models/simplex/categorical_dirichlet.h).")
       .def(py::init([](const py::object& category_counts, double alpha) {
              models::CategoricalDirichletOptions options;
              options.category_counts =

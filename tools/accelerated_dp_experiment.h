@@ -1,11 +1,11 @@
 // The synthetic experiment of Zhang, Williamson & Perez-Cruz §4.1 (Figure 1) for the
 // accelerated_dp tool: D-dimensional counts (default 1,000 train / 100 test rows, D = 10,
 // N_i = 100) from a finite mixture of multinomials with Dirichlet(γ = 1) atoms, fitted by
-// the DP mixture of multinomials (models/dp_component_model.h) with four samplers:
-//   accelerated  models/dp_parallel.h, accelerated stage then the exact hybrid stage;
-//   hybrid       models/dp_parallel.h with no accelerated stage (Dubey et al. alone);
-//   collapsed    Neal's Algorithm 8 (models/dp_neal8.h, ρ = 0), serial on rank 0;
-//   uncollapsed  the distributed slice sampler (models/dp_distributed_slice.h, Ge et al.);
+// the DP mixture of multinomials (models/dp/component_model.h) with four samplers:
+//   accelerated  models/dp/parallel.h, accelerated stage then the exact hybrid stage;
+//   hybrid       models/dp/parallel.h with no accelerated stage (Dubey et al. alone);
+//   collapsed    Neal's Algorithm 8 (models/dp/neal8.h, ρ = 0), serial on rank 0;
+//   uncollapsed  the distributed slice sampler (models/dp/distributed_slice.h, Ge et al.);
 // each from one of three starts: "one" cluster, "random" labels over initial_clusters, or
 // "kmeans" (Lloyd's algorithm on the rows' proportions, initial_clusters centres). The trace
 // records the test-set log predictive (sum over test rows, multinomial coefficients
@@ -28,7 +28,7 @@
 // Debian's dataset-fashion-mnist (train-images-idx3-ubyte.gz / t10k-images-idx3-ubyte.gz) as
 // 784-D counts (data/idx_reader.h ImagesToCounts, max_count per white pixel), as in §4.2.
 // likelihood "logistic_normal" fits the low-rank logistic-normal base of §4.3
-// (models/dp_logistic_normal_model.h) instead of the Dirichlet. The final features of the
+// (models/dp/logistic_normal_model.h) instead of the Dirichlet. The final features of the
 // accelerated, hybrid and collapsed runs (θ_k, most popular first) are returned for rendering.
 //
 // Cost: per iteration O(N K D) (see the samplers); the default run takes seconds.
@@ -48,7 +48,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "models/dp_component_model.h"
+#include "models/dp/component_model.h"
 #include "parallel/communicator.h"
 
 namespace sgmcmc::tools {

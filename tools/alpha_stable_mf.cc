@@ -29,7 +29,7 @@
 #include "absl/flags/flag.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "models/matrix_factorization.h"
+#include "models/mf/matrix_factorization.h"
 #include "tools/alpha_stable_mf_experiment.h"
 #include "tools/gnuplot.h"
 #include "tools/tool_support.h"

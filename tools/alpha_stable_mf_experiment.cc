@@ -14,7 +14,7 @@
 #include "absl/strings/str_format.h"
 #include "data/wav.h"
 #include "linalg/stft.h"
-#include "models/alpha_stable_mf.h"
+#include "models/mf/alpha_stable_mf.h"
 #include "rng/engine.h"
 #include "samplers/hamcmc.h"
 #include "samplers/psgld.h"

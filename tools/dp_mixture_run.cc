@@ -15,7 +15,7 @@
 #include "base/status_macros.h"
 #include "eval/cmdstan_csv.h"
 #include "eval/evaluation_schedule.h"
-#include "models/dp_predictive.h"
+#include "models/dp/predictive.h"
 #include "tools/checkpoint_file.h"
 #include "tools/dp_mixture_checkpoint.pb.h"
 #include "tools/tool_support.h"

@@ -1,8 +1,8 @@
 // The `dp_mixture` tool's engine (tools/dp_mixture.cc is its command line): runs the DP
-// mixture of multinomials (models/dp_mixture.h) on user/Vroot data with the stochastic slice
-// sampler under SCIR and under SGRLD (models/dp_stochastic_slice.h, Table 3 settings of Baker
+// mixture of multinomials (models/dp/mixture.h) on user/Vroot data with the stochastic slice
+// sampler under SCIR and under SGRLD (models/dp/stochastic_slice.h, Table 3 settings of Baker
 // et al. 2018) and with the exact Gibbs slice sampler, several seeds each, and traces the
-// held-out log predictive (models/dp_predictive.h) and the number of occupied components
+// held-out log predictive (models/dp/predictive.h) and the number of occupied components
 // against iterations and sampler seconds: Figure 3(b) / 4(b) of the paper.
 //
 // Evaluation schedule: eval::EvaluationCadence (eval/evaluation_schedule.h, the LDA tool's
@@ -51,8 +51,8 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "data/corpus.h"
-#include "models/dp_mixture.h"
-#include "models/dp_stochastic_slice.h"
+#include "models/dp/mixture.h"
+#include "models/dp/stochastic_slice.h"
 #include "parallel/thread_pool.h"
 
 namespace sgmcmc::tools {

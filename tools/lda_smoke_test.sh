@@ -17,13 +17,14 @@ awk -F, 'NR > 1 && !($6 > 1 && $6 < 6906 && $7 > 1 && $7 < 6906) { exit 1 }' \
 [[ "$(wc -l < "${out}/topics_scir_fast.txt")" -eq 50 ]]
 [[ "$(wc -l < "${out}/topic_matrix_scir_fast.tsv")" -eq 50 ]]
 [[ -s "${out}/checkpoint_scir_fast.pb" ]]
-grep -q "scir_fast: 20 iterations" "${out}/summary.txt"
+grep -q "scir_fast: held-out perplexity .* (posterior-mean topics over 11 samples, fold-in) after 20 iterations" "${out}/summary.txt"
+grep -q "other figures: fold-in perplexity of the last sample" "${out}/summary.txt"
 # Resume to 24 iterations (burn-in fixed by the first run's setting of 10: same settings).
 printf 'runs { iterations: 24 burn_in: 10 num_topics: 50 }\n' > "${TEST_TMPDIR}/resume.textpb"
 "${tool}" --config="${TEST_TMPDIR}/resume.textpb" --plot=false --output_dir="${out}" --resume \
   2> "${TEST_TMPDIR}/stderr2"
 grep -q "resumed from .* at iteration 20" "${TEST_TMPDIR}/stderr2"
-grep -q "scir_fast: 24 iterations" "${out}/summary.txt"
+grep -q "scir_fast: held-out perplexity .* after 24 iterations" "${out}/summary.txt"
 # Negative overrides are refused (they were ignored: a full default run).
 # SCIR's lazy topic update from the flag; the settings line names it, the time line follows.
 "${tool}" --iterations=3 --threads=2 --plot=false --output_dir="${TEST_TMPDIR}/lazy" \

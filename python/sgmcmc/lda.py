@@ -1,4 +1,4 @@
-"""sgmcmc.LDA: online LDA by SCIR or SGRLD (models/lda.h) as a scikit-learn estimator.
+"""sgmcmc.LDA: online LDA by SCIR or SGRLD (models/lda/lda.h) as a scikit-learn estimator.
 
 The estimator follows scikit-learn's conventions (get_params/set_params, fit returning self,
 fitted attributes ending in "_", n_features_in_, transform, partial_fit); with scikit-learn
@@ -99,7 +99,7 @@ class LDA(TransformerMixin, BaseEstimator):
     """Latent Dirichlet allocation sampled by SCIR or SGRLD (Baker et al. 2018; Patterson & Teh
     2013), with the document-topic proportions collapsed by Gibbs sweeps.
 
-    Parameters (defaults: the "scir_fast" preset of models/lda.h with K = 10):
+    Parameters (defaults: the "scir_fast" preset of models/lda/lda.h with K = 10):
       n_components: number of topics K (>= 1).
       sampler: "scir" or "sgrld".
       alpha, beta: symmetric document-topic and topic-word Dirichlet parameters (> 0).
