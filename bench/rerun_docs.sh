@@ -9,7 +9,7 @@
 #
 #   ./bazelw build -c opt //tools:matrix_factorization //tools:sam //tools:linear_regression \
 #     //tools:alpha_stable_mf
-#   bash bench/rerun_docs.sh                  # all, ~5 min on an idle 2-core machine
+#   bash bench/rerun_docs.sh                  # all, ~5 min on an idle 2-core machine (~20 at load 25)
 #   bash bench/rerun_docs.sh mf_jester sam_speed   # some, by name (listed by --list)
 #
 # Environment: BIN (default bazel-bin/tools), SHARED (default ../shared), OUT.
