@@ -142,7 +142,13 @@ absl::Status Run(const char* argv0) {
     if (absl::Status s = GenerateShortData(argv0, options.data_dir); !s.ok()) return s;
   }
   absl::StatusOr<SpeechDenoisingResult> result = RunSpeechDenoising(options);
-  if (!result.ok()) return result.status();
+  if (!result.ok()) {
+    // A diverged chain names its step field ("lower psgld_step"): the flag of that name.
+    return NameFlags(result.status(), {{"sgld_step", "--sgld_step"},
+                                       {"psgld_step", "--psgld_step"},
+                                       {"hamcmc_step", "--hamcmc_step"},
+                                       {"train_step", "--train_step"}});
+  }
   std::cout << SdrSummary(*result);
   if (absl::Status s = WriteFiles(output_dir, SpeechOutputs(*result, options.num_bins)); !s.ok()) {
     return s;

@@ -304,8 +304,8 @@ absl::StatusOr<SpeechDenoisingResult> RunSpeechDenoising(
   absl::StatusOr<models::AlphaStableMfResult> trained =
       models::RunAlphaStableMf(**train_model, train_run);
   if (!trained.ok()) {
-    return absl::Status(trained.status().code(),
-                        absl::StrCat("training W: ", trained.status().message()));
+    const absl::Status named = NameFlags(trained.status(), {{"step_size", "train_step"}});
+    return absl::Status(named.code(), absl::StrCat("training W: ", named.message()));
   }
   result.train_seconds_per_sample = trained->seconds_per_sample;
   result.train_acceptance_rate = trained->acceptance_rate;
@@ -343,8 +343,10 @@ absl::StatusOr<SpeechDenoisingResult> RunSpeechDenoising(
       absl::StatusOr<models::AlphaStableMfResult> sampled =
           SampleModel(power, denoise_options, options, options.settings, method);
       if (!sampled.ok()) {
-        return absl::Status(sampled.status().code(),
-                            absl::StrCat(name, ": ", sampled.status().message()));
+        // A divergence names the method's step ("lower step_size" did not say whose).
+        const absl::Status named =
+            NameFlags(sampled.status(), {{"step_size", StepField(method)}});
+        return absl::Status(named.code(), absl::StrCat(name, ": ", named.message()));
       }
       const Eigen::MatrixXcd estimate = spectrum.array() * sampled->mean_gain[0].array();
       DenoisedSignal out;

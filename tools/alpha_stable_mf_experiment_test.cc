@@ -90,6 +90,25 @@ TEST(RunSpeechDenoisingTest, DenoisesTonesInWhiteNoise) {
   }
 }
 
+// A diverged chain said "lower step_size": it names the method's own step field (the tool's
+// flag), and the training chain's is train_step.
+TEST(RunSpeechDenoisingTest, ADivergenceNamesTheStepField) {
+  const std::string dir = WriteDataSet();
+  AlphaStableMfExperimentOptions options = SmallOptions(dir);
+  options.methods = {models::MfMethod::kSgld};
+  options.settings.sgld_step = 1e300;  // theta overflows at the first step
+  absl::Status status = RunSpeechDenoising(options).status();
+  EXPECT_TRUE(absl::StartsWith(status.message(), "mix_00: sgld diverged at iteration ") &&
+              absl::EndsWith(status.message(), "lower sgld_step"))
+      << status;
+  options = SmallOptions(dir);
+  options.train_step = 1e300;
+  status = RunSpeechDenoising(options).status();
+  EXPECT_TRUE(absl::StartsWith(status.message(), "training W: sgld diverged at iteration ") &&
+              absl::EndsWith(status.message(), "lower train_step"))
+      << status;
+}
+
 TEST(RunSpeechDenoisingTest, ReportsMissingFiles) {
   const std::string dir = ::testing::TempDir() + "/empty";
   std::filesystem::create_directories(dir + "/train");

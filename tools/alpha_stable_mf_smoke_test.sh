@@ -43,4 +43,13 @@ for bad in "--sgld_step=0" "--psgld_lambda=-1" "--hamcmc_gamma=0" "--hamcmc_memo
   grep -q -- "^alpha_stable_mf: INVALID_ARGUMENT: ${bad%%=*} must be " "${TEST_TMPDIR}/err"
   test ! -s "${TEST_TMPDIR}/stdout"
 done
+# A diverged chain names the flag of its step ("lower step_size" did not say whose).
+if "${bin}" --output_dir="${out}" --data_dir="${out}/data" --methods=sgld --sgld_step=1e300 \
+  --samples=5 --average_last=1 --train_samples=5 --train_average_last=1 --speech_rank=20 \
+  --noplot > /dev/null 2> "${TEST_TMPDIR}/err"; then
+  echo "expected a divergence at --sgld_step=1e300" >&2
+  exit 1
+fi
+grep -q "^alpha_stable_mf: INTERNAL: mix_00: sgld diverged at iteration .*lower --sgld_step$" \
+  "${TEST_TMPDIR}/err"
 echo PASS
