@@ -102,6 +102,14 @@ struct AlphaStableMfExperimentOptions {
   int synthetic_cols = 100;
   int synthetic_rank = 1;
   AlphaStableMfSamplerSettings synthetic_settings = LogParametrizationSettings();
+  // Checkpoint file (tools/alpha_stable_mf_checkpoint.h), rewritten after every run (the
+  // training of W_speech, each test signal x method; each method in synthetic mode); empty
+  // (default): none. With `resume`, the runs it holds are taken from it, not run again; the
+  // outputs equal an uninterrupted experiment's, the later runs' timings aside. stop_after_runs
+  // (>= 0; 0, the default: never) stops once that many runs are done, as if interrupted.
+  std::string checkpoint_path;
+  bool resume = false;
+  int stop_after_runs = 0;
 
   absl::Status Validate() const;
 };
@@ -120,6 +128,8 @@ struct DenoisedSignal {
 };
 
 struct SpeechDenoisingResult {
+  // False when stop_after_runs stopped the experiment (the rest is partial).
+  bool complete = true;
   int sample_rate = 16000;
   int train_frames = 0;
   double train_seconds_per_sample = 0;
@@ -145,6 +155,7 @@ struct SyntheticRecoveryRow {
   double acceptance_rate = 0;
   double seconds_per_sample = 0;
 };
+// Fewer rows than methods when stop_after_runs stopped it.
 absl::StatusOr<std::vector<SyntheticRecoveryRow>> RunSyntheticRecovery(
     const AlphaStableMfExperimentOptions& options);
 

@@ -10,7 +10,11 @@
 //     at every kAlphaBlock-th topic, so a draw (by inversion) scans at most K / kAlphaBlock
 //     block sums and then kAlphaBlock topics. The table costs one pass over the column, fused
 //     with computing its mass, and no allocation; the bucket is rare (its mass is α K π̄_w
-//     against n_d π_w|d), so an O(1) alias table (O(K) to build per word) would not pay;
+//     against n_d π_w|d), so an O(1) alias table (O(K) to build per word) would not pay.
+//     Measured at large K (issue 29, bench/README "The sparse sweep at large K"): Walker/Vose
+//     alias draws in place of this table, their construction left out of the timing, were no
+//     faster at K = 1000 and 5000 (~10% slower in the quieter measurement), also where 72% of
+//     the draws are α-bucket draws; the sparse part below bounds the rate there;
 //   - the sparse part n_dk π_kw over the topics present in the document, O(nnz_d), with the
 //     document's counts kept in a SparseTopicCounts.
 // One uniform x on (0, mass_sparse + mass_alpha) picks the sparse bucket when x < mass_sparse

@@ -260,42 +260,60 @@ TEST(GibbsSweepTest, FirstTokenFollowsExactConditional) {
   }
 }
 
-// The same with many topics present in the document, 7 to 40 (each at least twice, so still
-// present without the first token): from 8 on the cumulative masses are formed in blocks of
-// four, here with remainders of 0 to 3 topics, and from 16 on the search goes by blocks too;
-// with exact zeros among the masses.
-TEST(GibbsSweepTest, FirstTokenFollowsExactConditionalWithManyTopicsPresent) {
-  struct Case {
-    int num_topics;
-    int present;
-    double alpha;
-    double zero_fraction;
-    uint64_t seed;
-  };
-  const std::vector<Case> cases = {{20, 8, 0.01, 0.0, 61},  {20, 9, 0.1, 0.5, 62},
-                                   {50, 13, 0.1, 0.3, 63},  {100, 16, 0.01, 0.6, 64},
-                                   {100, 23, 1.0, 0.0, 65}, {100, 40, 0.1, 0.2, 66},
-                                   {12, 12, 0.5, 0.4, 67},  {100, 7, 0.1, 0.3, 68}};
-  constexpr int kVocabulary = 25;
-  constexpr int kDocLength = 120;
-  for (const Case& c : cases) {
-    SCOPED_TRACE(::testing::Message() << "K=" << c.num_topics << " present=" << c.present
+// A document of `doc_length` tokens over 6 words whose tokens use `present` topics spread over
+// [0, K) (each at least twice, so still present without the first token); the first token's
+// new topic is checked against its exact conditional (ExpectFirstTokenFollowsExactConditional).
+struct ManyTopicsCase {
+  int num_topics;
+  int present;
+  double alpha;
+  double zero_fraction;
+  uint64_t seed;
+};
+
+void ExpectManyTopicsCase(const ManyTopicsCase& c, int doc_length) {
+  SCOPED_TRACE(::testing::Message() << "K=" << c.num_topics << " present=" << c.present
                                     << " alpha=" << c.alpha << " zeros=" << c.zero_fraction);
-    const std::vector<double> values =
-        RandomTopics(c.num_topics, kVocabulary, c.zero_fraction, c.seed);
-    const TopicMatrixView topics{values, c.num_topics, kVocabulary};
-    rng::Engine setup(c.seed, 1);
-    std::vector<int32_t> words(kDocLength), z(kDocLength);
-    for (int i = 0; i < kDocLength; ++i) {
-      words[i] = static_cast<int32_t>(rng::UniformInt(setup, 6));
-      // `present` topics spread over [0, K): each of them at tokens t and t + present, the
-      // rest drawn among them.
-      const int slot = i < 2 * c.present ? i % c.present
-                                         : static_cast<int>(rng::UniformInt(setup, c.present));
-      z[i] = static_cast<int32_t>(slot * c.num_topics / c.present);
-    }
-    ExpectFirstTokenFollowsExactConditional(topics, c.alpha, words, z, c.seed);
+  constexpr int kVocabulary = 25;
+  const std::vector<double> values =
+      RandomTopics(c.num_topics, kVocabulary, c.zero_fraction, c.seed);
+  const TopicMatrixView topics{values, c.num_topics, kVocabulary};
+  rng::Engine setup(c.seed, 1);
+  std::vector<int32_t> words(doc_length), z(doc_length);
+  for (int i = 0; i < doc_length; ++i) {
+    words[i] = static_cast<int32_t>(rng::UniformInt(setup, 6));
+    // `present` topics spread over [0, K): each of them at tokens t and t + present, the
+    // rest drawn among them.
+    const int slot = i < 2 * c.present ? i % c.present
+                                       : static_cast<int>(rng::UniformInt(setup, c.present));
+    z[i] = static_cast<int32_t>(slot * static_cast<int64_t>(c.num_topics) / c.present);
   }
+  ExpectFirstTokenFollowsExactConditional(topics, c.alpha, words, z, c.seed);
+}
+
+// The same with many topics present in the document, 7 to 40: from 8 on the cumulative
+// masses are formed in blocks of four, here with remainders of 0 to 3 topics, and from 16 on
+// the search goes by blocks too; with exact zeros among the masses.
+TEST(GibbsSweepTest, FirstTokenFollowsExactConditionalWithManyTopicsPresent) {
+  const std::vector<ManyTopicsCase> cases = {
+      {20, 8, 0.01, 0.0, 61},  {20, 9, 0.1, 0.5, 62},   {50, 13, 0.1, 0.3, 63},
+      {100, 16, 0.01, 0.6, 64}, {100, 23, 1.0, 0.0, 65}, {100, 40, 0.1, 0.2, 66},
+      {12, 12, 0.5, 0.4, 67},  {100, 7, 0.1, 0.3, 68}};
+  for (const ManyTopicsCase& c : cases) ExpectManyTopicsCase(c, /*doc_length=*/120);
+}
+
+// Issue 29's large K, with as many topics per document as generated 200-token documents hold
+// there (models/lda/gibbs_benchmark.cc, BM_LdaGibbsSweepGenerated: ~30 to ~165; here 30 to
+// 80, to keep the test short): K = 1000 and 5000, where the α bucket's table spans 63 and 313
+// blocks, α = 0.01 (sparse bucket dominant) and α = 1 (α bucket dominant), with and without
+// exact zeros. Same test and false-failure rate (1e-6 per case) as above.
+TEST(GibbsSweepTest, FirstTokenFollowsExactConditionalAtLargeK) {
+  const std::vector<ManyTopicsCase> cases = {{1000, 30, 0.01, 0.3, 71},
+                                             {1000, 60, 1.0, 0.0, 72},
+                                             {5000, 40, 0.01, 0.0, 73},
+                                             {5000, 80, 1.0, 0.5, 74}};
+  // Short documents (each topic twice, 20 more tokens): the test needs the first token only.
+  for (const ManyTopicsCase& c : cases) ExpectManyTopicsCase(c, 2 * c.present + 20);
 }
 
 TEST(GibbsSweepTest, WordWithAllZeroColumnUsesDocumentCountsOnly) {
