@@ -122,7 +122,8 @@ absl::Status MpiCommunicator::AgreeOnStatus(const absl::Status& local) {
 }
 
 void MpiCommunicator::Fail(const absl::Status& status) {
-  std::cerr << "rank " << rank_ << " failed: " << status.message() << std::endl;
+  // One string, one write: the ranks share the terminal, and each << would be a write.
+  std::cerr << absl::StrCat("rank ", rank_, " failed: ", status.message(), "\n") << std::flush;
   MPI_Abort(MPI_COMM_WORLD, 1);
   std::abort();
 }

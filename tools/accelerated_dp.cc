@@ -210,9 +210,11 @@ int main(int argc, char** argv) {
       mpi = sgmcmc::parallel::MpiCommunicator::Create(&argc, &argv);
     }
   }
-  return sgmcmc::tools::ToolMain(
+  // Under mpirun the errors that return from the body (flags, the output directory) are the
+  // same on every rank: rank 0 prints them once (a failed run ends through mpi->Fail).
+  return sgmcmc::tools::MpiToolMain(
       argc, argv, "accelerated_dp [--backend=threads --workers=P | --backend=mpi] [flags]",
-      [&](const char* argv0) -> absl::Status {
+      mpi != nullptr ? mpi->rank() : 0, [&](const char* argv0) -> absl::Status {
         AcceleratedDpExperimentOptions options = sgmcmc::tools::OptionsFromFlags();
         options.progress = &std::cerr;
         SGMCMC_RETURN_IF_ERROR(sgmcmc::tools::AsFlagError(options.Validate()));

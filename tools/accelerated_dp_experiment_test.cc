@@ -208,6 +208,11 @@ TEST(AcceleratedDpExperimentTest, ValidateNamesTheField) {
   o = AcceleratedDpExperimentOptions();
   o.inits = {};
   EXPECT_TRUE(absl::StrContains(o.Validate().message(), "inits must name at least one"));
+  // The reader's check named IdxCountOptions.max_count (the tool said
+  // "--IdxCountOptions.max_count"): now this struct's field, the tool's --max_count.
+  o = AcceleratedDpExperimentOptions();
+  o.max_count = 0;
+  EXPECT_EQ(o.Validate(), absl::InvalidArgumentError("max_count must be in [1, 255], got 0"));
 }
 
 TEST(AcceleratedDpExperimentTest, ProgressLinesFromRankZeroAndNoNanSpeedup) {

@@ -128,7 +128,12 @@ absl::Status Run(const char* argv0) {
   options.seed = absl::GetFlag(FLAGS_seed);
   options.resume = absl::GetFlag(FLAGS_resume);
   options.stop_after_runs = absl::GetFlag(FLAGS_stop_after_runs);
-  if (absl::Status s = options.Validate(); !s.ok()) return AsFlagError(s);
+  // The flag of synthetic_rows and synthetic_cols is --synthetic_size (rows = cols).
+  if (absl::Status s = NameFlags(options.Validate(), {{"synthetic_rows", "synthetic_size"},
+                                                      {"synthetic_cols", "synthetic_size"}});
+      !s.ok()) {
+    return AsFlagError(s);
+  }
 
   const std::string output_dir = FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir));
   if (absl::Status s = CreateOutputDirectory(output_dir, "--output_dir"); !s.ok()) return s;
@@ -159,7 +164,13 @@ absl::Status Run(const char* argv0) {
     if (absl::Status s = GenerateShortData(argv0, options.data_dir); !s.ok()) return s;
   }
   absl::StatusOr<SpeechDenoisingResult> result = RunSpeechDenoising(options);
-  if (!result.ok()) return result.status();
+  if (!result.ok()) {
+    // A diverged chain names its step field ("lower psgld_step"): the flag of that name.
+    return NameFlags(result.status(), {{"sgld_step", "--sgld_step"},
+                                       {"psgld_step", "--psgld_step"},
+                                       {"hamcmc_step", "--hamcmc_step"},
+                                       {"train_step", "--train_step"}});
+  }
   if (!result->complete) {
     std::cout << stopped;
     return absl::OkStatus();

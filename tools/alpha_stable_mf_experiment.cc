@@ -17,6 +17,8 @@
 #include "linalg/stft.h"
 #include "models/mf/alpha_stable_mf.h"
 #include "rng/engine.h"
+#include "samplers/hamcmc.h"
+#include "samplers/psgld.h"
 #include "tools/alpha_stable_mf_checkpoint.h"
 
 namespace sgmcmc::tools {
@@ -134,10 +136,62 @@ models::MfRunOptions AlphaStableMfSamplerSettings::RunOptions(models::MfMethod m
   return run;
 }
 
+namespace {
+
+// The samplers' own checks of `method`'s settings (its step being `step`, named
+// `step_field`), naming the settings' fields ("psgld_lambda", not "PsgldOptions.lambda").
+absl::Status ValidateSamplerSettings(const AlphaStableMfSamplerSettings& settings,
+                                     models::MfMethod method, double step,
+                                     absl::string_view step_field) {
+  if (!(std::isfinite(step) && step > 0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(step_field, " must be finite and > 0, got ", step));
+  }
+  if (method == models::MfMethod::kPsgld) {
+    samplers::PsgldOptions psgld;
+    psgld.lambda = settings.psgld_lambda;
+    return NameFlags(psgld.Validate(/*num_items=*/1), {{"PsgldOptions.lambda", "psgld_lambda"}});
+  }
+  if (method == models::MfMethod::kHamcmc) {
+    samplers::HamcmcOptions hamcmc;
+    hamcmc.memory = settings.hamcmc_memory;
+    hamcmc.gamma = settings.hamcmc_gamma;
+    hamcmc.damping = settings.hamcmc_damping;
+    hamcmc.warmup_step = settings.hamcmc_warmup_step;
+    return NameFlags(hamcmc.Validate(/*num_items=*/1),
+                     {{"HamcmcOptions.memory", "hamcmc_memory"},
+                      {"HamcmcOptions.gamma", "hamcmc_gamma"},
+                      {"HamcmcOptions.damping", "hamcmc_damping"},
+                      {"HamcmcOptions.warmup_step", "hamcmc_warmup_step"}});
+  }
+  return absl::OkStatus();
+}
+
+const char* StepField(models::MfMethod method) {
+  return method == models::MfMethod::kSgld    ? "sgld_step"
+         : method == models::MfMethod::kPsgld ? "psgld_step"
+                                              : "hamcmc_step";
+}
+
+}  // namespace
+
 absl::Status AlphaStableMfExperimentOptions::Validate() const {
   if (num_bins < 2) return absl::InvalidArgumentError("num_bins must be >= 2");
-  if (speech_rank < 1 || noise_rank < 1 || synthetic_rank < 1) {
-    return absl::InvalidArgumentError("speech_rank, noise_rank, synthetic_rank must be >= 1");
+  for (const auto& [field, rank] : {std::pair<const char*, int>{"speech_rank", speech_rank},
+                                    {"noise_rank", noise_rank},
+                                    {"synthetic_rank", synthetic_rank}}) {
+    if (rank < 1) {
+      return absl::InvalidArgumentError(absl::StrCat(field, " must be >= 1, got ", rank));
+    }
+  }
+  // W (num_bins x K) H has rank at most num_bins: a larger K adds only redundant parameters.
+  for (const auto& [field, rank] : {std::pair<const char*, int>{"speech_rank", speech_rank},
+                                    {"noise_rank", noise_rank}}) {
+    if (rank > num_bins) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          field, " must be <= num_bins = ", num_bins, " (the spectrogram's rows: W H has rank "
+          "at most that, a larger rank only adds redundant parameters), got ", rank));
+    }
   }
   if (samples < 1 || average_last < 1 || average_last > samples) {
     return absl::InvalidArgumentError(absl::StrCat(
@@ -154,12 +208,34 @@ absl::Status AlphaStableMfExperimentOptions::Validate() const {
     return absl::InvalidArgumentError(
         absl::StrCat("stop_after_runs must be >= 0, got ", stop_after_runs));
   }
-  if (!(train_step > 0 && std::isfinite(train_step))) {
+  if (settings.phi_stride < 1) {
     return absl::InvalidArgumentError(
-        absl::StrCat("train_step must be finite and > 0, got ", train_step));
+        absl::StrCat("phi_stride must be >= 1, got ", settings.phi_stride));
   }
-  if (synthetic_rows < 1 || synthetic_cols < 1) {
-    return absl::InvalidArgumentError("synthetic_rows and synthetic_cols must be >= 1");
+  for (const models::MfMethod method : methods) {
+    const double step = method == models::MfMethod::kSgld    ? settings.sgld_step
+                        : method == models::MfMethod::kPsgld ? settings.psgld_step
+                                                             : settings.hamcmc_step;
+    if (absl::Status s = ValidateSamplerSettings(settings, method, step, StepField(method));
+        !s.ok()) {
+      return s;
+    }
+  }
+  if (absl::Status s = ValidateSamplerSettings(settings, train_method, train_step, "train_step");
+      !s.ok()) {
+    return s;
+  }
+  for (const auto& [field, size] : {std::pair<const char*, int>{"synthetic_rows", synthetic_rows},
+                                    {"synthetic_cols", synthetic_cols}}) {
+    if (size < 1) {
+      return absl::InvalidArgumentError(absl::StrCat(field, " must be >= 1, got ", size));
+    }
+  }
+  if (synthetic_rank > std::min(synthetic_rows, synthetic_cols)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "synthetic_rank must be <= min(rows, cols) = ", std::min(synthetic_rows, synthetic_cols),
+        " of the synthetic matrix (W H has rank at most that, a larger rank only adds redundant "
+        "parameters), got ", synthetic_rank));
   }
   // Dense V (rows x cols) and W, H ((rows + cols) x rank): a size of 10^8 was a bad_alloc.
   const int64_t cells = std::max(int64_t{synthetic_rows} * synthetic_cols,
@@ -248,8 +324,8 @@ absl::StatusOr<SpeechDenoisingResult> RunSpeechDenoising(
     absl::StatusOr<models::AlphaStableMfResult> trained =
         models::RunAlphaStableMf(**train_model, train_run);
     if (!trained.ok()) {
-      return absl::Status(trained.status().code(),
-                          absl::StrCat("training W: ", trained.status().message()));
+      const absl::Status named = NameFlags(trained.status(), {{"step_size", "train_step"}});
+      return absl::Status(named.code(), absl::StrCat("training W: ", named.message()));
     }
     result.train_seconds_per_sample = trained->seconds_per_sample;
     result.train_acceptance_rate = trained->acceptance_rate;
@@ -305,8 +381,10 @@ absl::StatusOr<SpeechDenoisingResult> RunSpeechDenoising(
       absl::StatusOr<models::AlphaStableMfResult> sampled =
           SampleModel(power, denoise_options, options, options.settings, method);
       if (!sampled.ok()) {
-        return absl::Status(sampled.status().code(),
-                            absl::StrCat(name, ": ", sampled.status().message()));
+        // A divergence names the method's step ("lower step_size" did not say whose).
+        const absl::Status named =
+            NameFlags(sampled.status(), {{"step_size", StepField(method)}});
+        return absl::Status(named.code(), absl::StrCat(name, ": ", named.message()));
       }
       const Eigen::MatrixXcd estimate = spectrum.array() * sampled->mean_gain[0].array();
       DenoisedSignal out;

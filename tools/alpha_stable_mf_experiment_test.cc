@@ -108,6 +108,25 @@ TEST(RunSpeechDenoisingTest, DenoisesTonesInWhiteNoise) {
   }
 }
 
+// A diverged chain said "lower step_size": it names the method's own step field (the tool's
+// flag), and the training chain's is train_step.
+TEST(RunSpeechDenoisingTest, ADivergenceNamesTheStepField) {
+  const std::string dir = WriteDataSet();
+  AlphaStableMfExperimentOptions options = SmallOptions(dir);
+  options.methods = {models::MfMethod::kSgld};
+  options.settings.sgld_step = 1e300;  // theta overflows at the first step
+  absl::Status status = RunSpeechDenoising(options).status();
+  EXPECT_TRUE(absl::StartsWith(status.message(), "mix_00: sgld diverged at iteration ") &&
+              absl::EndsWith(status.message(), "lower sgld_step"))
+      << status;
+  options = SmallOptions(dir);
+  options.train_step = 1e300;
+  status = RunSpeechDenoising(options).status();
+  EXPECT_TRUE(absl::StartsWith(status.message(), "training W: sgld diverged at iteration ") &&
+              absl::EndsWith(status.message(), "lower train_step"))
+      << status;
+}
+
 TEST(RunSpeechDenoisingTest, ReportsMissingFiles) {
   const std::string dir = ::testing::TempDir() + "/empty";
   std::filesystem::create_directories(dir + "/train");
@@ -124,10 +143,59 @@ TEST(AlphaStableMfExperimentOptionsTest, RefusesAbsurdSyntheticSizes) {
   EXPECT_TRUE(absl::StrContains(options.Validate().message(),
                                 "must be <= 67108864, got 10000000000000000"))
       << options.Validate();
+  // A rank above the matrix's size ran and printed -nan: refused with the reason.
   options.synthetic_rows = options.synthetic_cols = 100;
   options.synthetic_rank = 1000000;
-  EXPECT_TRUE(absl::StrContains(options.Validate().message(), "got 200000000"))
+  EXPECT_EQ(options.Validate(),
+            absl::InvalidArgumentError(
+                "synthetic_rank must be <= min(rows, cols) = 100 of the synthetic matrix (W H "
+                "has rank at most that, a larger rank only adds redundant parameters), got "
+                "1000000"));
+  options.synthetic_rank = 100;
+  EXPECT_TRUE(options.Validate().ok());
+  options = AlphaStableMfExperimentOptions();
+  options.speech_rank = 257;
+  EXPECT_TRUE(absl::StartsWith(options.Validate().message(),
+                               "speech_rank must be <= num_bins = 256 (the spectrogram's rows"))
       << options.Validate();
+}
+
+// The samplers' errors reached the user as "mix_00: step_size must be finite and > 0" and
+// "mix_00: HamcmcOptions.gamma ...", after the training chain had run: each names its
+// settings field (= the tool's flag), before anything runs.
+TEST(AlphaStableMfExperimentOptionsTest, NamesEachSamplerSetting) {
+  struct Case {
+    void (*set)(AlphaStableMfExperimentOptions&);
+    const char* message;
+  };
+  const Case cases[] = {
+      {[](auto& o) { o.settings.sgld_step = 0; }, "sgld_step must be finite and > 0, got 0"},
+      {[](auto& o) { o.settings.psgld_step = -1; }, "psgld_step must be finite and > 0, got -1"},
+      {[](auto& o) { o.settings.hamcmc_step = NAN; },
+       "hamcmc_step must be finite and > 0, got nan"},
+      {[](auto& o) { o.settings.psgld_lambda = 0; },
+       "psgld_lambda must be finite and > 0, got 0"},
+      {[](auto& o) { o.settings.hamcmc_memory = 1; }, "hamcmc_memory must be in [2, 65], got 1"},
+      {[](auto& o) { o.settings.hamcmc_gamma = 0; }, "hamcmc_gamma must be finite and > 0, got 0"},
+      {[](auto& o) { o.settings.hamcmc_damping = -1; },
+       "hamcmc_damping must be finite and >= 0, got -1"},
+      {[](auto& o) { o.settings.hamcmc_warmup_step = 0; },
+       "hamcmc_warmup_step must be finite and > 0, got 0"},
+      {[](auto& o) { o.settings.phi_stride = 0; }, "phi_stride must be >= 1, got 0"},
+      {[](auto& o) { o.train_step = 0; }, "train_step must be finite and > 0, got 0"},
+      {[](auto& o) { o.noise_rank = 0; }, "noise_rank must be >= 1, got 0"},
+      {[](auto& o) { o.synthetic_cols = 0; }, "synthetic_cols must be >= 1, got 0"},
+  };
+  for (const Case& c : cases) {
+    AlphaStableMfExperimentOptions options;
+    c.set(options);
+    EXPECT_EQ(options.Validate(), absl::InvalidArgumentError(c.message));
+  }
+  // Settings of a method that does not run are not checked.
+  AlphaStableMfExperimentOptions options;
+  options.methods = {models::MfMethod::kSgld};
+  options.settings.hamcmc_gamma = 0;
+  EXPECT_TRUE(options.Validate().ok());
 }
 
 // The synthetic check's contract, as in models/alpha_stable_mf_recovery_test (which derives

@@ -31,6 +31,27 @@ if "${bin}" --output_dir="${out}" --data_dir="${TEST_TMPDIR}/none" > /dev/null \
   exit 1
 fi
 grep -q "none/train" "${TEST_TMPDIR}/err"
+# Bad values name their flag, before anything runs (they named mix_00's step_size or
+# HamcmcOptions.gamma after the training chain; --synthetic_rank=1000 printed -nan).
+for bad in "--sgld_step=0" "--psgld_lambda=-1" "--hamcmc_gamma=0" "--hamcmc_memory=1" \
+  "--phi_stride=0" "--speech_rank=0" "--synthetic_size=0" "--synthetic_rank=1000"; do
+  if "${bin}" --output_dir="${out}" --mode=synthetic "${bad}" > "${TEST_TMPDIR}/stdout" \
+    2> "${TEST_TMPDIR}/err"; then
+    echo "expected failure for ${bad}" >&2
+    exit 1
+  fi
+  grep -q -- "^alpha_stable_mf: INVALID_ARGUMENT: ${bad%%=*} must be " "${TEST_TMPDIR}/err"
+  test ! -s "${TEST_TMPDIR}/stdout"
+done
+# A diverged chain names the flag of its step ("lower step_size" did not say whose).
+if "${bin}" --output_dir="${out}" --data_dir="${out}/data" --methods=sgld --sgld_step=1e300 \
+  --samples=5 --average_last=1 --train_samples=5 --train_average_last=1 --speech_rank=20 \
+  --noplot > /dev/null 2> "${TEST_TMPDIR}/err"; then
+  echo "expected a divergence at --sgld_step=1e300" >&2
+  exit 1
+fi
+grep -q "^alpha_stable_mf: INTERNAL: mix_00: sgld diverged at iteration .*lower --sgld_step$" \
+  "${TEST_TMPDIR}/err"
 # Checkpoints (synthetic mode): a run killed for real once its checkpoint exists, and one
 # stopped after its first method, resumed, write the uninterrupted run's synthetic.csv (the
 # seconds column aside).

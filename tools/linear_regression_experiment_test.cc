@@ -17,6 +17,7 @@ namespace sgmcmc::tools {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::StartsWith;
 
 LinearRegressionOptions SmallOptions() {
   LinearRegressionOptions options;
@@ -45,6 +46,28 @@ TEST(LinearRegressionOptionsTest, ValidateNamesTheField) {
             absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(RunLinearRegressionFigure2(options, 3).status().code(),
             absl::StatusCode::kInvalidArgument);
+  // The library's checks named PsgldOptions.alpha, HamcmcOptions.curvature_threshold and
+  // CorrelatedDataOptions.correlation: now this struct's fields (the tool's flags).
+  options = LinearRegressionOptions();
+  options.psgld_alpha = 1;
+  EXPECT_EQ(options.Validate(), absl::InvalidArgumentError("psgld_alpha must be in [0, 1), got 1"));
+  options = LinearRegressionOptions();
+  options.psgld_lambda = 0;
+  EXPECT_EQ(options.Validate(),
+            absl::InvalidArgumentError("psgld_lambda must be finite and > 0, got 0"));
+  options = LinearRegressionOptions();
+  options.hamcmc_curvature_threshold = 2;
+  EXPECT_EQ(options.Validate(),
+            absl::InvalidArgumentError("hamcmc_curvature_threshold must be in [0, 1), got 2"));
+  options = LinearRegressionOptions();
+  options.noise_variance = 0;
+  EXPECT_THAT(options.Validate().message(), HasSubstr("noise_variance must be finite and > 0"));
+  options = LinearRegressionOptions();
+  options.scale_ratio = 0.5;
+  EXPECT_THAT(options.Validate().message(), HasSubstr("scale_ratio must be finite and >= 1"));
+  options = LinearRegressionOptions();
+  options.correlation = 2;
+  EXPECT_THAT(std::string(options.Validate().message()), StartsWith("correlation must be in"));
 }
 
 TEST(LinearRegressionFigure1Test, KeepsTheSecondHalfAndIsDeterministic) {

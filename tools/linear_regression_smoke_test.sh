@@ -34,4 +34,13 @@ if "${bin}" --output_dir="${out}" --covariates=banded > /dev/null 2> "${TEST_TMP
   exit 1
 fi
 grep -q -- "--covariates must be equicorrelated or autoregressive" "${TEST_TMPDIR}/err"
+# The library's checks name the flags (they named PsgldOptions.alpha, CorrelatedDataOptions.*).
+for bad in "--psgld_alpha=2" "--psgld_lambda=0" "--hamcmc_curvature_threshold=2" \
+  "--noise_variance=0" "--correlation=2" "--scale_ratio=0"; do
+  if "${bin}" --output_dir="${out}" "${bad}" > /dev/null 2> "${TEST_TMPDIR}/err"; then
+    echo "expected failure for ${bad}" >&2
+    exit 1
+  fi
+  grep -q -- "^linear_regression: INVALID_ARGUMENT: ${bad%%=*} must be " "${TEST_TMPDIR}/err"
+done
 echo PASS

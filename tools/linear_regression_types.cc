@@ -2,9 +2,13 @@
 
 #include <cmath>
 #include <utility>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "samplers/hamcmc.h"
+#include "samplers/psgld.h"
+#include "tools/tool_support.h"
 
 namespace sgmcmc::tools {
 namespace linear_regression_internal {
@@ -69,6 +73,44 @@ absl::Status LinearRegressionOptions::Validate() const {
     if (!(value >= 0) || !std::isfinite(value)) {
       return absl::InvalidArgumentError(absl::StrCat(
           name, " must be finite and >= 0 (0: the tuned default), got ", value));
+    }
+  }
+  // The library's own checks, naming this struct's fields (they named PsgldOptions.alpha,
+  // HamcmcOptions.curvature_threshold and CorrelatedDataOptions.correlation).
+  samplers::PsgldOptions psgld;
+  psgld.alpha = psgld_alpha;
+  psgld.lambda = psgld_lambda;
+  if (absl::Status s = NameFlags(psgld.Validate(/*num_items=*/1),
+                                 {{"PsgldOptions.alpha", "psgld_alpha"},
+                                  {"PsgldOptions.lambda", "psgld_lambda"}});
+      !s.ok()) {
+    return s;
+  }
+  samplers::HamcmcOptions hamcmc_options;
+  hamcmc_options.curvature_threshold = hamcmc_curvature_threshold;
+  if (absl::Status s =
+          NameFlags(hamcmc_options.Validate(/*num_items=*/1),
+                    {{"HamcmcOptions.curvature_threshold", "hamcmc_curvature_threshold"}});
+      !s.ok()) {
+    return s;
+  }
+  // Figure 1's D = 2 and every Figure 2 dimension (the correlation's range depends on D).
+  std::vector<int> all_dimensions = dimensions;
+  all_dimensions.push_back(2);
+  for (const int d : all_dimensions) {
+    models::CorrelatedDataOptions data;
+    data.dimension = d;
+    data.num_items = num_items;
+    data.noise_variance = noise_variance;
+    data.structure = structure;
+    data.correlation = correlation;
+    data.scale_ratio = scale_ratio;
+    if (absl::Status s = NameFlags(data.Validate(),
+                                   {{"CorrelatedDataOptions.noise_variance", "noise_variance"},
+                                    {"CorrelatedDataOptions.correlation", "correlation"},
+                                    {"CorrelatedDataOptions.scale_ratio", "scale_ratio"}});
+        !s.ok()) {
+      return s;
     }
   }
   return absl::OkStatus();

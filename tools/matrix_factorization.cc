@@ -17,7 +17,10 @@
 // --stop_after checkpoint and resume runs bit-identically for a given S.
 //
 // Outputs in --output_dir: rmse.csv (method, iteration, seconds, sample and averaged RMSE)
-// and, if gnuplot is installed, rmse.png (tools/plots/matrix_factorization.gp).
+// and, if gnuplot is installed, rmse.png (tools/plots/matrix_factorization.gp). A method whose
+// test RMSE becomes non-finite is stopped and marked "DIVERGED" in the summary; the other
+// methods run and are written, and the tool then exits with status 1 naming the diverged ones.
+// --rank is at most min(rows, cols) of the matrix (W H has no higher rank).
 //
 // Example:
 //   bazel run //tools:matrix_factorization
@@ -58,7 +61,7 @@ int main(int argc, char** argv) {
               if (comm.rank() == 0) rank0 = result;
               return result.status();
             });
-        if (!status.ok()) return status;
+        if (!status.ok()) return sgmcmc::tools::MatrixFactorizationRunError(status);
         return sgmcmc::tools::WriteMatrixFactorizationOutputs(
             argv0, *rank0, absl::GetFlag(FLAGS_plot));
       });

@@ -25,10 +25,57 @@
 #include "models/mf/matrix_factorization_state.pb.h"
 #include "parallel/communicator.h"
 #include "rng/engine.h"
+#include "samplers/hamcmc.h"
 #include "tools/checkpoint_file.h"
 #include "tools/tool_support.h"
 
 namespace sgmcmc::tools {
+
+namespace {
+
+// The options field of `method`'s step size (the tool's flag of the same name).
+const char* StepField(models::MfMethod method) {
+  switch (method) {
+    case models::MfMethod::kSgld:
+      return "sgld_step";
+    case models::MfMethod::kPsgld:
+      return "psgld_step";
+    case models::MfMethod::kHamcmc:
+      return "hamcmc_step";
+  }
+  return "step_size";
+}
+
+// `method`'s chain settings from the experiment's options.
+models::MfRunOptions RunOptions(const MatrixFactorizationExperimentOptions& options,
+                                models::MfMethod method) {
+  models::MfRunOptions run;
+  run.method = method;
+  run.step_size = method == models::MfMethod::kSgld    ? options.sgld_step
+                  : method == models::MfMethod::kPsgld ? options.psgld_step
+                                                       : options.hamcmc_step;
+  run.hamcmc_warmup_step = options.hamcmc_warmup_step;
+  run.hamcmc_gamma = options.hamcmc_gamma;
+  run.hamcmc_damping = options.hamcmc_damping;
+  run.hamcmc_block_memory = options.hamcmc_block_memory;
+  run.hamcmc_initial_metric = options.hamcmc_initial_metric;
+  run.init_scale = options.init_scale;
+  run.iterations = options.iterations;
+  run.burn_in = options.burn_in;
+  run.seed = options.seed;
+  return run;
+}
+
+}  // namespace
+
+absl::Status CheckMatrixFactorizationRank(int rank, int num_rows, int num_cols) {
+  const int most = std::min(num_rows, num_cols);
+  if (rank <= most) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrFormat(
+      "model.rank must be <= min(rows, cols) = %d for this %d x %d matrix, got %d: W H has "
+      "rank at most %d, so a larger rank only adds redundant parameters ((rows + cols) x rank)",
+      most, num_rows, num_cols, rank, most));
+}
 
 absl::Status MatrixFactorizationExperimentOptions::Validate() const {
   if (ratings_path.empty() &&
@@ -48,6 +95,48 @@ absl::Status MatrixFactorizationExperimentOptions::Validate() const {
         kMaxSyntheticCells, ", got ", cells, " and ", factors));
   }
   if (methods.empty()) return absl::InvalidArgumentError("methods must not be empty");
+  // The one sigma the tool sets (sigma_w, sigma_h keep their defaults).
+  if (!(std::isfinite(model.sigma_x) && model.sigma_x > 0)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("model.sigma_x must be finite and > 0, got ", model.sigma_x));
+  }
+  // The model's fields as this struct holds them ("model.rank").
+  if (absl::Status s = NameFlags(model.Validate(), {{"rank", "model.rank"},
+                                                    {"sigma_w", "model.sigma_w"},
+                                                    {"sigma_h", "model.sigma_h"},
+                                                    {"sigma_x", "model.sigma_x"},
+                                                    {"num_blocks", "model.num_blocks"}});
+      !s.ok()) {
+    return s;
+  }
+  if (ratings_path.empty()) {
+    if (absl::Status s = CheckMatrixFactorizationRank(model.rank, synthetic_rows, synthetic_cols);
+        !s.ok()) {
+      return s;
+    }
+  }
+  // Every method's chain settings before any method runs, naming this struct's field: the
+  // step size of the method's own field ("psgld_step", not the chain's "step_size").
+  for (const models::MfMethod method : methods) {
+    if (absl::Status s =
+            NameFlags(RunOptions(*this, method).Validate(), {{"step_size", StepField(method)}});
+        !s.ok()) {
+      return s;
+    }
+    if (method == models::MfMethod::kHamcmc) {
+      samplers::HamcmcOptions hamcmc;
+      hamcmc.gamma = hamcmc_gamma;
+      hamcmc.damping = hamcmc_damping;
+      hamcmc.warmup_step = hamcmc_warmup_step;
+      if (absl::Status s = NameFlags(hamcmc.Validate(/*num_items=*/1),
+                                     {{"HamcmcOptions.gamma", "hamcmc_gamma"},
+                                      {"HamcmcOptions.damping", "hamcmc_damping"},
+                                      {"HamcmcOptions.warmup_step", "hamcmc_warmup_step"}});
+          !s.ok()) {
+        return s;
+      }
+    }
+  }
   if (record_every < 1) {
     return absl::InvalidArgumentError(
         absl::StrCat("record_every must be >= 1, got ", record_every));
@@ -66,7 +155,7 @@ absl::Status MatrixFactorizationExperimentOptions::Validate() const {
         "checkpoint_every and stop_after must be >= 0, got ", checkpoint_every, " and ",
         stop_after));
   }
-  return model.Validate();
+  return absl::OkStatus();
 }
 
 std::string MatrixFactorizationCheckpointPath(const std::string& directory,
@@ -199,7 +288,7 @@ absl::Status SaveCheckpoint(const std::string& path, const std::string& fingerpr
 absl::StatusOr<std::vector<models::MfTracePoint>> RunChain(
     const MatrixFactorizationExperimentOptions& options, const data::RatingSplit& split,
     const models::MfRunOptions& run, double rating_offset, parallel::Communicator& comm,
-    double& seconds, int& completed) {
+    double& seconds, int& completed, std::string& diverged) {
   absl::StatusOr<std::unique_ptr<models::DistributedMfChain>> created =
       models::DistributedMfChain::Create(split.train, split.test, options.model, run, comm);
   if (!created.ok()) return created.status();
@@ -256,11 +345,18 @@ absl::StatusOr<std::vector<models::MfTracePoint>> RunChain(
       point.sample_rmse = e->sample_rmse;
       point.average_rmse = t > run.burn_in ? e->average_rmse
                                            : std::numeric_limits<double>::quiet_NaN();
+      // The RMSEs are reduced over the ranks: every rank sees the divergence and stops here
+      // (no checkpoint: a resume would diverge again).
       if (!std::isfinite(point.sample_rmse) ||
           (t > run.burn_in && !std::isfinite(point.average_rmse))) {
-        return absl::InternalError(absl::StrCat(
-            models::MfMethodName(run.method), " diverged at iteration ", t, " (test RMSE ",
-            point.sample_rmse, "); lower step_size"));
+        diverged = absl::StrCat("diverged at iteration ", t, " (test RMSE ", point.sample_rmse,
+                                ")");
+        if (progress != nullptr) {
+          *progress << absl::StrFormat("[%s] %s\n", models::MfMethodName(run.method), diverged)
+                    << std::flush;
+        }
+        completed = t;
+        return trace;
       }
       trace.push_back(point);
       // About ten progress lines per method: the records that cross a tenth of the run.
@@ -320,6 +416,11 @@ absl::StatusOr<MatrixFactorizationResult> RunMatrixFactorizationExperiment(
     all = std::move(*read);
     result.noise_level = std::numeric_limits<double>::quiet_NaN();
   }
+  if (absl::Status s = CheckMatrixFactorizationRank(options.model.rank, all.num_rows,
+                                                    all.num_cols);
+      !s.ok()) {
+    return s;
+  }
   rng::Engine split_engine(options.seed, data::kSplitStream);
   absl::StatusOr<data::RatingSplit> split =
       data::SplitRatings(all, options.test_fraction, split_engine);
@@ -335,32 +436,21 @@ absl::StatusOr<MatrixFactorizationResult> RunMatrixFactorizationExperiment(
     result.rating_offset = CenterRatings(*split);
   }
   for (models::MfMethod method : options.methods) {
-    models::MfRunOptions run;
-    run.method = method;
-    run.step_size = method == models::MfMethod::kSgld    ? options.sgld_step
-                    : method == models::MfMethod::kPsgld ? options.psgld_step
-                                                         : options.hamcmc_step;
-    run.hamcmc_warmup_step = options.hamcmc_warmup_step;
-    run.hamcmc_gamma = options.hamcmc_gamma;
-    run.hamcmc_damping = options.hamcmc_damping;
-    run.hamcmc_block_memory = options.hamcmc_block_memory;
-    run.hamcmc_initial_metric = options.hamcmc_initial_metric;
-    run.init_scale = options.init_scale;
-    run.iterations = options.iterations;
-    run.burn_in = options.burn_in;
-    run.seed = options.seed;
+    const models::MfRunOptions run = RunOptions(options, method);
     double seconds = 0;
     int completed = 0;
-    absl::StatusOr<std::vector<models::MfTracePoint>> trace =
-        RunChain(options, *split, run, result.rating_offset, comm, seconds, completed);
+    std::string diverged;
+    absl::StatusOr<std::vector<models::MfTracePoint>> trace = RunChain(
+        options, *split, run, result.rating_offset, comm, seconds, completed, diverged);
     if (!trace.ok()) return trace.status();
-    if (completed < options.iterations) {
+    if (diverged.empty() && completed < options.iterations) {
       result.stopped = true;
       continue;
     }
     MatrixFactorizationMethodResult m;
     m.method = method;
     m.trace = std::move(*trace);
+    m.diverged = std::move(diverged);
     // Each iteration processes one subset, |Omega_s| ~ N / P on average; HAMCMC evaluates
     // two gradients per iteration but the count is of ratings sampled, as in the paper.
     const double ratings = static_cast<double>(options.iterations) *
@@ -375,6 +465,7 @@ absl::StatusOr<MatrixFactorizationResult> RunMatrixFactorizationExperiment(
 std::string MatrixFactorizationTraceCsv(const MatrixFactorizationResult& result) {
   std::string csv = "method,iteration,seconds,sample_rmse,average_rmse\n";
   for (const MatrixFactorizationMethodResult& m : result.methods) {
+    if (!m.diverged.empty()) continue;
     for (const models::MfTracePoint& p : m.trace) {
       // No averaged prediction yet (burn-in): an empty field, not "nan".
       absl::StrAppendFormat(
@@ -399,6 +490,12 @@ std::string MatrixFactorizationSummary(const MatrixFactorizationResult& result) 
   }
   if (result.stopped) absl::StrAppend(&out, "stopped (stop_after); checkpoints written\n");
   for (const MatrixFactorizationMethodResult& m : result.methods) {
+    if (!m.diverged.empty()) {
+      absl::StrAppendFormat(&out, "%-7s DIVERGED: %s, after %.2f s; not in rmse.csv\n",
+                            models::MfMethodName(m.method), m.diverged,
+                            m.trace.empty() ? 0.0 : m.trace.back().seconds);
+      continue;
+    }
     const models::MfTracePoint& last = m.trace.back();
     // NaN only when every iteration was burn-in (a finite average is checked in RunChain).
     const std::string rmse =

@@ -118,6 +118,10 @@ struct MatrixFactorizationExperimentOptions {
   // none. Default null.
   std::ostream* progress = nullptr;
 
+  // InvalidArgument naming the field, as the tool's flag of the same name (without "--"), or
+  // "model.rank" for a field of `model`: also every method's step ("psgld_step must be finite
+  // and > 0"), HAMCMC's gamma, damping and warm-up step, and, for synthetic data, a rank above
+  // min(synthetic_rows, synthetic_cols) (CheckMatrixFactorizationRank).
   absl::Status Validate() const;
 };
 
@@ -127,6 +131,10 @@ struct MatrixFactorizationMethodResult {
   // Training ratings processed per second of sampler time, per rank (the subset's ratings
   // are split over the ranks).
   double ratings_per_second_per_rank = 0;
+  // Empty if the method ran to the end; else "diverged at iteration T (test RMSE nan)": its
+  // test RMSE (or averaged RMSE) became non-finite at the record of iteration T, the chain
+  // stopped there, `trace` holds the records before it, and the next method runs.
+  std::string diverged;
 };
 
 struct MatrixFactorizationResult {
@@ -149,6 +157,11 @@ struct MatrixFactorizationResult {
   bool stopped = false;
 };
 
+// InvalidArgument "model.rank must be <= min(rows, cols) = ..." (with the reason: W H has
+// rank at most min(rows, cols), a larger rank only adds redundant parameters) unless it is.
+// Validate checks it for the synthetic matrix; the run for a ratings file once read.
+absl::Status CheckMatrixFactorizationRank(int rank, int num_rows, int num_cols);
+
 // The checkpoint file of `method` for rank `rank` of `num_ranks` in `directory`.
 std::string MatrixFactorizationCheckpointPath(const std::string& directory,
                                               models::MfMethod method, int rank, int num_ranks);
@@ -156,11 +169,13 @@ std::string MatrixFactorizationCheckpointPath(const std::string& directory,
 absl::StatusOr<MatrixFactorizationResult> RunMatrixFactorizationExperiment(
     const MatrixFactorizationExperimentOptions& options, parallel::Communicator& comm);
 
-// "method,iteration,seconds,sample_rmse,average_rmse" and one row per trace point;
-// average_rmse is empty on the rows without an averaged prediction (iteration <= burn_in).
+// "method,iteration,seconds,sample_rmse,average_rmse" and one row per trace point of every
+// method that did not diverge; average_rmse is empty on the rows without an averaged
+// prediction (iteration <= burn_in).
 std::string MatrixFactorizationTraceCsv(const MatrixFactorizationResult& result);
 // One line per method: final averaged RMSE (or, when burn_in >= iterations, "no averaged
-// prediction: burn-in B >= iterations I" and the last sample's RMSE), seconds, ratings/s.
+// prediction: burn-in B >= iterations I" and the last sample's RMSE), seconds, ratings/s;
+// "DIVERGED: diverged at iteration T (...)" for a diverged method.
 std::string MatrixFactorizationSummary(const MatrixFactorizationResult& result);
 
 }  // namespace sgmcmc::tools

@@ -406,5 +406,87 @@ TEST(MatrixFactorizationExperimentTest, ValidateNamesTheField) {
   EXPECT_THAT(std::string(o.Validate().message()), HasSubstr("must be <= 2147483647"));
 }
 
+// "step_size must be finite and > 0" did not say whose: each method's step is named by its
+// own field, checked before any method runs (a bad --hamcmc_step failed after DSGLD and
+// pSGLD had run); HAMCMC's options name theirs, not HamcmcOptions'.
+TEST(MatrixFactorizationExperimentTest, ValidateNamesEachMethodsStepAndHamcmcsOptions) {
+  struct Case {
+    void (*set)(MatrixFactorizationExperimentOptions&);
+    const char* message;
+  };
+  const Case cases[] = {
+      {[](auto& o) { o.sgld_step = 0; }, "sgld_step must be finite and > 0, got 0"},
+      {[](auto& o) { o.psgld_step = -1; }, "psgld_step must be finite and > 0, got -1"},
+      {[](auto& o) { o.hamcmc_step = NAN; }, "hamcmc_step must be finite and > 0, got nan"},
+      {[](auto& o) { o.hamcmc_gamma = 0; }, "hamcmc_gamma must be finite and > 0, got 0"},
+      {[](auto& o) { o.hamcmc_damping = -1; }, "hamcmc_damping must be finite and >= 0, got -1"},
+      {[](auto& o) { o.hamcmc_warmup_step = 0; },
+       "hamcmc_warmup_step must be finite and > 0, got 0"},
+      {[](auto& o) { o.model.num_blocks = 0; }, "model.num_blocks must be >= 1, got 0"},
+      {[](auto& o) { o.model.sigma_x = 0; }, "model.sigma_x must be finite and > 0, got 0"},
+  };
+  for (const Case& c : cases) {
+    MatrixFactorizationExperimentOptions o = Small();
+    c.set(o);
+    EXPECT_EQ(o.Validate(), absl::InvalidArgumentError(c.message));
+  }
+  // A method not run is not checked.
+  MatrixFactorizationExperimentOptions o = Small();
+  o.hamcmc_step = 0;
+  o.methods = {models::MfMethod::kSgld};
+  EXPECT_TRUE(o.Validate().ok());
+}
+
+// --rank=100000 ran on a 3 x 4 matrix (RMSE 11.67) and on the synthetic default grew to
+// 1.4 GB: a rank above min(rows, cols) is refused with the reason, for synthetic data before
+// the run, for a ratings file once read.
+TEST(MatrixFactorizationExperimentTest, RefusesRanksAboveTheMatrixSize) {
+  MatrixFactorizationExperimentOptions o = Small();
+  o.synthetic_rows = 3;
+  o.synthetic_cols = 4;
+  o.model.rank = 3;
+  EXPECT_TRUE(o.Validate().ok());
+  o.model.rank = 4;
+  EXPECT_THAT(std::string(o.Validate().message()),
+              HasSubstr("model.rank must be <= min(rows, cols) = 3 for this 3 x 4 matrix, got 4: "
+                        "W H has rank at most 3"));
+  o = Small();
+  o.model.rank = 100000;
+  EXPECT_THAT(std::string(o.Validate().message()),
+              HasSubstr("model.rank must be <= min(rows, cols) = 120 for this 150 x 120 matrix, "
+                        "got 100000"));
+  o = Small();
+  o.ratings_path = testing::WriteTestFile("three_by_four.data",
+                                 "1\t1\t5\n1\t2\t3\n2\t3\t4\n3\t4\t1\n2\t1\t2\n3\t2\t5\n");
+  o.model.num_blocks = 1;
+  o.model.rank = 100000;
+  ASSERT_TRUE(o.Validate().ok());
+  std::unique_ptr<parallel::Communicator> comm = parallel::MakeSingleProcessCommunicator();
+  const absl::Status status = RunMatrixFactorizationExperiment(o, *comm).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(status.message()),
+              HasSubstr("model.rank must be <= min(rows, cols) = 3 for this 3 x 4 matrix"));
+}
+
+// A diverging method threw away the finished methods' results (the run returned an error):
+// it is stopped and marked, the others run and are kept; the CSV has only the finished ones.
+TEST(MatrixFactorizationExperimentTest, ADivergedMethodIsMarkedAndTheOthersKept) {
+  MatrixFactorizationExperimentOptions o = Small();
+  o.sgld_step = 10;  // measured: non-finite RMSE by the first record (iteration 10)
+  o.methods = {models::MfMethod::kSgld, models::MfMethod::kPsgld};
+  const MatrixFactorizationResult r = RunOnRanks(o, 2);
+  ASSERT_EQ(r.methods.size(), 2u);
+  EXPECT_THAT(r.methods[0].diverged, HasSubstr("diverged at iteration "));
+  EXPECT_TRUE(r.methods[1].diverged.empty());
+  EXPECT_EQ(r.methods[1].trace.size(), 30u);
+  EXPECT_LT(r.methods[1].trace.back().average_rmse, 1.3 * r.noise_level);
+  const std::string csv = MatrixFactorizationTraceCsv(r);
+  EXPECT_THAT(csv, Not(HasSubstr("\nsgld,")));
+  EXPECT_THAT(csv, HasSubstr("psgld,300,"));
+  const std::string summary = MatrixFactorizationSummary(r);
+  EXPECT_THAT(summary, HasSubstr("sgld    DIVERGED: diverged at iteration "));
+  EXPECT_THAT(summary, HasSubstr("psgld   final averaged test RMSE"));
+}
+
 }  // namespace
 }  // namespace sgmcmc::tools

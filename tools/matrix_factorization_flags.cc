@@ -7,6 +7,7 @@
 #include "absl/flags/flag.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
 #include "models/mf/matrix_factorization.h"
 #include "tools/gnuplot.h"
 #include "tools/matrix_factorization_experiment.h"
@@ -89,7 +90,7 @@ absl::StatusOr<MatrixFactorizationExperimentOptions> MatrixFactorizationOptionsF
   if (!o.ratings_path.empty()) o.ratings_path = FromWorkingDirectory(o.ratings_path);
   absl::StatusOr<std::vector<models::MfMethod>> methods =
       models::ParseMfMethods(absl::GetFlag(FLAGS_methods));
-  if (!methods.ok()) return AsFlagError(methods.status());
+  if (!methods.ok()) return NameFlags(methods.status(), {{"method", "--methods"}});
   o.methods = *std::move(methods);
   o.model.rank = absl::GetFlag(FLAGS_rank);
   o.model.num_blocks = absl::GetFlag(FLAGS_blocks);
@@ -120,7 +121,7 @@ absl::StatusOr<MatrixFactorizationExperimentOptions> MatrixFactorizationOptionsF
   o.resume = absl::GetFlag(FLAGS_resume);
   o.stop_after = absl::GetFlag(FLAGS_stop_after);
   o.progress = &std::cerr;
-  if (absl::Status s = o.Validate(); !s.ok()) return AsFlagError(s);
+  if (absl::Status s = o.Validate(); !s.ok()) return MatrixFactorizationFlagError(s);
   // The output directory before the run, not after it (a stopped run writes none).
   if (o.stop_after == 0) {
     if (absl::Status s = CreateOutputDirectory(
@@ -130,6 +131,51 @@ absl::StatusOr<MatrixFactorizationExperimentOptions> MatrixFactorizationOptionsF
     }
   }
   return o;
+}
+
+absl::Status MatrixFactorizationFlagError(const absl::Status& status) {
+  return NameFlags(status, {{"ratings_path", "--ratings"},
+                            {"methods", "--methods"},
+                            {"model.rank", "--rank"},
+                            {"model.num_blocks", "--blocks"},
+                            {"model.sigma_x", "--sigma_x"},
+                            {"iterations", "--iterations"},
+                            {"burn_in", "--burn_in"},
+                            {"record_every", "--record_every"},
+                            {"sgld_step", "--sgld_step"},
+                            {"psgld_step", "--psgld_step"},
+                            {"hamcmc_step", "--hamcmc_step"},
+                            {"hamcmc_warmup_step", "--hamcmc_warmup_step"},
+                            {"hamcmc_gamma", "--hamcmc_gamma"},
+                            {"hamcmc_damping", "--hamcmc_damping"},
+                            {"init_scale", "--init_scale"},
+                            {"synthetic_rows", "--synthetic_rows"},
+                            {"synthetic_cols", "--synthetic_cols"},
+                            {"synthetic_density", "--synthetic_density"},
+                            {"checkpoint_dir", "--checkpoint_dir"},
+                            {"checkpoint_every", "--checkpoint_every"},
+                            {"resume", "--resume"},
+                            {"stop_after", "--stop_after"}});
+}
+
+absl::Status MatrixFactorizationRunError(const absl::Status& status) {
+  return NameFlags(status, {{"model.rank", "--rank"}, {"num_blocks", "--blocks"}});
+}
+
+absl::Status MatrixFactorizationDivergence(const MatrixFactorizationResult& result) {
+  std::string diverged;
+  for (const MatrixFactorizationMethodResult& m : result.methods) {
+    if (m.diverged.empty()) continue;
+    const models::MfMethod method = m.method;
+    absl::StrAppend(&diverged, diverged.empty() ? "" : "; ", models::MfMethodName(method), " ",
+                    m.diverged, ": lower --",
+                    method == models::MfMethod::kSgld    ? "sgld_step"
+                    : method == models::MfMethod::kPsgld ? "psgld_step"
+                                                         : "hamcmc_step");
+  }
+  if (diverged.empty()) return absl::OkStatus();
+  return absl::InternalError(absl::StrCat(
+      diverged, " (the methods that finished are in the summary and rmse.csv)"));
 }
 
 absl::Status WriteMatrixFactorizationOutputs(const char* argv0,
@@ -154,7 +200,7 @@ absl::Status WriteMatrixFactorizationOutputs(const char* argv0,
       std::cout << "figure skipped: " << s.message() << "\n";
     }
   }
-  return absl::OkStatus();
+  return MatrixFactorizationDivergence(result);
 }
 
 }  // namespace sgmcmc::tools

@@ -1,6 +1,6 @@
 // matrix_factorization_mpi: //tools:matrix_factorization over Open MPI, one rank per process
-// (parallel/mpi_communicator.h); same flags except --threads. Rank 0 prints the summary and
-// writes the outputs; the traces are bit-identical to //tools:matrix_factorization with
+// (parallel/mpi_communicator.h); same flags except --threads. Rank 0 prints the summary,
+// writes the outputs and prints an error once; the traces are bit-identical to //tools:matrix_factorization with
 // --threads=P (the seconds are not), and reproducible for a given seed and P. Checkpoints
 // are per rank (checkpoint_METHOD_rankR_ofP.pb). A rank that fails ends the job on every rank
 // (MPI_Abort).
@@ -24,16 +24,19 @@ int main(int argc, char** argv) {
   std::unique_ptr<sgmcmc::parallel::MpiCommunicator> comm =
       sgmcmc::parallel::MpiCommunicator::Create(&argc, &argv);
   const bool is_root = comm->rank() == 0;
-  return sgmcmc::tools::ToolMain(
-      argc, argv, "mpirun -np P matrix_factorization_mpi [--ratings=FILE] [flags]",
+  // Every error that returns here is the same on every rank (flags, agreed reads and
+  // checkpoints, collective divergence checks): rank 0 prints it once.
+  return sgmcmc::tools::MpiToolMain(
+      argc, argv, "mpirun -np P matrix_factorization_mpi [--ratings=FILE] [flags]", comm->rank(),
       [&](const char* argv0) -> absl::Status {
         absl::StatusOr<sgmcmc::tools::MatrixFactorizationExperimentOptions> options =
             sgmcmc::tools::MatrixFactorizationOptionsFromFlags();
         if (!options.ok()) return options.status();
         absl::StatusOr<sgmcmc::tools::MatrixFactorizationResult> result =
             sgmcmc::tools::RunMatrixFactorizationExperiment(*options, *comm);
-        if (!result.ok()) return result.status();
-        if (!is_root) return absl::OkStatus();
+        if (!result.ok()) return sgmcmc::tools::MatrixFactorizationRunError(result.status());
+        // A diverged method is an error on every rank; rank 0 writes the others' results.
+        if (!is_root) return sgmcmc::tools::MatrixFactorizationDivergence(*result);
         return sgmcmc::tools::WriteMatrixFactorizationOutputs(argv0, *result,
                                                               absl::GetFlag(FLAGS_plot));
       });

@@ -10,7 +10,8 @@
 #   resumed (--resume) from its per-rank checkpoints gives the uninterrupted -np 2 trace;
 # - with --center_ratings every rank subtracts the same training mean: -np 2 reports it and
 #   gives the --threads=2 trace bit for bit;
-# - a bad ratings file ends the run with the file:line error on every rank.
+# - a bad ratings file ends the run with the file:line error on every rank, printed once (by
+#   rank 0), as is a bad flag's; a diverged method is marked, the others written.
 set -eu
 bin="${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/matrix_factorization_mpi"
 threads="${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/matrix_factorization"
@@ -80,6 +81,26 @@ if mpi -np 2 "${bin}" --ratings="${TEST_TMPDIR}/bad.data" --noplot \
   echo "expected failure for a bad ratings file" >&2
   exit 1
 fi
-# Both ranks report the error (AgreeOnStatus), with file and line.
-test "$(grep -c "bad.data:3: expected user<TAB>item<TAB>rating" "${TEST_TMPDIR}/bad.out")" -eq 2
+# Both ranks fail with the error (AgreeOnStatus); rank 0 prints it once, with file and line,
+# on a line of its own (both ranks printed it, interleaved mid-line).
+test "$(grep -c "bad.data:3: expected user<TAB>item<TAB>rating" "${TEST_TMPDIR}/bad.out")" -eq 1
+grep -q "^matrix_factorization_mpi: INVALID_ARGUMENT: .*bad.data:3: expected" "${TEST_TMPDIR}/bad.out"
+# A bad flag: once, naming the flag.
+if mpi -np 2 "${bin}" --psgld_step=0 --noplot --output_dir="${TEST_TMPDIR}/bad" \
+  > "${TEST_TMPDIR}/flag.out" 2>&1; then
+  echo "expected failure for --psgld_step=0" >&2
+  exit 1
+fi
+test "$(grep -c "^matrix_factorization_mpi: INVALID_ARGUMENT: --psgld_step must be finite and > 0, got 0$" \
+  "${TEST_TMPDIR}/flag.out")" -eq 1
+# A diverged method: an error on every rank, printed once; rank 0 writes the others' results.
+# shellcheck disable=SC2086
+if mpi -np 2 "${bin}" ${flags} --methods=sgld,psgld --sgld_step=10 \
+  --output_dir="${TEST_TMPDIR}/diverged" > "${TEST_TMPDIR}/diverged.out" 2>&1; then
+  echo "expected failure when a method diverges" >&2
+  exit 1
+fi
+test "$(grep -c "^matrix_factorization_mpi: INTERNAL: sgld diverged" "${TEST_TMPDIR}/diverged.out")" -eq 1
+grep -q "^sgld    DIVERGED: " "${TEST_TMPDIR}/diverged.out"
+test "$(grep -c "^psgld,300," "${TEST_TMPDIR}/diverged/rmse.csv")" -eq 1
 echo PASS

@@ -5,7 +5,8 @@
 # own noise, see //tools:matrix_factorization_mpi_test for the RMSE agreement); three ranks
 # with P = 4 blocks, a bad flag, checkpoint flags without a directory or of another rank
 # count, an output directory that cannot be made and a bad ratings file are rejected with a
-# message naming them; progress lines go to stderr; --help lists every flag.
+# message naming them; progress lines go to stderr; --help lists every flag; bad values name
+# their flag; a diverged method is marked and the others written.
 set -eu
 bin="${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/matrix_factorization"
 out="${TEST_TMPDIR}/out"
@@ -29,7 +30,7 @@ if "${bin}" --output_dir="${out}" --iterations=20 --threads=3 > /dev/null \
   echo "expected failure for 3 ranks with 4 blocks" >&2
   exit 1
 fi
-grep -q "num_blocks 4 must be a multiple of the number of ranks 3" "${TEST_TMPDIR}/err"
+grep -q "\-\-blocks 4 must be a multiple of the number of ranks 3" "${TEST_TMPDIR}/err"
 if "${bin}" --output_dir="${out}" --methods=sgld,foo > /dev/null 2> "${TEST_TMPDIR}/err"; then
   echo "expected failure for --methods=sgld,foo" >&2
   exit 1
@@ -38,8 +39,13 @@ grep -q "foo" "${TEST_TMPDIR}/err"
 # Checkpoint flags without --checkpoint_dir, and an output directory that cannot be made, are
 # refused before the run; checkpoints of another rank count are refused, naming one.
 # 100000 thread ranks ended in std::system_error (abort).
+# Bad values name the flag the user wrote, before any method runs ("step_size must be finite
+# and > 0" did not say which; HAMCMC's failed after DSGLD and pSGLD had run), and a rank above
+# min(rows, cols) is refused with the reason (--rank=100000 grew to 1.4 GB).
 for bad in "--resume" "--stop_after=5" "--checkpoint_every=5" "--output_dir=/dev/null/x" \
-  "--threads=100000"; do
+  "--threads=100000" "--sgld_step=0" "--psgld_step=-1" "--hamcmc_step=nan" \
+  "--hamcmc_gamma=0" "--hamcmc_damping=-1" "--hamcmc_warmup_step=0" "--init_scale=-1" \
+  "--blocks=0" "--rank=0" "--sigma_x=0" "--iterations=0" "--rank=100000"; do
   if "${bin}" --output_dir="${out}" --iterations=20 --noplot "${bad}" > /dev/null \
     2> "${TEST_TMPDIR}/err"; then
     echo "expected failure for ${bad}" >&2
@@ -51,6 +57,8 @@ for bad in "--resume" "--stop_after=5" "--checkpoint_every=5" "--output_dir=/dev
     exit 1
   fi
 done
+grep -q "min(rows, cols) = 800 for this 1000 x 800 matrix, got 100000: W H has rank at most" \
+  "${TEST_TMPDIR}/err"
 "${bin}" --output_dir="${out}" --iterations=20 --noplot --methods=sgld --threads=2 \
   --checkpoint_dir="${TEST_TMPDIR}/ckpt" > /dev/null 2>&1
 if "${bin}" --output_dir="${out}" --iterations=20 --noplot --methods=sgld \
@@ -86,4 +94,17 @@ if "${bin}" --output_dir="${out}" --ratings="${TEST_TMPDIR}/bad.data" > /dev/nul
   exit 1
 fi
 grep -q "bad.data:2: item id must be an integer" "${TEST_TMPDIR}/err"
+# A diverging method (DSGLD at step 10) is marked in the summary and the exit status; the
+# methods that finished are printed and written (they were thrown away).
+if "${bin}" --output_dir="${TEST_TMPDIR}/diverged" --iterations=60 --record_every=10 --noplot \
+  --methods=sgld,psgld --sgld_step=10 > "${TEST_TMPDIR}/div" 2> "${TEST_TMPDIR}/err"; then
+  echo "expected a non-zero exit when a method diverges" >&2
+  exit 1
+fi
+grep -q "^sgld    DIVERGED: diverged at iteration [0-9]* (test RMSE" "${TEST_TMPDIR}/div"
+grep -q "^psgld   final averaged test RMSE" "${TEST_TMPDIR}/div"
+grep -q "^matrix_factorization: INTERNAL: sgld diverged at iteration [0-9]* (test RMSE .*): lower --sgld_step" \
+  "${TEST_TMPDIR}/err"
+test "$(grep -c "^psgld," "${TEST_TMPDIR}/diverged/rmse.csv")" -eq 6
+test "$(grep -c "^sgld," "${TEST_TMPDIR}/diverged/rmse.csv")" -eq 0
 echo PASS

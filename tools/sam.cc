@@ -16,11 +16,12 @@
 //  - synthetic: the two-vMF posterior; sam_synthetic_marginals.csv (exact and GMC / SGGMC /
 //    gSGNHT marginal histograms of both angles) and the draws as CmdStan CSV,
 //    sam_synthetic_{gmc,sggmc,gsgnht}.csv; mode fractions printed.
-//  - sam: sam_perplexity.csv (method, iteration, seconds (sampling only, evaluation
-//    excluded), log_perplexity of the draws after --burn_in (every --average_every-th) averaged as
-//    in the slides, or of the current draw before); the β draws after --burn_in, every
-//    --beta_thin-th, as CmdStan CSV, sam_beta_METHOD.csv (all V·K coordinates of a kept draw: thin
-//    more for large V·K).
+//  - sam (--inner_steps: L geodesic steps of SGGMC / gSGNHT per iteration, default 1; the
+//    authors' released settings use 10): sam_perplexity.csv (method, iteration, seconds
+//    (sampling only, evaluation excluded), log_perplexity of the draws after --burn_in (every
+//    --average_every-th) averaged as in the slides, or of the current draw before); the β
+//    draws after --burn_in, every --beta_thin-th, as CmdStan CSV, sam_beta_METHOD.csv (all V·K
+//    coordinates of a kept draw: thin more for large V·K).
 // Checkpoints (sam experiment): --checkpoint_every writes sam_checkpoint_METHOD.pb (the β
 // sampler, the model's θ draws, GMC points and visit counters, the running perplexity, the rows
 // and β draws so far); --resume continues from them bit-identically; --stop_after interrupts.
@@ -56,6 +57,9 @@ ABSL_FLAG(double, kappa0, 1, "κ₀, concentration of μ about the mean directio
 ABSL_FLAG(double, alpha, 1, "symmetric Dirichlet α");
 ABSL_FLAG(double, step, 0.003, "step size ε of SGGMC and gSGNHT");
 ABSL_FLAG(double, friction, 5, "friction C");
+ABSL_FLAG(int, inner_steps, 1,
+          "L, inner geodesic steps of SGGMC and gSGNHT per iteration of the sam experiment, "
+          "all on the iteration's minibatch (the authors' released settings: 10)");
 ABSL_FLAG(int, batch_size, 20, "minibatch size of the minibatch runs");
 ABSL_FLAG(int, theta_draws, 3,
           "theta_d GMC draws kept per document visit (averaged in the beta gradient; "
@@ -115,6 +119,7 @@ absl::StatusOr<SamOptions> OptionsFromFlags(const std::string& dir) {
   options.alpha = absl::GetFlag(FLAGS_alpha);
   options.step = absl::GetFlag(FLAGS_step);
   options.friction = absl::GetFlag(FLAGS_friction);
+  options.inner_steps = absl::GetFlag(FLAGS_inner_steps);
   options.batch_size = absl::GetFlag(FLAGS_batch_size);
   options.gmc_step = absl::GetFlag(FLAGS_gmc_step);
   options.theta_draws = absl::GetFlag(FLAGS_theta_draws);

@@ -40,6 +40,7 @@
 #include "samplers/gmc.h"
 #include "samplers/sggmc.h"
 #include "samplers/sphere_sampler.h"
+#include "samplers/step_size.h"
 #include "tools/checkpoint_file.h"
 #include "tools/sam_checkpoint.pb.h"
 
@@ -144,7 +145,9 @@ std::string RunSettings(const SamOptions& o, const std::string& method,
       o.num_topics, o.kappa, o.sigma, o.kappa0, o.alpha, o.step, o.friction, o.batch_size,
       o.gmc_step, o.theta_draws, o.theta_burn_in, o.theta_step, o.theta_leapfrog_steps,
       o.theta_samples, train.rows(), train.cols(), Fingerprint(train), test.rows(), test.cols(),
-      Fingerprint(test));
+      Fingerprint(test)) +
+         // Only when set, so that checkpoints written before the option still resume.
+         (o.inner_steps != 1 ? absl::StrFormat(" inner_steps=%d", o.inner_steps) : "");
 }
 
 absl::Status RunMethod(const SamOptions& options, const std::string& method,
@@ -180,6 +183,7 @@ absl::Status RunMethod(const SamOptions& options, const std::string& method,
         absl::EndsWith(method, "_full") ? d : std::min<int64_t>(options.batch_size, d);
     geodesic.chain.seed = options.seed;
     geodesic.friction = options.friction;
+    geodesic.inner_steps = options.inner_steps;
     if (absl::StartsWith(method, "sggmc")) {
       SGMCMC_ASSIGN_OR_RETURN(sampler, samplers::Sggmc::Create(model, beta0, geodesic));
     } else if (absl::StartsWith(method, "gsgnht")) {
@@ -356,6 +360,20 @@ absl::Status SamOptions::Validate() const {
                                      {"gmc_step", gmc_step}}) {
     if (!std::isfinite(value)) return fail(field, "finite", value);
   }
+  // The samplers' own checks, naming this struct's fields (they named StepSizeOptions.h and
+  // GeodesicSamplerOptions.friction, and only once the sam experiment's data were loaded).
+  samplers::GeodesicSamplerOptions geodesic;
+  geodesic.chain.step_size = samplers::StepSizeOptions::Constant(step);
+  geodesic.friction = friction;
+  geodesic.inner_steps = inner_steps;
+  SGMCMC_RETURN_IF_ERROR(NameFlags(geodesic.Validate(/*num_items=*/1),
+                                   {{"StepSizeOptions.h", "step"},
+                                    {"GeodesicSamplerOptions.friction", "friction"},
+                                    {"GeodesicSamplerOptions.inner_steps", "inner_steps"}}));
+  SGMCMC_RETURN_IF_ERROR(NameFlags(samplers::StepSizeOptions::Constant(gmc_step).Validate(),
+                                   {{"StepSizeOptions.h", "gmc_step"}}));
+  SGMCMC_RETURN_IF_ERROR(NameFlags(samplers::StepSizeOptions::Constant(theta_step).Validate(),
+                                   {{"StepSizeOptions.h", "theta_step"}}));
   if (methods.empty()) return absl::InvalidArgumentError("methods must name at least one method");
   if (experiments.empty()) {
     return absl::InvalidArgumentError("experiments must name at least one experiment");

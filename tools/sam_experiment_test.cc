@@ -208,6 +208,22 @@ TEST(SamOptionsTest, ValidateNamesTheField) {
   options.experiments.clear();
   EXPECT_EQ(options.Validate(),
             absl::InvalidArgumentError("experiments must name at least one experiment"));
+  // The samplers' checks named StepSizeOptions.h and GeodesicSamplerOptions.friction, and
+  // only once the sam experiment had loaded its data.
+  options = SamOptions();
+  options.step = 0;
+  EXPECT_EQ(options.Validate(), absl::InvalidArgumentError("step must be finite and > 0, got 0"));
+  options = SamOptions();
+  options.friction = -1;
+  EXPECT_EQ(options.Validate(),
+            absl::InvalidArgumentError("friction must be finite and > 0, got -1"));
+  options = SamOptions();
+  options.inner_steps = 0;
+  EXPECT_EQ(options.Validate(), absl::InvalidArgumentError("inner_steps must be >= 1, got 0"));
+  options = SamOptions();
+  options.gmc_step = -1;
+  EXPECT_EQ(options.Validate(),
+            absl::InvalidArgumentError("gmc_step must be finite and > 0, got -1"));
   options = SamOptions();
   options.eval_every = 0;
   EXPECT_EQ(RunSamToy(options).status().code(), absl::StatusCode::kInvalidArgument);
@@ -439,6 +455,40 @@ TEST(SamPerplexityTest, OneRowPerMethodAndEvaluation) {
   EXPECT_EQ(files[2].first, "sam_perplexity.csv");
   EXPECT_THAT(files[2].second, StartsWith("method,iteration,seconds,log_perplexity\nsggmc,10,"));
   EXPECT_EQ(Lines(files[2].second), 5);
+}
+
+// --inner_steps is the samplers' L (it had no flag: the authors' settings use 10): another
+// chain than L = 1, the same for the same L, and a checkpoint of one L does not resume the
+// other.
+TEST(SamPerplexityTest, InnerStepsReachTheSamplers) {
+  SamOptions options = ShortOptions();
+  options.methods = {"sggmc", "gsgnht"};
+  options.beta_thin = 0;
+  const absl::StatusOr<SamData> data = LoadSamData(options);
+  ASSERT_TRUE(data.ok()) << data.status();
+  const absl::StatusOr<SamPerplexityResult> one = RunSamPerplexity(options, *data);
+  options.inner_steps = 3;
+  const absl::StatusOr<SamPerplexityResult> three = RunSamPerplexity(options, *data);
+  const absl::StatusOr<SamPerplexityResult> again = RunSamPerplexity(options, *data);
+  ASSERT_TRUE(one.ok() && three.ok() && again.ok());
+  ASSERT_EQ(one->rows.size(), 4u);
+  ASSERT_EQ(three->rows.size(), 4u);
+  for (size_t i = 0; i < 4; ++i) {
+    EXPECT_NE(one->rows[i].log_perplexity, three->rows[i].log_perplexity) << i;
+    EXPECT_EQ(again->rows[i].log_perplexity, three->rows[i].log_perplexity) << i;
+  }
+  const std::string dir = ::testing::TempDir() + "/inner_steps";
+  std::filesystem::create_directories(dir);
+  options.output_dir = dir;
+  options.methods = {"sggmc"};
+  options.stop_after = 10;
+  ASSERT_TRUE(RunSamPerplexity(options, *data).ok());
+  options.stop_after = 0;
+  options.resume = true;
+  options.inner_steps = 1;
+  const absl::Status status = RunSamPerplexity(options, *data).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(status.message(), HasSubstr("inner_steps=3"));
 }
 
 TEST(SamExperimentTest, DeterministicForASeed) {

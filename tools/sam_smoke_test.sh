@@ -73,4 +73,14 @@ if "${bin}" --output_dir="${out}" --experiments=toy,lda > /dev/null 2> "${TEST_T
   exit 1
 fi
 grep -q -- "--experiments: unknown experiment lda" "${TEST_TMPDIR}/err"
+# The samplers' options name their flags (they named StepSizeOptions.h and
+# GeodesicSamplerOptions.friction), before any experiment runs.
+for bad in "--step=0" "--friction=0" "--inner_steps=0" "--gmc_step=-1"; do
+  if "${bin}" --output_dir="${out}" "${bad}" > "${TEST_TMPDIR}/stdout" 2> "${TEST_TMPDIR}/err"; then
+    echo "expected failure for ${bad}" >&2
+    exit 1
+  fi
+  grep -q -- "^sam: INVALID_ARGUMENT: ${bad%%=*} must be " "${TEST_TMPDIR}/err"
+  test ! -s "${TEST_TMPDIR}/stdout"
+done
 echo PASS

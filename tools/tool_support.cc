@@ -10,6 +10,7 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/flags/usage_config.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -91,14 +92,70 @@ absl::Status AsFlagError(const absl::Status& status) {
   return absl::Status(status.code(), absl::StrCat("--", status.message()));
 }
 
+namespace {
+
+bool IsWordChar(char c) { return absl::ascii_isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// Whether message[i] continues a word: a word character, or a '.' followed by one.
+bool ContinuesWord(absl::string_view message, size_t i) {
+  if (i >= message.size()) return false;
+  if (IsWordChar(message[i])) return true;
+  return message[i] == '.' && i + 1 < message.size() && IsWordChar(message[i + 1]);
+}
+
+}  // namespace
+
+absl::Status NameFlags(const absl::Status& status, std::initializer_list<FlagName> names) {
+  if (status.ok()) return status;
+  const absl::string_view message = status.message();
+  std::string renamed;
+  bool changed = false;
+  size_t i = 0;
+  while (i < message.size()) {
+    // A word starts here unless the previous character continues one ('-' too: "--step").
+    const bool at_start =
+        i == 0 || !(ContinuesWord(message, i - 1) || message[i - 1] == '-' ||
+                    message[i - 1] == '.');
+    const FlagName* match = nullptr;
+    if (at_start) {
+      for (const FlagName& name : names) {
+        if (!name.field.empty() && absl::StartsWith(message.substr(i), name.field) &&
+            !ContinuesWord(message, i + name.field.size())) {
+          match = &name;
+          break;
+        }
+      }
+    }
+    if (match != nullptr) {
+      absl::StrAppend(&renamed, match->flag);
+      i += match->field.size();
+      changed = true;
+    } else {
+      renamed.push_back(message[i]);
+      ++i;
+    }
+  }
+  if (!changed) return status;
+  absl::Status result(status.code(), renamed);
+  status.ForEachPayload([&result](absl::string_view url, const absl::Cord& payload) {
+    result.SetPayload(url, payload);
+  });
+  return result;
+}
+
 int ReportToolStatus(const char* argv0, const absl::Status& status) {
   if (status.ok()) return 0;
-  std::cerr << std::filesystem::path(argv0).filename().string() << ": " << status << "\n";
+  // One string, one write: stderr is unbuffered, and each << would be a write of its own.
+  std::cerr << absl::StrCat(std::filesystem::path(argv0).filename().string(), ": ",
+                            status.ToString(), "\n")
+            << std::flush;
   return 1;
 }
 
-int ToolMain(int argc, char** argv, const char* usage,
-             absl::FunctionRef<absl::Status(const char* argv0)> body) {
+namespace {
+
+// Sets the usage message and --help's flag files, and parses the flags.
+void ParseToolFlags(int argc, char** argv, const char* usage) {
   absl::SetProgramUsageMessage(usage);
   // --help lists every flag defined under tools/ (Abseil's default shows only those of the
   // file named after the binary, hiding e.g. tools/matrix_factorization_flags.cc's).
@@ -109,7 +166,22 @@ int ToolMain(int argc, char** argv, const char* usage,
   config.contains_helpshort_flags = config.contains_help_flags;
   absl::SetFlagsUsageConfig(config);
   absl::ParseCommandLine(argc, argv);
+}
+
+}  // namespace
+
+int ToolMain(int argc, char** argv, const char* usage,
+             absl::FunctionRef<absl::Status(const char* argv0)> body) {
+  ParseToolFlags(argc, argv, usage);
   return ReportToolStatus(argv[0], body(argv[0]));
+}
+
+int MpiToolMain(int argc, char** argv, const char* usage, int rank,
+                absl::FunctionRef<absl::Status(const char* argv0)> body) {
+  ParseToolFlags(argc, argv, usage);
+  const absl::Status status = body(argv[0]);
+  if (rank == 0) return ReportToolStatus(argv[0], status);
+  return status.ok() ? 0 : 1;
 }
 
 }  // namespace sgmcmc::tools

@@ -17,6 +17,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <initializer_list>
 #include <string>
 #include <utility>
 #include <vector>
@@ -95,14 +96,41 @@ class Fnv1a {
 // stays OK.
 absl::Status AsFlagError(const absl::Status& status);
 
+// One name the user did not write, as an error message has it ("StepSizeOptions.h": an options
+// struct's field), and the one they wrote for it ("--step": the flag, or a config field).
+struct FlagName {
+  absl::string_view field;
+  absl::string_view flag;
+};
+
+// `status` naming what the user wrote: every whole-word occurrence of a `names` field in its
+// message is replaced by that entry's flag (a word: letters, digits, '_', and a '.' followed
+// by one of them; so "h" does not match inside "StepSizeOptions.h", nor "step" in "--step" or
+// "gmc_step"). Code and payloads are kept; OK stays OK; a message with none of them is
+// unchanged. Use it where a library's or an options struct's Validate() error reaches a user:
+//   NameFlags(samplers::StepSizeOptions::Constant(h).Validate(), {{"StepSizeOptions.h", "--step"}})
+//   == "--step must be finite and > 0, got 0".
+// Cost: O(|message| x |names|).
+absl::Status NameFlags(const absl::Status& status, std::initializer_list<FlagName> names);
+
 // The exit code of a tool whose run ended with `status`: 0 if OK, else 1 after printing
-// "<program>: <status>" to stderr, <program> being the file name of `argv0`.
+// "<program>: <status>" to stderr as one whole line in one write (so that the lines of
+// processes sharing the terminal, e.g. under mpirun, do not interleave mid-line), <program>
+// being the file name of `argv0`.
 int ReportToolStatus(const char* argv0, const absl::Status& status);
 
 // A tool's whole main(): sets the usage message, parses the flags, runs `body(argv[0])` and
 // returns ReportToolStatus of its result. Call once per process.
 int ToolMain(int argc, char** argv, const char* usage,
              absl::FunctionRef<absl::Status(const char* argv0)> body);
+
+// ToolMain for a tool run as several processes on the same flags (mpirun), this one being
+// `rank`: a failed body's error is printed once, by rank 0, and every rank returns 1. The
+// body's errors must be the same on every rank: checked alike on every rank (flags), or agreed
+// (parallel::Communicator::AgreeOnStatus); a rank's own failure ends the job through
+// Communicator::Fail, which prints it with its rank.
+int MpiToolMain(int argc, char** argv, const char* usage, int rank,
+                absl::FunctionRef<absl::Status(const char* argv0)> body);
 
 }  // namespace sgmcmc::tools
 

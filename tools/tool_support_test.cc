@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <initializer_list>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -122,6 +123,43 @@ TEST(AsFlagErrorTest, PutsTheFlagDashesBeforeTheFieldName) {
   const absl::Status status = AsFlagError(absl::InvalidArgumentError("num_seeds must be >= 1"));
   EXPECT_EQ(status, absl::InvalidArgumentError("--num_seeds must be >= 1"));
   EXPECT_TRUE(AsFlagError(absl::OkStatus()).ok());
+}
+
+TEST(NameFlagsTest, ReplacesTheStructFieldsByTheFlagsTheUserWrote) {
+  const absl::Status status =
+      NameFlags(absl::InvalidArgumentError(
+                    "Sggmc: StepSizeOptions.h must be finite and > 0, got 0"),
+                {{"GeodesicSamplerOptions.friction", "--friction"}, {"StepSizeOptions.h", "--step"}});
+  EXPECT_EQ(status, absl::InvalidArgumentError("Sggmc: --step must be finite and > 0, got 0"));
+  // Every occurrence; the code is kept.
+  EXPECT_EQ(NameFlags(absl::OutOfRangeError("a and a, not b"), {{"a", "--x"}}),
+            absl::OutOfRangeError("--x and --x, not b"));
+  EXPECT_TRUE(NameFlags(absl::OkStatus(), {{"a", "--x"}}).ok());
+}
+
+TEST(NameFlagsTest, MatchesWholeWordsOnly) {
+  const std::initializer_list<FlagName> names = {{"h", "--step"}, {"step_size", "--sgld_step"}};
+  // Inside a longer name, after a '.', after "--", or followed by a word: unchanged.
+  for (const char* message :
+       {"StepSizeOptions.h must be > 0", "--h must be > 0", "hamcmc_step_size is 0",
+        "step_size_max is 0", "step_size.x is 0", "gmc_step_size is 0"}) {
+    EXPECT_EQ(NameFlags(absl::InvalidArgumentError(message), names),
+              absl::InvalidArgumentError(message))
+        << message;
+  }
+  // A sentence's full stop ends the word.
+  EXPECT_EQ(NameFlags(absl::InvalidArgumentError("bad step_size."), names),
+            absl::InvalidArgumentError("bad --sgld_step."));
+  EXPECT_EQ(NameFlags(absl::InvalidArgumentError("(step_size) h"), names),
+            absl::InvalidArgumentError("(--sgld_step) --step"));
+}
+
+TEST(NameFlagsTest, KeepsPayloads) {
+  absl::Status error = absl::InvalidArgumentError("x must be > 0");
+  error.SetPayload("type.example/line", absl::Cord("12"));
+  const absl::Status renamed = NameFlags(error, {{"x", "--y"}});
+  EXPECT_EQ(renamed.message(), "--y must be > 0");
+  EXPECT_EQ(renamed.GetPayload("type.example/line"), absl::Cord("12"));
 }
 
 TEST(ReportToolStatusTest, ZeroIfOkElseOneWithTheProgramAndStatusOnStderr) {
