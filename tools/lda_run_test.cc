@@ -442,7 +442,7 @@ TEST(RunLdaTest, WritesOutputsAndResumesBitIdentically) {
               Slurp(parts + "/topic_matrix_" + run + ".tsv"));
     // The posterior mean (burn-in 5: iterations 5 ... 12, 8 samples) and the point-estimate
     // scores resume bit-identically too.
-    for (const std::string file : {"/topic_matrix_" + run + ".phi", "/topic_matrix_mean_" + run +
+    for (const std::string& file : {"/topic_matrix_" + run + ".phi", "/topic_matrix_mean_" + run +
                                    ".phi", "/topic_matrix_mean_" + run + ".tsv"}) {
       EXPECT_FALSE(Slurp(whole + file).empty()) << file;
       EXPECT_EQ(Slurp(whole + file), Slurp(parts + file)) << file;
