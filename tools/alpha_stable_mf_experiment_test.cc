@@ -198,7 +198,7 @@ TEST(AlphaStableMfExperimentOptionsTest, NamesEachSamplerSetting) {
   EXPECT_TRUE(options.Validate().ok());
 }
 
-// The synthetic check's contract, as in models/alpha_stable_mf_recovery_test (which derives
+// The synthetic check's contract, as in models/mf/alpha_stable_mf_recovery_test (which derives
 // it): one |X_ij|^2 pins log V_ij to sigma = pi / sqrt(6), so an efficient estimate of the
 // rank-1 I x J matrix has relative error about e* = sigma sqrt((I + J - 1) / (I J)) = 0.28 at
 // I = J = 40; each sampler's averaged W H must be within 2 e* (the margin covers the Monte
