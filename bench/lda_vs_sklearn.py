@@ -8,8 +8,9 @@ One corpus, one split, ONE evaluator for every point estimate of every method:
   3. trains scikit-learn's LatentDirichletAllocation (learning_method="online",
      batch_size=50, n_jobs=1) by partial_fit over shuffled minibatches for --sklearn_passes
      passes in a child process whose numpy loads OpenBLAS from Debian's libopenblas0-pthread
-     (LD_LIBRARY_PATH=/usr/lib/x86_64-linux-gnu/openblas-pthread, one BLAS thread: the BLAS a
-     pip-installed numpy brings), timing only partial_fit, and saves components_ at snapshots
+     (third_party/debian_packages.txt; its directory found with dpkg -L, else ldconfig -p, and
+     put first on LD_LIBRARY_PATH; one BLAS thread: the BLAS a pip-installed numpy brings),
+     timing only partial_fit, and saves components_ at snapshots
      (--snapshots_per_pass for the first --target_passes passes, then one per pass); the child
      reports the BLAS that ran (threadpoolctl);
   4. runs the `lda` tool with SCIR and SGRLD (presets scir_fast / sgrld_fast, K = 50, batch
@@ -23,14 +24,23 @@ One corpus, one split, ONE evaluator for every point estimate of every method:
      evaluator (eval/fold_in.h: θ of each test document folded in from its observed half with
      φ fixed by fixed-point iterations, α = the model's, perplexity on the held-out half), and
      checks that it reproduces, bit for bit, the scores the lda tool wrote (point_trace);
-  6. prints the time each method needs to reach scikit-learn's --target_passes-pass
-     perplexity, the final values and the ratios asked by issue 22, the running-mean Gibbs
+  6. prints the unigram baseline (the training documents' word frequencies, add-one smoothed,
+     scored by the same fold-in evaluator: K = 1), the time each method needs to reach
+     scikit-learn's --target_passes-pass perplexity for good (the training seconds after which
+     its curve stays at or below the target; a curve that dips below it and rises again has
+     not reached it), the final values and the ratios asked by issue 22, the running-mean Gibbs
      predictive of our runs in its own, separately labelled column (never mixed with the point
      estimates), and draws perplexity against seconds (matplotlib) to
      bench_out/<corpus>/time_to_perplexity.png; the table also goes to summary.md there.
 
 Run with Debian's python3 (it has python3-sklearn, matplotlib, threadpoolctl):
   /usr/bin/python3 bench/lda_vs_sklearn.py --corpus=kos
+Any UCI corpus (docword + vocabulary; --test_docword for a separate test set over the same
+vocabulary) or raw text (one document per line, or a directory), named by --name:
+  /usr/bin/python3 bench/lda_vs_sklearn.py --name=reuters \
+      --docword=../shared/data/reuters21578/docword.reuters21578.txt.gz \
+      --vocab=../shared/data/reuters21578/vocab.reuters21578.txt
+  /usr/bin/python3 bench/lda_vs_sklearn.py --name=titles --text=/tmp/titles.txt
   /usr/bin/python3 bench/lda_vs_sklearn.py --corpus=20news --sklearn_passes=20 --our_passes=20
 scikit-learn's training can be done once and reused (same corpus, seed, clock):
   /usr/bin/python3 bench/lda_vs_sklearn.py --corpus=20news --sklearn_passes=50 --sklearn_only \
@@ -51,7 +61,7 @@ import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DATA = os.environ.get("SGMCMC_SHARED_DATA", os.path.join(os.path.dirname(REPO), "shared", "data"))
-OPENBLAS_DIR = "/usr/lib/x86_64-linux-gnu/openblas-pthread"
+OPENBLAS_PACKAGE = "libopenblas0-pthread"  # third_party/debian_packages.txt
 # Run name -> (preset, topic update); "scir_fast_lazy" is SCIR with topic_update LAZY.
 RUNS = {"scir_fast": ("scir_fast", "EAGER"), "scir_fast_lazy": ("scir_fast", "LAZY"),
         "sgrld_fast": ("sgrld_fast", "EAGER")}
@@ -80,17 +90,78 @@ def bazel_bin():
                           capture_output=True, text=True).stdout.strip()
 
 
-def corpus_block(name):
-    spec = CORPORA[name]
-    if spec is None:
+def corpus_spec(args, parser):
+    """(name, docword, vocab, test docword, text) from --corpus or the explicit corpus flags.
+
+    Paths are absolute; docword is None for the embedded KOS corpus, text None for UCI."""
+    explicit = args.docword or args.vocab or args.test_docword or args.text
+    if not explicit:
+        spec = CORPORA[args.corpus or "kos"]
+        if spec is None:
+            return ("kos", None, None, None, None)
+        docword, vocab, test = (os.path.join(DATA, f) if f else None for f in spec)
+        return (args.corpus or "kos", docword, vocab, test, None)
+    if args.corpus:
+        parser.error("--corpus names a known corpus; give it or --docword/--vocab/--text, "
+                     "not both")
+    if args.text and (args.docword or args.vocab or args.test_docword):
+        parser.error("--text (raw text) excludes --docword, --vocab and --test_docword")
+    if not args.text and not (args.docword and args.vocab):
+        parser.error("a UCI corpus needs both --docword and --vocab")
+    if not args.name:
+        parser.error("--name is required with --docword/--text (the output folder and the "
+                     "table's label)")
+    if not all(c.isalnum() or c in "_-." for c in args.name):
+        parser.error("--name %r must be made of letters, digits, '_', '-' and '.'" % args.name)
+    paths = [os.path.abspath(p) if p else None
+             for p in (args.docword, args.vocab, args.test_docword, args.text)]
+    for flag, path in zip(("--docword", "--vocab", "--test_docword", "--text"), paths):
+        if path and not os.path.exists(path):
+            parser.error("%s: %s does not exist" % (flag, path))
+    return (args.name, *paths)
+
+
+def corpus_block(spec):
+    _, docword, vocab, test, text = spec
+    if text:
+        return 'corpus {\n  text { path: "%s" }\n}\n' % text
+    if docword is None:
         return ""  # embedded KOS
-    docword, vocab, test = spec
-    block = 'corpus {\n  uci { docword: "%s" vocab: "%s" }\n' % (
-        os.path.join(DATA, docword), os.path.join(DATA, vocab))
+    block = 'corpus {\n  uci { docword: "%s" vocab: "%s" }\n' % (docword, vocab)
     if test:
-        block += '  test_uci { docword: "%s" vocab: "%s" }\n' % (
-            os.path.join(DATA, test), os.path.join(DATA, vocab))
+        block += '  test_uci { docword: "%s" vocab: "%s" }\n' % (test, vocab)
     return block + "}\n"
+
+
+def openblas_directory():
+    """The directory of Debian's libopenblas0-pthread libblas.so.3, wherever it is installed.
+
+    dpkg -L lists the package's files; without dpkg (or the package), ldconfig -p's cache is
+    searched for an openblas-pthread libblas.so.3. Exits with a message naming the package
+    when neither finds it."""
+    candidates = []
+    try:
+        listed = subprocess.run(["dpkg", "-L", OPENBLAS_PACKAGE], capture_output=True,
+                                text=True)
+        if listed.returncode == 0:
+            candidates = [line.strip() for line in listed.stdout.splitlines()
+                          if line.strip().endswith("/libblas.so.3")]
+    except OSError:
+        pass
+    if not candidates:
+        try:
+            cache = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True).stdout
+        except OSError:
+            cache = ""
+        candidates = [line.split("=>")[-1].strip() for line in cache.splitlines()
+                      if "libblas.so.3" in line and "openblas-pthread" in line]
+    for path in candidates:
+        if os.path.exists(path):
+            return os.path.dirname(os.path.realpath(path))
+    sys.exit("lda_vs_sklearn.py: OpenBLAS not found: neither `dpkg -L %s` nor `ldconfig -p` "
+             "lists its libblas.so.3; install the Debian package %s (listed in "
+             "third_party/debian_packages.txt; ./bazelw installs it)" % (
+                 OPENBLAS_PACKAGE, OPENBLAS_PACKAGE))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -161,7 +232,9 @@ def train_sklearn(args, out, train_dir):
         json.dump(spec, f)
     env = dict(os.environ)
     # OpenBLAS for this process only, one thread everywhere.
-    env["LD_LIBRARY_PATH"] = OPENBLAS_DIR + (":" + env["LD_LIBRARY_PATH"]
+    blas_dir = openblas_directory()
+    log("OpenBLAS for scikit-learn: %s (Debian package %s)" % (blas_dir, OPENBLAS_PACKAGE))
+    env["LD_LIBRARY_PATH"] = blas_dir + (":" + env["LD_LIBRARY_PATH"]
                                              if env.get("LD_LIBRARY_PATH") else "")
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         env[var] = "1"
@@ -187,10 +260,31 @@ def score(evaluate, config_path, alpha, paths, output):
 
 
 def time_to_reach(curve, target):
+    """The first time after which `curve` ((seconds, perplexity) in time order) stays at or
+    below `target`: the time of the point after its last point above the target (the first
+    point if none is above), or None when its last point is above."""
+    reach = None
     for seconds, perplexity in curve:
-        if perplexity <= target:
-            return seconds
-    return None
+        if perplexity > target:
+            reach = None
+        elif reach is None:
+            reach = seconds
+    return reach
+
+
+def unigram_baseline(evaluate, config_path, train_dir, out):
+    """Fold-in perplexity of the training documents' unigram distribution (add-one smoothed:
+    (n_w + 1) / (N + V)), a one-topic matrix scored by the same evaluator as every method."""
+    import numpy as np
+    with open(os.path.join(train_dir, "docword.txt")) as f:
+        f.readline()
+        vocabulary_size = int(f.readline())
+        f.readline()
+        data = np.loadtxt(f, dtype=np.int64, ndmin=2)
+    counts = np.bincount(data[:, 1] - 1, weights=data[:, 2], minlength=vocabulary_size)
+    path = os.path.join(out, "unigram.f64")
+    ((counts + 1) / (counts.sum() + vocabulary_size)).astype("<f8").tofile(path)
+    return score(evaluate, config_path, 1.0, [path], os.path.join(out, "unigram_score"))[path]
 
 
 def fmt(x, digits=1):
@@ -200,7 +294,20 @@ def fmt(x, digits=1):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sklearn_worker", default="", help=argparse.SUPPRESS)
-    parser.add_argument("--corpus", choices=sorted(CORPORA), default="kos")
+    parser.add_argument("--corpus", choices=sorted(CORPORA), default="",
+                        help="a known corpus under ../shared/data (default kos, the embedded "
+                        "one); or give --docword/--vocab or --text with --name")
+    parser.add_argument("--docword", default="",
+                        help="UCI docword file (plain or .gz) of any corpus; needs --vocab")
+    parser.add_argument("--vocab", default="", help="its UCI vocabulary file")
+    parser.add_argument("--test_docword", default="",
+                        help="optional UCI test documents over the same vocabulary (else 10%% "
+                        "of the documents are held out, as the lda tool does)")
+    parser.add_argument("--text", default="",
+                        help="raw text instead: one document per line (plain or .gz) or a "
+                        "directory of files (data/text_reader.h's tokenizer and stop words)")
+    parser.add_argument("--name", default="",
+                        help="the corpus' name with --docword or --text (output folder, table)")
     parser.add_argument("--topics", type=int, default=50)
     parser.add_argument("--batch", type=int, default=50)
     parser.add_argument("--target_passes", type=int, default=5,
@@ -259,6 +366,8 @@ def main():
         sklearn_worker(args.sklearn_worker)
         return
 
+    corpus = corpus_spec(args, parser)
+    args.corpus = corpus[0]
     out = os.path.abspath(os.path.join(args.out, args.corpus))
     if args.sklearn_from and os.path.abspath(args.sklearn_from) == out:
         parser.error("--sklearn_from must not be this run's output directory (it is cleared)")
@@ -273,7 +382,7 @@ def main():
     lda, evaluate = os.path.join(tools, "lda"), os.path.join(tools, "lda_evaluate")
 
     # The split, and scikit-learn's training data from it.
-    base = corpus_block(args.corpus) + "seed: %d\nthreads: 1\n" % args.seed
+    base = corpus_block(corpus) + "seed: %d\nthreads: 1\n" % args.seed
     base_path = os.path.join(out, "split.textpb")
     with open(base_path, "w") as f:
         f.write(base)
@@ -281,6 +390,9 @@ def main():
     run([evaluate, "--config=" + base_path, "--export_train_dir=" + train_dir])
     with open(os.path.join(train_dir, "docword.txt")) as f:
         num_docs = int(f.readline())
+    unigram = unigram_baseline(evaluate, base_path, train_dir, out)
+    log("unigram baseline (fold-in perplexity of the add-one smoothed word frequencies): %.1f"
+        % unigram)
 
     # scikit-learn: trained and scored here, or reused from an earlier run's output.
     if args.sklearn_from:
@@ -394,6 +506,8 @@ def main():
                                                    else "wall"))
     lines.append("scikit-learn %s, numpy %s, BLAS in its process: %s" % (
         sk["sklearn"], sk["numpy"], "; ".join("%s %s %s threads=%s %s" % b for b in blas)))
+    lines.append("unigram baseline (training word frequencies, add-one smoothed, same "
+                 "evaluator): %.1f" % unigram)
     lines.append("target = scikit-learn's fold-in perplexity after %g passes (%.1f s): %.1f" % (
         target_row[2], target_row[0], target))
     lines.append("scikit-learn after %g passes (%.1f s): %.1f" % (
@@ -401,7 +515,7 @@ def main():
     lines.append("snapshot scores by lda_evaluate equal to the lda tool's own: %s" % (
         "yes, all" if mismatches == 0 else "NO, %d differ" % mismatches))
     lines.append("")
-    lines.append("| method | passes | train s | final fold-in perplexity | s to reach %.1f | "
+    lines.append("| method | passes | train s | final fold-in perplexity | s to stay <= %.1f | "
                  "speed-up vs scikit-learn | final vs scikit-learn's %g-pass | Gibbs running "
                  "predictive (not a point estimate) |" % (target, sk_curve[-1][2]))
     lines.append("|---|---|---|---|---|---|---|---|")

@@ -1,7 +1,9 @@
 // lda: online LDA with SCIR or SGRLD topic updates (Baker et al. 2018, §5.1; Patterson & Teh
 // 2013, §4-5) — the README's main job.
 //
-// With no arguments it trains SCIR (preset scir_fast, K = 50) on the embedded KOS corpus for
+// With no arguments it trains SCIR (preset scir_fast, the default for KOS's long documents:
+// a run without a preset gets scir_fast from 100 tokens per document on, else sgrld_fast;
+// models::DefaultLdaPreset; K = 50) on the embedded KOS corpus for
 // 1000 iterations of 50 documents, evaluating the document-completion perplexity on 10% of the
 // documents held out, and finishes in well under a minute. Progress (iteration, documents,
 // tokens and Gibbs token updates per second, ETA, latest perplexity) goes to stderr.

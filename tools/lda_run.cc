@@ -70,6 +70,14 @@ absl::Status RunOptionsError(const std::string& source, int run, const absl::Sta
                                                  {{"LdaOptions.", absl::StrCat("runs[", run, "].")}}));
 }
 
+// The burn-in of a run of `iterations` iterations whose config sets none: the preset's own
+// (models::LdaOptions::default_burn_in) if the run is longer than it, else half of the run.
+int64_t DefaultRunBurnIn(const models::LdaOptions& o, int64_t iterations) {
+  return o.default_burn_in >= 0 && o.default_burn_in < iterations
+             ? o.default_burn_in
+             : eval::DefaultBurnIn(iterations);
+}
+
 bool ValidRunName(const std::string& name) {
   if (name.empty()) return false;
   for (char c : name) {
@@ -494,7 +502,8 @@ absl::StatusOr<LdaConfig> ReadLdaConfig(const std::string& path) {
 }
 
 absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& config,
-                                                           const std::string& source) {
+                                                           const std::string& source,
+                                                           double mean_document_length) {
   std::vector<LdaRunConfig> runs(config.runs().begin(), config.runs().end());
   const bool default_run = runs.empty();
   if (default_run) runs.emplace_back();
@@ -502,7 +511,20 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
   for (int i = 0; i < static_cast<int>(runs.size()); ++i) {
     const LdaRunConfig& run = runs[i];
     const std::string field = absl::StrCat("runs[", i, "]");
-    const std::string preset_name = run.preset().empty() ? kDefaultLdaPreset : run.preset();
+    std::string preset_name = run.preset().empty() ? kDefaultLdaPreset : run.preset();
+    std::string preset_reason;
+    if (run.preset().empty() && run.sampler() == LdaRunConfig::SAMPLER_UNSPECIFIED &&
+        run.topic_update() != LdaRunConfig::LAZY &&
+        run.count_estimator() != LdaRunConfig::PERSISTENT_JOINT && mean_document_length >= 0) {
+      const models::LdaPreset chosen = models::DefaultLdaPreset(mean_document_length);
+      preset_name = std::string(models::LdaPresetName(chosen));
+      preset_reason = absl::StrFormat(
+          "preset %s (default for a mean document length of %.1f tokens, %s %g; set the run's "
+          "preset to choose; bench/README.md)",
+          preset_name, mean_document_length,
+          mean_document_length >= models::kScirMinMeanDocumentLength ? ">=" : "<",
+          models::kScirMinMeanDocumentLength);
+    }
     absl::StatusOr<models::LdaPreset> preset = models::ParseLdaPreset(preset_name);
     if (!preset.ok()) {
       return ConfigError(source, absl::StrCat(field, ".preset: ", preset.status().message()));
@@ -584,7 +606,7 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
       return ConfigError(source,
                          absl::StrCat(field, ".iterations must be >= 1, got ", r.iterations));
     }
-    r.burn_in = run.has_burn_in() ? run.burn_in() : eval::DefaultBurnIn(r.iterations);
+    r.burn_in = run.has_burn_in() ? run.burn_in() : DefaultRunBurnIn(o, r.iterations);
     if (r.burn_in < 0) {
       return ConfigError(source, absl::StrCat(field, ".burn_in must be >= 0, got ", r.burn_in));
     }
@@ -600,6 +622,7 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
                          absl::StrCat(field, ".max_seconds must be >= 0, got ", r.max_seconds));
     }
     r.name = run.name().empty() ? name : run.name();
+    r.preset_reason = preset_reason;
     if (!ValidRunName(r.name)) {
       return ConfigError(source, absl::StrCat(field, ".name \"", r.name,
                                               "\" must be non-empty and made of letters, "
@@ -656,7 +679,7 @@ absl::Status FitLdaRunsToData(int num_documents, const std::string& source,
         run.iterations = (static_cast<int64_t>(passes) * num_documents + o.minibatch_size - 1) /
                          o.minibatch_size;
         if (!run.burn_in_set) {
-          run.burn_in = eval::DefaultBurnIn(run.iterations);
+          run.burn_in = DefaultRunBurnIn(o, run.iterations);
           o.mean_burn_in = run.burn_in;
         }
       }
@@ -954,6 +977,14 @@ absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options) {
       stdin_stream.has_value()
           ? LoadStreamedLdaData(config, options.source, &stdin_stream->reader())
           : LoadLdaData(config, options.source, options.argv0));
+  // Runs without a preset get the default for the training corpus' document length (a
+  // streamed corpus' is not known in advance: those keep kDefaultLdaPreset).
+  if (!data.streamed) {
+    SGMCMC_ASSIGN_OR_RETURN(
+        runs, ResolveLdaRuns(config, options.source,
+                             static_cast<double>(data.train.num_tokens()) /
+                                 std::max(1, data.train.num_documents())));
+  }
   SGMCMC_RETURN_IF_ERROR(FitLdaRunsToData(
       data.streamed ? data.streamed_documents : data.train.num_documents(), options.source, runs,
       data.streamed ? (config.stream().has_passes() ? config.stream().passes() : 1) : 0));
@@ -983,6 +1014,9 @@ absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options) {
 
   std::vector<std::string> names, summary;
   for (const ResolvedLdaRun& run : runs) {
+    if (!run.preset_reason.empty()) {
+      progress << absl::StrFormat("[%s] %s\n", run.name, run.preset_reason);
+    }
     progress << absl::StrFormat("[%s] %s\n", run.name, Settings(config, run, data));
     RunTrainer trainer(config, run, data, directory, &pool, progress);
     LdaCheckpoint checkpoint;

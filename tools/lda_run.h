@@ -64,6 +64,8 @@ namespace sgmcmc::tools {
 // Defaults of the fields an LdaConfig leaves unset.
 inline constexpr int64_t kDefaultLdaIterations = 1000;
 inline constexpr int kDefaultLdaNumTopics = 50;
+// The preset of a run that names none when the rule below does not apply: the run sets its
+// sampler, or the corpus is not known yet (ResolveLdaRuns without a mean document length).
 inline constexpr char kDefaultLdaPreset[] = "scir_fast";
 
 // Parses a textproto file. Errors name the file, line and column ("cfg.textpb:3:7: ...").
@@ -85,13 +87,22 @@ struct ResolvedLdaRun {
   // from the stream's length).
   bool iterations_set = false;
   bool burn_in_set = false;
+  // Why the preset was chosen, when the config names none and the default rule chose it
+  // (models::DefaultLdaPreset); empty otherwise.
+  std::string preset_reason;
 };
 
 // The runs of `config` (one default run if it lists none). InvalidArgument naming `source`
 // and the field, e.g. "cfg.textpb: runs[1].alpha must be finite and > 0, got -1". Run names
 // must be distinct and made of [A-Za-z0-9_.-].
+// A run without a preset, sampler or SCIR-only setting (topic_update LAZY, count_estimator
+// PERSISTENT_JOINT) gets models::DefaultLdaPreset(mean_document_length) (the training
+// corpus' tokens per document: scir_fast for long documents, sgrld_fast for short ones) with
+// its reason in preset_reason; with mean_document_length < 0 (corpus not read yet) and for
+// the other runs without a preset, kDefaultLdaPreset.
 absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& config,
-                                                           const std::string& source);
+                                                           const std::string& source,
+                                                           double mean_document_length = -1);
 
 // Fits `runs` to a training corpus of `num_documents` documents: full_batch runs get
 // minibatch_size = num_documents; a kPersistentJoint run whose minibatch_size differs is an

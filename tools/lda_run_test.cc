@@ -136,6 +136,74 @@ TEST(ResolveLdaRunsTest, DefaultRunPresetsAndOverrides) {
   EXPECT_EQ(r.options.early_iterations, 0);
 }
 
+// A run that names no preset, sampler or SCIR-only setting gets the default for the
+// corpus' mean document length once it is known (models::DefaultLdaPreset), with the reason;
+// the others keep kDefaultLdaPreset, without one.
+TEST(ResolveLdaRunsTest, DefaultPresetByMeanDocumentLength) {
+  const LdaConfig config = *ParseLdaConfig(
+      "runs { name: 'rule' } runs { name: 'named' preset: 'scir_fast' } "
+      "runs { name: 'sampler' sampler: SCIR } runs { name: 'lazy' topic_update: LAZY }",
+      "cfg");
+  for (double length : {5.0, 68.0, 136.0}) {
+    auto runs = ResolveLdaRuns(config, "cfg", length);
+    ASSERT_TRUE(runs.ok()) << runs.status();
+    const bool long_documents = length >= models::kScirMinMeanDocumentLength;
+    EXPECT_EQ((*runs)[0].options.sampler,
+              long_documents ? models::LdaSampler::kScir : models::LdaSampler::kSgrld);
+    EXPECT_EQ((*runs)[0].options.beta, long_documents ? 0.1 : 0.01);
+    const std::string want = std::string("preset ") +
+                             (long_documents ? "scir_fast" : "sgrld_fast") +
+                             " (default for a mean document length of ";
+    EXPECT_NE((*runs)[0].preset_reason.find(want), std::string::npos)
+        << (*runs)[0].preset_reason;
+    for (int i = 1; i < 4; ++i) {
+      EXPECT_EQ((*runs)[i].options.sampler, models::LdaSampler::kScir) << (*runs)[i].name;
+      EXPECT_EQ((*runs)[i].preset_reason, "") << (*runs)[i].name;
+    }
+  }
+  // The default run's name is its preset's; before the corpus is known, kDefaultLdaPreset.
+  EXPECT_EQ((*ResolveLdaRuns(LdaConfig(), "cfg", 5.0))[0].name, "sgrld_fast");
+  EXPECT_EQ((*ResolveLdaRuns(LdaConfig(), "cfg", 136.0))[0].name, "scir_fast");
+  EXPECT_EQ((*ResolveLdaRuns(LdaConfig(), "cfg"))[0].preset_reason, "");
+}
+
+// The tool says which preset the rule chose and why, and names the outputs after it: the
+// small corpus has 30 tokens per document, so SGRLD.
+TEST(RunLdaTest, RunWithoutPresetUsesTheDefaultForTheCorpus) {
+  const std::string corpus_dir = TempDir("rule_corpus"), out = TempDir("rule");
+  LdaConfig config = SmallConfig(corpus_dir, out, 3);
+  config.mutable_runs()->DeleteSubrange(1, 1);
+  config.mutable_runs(0)->clear_preset();
+  std::ostringstream log;
+  ASSERT_TRUE(RunLda(config, Quiet(log)).ok()) << log.str();
+  EXPECT_NE(log.str().find("[sgrld_fast] preset sgrld_fast (default for a mean document length "
+                           "of 30.0 tokens, < 100;"),
+            std::string::npos)
+      << log.str();
+  EXPECT_TRUE(std::filesystem::exists(out + "/checkpoint_sgrld_fast.pb"));
+}
+
+// A preset's own burn-in (models::LdaOptions::default_burn_in; sgrld_fast_early's ends with its
+// early schedule, iteration 60) is the run's unless the config sets one or the run is not
+// longer than it; the other presets use half of the run. The posterior mean starts there too.
+TEST(ResolveLdaRunsTest, PresetCarriesItsBurnIn) {
+  const LdaConfig config = *ParseLdaConfig(
+      "runs { preset: 'sgrld_fast_early' iterations: 200 } "
+      "runs { name: 'short' preset: 'sgrld_fast_early' iterations: 60 } "
+      "runs { name: 'set' preset: 'sgrld_fast_early' iterations: 200 burn_in: 150 } "
+      "runs { preset: 'sgrld_fast' iterations: 200 }",
+      "cfg");
+  auto runs = ResolveLdaRuns(config, "cfg");
+  ASSERT_TRUE(runs.ok()) << runs.status();
+  ASSERT_EQ(runs->size(), 4u);
+  EXPECT_EQ(models::kEarlyIterations, 60);
+  const int64_t want[] = {60, 30, 150, 100};
+  for (int i = 0; i < 4; ++i) {
+    EXPECT_EQ((*runs)[i].burn_in, want[i]) << (*runs)[i].name;
+    EXPECT_EQ((*runs)[i].options.mean_burn_in, want[i]) << (*runs)[i].name;
+  }
+}
+
 TEST(ResolveLdaRunsTest, EarlySweepSchedule) {
   const LdaConfig config = *ParseLdaConfig(
       "runs { preset: 'sgrld_fast_early' } "

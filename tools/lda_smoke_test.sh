@@ -8,6 +8,9 @@ out="${TEST_TMPDIR}/lda"
 "${tool}" --iterations=20 --threads=2 --plot=false --output_dir="${out}" \
   > "${TEST_TMPDIR}/stdout" 2> "${TEST_TMPDIR}/stderr"
 grep -q "embedded KOS corpus" "${TEST_TMPDIR}/stderr"
+# No preset in the config: the default for KOS's long documents, with the reason.
+grep -q "\[scir_fast\] preset scir_fast (default for a mean document length of 136.2 tokens, >= 100" \
+  "${TEST_TMPDIR}/stderr"
 grep -q "\[scir_fast\] iter 20/20 .* docs/s .* tokens/s .* ETA .* perplexity" "${TEST_TMPDIR}/stderr"
 [[ "$(head -1 "${out}/trace_scir_fast.csv")" == "iteration,train_seconds,documents,tokens,step_size,perplexity,running_perplexity" ]]
 [[ "$(wc -l < "${out}/trace_scir_fast.csv")" -eq 21 ]]

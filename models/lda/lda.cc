@@ -82,6 +82,9 @@ absl::Status LdaOptions::Validate(int num_documents) const {
   }
   if (mean_burn_in < -1) return error("mean_burn_in must be >= -1, got ", mean_burn_in);
   if (mean_every < 1) return error("mean_every must be >= 1, got ", mean_every);
+  if (default_burn_in < -1) {
+    return error("default_burn_in must be >= -1, got ", default_burn_in);
+  }
   if (topic_update != LdaTopicUpdate::kEager && topic_update != LdaTopicUpdate::kLazy) {
     return error("topic_update must be kEager or kLazy");
   }
@@ -150,8 +153,14 @@ LdaOptions LdaPresetOptions(LdaPreset preset) {
   if (preset == LdaPreset::kSgrldFastEarly) {
     options.early_gibbs_sweeps = kEarlyGibbsSweeps;
     options.early_iterations = kEarlyIterations;
+    options.default_burn_in = kEarlyIterations;
   }
   return options;
+}
+
+LdaPreset DefaultLdaPreset(double mean_document_length) {
+  return mean_document_length >= kScirMinMeanDocumentLength ? LdaPreset::kScirFast
+                                                            : LdaPreset::kSgrldFast;
 }
 
 absl::string_view LdaPresetName(LdaPreset preset) {

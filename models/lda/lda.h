@@ -138,6 +138,12 @@ struct LdaOptions {
   int64_t mean_burn_in = -1;
   // Keep every this many iterations after mean_burn_in; >= 1. Default 1.
   int64_t mean_every = 1;
+  // The burn-in a driver should use (for mean_burn_in and its running-mean perplexity) when
+  // its user sets none: an iteration >= 0, or -1 for half of the run. Lda itself never reads
+  // it; the lda tool does (tools/lda_run.h, ResolveLdaRuns: used when below the run's
+  // iterations, else half of the run). >= -1. Default -1; kSgrldFastEarly's is
+  // kEarlyIterations, where its early sweep schedule and large early steps end.
+  int64_t default_burn_in = -1;
   // The D of the expected counts' (D/n) scale (step 2): 0 for the training corpus' number of
   // documents, else this many (online fitting on a chunk of a corpus of this size, like
   // scikit-learn's total_samples); >= 0, and 0 with kPersistentJoint. Default 0.
@@ -164,8 +170,8 @@ enum class LdaPreset {
   kSgrldFastEarly,  // SGRLD h = kEarlyH = 0.4, τ = 10, κ = 0.6, α = 0.1, β = 0.01, K = 100,
                     // n = 50, S = kEarlyGibbsSweeps = 6 for the first kEarlyIterations = 60
                     // iterations, then kFastGibbsSweeps: tuned for the time to a given
-                    // fold-in perplexity (bench/README.md, issue 22); start the posterior
-                    // mean at kEarlyIterations
+                    // fold-in perplexity (bench/README.md, issue 22); default_burn_in =
+                    // kEarlyIterations (the posterior mean starts there)
 };
 // Gibbs sweeps per document of the tuned presets: on KOS (K = 50, one core) 20 sweeps reach a
 // given perplexity sooner than 5, 10 or 50 (bench/README.md).
@@ -180,6 +186,16 @@ inline constexpr double kEarlyTau = 10;
 inline constexpr double kEarlyKappa = 0.6;
 
 LdaOptions LdaPresetOptions(LdaPreset preset);
+
+// The default preset for a training corpus whose documents hold `mean_document_length`
+// tokens on average (bench/README.md, "The default preset by document length", measured on
+// KOS, AP, 20 Newsgroups, Reuters-21578 and Reuters headlines at K = 50, one thread):
+// kScirFast from kScirMinMeanDocumentLength tokens per document on (on the long-document
+// corpora its posterior mean ended lower after the same passes, at 2-4x the time per pass),
+// kSgrldFast below it (on the short-document corpora SCIR's O(K V) topic update dominates:
+// SGRLD ended lower at a third to a quarter of the time). Any mean_document_length >= 0.
+inline constexpr double kScirMinMeanDocumentLength = 100;
+LdaPreset DefaultLdaPreset(double mean_document_length);
 // "scir_paper", "sgrld_paper", "scir_fast", "sgrld_fast", "sgrld_fast_early".
 absl::string_view LdaPresetName(LdaPreset preset);
 // Inverse of LdaPresetName; InvalidArgument listing the valid names.

@@ -67,6 +67,9 @@ TEST(LdaOptionsTest, ValidateNamesTheField) {
   o.mean_burn_in = -2;
   EXPECT_NE(message(o).find("LdaOptions.mean_burn_in must be >= -1"), std::string::npos);
   o = LdaOptions();
+  o.default_burn_in = -2;
+  EXPECT_EQ(message(o), "LdaOptions.default_burn_in must be >= -1, got -2");
+  o = LdaOptions();
   o.mean_every = 0;
   EXPECT_NE(message(o).find("LdaOptions.mean_every must be >= 1"), std::string::npos);
   o = LdaOptions();
@@ -116,13 +119,31 @@ void ExpectPreset(LdaPreset preset, const PresetSettings& want) {
   // "LDA with SGRLD / SCIR", on its bias under SCIR).
   EXPECT_EQ(o.count_estimator, LdaCountEstimator::kSweepAverage) << name;
   // Only kSgrldFastEarly has an early sweep schedule; the others keep their historical chain.
+  // Its burn-in ends with the schedule; the others' is half of the run (-1). No preset keeps
+  // a posterior mean by itself (mean_burn_in -1): the driver sets it.
+  EXPECT_EQ(o.mean_burn_in, -1) << name;
   if (preset == LdaPreset::kSgrldFastEarly) {
     EXPECT_EQ(o.early_gibbs_sweeps, kEarlyGibbsSweeps);
     EXPECT_EQ(o.early_iterations, kEarlyIterations);
+    EXPECT_EQ(o.default_burn_in, kEarlyIterations);
   } else {
     EXPECT_EQ(o.early_gibbs_sweeps, 0) << name;
     EXPECT_EQ(o.early_iterations, 0) << name;
+    EXPECT_EQ(o.default_burn_in, -1) << name;
   }
+}
+
+// The default by mean document length (bench/README.md): SCIR for long documents (KOS 136,
+// AP 194, 20 Newsgroups 245 tokens), SGRLD for short ones (Reuters-21578 68, headlines 5).
+TEST(LdaPresetTest, DefaultPresetByMeanDocumentLength) {
+  EXPECT_EQ(DefaultLdaPreset(0), LdaPreset::kSgrldFast);
+  EXPECT_EQ(DefaultLdaPreset(5), LdaPreset::kSgrldFast);
+  EXPECT_EQ(DefaultLdaPreset(68), LdaPreset::kSgrldFast);
+  EXPECT_EQ(DefaultLdaPreset(std::nextafter(kScirMinMeanDocumentLength, 0.0)),
+            LdaPreset::kSgrldFast);
+  EXPECT_EQ(DefaultLdaPreset(kScirMinMeanDocumentLength), LdaPreset::kScirFast);
+  EXPECT_EQ(DefaultLdaPreset(136), LdaPreset::kScirFast);
+  EXPECT_EQ(DefaultLdaPreset(245), LdaPreset::kScirFast);
 }
 
 TEST(LdaPresetTest, PaperSettingsOfBakerEtAlTable2AndTunedSettings) {
