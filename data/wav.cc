@@ -95,6 +95,8 @@ absl::StatusOr<Wav> ParseWav(absl::string_view bytes, absl::string_view name) {
                                     " bytes)"));
     }
     if (id == "fmt ") {
+      // Found by //fuzz:wav_fuzzer: a second fmt chunk silently replaced the first's format.
+      if (have_format) return Malformed(name, offset, "a second fmt chunk");
       if (size < 16) {
         return Malformed(name, offset + 4, absl::StrCat("fmt chunk of ", size, " bytes (< 16)"));
       }

@@ -87,6 +87,14 @@ TEST(WavTest, RefusesNonFiniteFloatSamplesAndNamesABadRate) {
   std::memcpy(&bytes[44], &two_wide, 4);
   ASSERT_TRUE(ParseWav(bytes, "f.wav").ok());
   EXPECT_EQ(ParseWav(bytes, "f.wav")->samples, std::vector<double>{2.0});
+  // Found by //fuzz:wav_fuzzer: a second fmt chunk (here float) replaced the first's format.
+  std::string twice = SerializeWav(Wav{16000, {0.1}});
+  std::string second_fmt = twice.substr(12, 24);
+  second_fmt[8] = 3;  // IEEE float
+  second_fmt[22] = 32;
+  twice.insert(36, second_fmt);
+  EXPECT_THAT(ParseWav(twice, "h.wav").status().message(),
+              HasSubstr("h.wav: offset 36: a second fmt chunk"));
   std::string rate = SerializeWav(Wav{16000, {0.1}});
   rate[27] = static_cast<char>(0x80);  // sample rate 2^31 + 16000
   EXPECT_THAT(ParseWav(rate, "g.wav").status().message(),

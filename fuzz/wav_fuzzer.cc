@@ -28,8 +28,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   SGMCMC_CHECK_GT(wav->sample_rate, 0);
   SGMCMC_CHECK_EQ(read->sample_rate, wav->sample_rate);
   SGMCMC_CHECK(read->samples == wav->samples);
-  // Bytes 20-21 of a well-formed file hold the format; 1 is integer PCM.
-  const bool pcm = size >= 22 && data[20] == 1 && data[21] == 0;
+  // With the fmt chunk first (bytes 12-15; the only one: a second is an error), bytes 20-21
+  // hold the format; 1 is integer PCM.
+  const bool pcm = size >= 22 && bytes.substr(12, 4) == "fmt " && data[20] == 1 && data[21] == 0;
   for (const double s : wav->samples) {
     SGMCMC_CHECK(std::isfinite(s)) << s;
     if (pcm) SGMCMC_CHECK(s >= -1 && s <= 1) << s;
