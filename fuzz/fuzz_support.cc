@@ -90,6 +90,11 @@ std::string Gzip(absl::string_view bytes) {
   return out;
 }
 
+const std::string& WritePlainOrGzip(uint8_t mode, absl::string_view text, ScratchFile& plain,
+                                    ScratchFile& gzip) {
+  return (mode & 1) ? gzip.Write(Gzip(text)) : plain.Write(text);
+}
+
 void CheckInputError(const absl::Status& status, absl::string_view source) {
   SGMCMC_CHECK(!status.ok());
   const absl::StatusCode code = status.code();

@@ -53,6 +53,19 @@ inline absl::string_view AsText(const uint8_t* data, size_t size) {
   return absl::string_view(reinterpret_cast<const char*>(data), size);
 }
 
+// For the targets whose first input byte picks a mode: fn(mode, the rest) for a non-empty
+// input; returns 0 (LLVMFuzzerTestOneInput's value).
+template <typename Fn>
+int WithModeByte(const uint8_t* data, size_t size, Fn fn) {
+  if (size > 0) fn(data[0], std::string(AsText(data + 1, size - 1)));
+  return 0;
+}
+
+// Writes `text` to `plain`, or gzip-compressed to `gzip` if bit 0 of `mode` is set; returns
+// the path written.
+const std::string& WritePlainOrGzip(uint8_t mode, absl::string_view text, ScratchFile& plain,
+                                    ScratchFile& gzip);
+
 }  // namespace sgmcmc::fuzz
 
 #endif  // SGMCMC_FUZZ_FUZZ_SUPPORT_H_

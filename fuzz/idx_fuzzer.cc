@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static fuzz::ScratchFile* plain = new fuzz::ScratchFile("images-idx3-ubyte");
   static fuzz::ScratchFile* gzip = new fuzz::ScratchFile("images-idx3-ubyte.gz");
   const absl::string_view bytes = fuzz::AsText(data + 1, size - 1);
-  const std::string& path = (data[0] & 1) ? gzip->Write(fuzz::Gzip(bytes)) : plain->Write(bytes);
+  const std::string& path = fuzz::WritePlainOrGzip(data[0], bytes, *plain, *gzip);
   data::IdxLimits limits;
   limits.max_items = 1 << 20;
 

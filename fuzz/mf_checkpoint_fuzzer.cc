@@ -110,7 +110,5 @@ void FuzzOne(uint8_t mode, const std::string& payload) {
 }  // namespace sgmcmc::fuzz
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  if (size == 0) return 0;
-  sgmcmc::fuzz::FuzzOne(data[0], std::string(sgmcmc::fuzz::AsText(data + 1, size - 1)));
-  return 0;
+  return sgmcmc::fuzz::WithModeByte(data, size, sgmcmc::fuzz::FuzzOne);
 }

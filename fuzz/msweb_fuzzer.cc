@@ -57,7 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return new data::MswebVroots(read->vroots);
   }();
   const absl::string_view text = fuzz::AsText(data + 1, size - 1);
-  const std::string& path = (data[0] & 1) ? gzip->Write(fuzz::Gzip(text)) : plain->Write(text);
+  const std::string& path = fuzz::WritePlainOrGzip(data[0], text, *plain, *gzip);
   const data::MswebVroots* vroots = (data[0] & 2) ? train : nullptr;
   const absl::StatusOr<data::MswebData> msweb = data::ReadMsweb(path, vroots);
   if (!msweb.ok()) {

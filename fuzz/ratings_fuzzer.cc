@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static fuzz::ScratchFile* plain = new fuzz::ScratchFile("ratings.dat");
   static fuzz::ScratchFile* gzip = new fuzz::ScratchFile("ratings.dat.gz");
   const absl::string_view text = fuzz::AsText(data + 1, size - 1);
-  const std::string& path = (data[0] & 1) ? gzip->Write(fuzz::Gzip(text)) : plain->Write(text);
+  const std::string& path = fuzz::WritePlainOrGzip(data[0], text, *plain, *gzip);
   const absl::StatusOr<data::RatingMatrix> matrix = data::ReadRatings(path);
   if (!matrix.ok()) {
     fuzz::CheckInputError(matrix.status(), path);

@@ -15,7 +15,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static fuzz::ScratchFile* plain = new fuzz::ScratchFile("train.tfidf.data");
   static fuzz::ScratchFile* gzip = new fuzz::ScratchFile("train.tfidf.data.gz");
   const absl::string_view text = fuzz::AsText(data + 1, size - 1);
-  const std::string& path = (data[0] & 1) ? gzip->Write(fuzz::Gzip(text)) : plain->Write(text);
+  const std::string& path = fuzz::WritePlainOrGzip(data[0], text, *plain, *gzip);
   const absl::StatusOr<data::TfidfCorpus> corpus = data::ReadTfidfCorpus(path);
   if (!corpus.ok()) {
     fuzz::CheckInputError(corpus.status(), path);
