@@ -241,7 +241,7 @@ def main():
                         help="comma-separated subset of scir,sgrld to run (presets scir_fast, "
                         "sgrld_fast); empty for none")
     parser.add_argument("--our_presets", default="",
-                        help="comma-separated further presets to run (models/lda.h, e.g. "
+                        help="comma-separated further presets to run (models/lda/lda.h, e.g. "
                         "sgrld_fast_early), each as a run of that name, eager topic update")
     parser.add_argument("--our_run_fields", default="",
                         help="LdaRunConfig fields (textproto) added to every one of our runs, "

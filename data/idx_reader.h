@@ -109,7 +109,7 @@ struct CountMatrix {
 CountMatrix ImagesToCounts(const IdxImages& images, const IdxCountOptions& options);
 
 // The count matrix as a bag-of-words corpus for the existing multinomial mixtures
-// (models/dp_mixture.h): row i is document i, column d is word d (named "pixel_<d>"), and a
+// (models/dp/mixture.h): row i is document i, column d is word d (named "pixel_<d>"), and a
 // count c becomes c consecutive tokens d, columns in increasing order.
 Corpus CountsToCorpus(const CountMatrix& counts);
 

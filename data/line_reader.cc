@@ -1,5 +1,7 @@
 #include "data/line_reader.h"
 
+#include <unistd.h>
+
 #include <cstring>
 #include <utility>
 
@@ -20,7 +22,9 @@ struct LineReader::GzFile {
 };
 
 absl::StatusOr<LineReader> LineReader::Open(const std::string& path) {
-  gzFile file = gzopen(path.c_str(), "rb");
+  // "-" is standard input (a duplicate of the descriptor, so closing the reader leaves it).
+  gzFile file = path == kStandardInput ? gzdopen(dup(STDIN_FILENO), "rb")
+                                       : gzopen(path.c_str(), "rb");
   if (file == nullptr) {
     return absl::NotFoundError(
         absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
@@ -97,6 +101,13 @@ bool LineReader::Next(absl::string_view* line) {
 
 absl::Status LineReader::Rewind() {
   if (!status_.ok()) return status_;
+  if (path_ == kStandardInput) {
+    // gzrewind would fail on a pipe; say why instead.
+    status_ = absl::FailedPreconditionError(
+        "standard input (\"-\") can be read once only: it cannot be rewound for a second pass "
+        "or a resume; give a file instead");
+    return status_;
+  }
   if (gzrewind(file_->file) != 0) {
     status_ = absl::DataLossError(absl::StrCat(path_, ": cannot rewind"));
     return status_;

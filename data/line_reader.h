@@ -27,9 +27,13 @@
 
 namespace sgmcmc::data {
 
+// The path that names standard input.
+inline constexpr char kStandardInput[] = "-";
+
 class LineReader {
  public:
-  // Opens `path` (plain or gzip). NotFound if it cannot be opened.
+  // Opens `path` (plain or gzip); kStandardInput ("-") reads standard input (plain or gzip
+  // too), which cannot be rewound. NotFound if it cannot be opened.
   static absl::StatusOr<LineReader> Open(const std::string& path);
 
   LineReader(LineReader&&) noexcept;
@@ -44,7 +48,8 @@ class LineReader {
   // gzip stream).
   const absl::Status& status() const { return status_; }
 
-  // Restarts at the first line (line_number() becomes 0). Returns the reader's status.
+  // Restarts at the first line (line_number() becomes 0). Returns the reader's status;
+  // FailedPrecondition for standard input.
   absl::Status Rewind();
 
   // 1-based number of the line last returned by Next(); 0 before the first.

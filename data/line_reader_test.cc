@@ -1,5 +1,8 @@
 #include "data/line_reader.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <string>
 #include <vector>
 
@@ -31,6 +34,32 @@ TEST(LineReaderTest, ReadsPlainAndGzipAlike) {
     EXPECT_TRUE(reader->status().ok());
     EXPECT_EQ(reader->line_number(), 3);
     EXPECT_EQ(reader->bytes_consumed(), 10);
+  }
+}
+
+// Runs `body` with standard input read from `path`, then restores it.
+template <typename Body>
+void WithStandardInputFrom(const std::string& path, Body body) {
+  const int saved = dup(STDIN_FILENO);
+  const int fd = open(path.c_str(), O_RDONLY);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(dup2(fd, STDIN_FILENO), STDIN_FILENO);
+  close(fd);
+  body();
+  dup2(saved, STDIN_FILENO);
+  close(saved);
+}
+
+TEST(LineReaderTest, DashReadsStandardInputPlainOrGzipAndRefusesRewind) {
+  for (const char* name : {"stdin.txt", "stdin.txt.gz"}) {
+    WithStandardInputFrom(WriteTestFile(name, "one\ntwo\n"), [&] {
+      auto reader = LineReader::Open(kStandardInput);
+      ASSERT_TRUE(reader.ok()) << reader.status();
+      EXPECT_THAT(ReadAll(*reader), ElementsAre("one", "two")) << name;
+      const absl::Status rewound = reader->Rewind();
+      EXPECT_EQ(rewound.code(), absl::StatusCode::kFailedPrecondition);
+      EXPECT_THAT(rewound.message(), HasSubstr("cannot be rewound"));
+    });
   }
 }
 

@@ -111,15 +111,10 @@ absl::StatusOr<Corpus> Finish(const TextCorpusOptions& options, DocumentCollecto
     new_id = BuildVocabulary(options, words, collector.tokens(), collector.offsets(),
                              &corpus.vocabulary, &reason);
   } else {
-    SGMCMC_ASSIGN_OR_RETURN(corpus.vocabulary, ReadUciVocabulary(options.vocabulary_path));
-    absl::flat_hash_map<std::string, int32_t> fixed;
-    for (size_t w = 0; w < corpus.vocabulary.size(); ++w) {
-      if (!fixed.try_emplace(corpus.vocabulary[w], static_cast<int32_t>(w)).second) {
-        return absl::InvalidArgumentError(absl::StrCat(options.vocabulary_path, ":", w + 1,
-                                                       ": word '", corpus.vocabulary[w],
-                                                       "' appears twice"));
-      }
-    }
+    SGMCMC_ASSIGN_OR_RETURN(FixedVocabulary vocabulary,
+                            ReadFixedVocabulary(options.vocabulary_path));
+    corpus.vocabulary = std::move(vocabulary.words);
+    const absl::flat_hash_map<std::string, int32_t>& fixed = vocabulary.ids;
     new_id.assign(words.size(), -1);
     reason.assign(words.size(), 3);
     for (size_t w = 0; w < words.size(); ++w) {
@@ -156,6 +151,19 @@ absl::StatusOr<Corpus> Finish(const TextCorpusOptions& options, DocumentCollecto
 }
 
 }  // namespace
+
+absl::StatusOr<FixedVocabulary> ReadFixedVocabulary(const std::string& path) {
+  FixedVocabulary vocabulary;
+  SGMCMC_ASSIGN_OR_RETURN(vocabulary.words, ReadUciVocabulary(path));
+  vocabulary.ids.reserve(vocabulary.words.size());
+  for (size_t w = 0; w < vocabulary.words.size(); ++w) {
+    if (!vocabulary.ids.try_emplace(vocabulary.words[w], static_cast<int32_t>(w)).second) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(path, ":", w + 1, ": word '", vocabulary.words[w], "' appears twice"));
+    }
+  }
+  return vocabulary;
+}
 
 absl::Status TextCorpusOptions::Validate() const {
   SGMCMC_RETURN_IF_ERROR(tokenizer.Validate());

@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "data/corpus.h"
@@ -69,6 +70,15 @@ struct TextReadSummary {
   // Two lines: documents and tokens, with every drop by reason.
   std::string BriefReport() const;
 };
+
+// A fixed vocabulary file read once: its words (id = line - 1) and the id of every word.
+struct FixedVocabulary {
+  std::vector<std::string> words;
+  absl::flat_hash_map<std::string, int32_t> ids;
+};
+// Reads `path` (one word per line, as ReadUciVocabulary); InvalidArgument "path:line: word
+// 'w' appears twice" for a repeated word.
+absl::StatusOr<FixedVocabulary> ReadFixedVocabulary(const std::string& path);
 
 // One document per line of `path` (plain or gzip). `summary` may be null.
 absl::StatusOr<Corpus> ReadTextLines(const std::string& path, const TextCorpusOptions& options,

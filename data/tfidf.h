@@ -1,7 +1,7 @@
 // The tf-idf transform of a bag-of-words corpus, as the 20news-diff data set defines it
 // (../shared/data/20news-diff/README.md): tf-idf(d, v) = tf(d, v) · log(D / (1 + df(v))),
 // each document vector l2-normalised, so documents lie on S^{V−1} for the spherical admixture
-// model (models/sam.h). tf is the count of v in d, df(v) the number of training documents
+// model (models/sam/sam.h). tf is the count of v in d, df(v) the number of training documents
 // containing v, D the number of training documents.
 //
 // ChooseTfidfVocabulary keeps the `max_words` words with the largest df (ties: smaller id)

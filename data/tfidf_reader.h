@@ -5,7 +5,7 @@
 //   ...                               with tf-idf values t, label y; l2-normalised)
 //   [K]                               (optional last line: the number of labels)
 // into the V×D sparse matrix whose columns are the documents, the input of the spherical
-// admixture model (models/sam.h).
+// admixture model (models/sam/sam.h).
 //
 // Checks (InvalidArgument "path:line: ..."): the header (V and D within the bounds below);
 // per document, n matches the pairs, ids in [0, V) and distinct, values finite, and the

@@ -100,17 +100,29 @@ std::string EncodeTopicMatrixPhi(absl::Span<const double> values, int num_topics
                values.size() == static_cast<size_t>(num_topics) * vocabulary_size)
       << "EncodeTopicMatrixPhi: " << values.size() << " values for " << num_topics << " x "
       << vocabulary_size;
-  std::string out(kTopicMatrixMagic, 8);
+  std::string out = EncodeTopicMatrixPhiHeader(num_topics, vocabulary_size, num_samples);
   out.reserve(kTopicMatrixHeaderBytes + 8 * values.size());
+  AppendTopicMatrixPhiValues(values, out);
+  return out;
+}
+
+std::string EncodeTopicMatrixPhiHeader(int num_topics, int vocabulary_size,
+                                       uint64_t num_samples) {
+  SGMCMC_CHECK(num_topics >= 1 && vocabulary_size >= 1)
+      << "EncodeTopicMatrixPhiHeader: " << num_topics << " x " << vocabulary_size;
+  std::string out(kTopicMatrixMagic, 8);
   AppendLittleEndian(static_cast<uint32_t>(num_topics), 4, out);
   AppendLittleEndian(static_cast<uint32_t>(vocabulary_size), 4, out);
   AppendLittleEndian(num_samples, 8, out);
+  return out;
+}
+
+void AppendTopicMatrixPhiValues(absl::Span<const double> values, std::string& out) {
   for (double x : values) {
     uint64_t bits;
     std::memcpy(&bits, &x, 8);
     AppendLittleEndian(bits, 8, out);
   }
-  return out;
 }
 
 absl::StatusOr<TopicMatrix> DecodeTopicMatrixPhi(absl::string_view bytes,

@@ -52,6 +52,12 @@ std::string FormatTopicMatrixTsv(absl::Span<const double> values, int num_topics
 // The .phi bytes of a K x V matrix (values.size() == K V, checked).
 std::string EncodeTopicMatrixPhi(absl::Span<const double> values, int num_topics,
                                  int vocabulary_size, uint64_t num_samples);
+// The same bytes in pieces, for a writer that streams a matrix row by row without holding it:
+// EncodeTopicMatrixPhiHeader(K, V, S) followed by AppendTopicMatrixPhiValues of the rows in
+// order equals EncodeTopicMatrixPhi(values, K, V, S).
+std::string EncodeTopicMatrixPhiHeader(int num_topics, int vocabulary_size,
+                                       uint64_t num_samples);
+void AppendTopicMatrixPhiValues(absl::Span<const double> values, std::string& out);
 // Parses .phi bytes; `source` names them in errors (bad magic, sizes, truncation).
 absl::StatusOr<TopicMatrix> DecodeTopicMatrixPhi(absl::string_view bytes,
                                                  absl::string_view source);

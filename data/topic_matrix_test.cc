@@ -40,6 +40,15 @@ TEST(TopicMatrixTest, PhiRoundTripIsBitExactWithTheDocumentedLayout) {
   EXPECT_EQ(read->values, values);
 }
 
+TEST(TopicMatrixTest, PhiInPiecesEqualsPhiWhole) {
+  const std::vector<double> values = {0.1, 0.2, 0.7, 0.25, 0.5, 0.25};
+  std::string pieces = EncodeTopicMatrixPhiHeader(2, 3, 1);
+  EXPECT_EQ(pieces.size(), static_cast<size_t>(kTopicMatrixHeaderBytes));
+  AppendTopicMatrixPhiValues(absl::MakeConstSpan(values).subspan(0, 3), pieces);
+  AppendTopicMatrixPhiValues(absl::MakeConstSpan(values).subspan(3), pieces);
+  EXPECT_EQ(pieces, EncodeTopicMatrixPhi(values, 2, 3, 1));
+}
+
 TEST(TopicMatrixTest, TsvAndF64) {
   const std::vector<double> values = {0.125, 0.875, 0.5, 0.5};
   const std::string tsv = FormatTopicMatrixTsv(values, 2, 2);

@@ -42,6 +42,7 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "data/corpus.h"
+#include "data/document_reader.h"
 #include "data/line_reader.h"
 
 namespace sgmcmc::data {
@@ -135,7 +136,7 @@ bool IsBlankLine(absl::string_view line);
 //     if (!more) break;
 //     ...
 //   }
-class UciDocumentReader {
+class UciDocumentReader final : public DocumentReader {
  public:
   // Opens the file and reads its header; InvalidArgument for invalid `limits` or a header
   // beyond them.
@@ -147,17 +148,19 @@ class UciDocumentReader {
   // true. After document D - 1 returns false, once the file is checked to end after exactly
   // NNZ entries. Malformed input, or more than UciLimits::max_tokens tokens in the pass:
   // InvalidArgument / DataLoss "path:line: ...".
-  absl::StatusOr<bool> Next(int* document, std::vector<int32_t>* tokens);
+  absl::StatusOr<bool> Next(int* document, std::vector<int32_t>* tokens) override;
 
   // Restarts at document 0 (re-reading the header, which must not have changed). The
   // counters below keep accumulating.
-  absl::Status Rewind();
+  absl::Status Rewind() override;
 
   const UciHeader& header() const { return header_; }
-  const std::string& path() const { return reader_.path(); }
+  const std::string& path() const override { return reader_.path(); }
+  int num_documents() const override { return header_.num_documents; }
+  int vocabulary_size() const override { return header_.vocabulary_size; }
   // The id the next Next() returns: the documents [0, next_document()) of the current pass
   // have been read (D once they all have).
-  int next_document() const { return next_document_; }
+  int next_document() const override { return next_document_; }
   int64_t num_blank_lines() const { return num_blank_lines_; }
   int64_t num_zero_count_entries() const { return num_zero_count_entries_; }
   // Uncompressed bytes parsed in the current pass.

@@ -5,7 +5,9 @@
 #include <utility>
 
 #include "absl/strings/str_cat.h"
+#include "base/check.h"
 #include "base/status_macros.h"
+#include "data/line_reader.h"
 #include "rng/uniform.h"
 
 namespace sgmcmc::data {
@@ -32,7 +34,20 @@ absl::StatusOr<UciMinibatchStream> UciMinibatchStream::Open(const std::string& d
   SGMCMC_RETURN_IF_ERROR(options.Validate());
   SGMCMC_ASSIGN_OR_RETURN(UciDocumentReader reader,
                           UciDocumentReader::Open(docword_path, options.limits));
-  const int num_documents = reader.header().num_documents;
+  return Open(std::make_unique<UciDocumentReader>(std::move(reader)), options);
+}
+
+absl::StatusOr<UciMinibatchStream> UciMinibatchStream::Open(
+    std::unique_ptr<DocumentReader> reader, const UciStreamOptions& options) {
+  SGMCMC_CHECK(reader != nullptr) << "UciMinibatchStream::Open: null reader";
+  SGMCMC_RETURN_IF_ERROR(options.Validate());
+  const std::string& docword_path = reader->path();
+  if (docword_path == kStandardInput && options.max_epochs != 1) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "UciStreamOptions.max_epochs must be 1 for standard input (it cannot be rewound), got ",
+        options.max_epochs));
+  }
+  const int num_documents = reader->num_documents();
   std::vector<bool> excluded(num_documents, false);
   int num_excluded = 0;
   for (int id : options.excluded_documents) {
@@ -52,7 +67,7 @@ absl::StatusOr<UciMinibatchStream> UciMinibatchStream::Open(const std::string& d
                             num_documents - num_excluded);
 }
 
-UciMinibatchStream::UciMinibatchStream(UciDocumentReader reader,
+UciMinibatchStream::UciMinibatchStream(std::unique_ptr<DocumentReader> reader,
                                        const UciStreamOptions& options,
                                        std::vector<bool> excluded, int num_streamed_documents)
     : reader_(std::move(reader)),
@@ -65,14 +80,14 @@ UciMinibatchStream::UciMinibatchStream(UciDocumentReader reader,
 
 absl::StatusOr<bool> UciMinibatchStream::ReadDocument(BufferedDocument* doc) {
   while (!source_done_) {
-    SGMCMC_ASSIGN_OR_RETURN(const bool more, reader_.Next(&doc->id, &doc->tokens));
+    SGMCMC_ASSIGN_OR_RETURN(const bool more, reader_->Next(&doc->id, &doc->tokens));
     if (!more) {
       ++passes_completed_;
       if (options_.max_epochs > 0 && passes_completed_ >= options_.max_epochs) {
         source_done_ = true;
         break;
       }
-      SGMCMC_RETURN_IF_ERROR(reader_.Rewind());
+      SGMCMC_RETURN_IF_ERROR(reader_->Rewind());
       continue;
     }
     if (!excluded_[doc->id]) return true;
@@ -117,14 +132,14 @@ UciMinibatchStream::State UciMinibatchStream::state() const {
   State state;
   state.buffer_ids.reserve(buffer_.size());
   for (const BufferedDocument& doc : buffer_) state.buffer_ids.push_back(doc.id);
-  state.next_document = reader_.next_document();
+  state.next_document = reader_->next_document();
   state.passes_completed = passes_completed_;
   state.documents_emitted = documents_emitted_;
   return state;
 }
 
 absl::Status UciMinibatchStream::ValidateState(const State& state) const {
-  const int num_documents = header().num_documents;
+  const int num_documents = reader_->num_documents();
   if (static_cast<int64_t>(state.buffer_ids.size()) > options_.shuffle_buffer_documents) {
     return absl::InvalidArgumentError(absl::StrCat(
         "UciMinibatchStream::Restore: State.buffer_ids has ", state.buffer_ids.size(),
@@ -135,7 +150,7 @@ absl::Status UciMinibatchStream::ValidateState(const State& state) const {
     if (id < 0 || id >= num_documents || excluded_[id]) {
       return absl::InvalidArgumentError(
           absl::StrCat("UciMinibatchStream::Restore: State.buffer_ids[", i, "] = ", id,
-                       " is not a streamed document of ", reader_.path()));
+                       " is not a streamed document of ", reader_->path()));
     }
   }
   if (state.next_document < 0 || state.next_document > num_documents) {
@@ -167,19 +182,19 @@ absl::Status UciMinibatchStream::Restore(const State& state) {
   std::stable_sort(slots.begin(), slots.end(), [&](size_t a, size_t b) {
     return state.buffer_ids[a] < state.buffer_ids[b];
   });
-  SGMCMC_RETURN_IF_ERROR(reader_.Rewind());
+  SGMCMC_RETURN_IF_ERROR(reader_->Rewind());
   BufferedDocument doc;
   for (size_t k = 0; k < slots.size();) {
-    SGMCMC_ASSIGN_OR_RETURN(const bool more, reader_.Next(&doc.id, &doc.tokens));
+    SGMCMC_ASSIGN_OR_RETURN(const bool more, reader_->Next(&doc.id, &doc.tokens));
     if (!more) break;  // unreachable: every buffered id is < D
     for (; k < slots.size() && state.buffer_ids[slots[k]] == doc.id; ++k) {
       buffer[slots[k]] = doc;
     }
   }
   // The reader back at the saved place of the current pass.
-  SGMCMC_RETURN_IF_ERROR(reader_.Rewind());
-  while (reader_.next_document() < state.next_document) {
-    SGMCMC_ASSIGN_OR_RETURN(const bool more, reader_.Next(&doc.id, &doc.tokens));
+  SGMCMC_RETURN_IF_ERROR(reader_->Rewind());
+  while (reader_->next_document() < state.next_document) {
+    SGMCMC_ASSIGN_OR_RETURN(const bool more, reader_->Next(&doc.id, &doc.tokens));
     if (!more) break;  // unreachable: next_document <= D
   }
   buffer_ = std::move(buffer);

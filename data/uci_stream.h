@@ -1,9 +1,10 @@
-// UciMinibatchStream: minibatches of documents streamed from a UCI docword file on disk, so a
-// corpus larger than memory can be processed online (Hoffman et al. 2010 style; the SG-MCMC
+// UciMinibatchStream: minibatches of documents streamed from a UCI docword file on disk (or
+// standard input), or from any DocumentReader (data/document_reader.h; raw text through
+// data/text_stream.h), so a corpus larger than memory can be processed online (Hoffman et al. 2010 style; the SG-MCMC
 // LDA of Patterson & Teh 2013, §5, streams Wikipedia the same way).
 //
-// Semantics: the file is read sequentially (UciDocumentReader: same checks and errors as
-// ReadUciCorpus), one pass after another (rewinding at the end, up to max_epochs passes, or
+// Semantics: the source is read sequentially (for a docword file UciDocumentReader: same checks
+// and errors as ReadUciCorpus), one pass after another (rewinding at the end, up to max_epochs passes, or
 // forever). Documents pass through a shuffle buffer of shuffle_buffer_documents documents:
 // each output document is drawn uniformly from the buffer (with the caller's engine) and its
 // slot is refilled with the next document read, as in tf.data's shuffle. So every document
@@ -19,7 +20,8 @@
 // bit-identical minibatches to the uninterrupted stream. Restore re-reads the buffered
 // documents' tokens from the file (at most two passes over it).
 //
-// Memory: the buffer's documents plus O(W); independent of D and N.
+// Memory: the buffer's documents plus O(W) plus D bits (the excluded ids); independent of N.
+// Standard input ("-") streams one pass only (max_epochs = 1) and cannot be restored.
 // Cost: parsing as ReadUciCorpus plus O(1) per document. Measured:
 // data/uci_stream_benchmark.cc.
 //
@@ -41,11 +43,13 @@
 #define SGMCMC_DATA_UCI_STREAM_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "data/document_reader.h"
 #include "data/minibatch.h"
 #include "data/uci_reader.h"
 #include "rng/engine.h"
@@ -71,9 +75,12 @@ struct UciStreamOptions {
 
 class UciMinibatchStream {
  public:
-  // Opens the docword file and reads its header. InvalidArgument naming the option or the
-  // file position.
+  // Opens the docword file (kStandardInput "-" for standard input, which needs max_epochs =
+  // 1) and reads its header. InvalidArgument naming the option or the file position.
   static absl::StatusOr<UciMinibatchStream> Open(const std::string& docword_path,
+                                                 const UciStreamOptions& options);
+  // Streams the documents of `reader` (not null); options.limits is not used.
+  static absl::StatusOr<UciMinibatchStream> Open(std::unique_ptr<DocumentReader> reader,
                                                  const UciStreamOptions& options);
 
   // Fills *out with the next minibatch and returns true; `out->ids` are 0-based document ids
@@ -83,7 +90,8 @@ class UciMinibatchStream {
   // the file and line.
   absl::StatusOr<bool> Next(rng::Engine& engine, DocumentMinibatch* out);
 
-  const UciHeader& header() const { return reader_.header(); }
+  // The source (its D, V and path).
+  const DocumentReader& reader() const { return *reader_; }
   // Documents emitted per pass: D minus the distinct excluded ids (the N of the N/n scaling).
   int num_streamed_documents() const { return num_streamed_documents_; }
   // Passes over the file finished by the reader (documents of a finished pass may still wait
@@ -111,7 +119,7 @@ class UciMinibatchStream {
     std::vector<int32_t> tokens;
   };
 
-  UciMinibatchStream(UciDocumentReader reader, const UciStreamOptions& options,
+  UciMinibatchStream(std::unique_ptr<DocumentReader> reader, const UciStreamOptions& options,
                      std::vector<bool> excluded, int num_streamed_documents);
   // OK if `state` fits this file and these options.
   absl::Status ValidateState(const State& state) const;
@@ -119,7 +127,7 @@ class UciMinibatchStream {
   // last pass is over.
   absl::StatusOr<bool> ReadDocument(BufferedDocument* doc);
 
-  UciDocumentReader reader_;
+  std::unique_ptr<DocumentReader> reader_;
   UciStreamOptions options_;
   std::vector<bool> excluded_;
   int num_streamed_documents_;

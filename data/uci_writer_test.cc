@@ -13,6 +13,7 @@ namespace {
 
 using ::sgmcmc::testing::ReadRawTestFile;
 using ::sgmcmc::testing::ReadTestFile;
+using ::sgmcmc::testing::WriteTestFile;
 using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
@@ -64,6 +65,49 @@ TEST(UciWriterTest, InvalidCorpusIsRejected) {
   const std::string dir = ::testing::TempDir();
   EXPECT_EQ(WriteUciCorpus(corpus, dir + "/i.txt", dir + "/i.vocab").code(),
             absl::StatusCode::kInvalidArgument);
+}
+
+// The streaming writer gives the bytes WriteUciCorpus gives for the same documents, also
+// through gzip (read back by the UCI reader).
+TEST(UciDocwordWriterTest, StreamsTheSameFileAsWriteUciCorpus) {
+  for (const char* name : {"/s.txt", "/s.txt.gz"}) {
+    const std::string path = absl::StrCat(::testing::TempDir(), name);
+    absl::StatusOr<std::unique_ptr<UciDocwordWriter>> writer =
+        UciDocwordWriter::Open(path, /*num_documents=*/3, /*vocabulary_size=*/3,
+                               /*num_entries=*/3);
+    ASSERT_TRUE(writer.ok()) << writer.status();
+    (*writer)->AddDocument({{0, 1}, {2, 3}});
+    (*writer)->AddDocument({});
+    (*writer)->AddDocument({{1, 1}});
+    EXPECT_EQ((*writer)->text_bytes(), 24);
+    ASSERT_TRUE((*writer)->Close().ok());
+    const std::string vocab = WriteTestFile("s.vocab", "x\ny\nz\n");
+    const absl::StatusOr<Corpus> back = ReadUciCorpus(path, vocab);
+    ASSERT_TRUE(back.ok()) << back.status();
+    EXPECT_THAT(back->tokens, ElementsAre(0, 2, 2, 2, 1));
+    EXPECT_THAT(back->doc_offsets, ElementsAre(0, 4, 4, 5));
+  }
+  EXPECT_EQ(ReadTestFile(absl::StrCat(::testing::TempDir(), "/s.txt")),
+            "3\n3\n3\n1 1 1\n1 3 3\n3 2 1\n");
+}
+
+TEST(UciDocwordWriterTest, AHeaderThatDoesNotMatchTheDocumentsIsAnError) {
+  const std::string path = absl::StrCat(::testing::TempDir(), "/h.txt");
+  absl::StatusOr<std::unique_ptr<UciDocwordWriter>> writer =
+      UciDocwordWriter::Open(path, 2, 3, 2);
+  ASSERT_TRUE(writer.ok()) << writer.status();
+  (*writer)->AddDocument({{0, 1}});
+  const absl::Status status = (*writer)->Close();
+  EXPECT_EQ(status.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(status.message()),
+              HasSubstr("h.txt: the header says D = 2, NNZ = 2 but 1 documents with 1 entries "
+                        "were written"));
+  EXPECT_EQ(UciDocwordWriter::Open(path, 2, 0, 2).status().code(),
+            absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(std::string(UciDocwordWriter::Open("/no/such/dir/x.txt", 1, 1, 0)
+                              .status()
+                              .message()),
+              HasSubstr("/no/such/dir/x.txt: cannot open for writing"));
 }
 
 }  // namespace

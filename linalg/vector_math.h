@@ -1,7 +1,7 @@
 // Vectorised elementwise exp and log over double arrays, using AVX2 + FMA when the CPU has
 // them (chosen at run time; the build itself targets baseline x86-64), with a portable path
 // that gives the same bits, so a seeded computation reproduces on every x86-64 CPU. Used by
-// the LDA word tables (π_kw = exp(log θ_kw − log Σ_w θ_kw), models/lda.cc) and by SCIR's log
+// the LDA word tables (π_kw = exp(log θ_kw − log Σ_w θ_kw), models/lda/lda.cc) and by SCIR's log
 // space state (samplers/scir.cc: the θ = exp(log θ) cache and log((Z + √(2λ))²/2); Baker,
 // Fearnhead, Fox & Nemeth 2018, §3).
 //

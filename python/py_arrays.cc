@@ -42,7 +42,41 @@ py::array CheckedArray(const py::handle& object, const char* name, int64_t expec
   return array;
 }
 
+std::string ShapeString(const std::vector<int64_t>& shape) {
+  std::string out = "(";
+  for (size_t i = 0; i < shape.size(); ++i) absl::StrAppend(&out, i > 0 ? ", " : "", shape[i]);
+  return absl::StrCat(out, shape.size() == 1 ? ",)" : ")");
+}
+
 }  // namespace
+
+void RequireShape(const py::handle& object, const char* name,
+                  const std::vector<int64_t>& shape) {
+  const py::array array = py::reinterpret_borrow<py::array>(object);
+  std::vector<int64_t> actual(array.shape(), array.shape() + array.ndim());
+  if (actual != shape) {
+    Raise(PyExc_ValueError, absl::StrCat(name, " must have shape ", ShapeString(shape),
+                                         ", got ", ShapeString(actual)));
+  }
+}
+
+py::array_t<double> RealInput(const py::handle& object, const char* name,
+                              const std::vector<int64_t>& shape) {
+  if (!py::isinstance<py::array>(object)) {
+    Raise(PyExc_TypeError,
+          absl::StrCat(name, " must be a numpy.ndarray of real numbers, got ",
+                       std::string(py::str(py::type::of(object).attr("__name__")))));
+  }
+  const py::array array = py::reinterpret_borrow<py::array>(object);
+  const char kind = array.dtype().kind();
+  if (kind != 'b' && kind != 'i' && kind != 'u' && kind != 'f') {
+    Raise(PyExc_TypeError, absl::StrCat(name, " must hold real numbers (float64, or an integer "
+                                              "or other float dtype, converted), got dtype ",
+                                        std::string(py::str(array.dtype()))));
+  }
+  RequireShape(array, name, shape);
+  return py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(array);
+}
 
 absl::Span<double> MutableDoubleView(const py::handle& array, const char* name,
                                      int64_t expected_size) {

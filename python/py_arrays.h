@@ -40,6 +40,19 @@ absl::Span<double> MutableDoubleView(const pybind11::handle& array, const char* 
 absl::Span<const double> DoubleView(const pybind11::handle& array, const char* name,
                                     int64_t expected_size = -1);
 
+// ValueError unless `array` (a numpy.ndarray, `name` in messages) has exactly `shape`, e.g.
+// "counts must have shape (2, 3), got (3, 2)": a count matrix of the right size but the wrong
+// shape was read as if it had the chain's shape.
+void RequireShape(const pybind11::handle& array, const char* name,
+                  const std::vector<int64_t>& shape);
+
+// An input that is only read: a numpy.ndarray of real numbers (float64 used in place; bool,
+// integer and other float dtypes or a non-contiguous layout converted once to a C-contiguous
+// float64 copy), of exactly `shape`. TypeError naming the argument for anything else
+// (complex, object, strings, not an ndarray).
+pybind11::array_t<double> RealInput(const pybind11::handle& array, const char* name,
+                                    const std::vector<int64_t>& shape);
+
 // `value` (argument `name` in messages) as T if it is an integer in [low, high] (by default
 // T's range), checked by the package's one integer check, sgmcmc._inputs.check_int, so that
 // the C++ classes' arguments fail as the Python functions' do. Bindings take the argument as

@@ -33,6 +33,7 @@ absl::StatusOr<data::Corpus> CorpusFromCsr(absl::Span<const int64_t> indptr,
       return absl::InvalidArgumentError(
           absl::StrCat("X is not a valid CSR matrix: indptr decreases at row ", d));
     }
+    int64_t document_tokens = 0;
     for (int64_t e = indptr[d]; e < indptr[d + 1]; ++e) {
       const int64_t w = indices[e];
       const double count = counts[e];
@@ -40,11 +41,25 @@ absl::StatusOr<data::Corpus> CorpusFromCsr(absl::Span<const int64_t> indptr,
         return absl::InvalidArgumentError(
             absl::StrCat("X row ", d, " has column index ", w, " outside [0, ", num_words, ")"));
       }
-      if (!(count >= 0) || count != std::floor(count) || count > 2147483647.0) {
+      if (!(count >= 0) || count != std::floor(count)) {
         return absl::InvalidArgumentError(absl::StrCat(
-            "X[", d, ", ", w, "] = ", count, " is not a non-negative integer count"));
+            "X[", d, ", ", w, "] = ", count, " is not a non-negative integer count: LDA needs "
+            "integer word counts (use CountVectorizer)"));
+      }
+      if (count > 2147483647.0) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "X[", d, ", ", w, "] = ", count, " is larger than the largest count of one entry, ",
+            "2147483647 (2^31 - 1)"));
       }
       num_tokens += static_cast<int64_t>(count);
+      // The samplers index a document's tokens with int (a longer row ended in
+      // std::length_error, an abort).
+      document_tokens += static_cast<int64_t>(count);
+      if (document_tokens > 2147483647) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "X row ", d, " holds more than 2147483647 (2^31 - 1) tokens (the sum of its "
+            "counts), the most one document may have"));
+      }
       if (num_tokens > max_tokens) {
         return absl::InvalidArgumentError(absl::StrCat(
             "X holds more than ", max_tokens, " tokens (the sum of its counts, 4 bytes each in "

@@ -30,8 +30,10 @@ struct CsrCounts {
   int num_words = 0;             // columns
 };
 
-// InvalidArgument naming the entry ("X[3, 17] = 1.5 is not a non-negative integer count") if
-// a count is negative, not an integer or above 2^31, a word id is outside [0, num_words),
+// InvalidArgument naming the entry ("X[3, 17] = 1.5 is not a non-negative integer count: LDA
+// needs integer word counts (use CountVectorizer)") if a count is negative or not an integer,
+// or larger than 2^31 - 1 (the message states that limit), a row sums to more than 2^31 - 1
+// tokens, a word id is outside [0, num_words),
 // or indptr is not a valid non-decreasing offset array; also if num_words < 1, or if the
 // counts sum to more than data::UciLimits::max_tokens (2^32) tokens (checked before any
 // allocation).

@@ -1,5 +1,6 @@
 #include "python/py_eval.h"
 
+#include <cmath>
 #include <cstdint>
 #include <fstream>
 #include <functional>
@@ -127,7 +128,10 @@ void RegisterDiagnostics(py::module_& m) {
         py::dict out;
         out["ksd"] = value.value();
         out["squared"] = value.squared;
-        out["standard_error"] = value.standard_error;
+        // Only the linear statistic has a standard error estimate: NaN (not the struct's
+        // 0.0) for V and U, so that no one reads 0.0 as "exact".
+        out["standard_error"] =
+            statistic == "linear" ? value.standard_error : std::nan("");
         out["num_pairs"] = value.num_pairs;
         return out;
       },

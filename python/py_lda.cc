@@ -20,9 +20,9 @@
 #include "eval/evaluation_schedule.h"
 #include "eval/fold_in.h"
 #include "eval/perplexity.h"
-#include "models/lda.h"
-#include "models/lda_state.pb.h"
-#include "models/lda_topics.h"
+#include "models/lda/lda.h"
+#include "models/lda/state.pb.h"
+#include "models/lda/topics.h"
 #include "parallel/thread_pool.h"
 #include "pybind11/numpy.h"
 #include "pybind11/stl.h"
@@ -171,7 +171,7 @@ class LdaChain {
   // tool's evaluation protocol (tools/lda_run.h) records the perplexity trace.
   void Fit(const Int64Input& indptr, const Int64Input& indices, const DoubleInput& counts,
            int num_words, int64_t iterations, std::optional<py::tuple> held_out,
-           int64_t eval_every, int eval_sweeps) {
+           int64_t eval_every, int eval_sweeps, py::object progress) {
     if (iterations < 1) {
       ThrowIfError(absl::InvalidArgumentError(
           absl::StrCat("max_iter must be >= 1, got ", iterations)));
@@ -202,7 +202,7 @@ class LdaChain {
     corpus_documents_ = 0;
     Attach(std::move(corpus));
     schedule_ = std::move(schedule);
-    Run(iterations);
+    Run(iterations, progress);
   }
 
   // Continues the chain (or starts it) on the documents of X: one pass of
@@ -210,7 +210,8 @@ class LdaChain {
   // (LdaOptions::corpus_documents; 0: X's own D / n, X standing for the corpus). Without an
   // explicit burn_in every iteration is kept.
   void PartialFit(const Int64Input& indptr, const Int64Input& indices,
-                  const DoubleInput& counts, int num_words, int64_t total_samples) {
+                  const DoubleInput& counts, int num_words, int64_t total_samples,
+                  py::object progress) {
     if (total_samples < 0) {
       ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
           "total_samples must be >= 1 (or None for the rows of X), got ", total_samples)));
@@ -222,7 +223,7 @@ class LdaChain {
     const int batch = std::min(options_.minibatch_size, std::max(1, corpus.num_documents()));
     const int64_t steps = (corpus.num_documents() + batch - 1) / batch;
     Attach(std::move(corpus));
-    Run(std::max<int64_t>(steps, 1));
+    Run(std::max<int64_t>(steps, 1), progress);
   }
 
   int64_t iteration() const { return lda_ ? lda_->iteration() : state_ ? state_->iteration() : 0; }
@@ -375,12 +376,16 @@ class LdaChain {
     last_topics_.clear();
   }
 
-  void Run(int64_t iterations) {
+  // `iterations` steps; `progress` (None, or a callable) is called after each with the
+  // iteration number and the running held-out perplexity evaluated at it (NaN if none was);
+  // an exception it raises stops the run as Ctrl-C does.
+  void Run(int64_t iterations, const py::object& progress) {
     std::vector<double> topics(static_cast<size_t>(options_.num_topics) * num_words_);
     // Before every step (a chain that overflowed in an earlier call must not reach the Gibbs
     // sweep's CHECK) and after the last.
     for (int64_t i = 0; i < iterations; ++i) {
       ThrowIfError(CheckFiniteSgrldState(lda_->sampler(), "LDA"));
+      const size_t evaluations = trace_.size();
       {
         py::gil_scoped_release release;
         const int64_t kept = lda_->posterior_mean_samples();
@@ -388,6 +393,11 @@ class LdaChain {
         AfterStep(lda_->posterior_mean_samples() > kept, topics);
       }
       CheckSignals();
+      if (!progress.is_none()) {
+        // The trace row's running perplexity (its last column).
+        progress(lda_->iteration(),
+                 trace_.size() > evaluations ? trace_.back() : std::nan(""));
+      }
     }
     ThrowIfError(CheckFiniteSgrldState(lda_->sampler(), "LDA"));
   }
@@ -446,9 +456,11 @@ void RegisterLda(py::module_& m) {
            py::arg("burn_in"), py::arg("thin"), py::arg("store_samples"))
       .def("fit", &LdaChain::Fit, py::arg("indptr"), py::arg("indices"), py::arg("counts"),
            py::arg("num_words"), py::arg("iterations"), py::arg("held_out") = py::none(),
-           py::arg("eval_every") = 0, py::arg("eval_sweeps") = eval::kDefaultEvalSweeps)
+           py::arg("eval_every") = 0, py::arg("eval_sweeps") = eval::kDefaultEvalSweeps,
+           py::arg("progress") = py::none())
       .def("partial_fit", &LdaChain::PartialFit, py::arg("indptr"), py::arg("indices"),
-           py::arg("counts"), py::arg("num_words"), py::arg("total_samples") = 0)
+           py::arg("counts"), py::arg("num_words"), py::arg("total_samples") = 0,
+           py::arg("progress") = py::none())
       .def_property_readonly("iteration", &LdaChain::iteration)
       .def_property_readonly("num_kept", &LdaChain::num_kept)
       .def_property_readonly("num_words", &LdaChain::num_words)

@@ -11,7 +11,7 @@
 // given held-out part) and scores it by eval::DocumentCompletionPerplexity (Gibbs sweeps, one
 // evaluation) or eval::FoldInPerplexity (the point estimate).
 //
-// Threads: results are bit-identical for any number of threads (models/lda.h). Long calls
+// Threads: results are bit-identical for any number of threads (models/lda/lda.h). Long calls
 // release the GIL and check for Ctrl-C between iterations (KeyboardInterrupt; the chain
 // keeps the iterations completed).
 //

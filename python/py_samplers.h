@@ -4,11 +4,14 @@
 // sgrld.h) stepped with counts from NumPy. sgmcmc.samplers (python/sgmcmc/samplers.py) is the
 // Python face.
 //
-// No copies: a chain's `theta` is a read-only NumPy view of the sampler's own vector, updated
-// in place by step(); the gradient callback receives views of the sampler's buffers and
-// writes the gradient into `out` in place; simplex counts are read in place and simplex()
-// writes ω into a caller's array. Arrays must be float64 and C-contiguous (python/py_arrays.h
-// raises TypeError / ValueError otherwise, rather than working on a silent copy).
+// Memory: a chain's `theta` is a read-only NumPy view of the sampler's own vector, updated in
+// place by step(), and the view keeps the chain alive. The gradient callback receives
+// Python-owned arrays (theta and batch read-only, out writable) that the model refills for
+// every call and copies back from: a callback that keeps them can never reach freed memory.
+// Simplex counts of shape (rows, cols) are read in place (float64) or converted once (integer
+// dtypes); simplex() writes ω into a caller's float64, C-contiguous (rows, cols) array
+// (python/py_arrays.h raises TypeError / ValueError otherwise, rather than working on a
+// silent copy).
 //
 // Gradient callback: grad(theta, batch, scale, out) must write into `out` the stochastic
 // potential gradient -∇log p(θ) - scale Σ_{i ∈ batch} ∇log p(x_i | θ) (batch: int64 item

@@ -8,12 +8,12 @@
 // when F is constant, so that the wall-clock comparison with HAMCMC is fair (paper,
 // footnote 2). The correction term Gamma(theta) = sum_j d G_ij / d theta_j is not computed:
 // the sampler is exact (up to the O(h) discretisation) only for a theta-independent Fisher
-// information, as in Bayesian linear regression (models/linear_regression.h).
+// information, as in Bayesian linear regression (models/regression/linear_regression.h).
 //
 // Cost per iteration: one stochastic gradient, one Fisher evaluation, two D x D Cholesky
 // factorisations and a triangular inverse (~D^3 flops), and two D x D matrix-vector
 // products: O(D^3) time; O(D^2) memory, allocated once. Measured:
-// models/linear_regression_dense_sgrld_benchmark.cc.
+// models/regression/linear_regression_dense_sgrld_benchmark.cc.
 //
 // Example:
 //   DenseSgrldOptions options;

@@ -1,6 +1,6 @@
 // Tests of the chain options shared by every sampler. The state round trips and restore
 // validation of the EuclideanSampler base run through Sgld on linear regression, in
-// models/linear_regression_sampler_test.cc (samplers do not depend on models).
+// models/regression/linear_regression_sampler_test.cc (samplers do not depend on models).
 #include "samplers/sampler.h"
 
 #include "gtest/gtest.h"

@@ -10,7 +10,7 @@
 //     α = 0.1:  34.8 (the Poisson events and bulk uniforms of scir.cc; the sparse Dirichlet
 //       tool's α);
 //     α = 0.5:  15.0 (originally ~100); SGRLD beside it (//samplers:sgrld_benchmark): 8.0.
-//   //models:lda_benchmark, K = 100 (median of 3):
+//   //models/lda:lda_benchmark, K = 100 (median of 3):
 //     BM_LdaTopicUpdateScir/100000 (β = 0.5, V = 1e5): 14.2 ns per entry, 142 ms per
 //       iteration; 84 ms on 2 threads (1.68x). SGRLD: 7.7 ns, 77 ms; 42 ms on 2 threads.
 //     BM_LdaTopicUpdateScirKos (β = 0.1, trained KOS topics, the lda tool's regime): 40.7 ns

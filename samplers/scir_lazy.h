@@ -41,7 +41,7 @@
 // departures and N ~ Poisson(S r) the pool's balls (one uniform and one random access each);
 // reading c materialised columns costs O(c) per row. For LDA: O(K (U + r S_pool)) per
 // iteration instead of Scir's O(K V), U the minibatch's distinct words. Memory: 16 bytes per
-// entry plus the lists. Measured: models/lda_benchmark.cc (BM_LdaTopicUpdate*).
+// entry plus the lists. Measured: models/lda/lda_benchmark.cc (BM_LdaTopicUpdate*).
 //
 // Reads: SimplexColumns reads materialised entries only (MaterializeColumns first; checked);
 // the whole-row readers (Simplex, LogSimplex, log_theta, SaveState) materialise the row first,

@@ -4,14 +4,21 @@
 // samplers of a DP mixture of multinomials, from one cluster, random and k-means starts.
 // Runs on threads (--backend=threads --workers=P) or one rank per process under Open MPI
 // (--backend=mpi; `mpirun --allow-run-as-root --oversubscribe -np P ...`); the outputs are
-// bit-identical for a seed and worker count on both back ends, except the seconds. Rank 0
+// bit-identical for a seed and worker count on both back ends, except the seconds. Data:
+// synthetic (§4.1, the default), Fashion-MNIST images (--fashion_mnist_dir), or a corpus as
+// the dp_mixture tool reads it (--train/--test: UCI docword files with --vocab, msweb DST
+// files without; raw text with --text). Rank 0
 // prints the summary and writes trace.csv and summary.csv to --output_dir (if given), and
 // progress lines (about ten per run) to stderr. A rank
 // that fails ends the job on every rank (MPI_Abort; threads: the other ranks' collectives
 // return Aborted). With --output_dir it also draws trace.png (tools/plots/accelerated_dp.gp:
-// test log predictive and features vs log seconds) and, with --fashion_mnist_dir, renders
-// each accelerated / hybrid / collapsed run's most popular features as
-// features_<method>_<init>.png (data/feature_grid.h).
+// test log predictive and features vs log seconds) and, for each accelerated / hybrid /
+// collapsed run, its most popular features: for images as features_<method>_<init>.png in the
+// images' shape (data/feature_grid.h), for other data as features_<method>_<init>.csv (feature,
+// size, its --top_items most probable items by name).
+//
+// Checkpoint: with --output_dir, rank 0 rewrites checkpoint.pb there after each run (method x
+// start); --resume skips the runs it holds (tools/accelerated_dp_experiment.h).
 //
 // Examples:
 //   bazel run -c opt //tools:accelerated_dp -- --workers=2 --output_dir=/tmp/adp
@@ -85,6 +92,20 @@ ABSL_FLAG(std::string, fashion_mnist_dir, "",
           "fit the first --train_points / --test_points images as counts; empty: synthetic.");
 ABSL_FLAG(int, max_count, AcceleratedDpExperimentOptions().max_count,
           "Count of a white pixel with --fashion_mnist_dir (255: raw intensities).");
+ABSL_FLAG(std::string, train, "",
+          "Training corpus instead of synthetic data: a UCI docword file with --vocab, raw text "
+          "with --text (one document per line, or a directory of files), else an msweb DST "
+          "file (anonymous-msweb.data), as the dp_mixture tool reads them. Its first "
+          "--train_points rows with a count are fitted (0: all).");
+ABSL_FLAG(std::string, test, "", "Test corpus (with --train, same format; --test_points rows).");
+ABSL_FLAG(std::string, vocab, "", "UCI vocabulary file: --train and --test are docword files.");
+ABSL_FLAG(bool, text, false,
+          "--train and --test are raw text; the vocabulary is the --max_vocabulary most frequent "
+          "words of the training text (test words outside it are dropped, and counted).");
+ABSL_FLAG(int, max_vocabulary, AcceleratedDpExperimentOptions().max_vocabulary,
+          "Words kept from the training text with --text, >= 1.");
+ABSL_FLAG(int, top_items, 10,
+          "Items per feature in features_<method>_<init>.csv (non-image data), >= 1.");
 ABSL_FLAG(std::string, likelihood, "dirichlet",
           "dirichlet (multinomial-Dirichlet) or logistic_normal (the low-rank base of §4.3).");
 ABSL_FLAG(std::string, clock, AcceleratedDpExperimentOptions().clock,
@@ -93,6 +114,15 @@ ABSL_FLAG(std::string, clock, AcceleratedDpExperimentOptions().clock,
           "the work done, unchanged by the machine's load; meant for --backend=threads, as an "
           "MPI rank busy-polling in a collective counts as working). Draws are the same.");
 ABSL_FLAG(bool, plot, true, "With --output_dir, draw trace.png with gnuplot.");
+ABSL_FLAG(int, stop_after_runs, 0,
+          "Stop after this many runs (method x start) done in all, writing the checkpoint and "
+          "no other output, as if interrupted; continue with --resume (0: run them all).");
+ABSL_FLAG(bool, resume, false,
+          "Continue the job whose checkpoint.pb is in --output_dir (same data, settings and "
+          "worker count): the runs (method x start) it finished are not run again, and the "
+          "outputs equal an uninterrupted job's, the later runs' seconds aside. With "
+          "--output_dir, rank 0 rewrites the checkpoint after each run; a run interrupted "
+          "midway restarts from its beginning.");
 
 namespace sgmcmc::tools {
 namespace {
@@ -114,13 +144,28 @@ AcceleratedDpExperimentOptions OptionsFromFlags() {
   o.gamma = absl::GetFlag(FLAGS_gamma);
   o.data_seed = o.seed = absl::GetFlag(FLAGS_seed);
   o.fashion_mnist_dir = FromWorkingDirectory(absl::GetFlag(FLAGS_fashion_mnist_dir));
+  o.train_path = FromWorkingDirectory(absl::GetFlag(FLAGS_train));
+  o.test_path = FromWorkingDirectory(absl::GetFlag(FLAGS_test));
+  o.vocab_path = FromWorkingDirectory(absl::GetFlag(FLAGS_vocab));
+  o.text = absl::GetFlag(FLAGS_text);
+  o.max_vocabulary = absl::GetFlag(FLAGS_max_vocabulary);
   o.max_count = absl::GetFlag(FLAGS_max_count);
   o.likelihood = absl::GetFlag(FLAGS_likelihood);
   o.clock = absl::GetFlag(FLAGS_clock);
+  const std::string dir = FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir));
+  if (!dir.empty()) o.checkpoint_path = dir + "/checkpoint.pb";
+  o.resume = absl::GetFlag(FLAGS_resume);
+  o.stop_after_runs = absl::GetFlag(FLAGS_stop_after_runs);
   return o;
 }
 
-absl::Status Report(const char* argv0, const AcceleratedDpResult& result) {
+absl::Status Report(const char* argv0, const AcceleratedDpResult& result, int top_items) {
+  if (!result.complete) {
+    std::cout << "stopped after " << absl::GetFlag(FLAGS_stop_after_runs)
+              << " run(s); checkpoint in " << FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir))
+              << "; continue with --resume\n";
+    return absl::OkStatus();
+  }
   const std::string summary = AcceleratedDpSummary(result);
   std::cout << "accelerated_dp: " << result.workers << " rank(s)\n" << summary;
   const std::string dir = FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir));
@@ -128,15 +173,24 @@ absl::Status Report(const char* argv0, const AcceleratedDpResult& result) {
   SGMCMC_RETURN_IF_ERROR(CreateOutputDirectory(dir, "--output_dir"));
   SGMCMC_RETURN_IF_ERROR(
       WriteFiles(dir, {{"trace.csv", AcceleratedDpTraceCsv(result)}, {"summary.csv", summary}}));
-  if (!absl::GetFlag(FLAGS_fashion_mnist_dir).empty()) {
-    for (const AcceleratedDpFeatures& f : result.features) {
-      if (f.sizes.empty()) continue;
-      SGMCMC_ASSIGN_OR_RETURN(std::string png, data::FeatureGridPng(f.probabilities, 28, 28, {}));
-      const std::string name = absl::StrCat("features_", f.method, "_", f.init, ".png");
+  // Images: each run's most popular features as a grid of the images' shape; other data: a
+  // table of their most probable items.
+  const bool images = result.image_rows > 0;
+  for (const AcceleratedDpFeatures& f : result.features) {
+    if (f.sizes.empty()) continue;
+    const std::string name =
+        absl::StrCat("features_", f.method, "_", f.init, images ? ".png" : ".csv");
+    if (images) {
+      SGMCMC_ASSIGN_OR_RETURN(std::string png, data::FeatureGridPng(f.probabilities,
+                                                                    result.image_rows,
+                                                                    result.image_cols, {}));
       SGMCMC_RETURN_IF_ERROR(WriteFiles(dir, {{name, png}}));
-      std::cout << "features: " << dir << "/" << name << " (" << f.sizes.size()
-                << " most popular)\n";
+    } else {
+      SGMCMC_RETURN_IF_ERROR(WriteFiles(
+          dir, {{name, AcceleratedDpFeatureTable(f, result.item_names, top_items)}}));
     }
+    std::cout << "features: " << dir << "/" << name << " (" << f.sizes.size()
+              << " most popular)\n";
   }
   if (absl::GetFlag(FLAGS_plot)) {
     DrawFigure(argv0, "sgmcmc/tools/plots/accelerated_dp.gp", dir, "trace.png", std::cout);
@@ -162,6 +216,15 @@ int main(int argc, char** argv) {
         AcceleratedDpExperimentOptions options = sgmcmc::tools::OptionsFromFlags();
         options.progress = &std::cerr;
         SGMCMC_RETURN_IF_ERROR(sgmcmc::tools::AsFlagError(options.Validate()));
+        if ((options.resume || options.stop_after_runs > 0) && options.checkpoint_path.empty()) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              options.resume ? "--resume" : "--stop_after_runs",
+              ": needs --output_dir, where the checkpoint is"));
+        }
+        if (absl::GetFlag(FLAGS_top_items) < 1) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              "--top_items must be >= 1, got ", absl::GetFlag(FLAGS_top_items)));
+        }
         const std::string backend = absl::GetFlag(FLAGS_backend);
         if (backend == "threads") {
           SGMCMC_RETURN_IF_ERROR(
@@ -180,7 +243,7 @@ int main(int argc, char** argv) {
               sgmcmc::tools::RunAcceleratedDpExperiment(options, *mpi);
           if (!result.ok()) mpi->Fail(result.status());
           if (mpi->rank() != 0) return absl::OkStatus();
-          return sgmcmc::tools::Report(argv0, *result);
+          return sgmcmc::tools::Report(argv0, *result, absl::GetFlag(FLAGS_top_items));
         }
         if (backend != "threads") {
           return absl::InvalidArgumentError(
@@ -196,6 +259,6 @@ int main(int argc, char** argv) {
               if (comm.rank() == 0) result = *std::move(r);
               return absl::OkStatus();
             }));
-        return sgmcmc::tools::Report(argv0, result);
+        return sgmcmc::tools::Report(argv0, result, absl::GetFlag(FLAGS_top_items));
       });
 }

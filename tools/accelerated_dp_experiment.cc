@@ -4,25 +4,38 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <memory>
 #include <ostream>
+#include <set>
 #include <utility>
 #include <vector>
 
+#include "absl/base/casts.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
 #include "base/seconds_since.h"
 #include "base/status_macros.h"
+#include "data/corpus.h"
 #include "data/idx_reader.h"
-#include "models/dp_distributed_slice.h"
-#include "models/dp_logistic_normal_model.h"
-#include "models/dp_neal8.h"
-#include "models/dp_parallel.h"
-#include "models/logistic_normal_multinomial.h"
+#include "data/msweb_reader.h"
+#include "data/text_reader.h"
+#include "data/uci_reader.h"
+#include "models/dp/distributed_slice.h"
+#include "models/dp/logistic_normal_model.h"
+#include "models/dp/neal8.h"
+#include "models/dp/parallel.h"
+#include "models/simplex/logistic_normal_multinomial.h"
 #include "rng/engine.h"
 #include "rng/uniform.h"
+#include "tools/accelerated_dp_checkpoint.pb.h"
+#include "tools/checkpoint_file.h"
+#include "tools/tool_support.h"
+#include "tools/top_items.h"
 
 namespace sgmcmc::tools {
 namespace {
@@ -222,11 +235,112 @@ absl::Status RunUncollapsed(const AcceleratedDpExperimentOptions& options,
   return absl::OkStatus();
 }
 
+// The kind of the tool's checkpoint files (tools/checkpoint_file.h).
+constexpr absl::string_view kCheckpointKind = "accelerated_dp";
+
+// Everything the runs' results depend on, and a fingerprint of the data, for the checkpoint.
+std::string CheckpointSettings(const AcceleratedDpExperimentOptions& o,
+                               const AcceleratedDpData& data, int workers) {
+  Fnv1a hash;
+  for (const models::CountMatrix* m : {&data.train, &data.test}) {
+    hash.Mix(static_cast<uint64_t>(m->dimension));
+    hash.Mix(m->values.size());
+    for (const double v : m->values) hash.Mix(absl::bit_cast<uint64_t>(v));
+  }
+  return absl::StrFormat(
+      "workers=%d methods=%s inits=%s iterations=%d sync_every=%d accelerated_iterations=%d "
+      "num_auxiliary=%d initial_clusters=%d seed=%d gamma=%.17g likelihood=%s rank=%d "
+      "max_features_kept=%d clock=%s data=%d+%d rows x %d/%016x",
+      workers, absl::StrJoin(o.methods, ","), absl::StrJoin(o.inits, ","), o.iterations,
+      o.sync_every, o.accelerated_iterations, o.num_auxiliary, o.initial_clusters, o.seed,
+      o.gamma, o.likelihood, o.logistic_normal_rank, o.max_features_kept, o.clock,
+      data.train.rows(), data.test.rows(), data.train.dimension, hash.value());
+}
+
+// Appends the trace points from `trace_begin` and the features from `features_begin` of
+// `result` (one run's) to `checkpoint`.
+void SaveRun(const AcceleratedDpResult& result, size_t trace_begin, size_t features_begin,
+             AcceleratedDpCheckpoint& checkpoint) {
+  for (size_t i = trace_begin; i < result.trace.size(); ++i) {
+    const AcceleratedDpTracePoint& p = result.trace[i];
+    AcceleratedDpCheckpoint::TracePoint& q = *checkpoint.add_trace();
+    q.set_method(p.method);
+    q.set_init(p.init);
+    q.set_iteration(p.iteration);
+    q.set_seconds(p.seconds);
+    q.set_test_log_likelihood(p.test_log_likelihood);
+    q.set_features(p.features);
+    q.set_alpha(p.alpha);
+  }
+  for (size_t i = features_begin; i < result.features.size(); ++i) {
+    const AcceleratedDpFeatures& f = result.features[i];
+    AcceleratedDpCheckpoint::Features& g = *checkpoint.add_features();
+    g.set_method(f.method);
+    g.set_init(f.init);
+    g.set_dimension(f.dimension);
+    g.mutable_probabilities()->Assign(f.probabilities.begin(), f.probabilities.end());
+    g.mutable_sizes()->Assign(f.sizes.begin(), f.sizes.end());
+  }
+}
+
+// Reads the checkpoint at `path` into `checkpoint` (whose settings are this job's) and the
+// finished runs' trace and features into `result`. FailedPrecondition naming the file if it
+// was written with other settings or data; DataLoss / InvalidArgument if damaged.
+absl::Status RestoreCheckpoint(const std::string& path, AcceleratedDpCheckpoint& checkpoint,
+                               AcceleratedDpResult& result) {
+  SGMCMC_ASSIGN_OR_RETURN(const std::string bytes, ReadCheckpoint(path, kCheckpointKind));
+  AcceleratedDpCheckpoint saved;
+  if (!saved.ParseFromString(bytes)) {
+    return absl::DataLossError(absl::StrCat(path, ": not an AcceleratedDpCheckpoint"));
+  }
+  if (saved.settings() != checkpoint.settings()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        path, ": written with different settings or data; checkpoint: ", saved.settings(),
+        "; this run: ", checkpoint.settings()));
+  }
+  checkpoint = std::move(saved);
+  for (const AcceleratedDpCheckpoint::TracePoint& q : checkpoint.trace()) {
+    result.trace.push_back({q.method(), q.init(), q.iteration(), q.seconds(),
+                            q.test_log_likelihood(), q.features(), q.alpha()});
+  }
+  for (const AcceleratedDpCheckpoint::Features& g : checkpoint.features()) {
+    AcceleratedDpFeatures f;
+    f.method = g.method();
+    f.init = g.init();
+    f.dimension = g.dimension();
+    f.probabilities.assign(g.probabilities().begin(), g.probabilities().end());
+    f.sizes.assign(g.sizes().begin(), g.sizes().end());
+    result.features.push_back(std::move(f));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status AcceleratedDpExperimentOptions::Validate() const {
-  SGMCMC_RETURN_IF_ERROR(AtLeast("train_points", train_points, 1));
-  SGMCMC_RETURN_IF_ERROR(AtLeast("test_points", test_points, 1));
+  // Files: 0 rows means all of them.
+  const bool files = !fashion_mnist_dir.empty() || !train_path.empty();
+  SGMCMC_RETURN_IF_ERROR(AtLeast("train_points", train_points, files ? 0 : 1));
+  SGMCMC_RETURN_IF_ERROR(AtLeast("test_points", test_points, files ? 0 : 1));
+  if (train_path.empty() != test_path.empty()) {
+    return absl::InvalidArgumentError(train_path.empty()
+                                          ? "test: needs --train (both corpus files, or neither)"
+                                          : "train: needs --test (both corpus files, or neither)");
+  }
+  if (!train_path.empty() && !fashion_mnist_dir.empty()) {
+    return absl::InvalidArgumentError(
+        "train: a corpus (--train, --test) or images (--fashion_mnist_dir), not both");
+  }
+  if (train_path.empty() && (!vocab_path.empty() || text)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        text ? "text" : "vocab", ": needs the corpus files --train and --test"));
+  }
+  if (text && !vocab_path.empty()) {
+    return absl::InvalidArgumentError(
+        "text: raw text builds its vocabulary (--max_vocabulary); --vocab is for UCI files");
+  }
+  SGMCMC_RETURN_IF_ERROR(AtLeast("max_vocabulary", max_vocabulary, 1));
+  SGMCMC_RETURN_IF_ERROR(AtLeast("stop_after_runs", stop_after_runs, 0));
   SGMCMC_RETURN_IF_ERROR(AtLeast("dimension", dimension, 2));
   SGMCMC_RETURN_IF_ERROR(AtLeast("counts_per_point", counts_per_point, 1));
   SGMCMC_RETURN_IF_ERROR(AtLeast("true_components", true_components, 1));
@@ -234,10 +348,16 @@ absl::Status AcceleratedDpExperimentOptions::Validate() const {
   SGMCMC_RETURN_IF_ERROR(AtLeast("sync_every", sync_every, 1));
   SGMCMC_RETURN_IF_ERROR(AtLeast("accelerated_iterations", accelerated_iterations, 0));
   SGMCMC_RETURN_IF_ERROR(AtLeast("num_auxiliary", num_auxiliary, 1));
+  if (num_auxiliary > kMaxAuxiliary) {
+    // 10^8 auxiliary atoms grew to 7.8 GB before the first trace point.
+    return absl::InvalidArgumentError(absl::StrCat(
+        "num_auxiliary must be <= ", kMaxAuxiliary, ", got ", num_auxiliary,
+        " (each is an atom of D values per worker; the paper uses 3)"));
+  }
   SGMCMC_RETURN_IF_ERROR(AtLeast("initial_clusters", initial_clusters, 1));
   // The synthetic rows are dense counts: bounded like the items of an IDX file.
   const int64_t cells = (int64_t{train_points} + test_points) * dimension;
-  if (fashion_mnist_dir.empty() && cells > data::IdxLimits().max_items) {
+  if (!files && cells > data::IdxLimits().max_items) {
     return absl::InvalidArgumentError(
         absl::StrCat("train_points + test_points times dimension must be <= ",
                      data::IdxLimits().max_items, ", got ", cells));
@@ -265,7 +385,10 @@ absl::Status AcceleratedDpExperimentOptions::Validate() const {
   }
   SGMCMC_RETURN_IF_ERROR(AtLeast("logistic_normal_rank", logistic_normal_rank, 0));
   SGMCMC_RETURN_IF_ERROR(AtLeast("max_features_kept", max_features_kept, 0));
-  SGMCMC_RETURN_IF_ERROR(data::IdxCountOptions{max_count}.Validate());
+  if (max_count < 1 || max_count > 255) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("max_count must be in [1, 255], got ", max_count));
+  }
   for (const std::string& i : inits) {
     if (i != "one" && i != "random" && i != "kmeans") {
       return absl::InvalidArgumentError(
@@ -284,16 +407,14 @@ void SyntheticMixtureCounts(const AcceleratedDpExperimentOptions& options,
   *test = std::move(data[1]);
 }
 
-absl::Status LoadAcceleratedDpData(const AcceleratedDpExperimentOptions& options,
-                                   models::CountMatrix* train, models::CountMatrix* test) {
-  if (options.fashion_mnist_dir.empty()) {
-    SyntheticMixtureCounts(options, train, test);
-    return absl::OkStatus();
-  }
+namespace {
+
+// The Fashion-MNIST images (options.fashion_mnist_dir) as counts.
+absl::Status LoadImages(const AcceleratedDpExperimentOptions& options, AcceleratedDpData& data) {
   const std::pair<const char*, int> files[2] = {
       {"train-images-idx3-ubyte.gz", options.train_points},
       {"t10k-images-idx3-ubyte.gz", options.test_points}};
-  models::CountMatrix* out[2] = {train, test};
+  models::CountMatrix* out[2] = {&data.train, &data.test};
   for (int f = 0; f < 2; ++f) {
     const std::string path = absl::StrCat(options.fashion_mnist_dir, "/", files[f].first);
     SGMCMC_ASSIGN_OR_RETURN(data::IdxImages images, data::ReadIdxImages(path));
@@ -307,18 +428,181 @@ absl::Status LoadAcceleratedDpData(const AcceleratedDpExperimentOptions& options
           absl::StrCat(path, ": byte 8: images of ", images.rows, " x ", images.cols,
                        " pixels, need >= 2 pixels (the counts' dimension)"));
     }
-    if (f == 1 && images.pixels_per_image() != train->dimension) {
+    if (f == 1 && images.pixels_per_image() != data.train.dimension) {
       return absl::InvalidArgumentError(absl::StrCat(
           path, ": byte 8: images of ", images.rows, " x ", images.cols, " = ",
-          images.pixels_per_image(), " pixels, but the training images have ", train->dimension));
+          images.pixels_per_image(), " pixels, but the training images have ",
+          data.train.dimension));
     }
-    images.count = files[f].second;
+    if (files[f].second > 0) images.count = files[f].second;
     images.pixels.resize(static_cast<size_t>(images.count) * images.pixels_per_image());
     const data::CountMatrix counts = data::ImagesToCounts(images, {options.max_count});
+    // An image without a count carries nothing to cluster (a blank or corrupt image, or all
+    // its pixels below the first level at this max_count).
+    for (int64_t i = 0; i < counts.rows; ++i) {
+      int64_t total = 0;
+      for (const int32_t c : counts.row(i)) total += c;
+      if (total == 0) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            path, ": byte ", 16 + i * images.pixels_per_image(), ": image ", i,
+            " has no count (every pixel below ", (256 + options.max_count) / (options.max_count + 1),
+            " at --max_count=", options.max_count, "): an all-zero image"));
+      }
+    }
     out[f]->dimension = counts.cols;
     out[f]->values.assign(counts.counts.begin(), counts.counts.end());
+    if (f == 0) {
+      data.image_rows = images.rows;
+      data.image_cols = images.cols;
+    }
   }
   return absl::OkStatus();
+}
+
+// Reads one corpus file of options' format; `vocabulary` (text only) names the words the
+// test text may use, else empty.
+absl::StatusOr<data::Corpus> ReadCorpusFile(const AcceleratedDpExperimentOptions& options,
+                                            const std::string& path, bool training,
+                                            const data::MswebVroots* vroots,
+                                            data::MswebVroots* vroots_out,
+                                            std::vector<std::string>& notes) {
+  if (!options.vocab_path.empty()) {
+    data::UciReadSummary summary;
+    SGMCMC_ASSIGN_OR_RETURN(data::Corpus corpus,
+                            data::ReadUciCorpus(path, options.vocab_path, &summary));
+    notes.push_back(summary.BriefReport());
+    return corpus;
+  }
+  if (options.text) {
+    data::TextCorpusOptions text;
+    if (training) text.max_vocabulary_size = options.max_vocabulary;
+    data::TextReadSummary summary;
+    SGMCMC_ASSIGN_OR_RETURN(data::Corpus corpus, data::ReadTextCorpus(path, text, &summary));
+    notes.push_back(absl::StrCat(path, ": ", summary.BriefReport()));
+    return corpus;
+  }
+  SGMCMC_ASSIGN_OR_RETURN(data::MswebData msweb, data::ReadMsweb(path, vroots));
+  if (vroots_out != nullptr) *vroots_out = msweb.vroots;
+  return std::move(msweb.corpus);
+}
+
+// The first `cap` (0: all) documents with a token of `corpus` as dense counts over
+// `vocabulary` (by name: `names` maps the corpus's word ids to its columns, -1 to drop).
+absl::Status DenseRows(const data::Corpus& corpus, const std::string& path,
+                       absl::Span<const int> columns, int dimension, int cap,
+                       const char* cap_flag, models::CountMatrix& out,
+                       std::vector<std::string>& notes) {
+  std::vector<int> kept;
+  int64_t empty = 0, unknown = 0;
+  for (int d = 0; d < corpus.num_documents(); ++d) {
+    bool any = false;
+    for (const int32_t w : corpus.document(d)) {
+      if (columns[w] >= 0) {
+        any = true;
+      } else {
+        ++unknown;
+      }
+    }
+    if (!any) {
+      ++empty;
+      continue;
+    }
+    if (cap == 0 || static_cast<int>(kept.size()) < cap) kept.push_back(d);
+  }
+  if (unknown > 0) {
+    notes.push_back(absl::StrCat(path, ": ", unknown,
+                                 " tokens of words outside the training vocabulary dropped"));
+  }
+  if (empty > 0) {
+    notes.push_back(absl::StrCat(path, ": ", empty, " of ", corpus.num_documents(),
+                                 " rows without a count dropped"));
+  }
+  const int64_t with_counts = corpus.num_documents() - empty;
+  if (static_cast<int64_t>(kept.size()) < with_counts) {
+    notes.push_back(absl::StrCat(path, ": the first ", kept.size(), " of ", with_counts,
+                                 " rows with counts used (", cap_flag, "; 0: all)"));
+  }
+  if (kept.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": no row with a count"));
+  }
+  out.dimension = dimension;
+  out.values.assign(kept.size() * static_cast<size_t>(dimension), 0.0);
+  for (size_t r = 0; r < kept.size(); ++r) {
+    double* row = out.values.data() + r * dimension;
+    for (const int32_t w : corpus.document(kept[r])) {
+      if (columns[w] >= 0) row[columns[w]] += 1;
+    }
+  }
+  return absl::OkStatus();
+}
+
+// A corpus (options.train_path, test_path) as dense counts over the training vocabulary.
+absl::Status LoadCorpus(const AcceleratedDpExperimentOptions& options, AcceleratedDpData& data) {
+  data::MswebVroots vroots;
+  SGMCMC_ASSIGN_OR_RETURN(
+      const data::Corpus train,
+      ReadCorpusFile(options, options.train_path, true, nullptr, &vroots, data.notes));
+  SGMCMC_ASSIGN_OR_RETURN(
+      const data::Corpus test,
+      ReadCorpusFile(options, options.test_path, false, &vroots, nullptr, data.notes));
+  const int dimension = train.vocabulary_size();
+  if (dimension < 2) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        options.train_path, ": a vocabulary of ", dimension, " words, need >= 2"));
+  }
+  // Rows that are not in memory yet: bound them before the dense copy.
+  const int64_t rows = (options.train_points > 0 ? std::min(options.train_points,
+                                                            train.num_documents())
+                                                 : train.num_documents()) +
+                       (options.test_points > 0 ? std::min(options.test_points,
+                                                           test.num_documents())
+                                                : test.num_documents());
+  if (rows * dimension > kMaxDenseCells) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        options.train_path, ": ", rows, " rows x ", dimension, " words = ", rows * dimension,
+        " dense counts, more than ", kMaxDenseCells,
+        " (2 GiB): take fewer rows (--train_points, --test_points) or fewer words"));
+  }
+  std::vector<int> identity(dimension);
+  for (int w = 0; w < dimension; ++w) identity[w] = w;
+  SGMCMC_RETURN_IF_ERROR(DenseRows(train, options.train_path, identity, dimension,
+                                   options.train_points, "--train_points", data.train,
+                                   data.notes));
+  // The test words by name (text reads each file's own vocabulary; UCI and msweb share ids).
+  std::vector<int> columns(test.vocabulary_size(), -1);
+  if (options.text) {
+    absl::flat_hash_map<std::string, int> index;
+    for (int w = 0; w < dimension; ++w) index[train.vocabulary[w]] = w;
+    for (int w = 0; w < test.vocabulary_size(); ++w) {
+      const auto it = index.find(test.vocabulary[w]);
+      if (it != index.end()) columns[w] = it->second;
+    }
+  } else if (test.vocabulary_size() != dimension) {
+    return absl::InvalidArgumentError(absl::StrCat(options.test_path, ": ",
+                                                   test.vocabulary_size(), " words, but ",
+                                                   options.train_path, " has ", dimension));
+  } else {
+    columns = identity;
+  }
+  SGMCMC_RETURN_IF_ERROR(DenseRows(test, options.test_path, columns, dimension,
+                                   options.test_points, "--test_points", data.test, data.notes));
+  data.item_names = vroots.titles.empty() ? train.vocabulary : vroots.titles;
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<AcceleratedDpData> LoadAcceleratedDpData(
+    const AcceleratedDpExperimentOptions& options) {
+  AcceleratedDpData data;
+  if (!options.train_path.empty()) {
+    SGMCMC_RETURN_IF_ERROR(LoadCorpus(options, data));
+  } else if (!options.fashion_mnist_dir.empty()) {
+    SGMCMC_RETURN_IF_ERROR(LoadImages(options, data));
+  } else {
+    SyntheticMixtureCounts(options, &data.train, &data.test);
+  }
+  return data;
 }
 
 absl::StatusOr<std::unique_ptr<models::DpComponentModel>> MakeAcceleratedDpModel(
@@ -391,14 +675,60 @@ std::vector<int32_t> KMeansLabels(const models::CountMatrix& data, int k, int it
 absl::StatusOr<AcceleratedDpResult> RunAcceleratedDpExperiment(
     const AcceleratedDpExperimentOptions& options, parallel::Communicator& comm) {
   SGMCMC_RETURN_IF_ERROR(options.Validate());
-  models::CountMatrix train, test;
-  SGMCMC_RETURN_IF_ERROR(LoadAcceleratedDpData(options, &train, &test));
+  SGMCMC_ASSIGN_OR_RETURN(AcceleratedDpData data, LoadAcceleratedDpData(options));
+  const models::CountMatrix& train = data.train;
+  const models::CountMatrix& test = data.test;
   AcceleratedDpResult result;
   result.workers = comm.size();
   result.clock = options.clock;
+  result.image_rows = data.image_rows;
+  result.image_cols = data.image_cols;
+  result.item_names = std::move(data.item_names);
+  result.notes = std::move(data.notes);
+  const bool clustered_start =
+      std::find_if(options.inits.begin(), options.inits.end(),
+                   [](const std::string& init) { return init != "one"; }) != options.inits.end();
+  if (clustered_start && options.initial_clusters > train.rows()) {
+    result.notes.push_back(absl::StrCat(
+        "--initial_clusters=", options.initial_clusters, " exceeds the ", train.rows(),
+        " training rows: the random and k-means starts use ", train.rows(), " clusters"));
+  }
+  if (options.progress != nullptr && comm.rank() == 0) {
+    for (const std::string& note : result.notes) *options.progress << "note: " << note << "\n";
+  }
+  // Checkpoint: the runs finished so far (every rank reads it; rank 0 writes it).
+  AcceleratedDpCheckpoint checkpoint;
+  checkpoint.set_settings(CheckpointSettings(options, data, comm.size()));
+  absl::Status read = absl::OkStatus();
+  if (options.resume && !options.checkpoint_path.empty() &&
+      std::filesystem::exists(options.checkpoint_path)) {
+    read = RestoreCheckpoint(options.checkpoint_path, checkpoint, result);
+    if (read.ok() && options.progress != nullptr && comm.rank() == 0) {
+      *options.progress << "resumed from " << options.checkpoint_path << ": "
+                        << checkpoint.finished_runs_size() << " run(s) done\n";
+    }
+  }
+  // Every rank has read it before rank 0 writes it again; all fail if one could not.
+  SGMCMC_RETURN_IF_ERROR(comm.AgreeOnStatus(read));
+  const std::set<std::string> finished(checkpoint.finished_runs().begin(),
+                                       checkpoint.finished_runs().end());
+  int runs_done = static_cast<int>(finished.size());
   for (const std::string& init : options.inits) {
-    const std::vector<int32_t> initial = InitialLabels(options, train, init);
+    std::vector<int32_t> initial;
+    bool have_initial = false;
     for (const std::string& method : options.methods) {
+      const std::string key = absl::StrCat(method, "/", init);
+      if (finished.count(key) > 0) continue;
+      if (options.stop_after_runs > 0 && runs_done >= options.stop_after_runs) {
+        result.complete = false;
+        return result;
+      }
+      if (!have_initial) {
+        initial = InitialLabels(options, train, init);
+        have_initial = true;
+      }
+      const size_t trace_before = result.trace.size();
+      const size_t features_before = result.features.size();
       const Run run{&result.trace, method, init, options.iterations,
                     comm.rank() == 0 ? options.progress : nullptr};
       if (method == "accelerated" || method == "hybrid") {
@@ -409,6 +739,13 @@ absl::StatusOr<AcceleratedDpResult> RunAcceleratedDpExperiment(
       } else if (comm.rank() == 0) {  // collapsed: serial
         SGMCMC_RETURN_IF_ERROR(RunCollapsed(options, train, test, initial, run, &result.features));
       }
+      if (comm.rank() == 0 && !options.checkpoint_path.empty()) {
+        checkpoint.add_finished_runs(key);
+        SaveRun(result, trace_before, features_before, checkpoint);
+        SGMCMC_RETURN_IF_ERROR(WriteCheckpoint(options.checkpoint_path, kCheckpointKind,
+                                               checkpoint.SerializeAsString()));
+      }
+      ++runs_done;
     }
   }
   return result;
@@ -495,6 +832,23 @@ std::string AcceleratedDpSummary(const AcceleratedDpResult& result) {
   if (result.clock == "cpu") {
     absl::StrAppend(&out, "# clock cpu: seconds are the sampling steps' CPU seconds summed over ",
                     "the ", result.workers, " rank(s)\n");
+  }
+  return out;
+}
+
+std::string AcceleratedDpFeatureTable(const AcceleratedDpFeatures& features,
+                                      const std::vector<std::string>& item_names,
+                                      int top_items) {
+  std::string out = "feature,size,top_items\n";
+  const int d = features.dimension;
+  for (size_t k = 0; k < features.sizes.size(); ++k) {
+    const absl::Span<const double> theta =
+        absl::MakeConstSpan(features.probabilities).subspan(k * d, d);
+    const std::vector<int32_t> items = TopItems(theta, top_items);
+    std::vector<double> probabilities;
+    for (const int32_t w : items) probabilities.push_back(theta[w]);
+    absl::StrAppend(&out, k, ",", features.sizes[k], ",",
+                    CsvField(TopItemsText(items, probabilities, item_names)), "\n");
   }
   return out;
 }

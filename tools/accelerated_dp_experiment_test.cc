@@ -10,6 +10,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "base/status_macros.h"
 #include "gtest/gtest.h"
 #include "parallel/communicator.h"
@@ -185,8 +186,7 @@ TEST(AcceleratedDpExperimentTest, LogisticNormalLikelihoodRunsReproduciblyAndKee
 TEST(AcceleratedDpExperimentTest, MissingFashionMnistNamesTheFile) {
   AcceleratedDpExperimentOptions options = Small();
   options.fashion_mnist_dir = "/nonexistent/fashion";
-  models::CountMatrix train, test;
-  const absl::Status status = LoadAcceleratedDpData(options, &train, &test);
+  const absl::Status status = LoadAcceleratedDpData(options).status();
   EXPECT_FALSE(status.ok());
   EXPECT_TRUE(absl::StrContains(status.message(), "/nonexistent/fashion/train-images-idx3-ubyte"))
       << status;
@@ -195,14 +195,14 @@ TEST(AcceleratedDpExperimentTest, MissingFashionMnistNamesTheFile) {
   EXPECT_TRUE(absl::StrContains(options.Validate().message(), "likelihood"));
 }
 
-// Writes an IDX images file (magic 0x00000803, sizes count x rows x cols, zero pixels) to
-// TempDir()/name, plain under the .gz name (zlib passes plain files through).
-void WriteIdxImages(const std::string& name, int count, int rows, int cols) {
+// Writes an IDX images file (magic 0x00000803, sizes count x rows x cols, every pixel `pixel`)
+// to TempDir()/name, plain under the .gz name (zlib passes plain files through).
+void WriteIdxImages(const std::string& name, int count, int rows, int cols, char pixel = 100) {
   std::string bytes = {0, 0, 8, 3};
   for (const int size : {count, rows, cols}) {
     for (int shift = 24; shift >= 0; shift -= 8) bytes.push_back(static_cast<char>(size >> shift));
   }
-  bytes.append(static_cast<size_t>(count) * rows * cols, '\0');
+  bytes.append(static_cast<size_t>(count) * rows * cols, pixel);
   testing::WriteRawTestFile(name, bytes);
 }
 
@@ -217,22 +217,130 @@ TEST(AcceleratedDpExperimentTest, RejectsDegenerateOrMismatchedImages) {
   options.fashion_mnist_dir = dir;
   options.train_points = 3;
   options.test_points = 2;
-  models::CountMatrix train, test;
   WriteIdxImages("idx_shapes/train-images-idx3-ubyte.gz", 3, 1, 1);
   WriteIdxImages("idx_shapes/t10k-images-idx3-ubyte.gz", 2, 1, 1);
-  EXPECT_EQ(LoadAcceleratedDpData(options, &train, &test),
+  EXPECT_EQ(LoadAcceleratedDpData(options).status(),
             absl::InvalidArgumentError(absl::StrCat(
                 train_path, ": byte 8: images of 1 x 1 pixels, need >= 2 pixels (the counts' "
                             "dimension)")));
   WriteIdxImages("idx_shapes/train-images-idx3-ubyte.gz", 3, 4, 4);
   WriteIdxImages("idx_shapes/t10k-images-idx3-ubyte.gz", 2, 2, 4);
-  EXPECT_EQ(LoadAcceleratedDpData(options, &train, &test),
+  EXPECT_EQ(LoadAcceleratedDpData(options).status(),
             absl::InvalidArgumentError(
                 absl::StrCat(test_path, ": byte 8: images of 2 x 4 = 8 pixels, but the training "
                                         "images have 16")));
   WriteIdxImages("idx_shapes/t10k-images-idx3-ubyte.gz", 2, 4, 4);
-  EXPECT_TRUE(LoadAcceleratedDpData(options, &train, &test).ok());
-  EXPECT_EQ(test.dimension, 16);
+  absl::StatusOr<AcceleratedDpData> data = LoadAcceleratedDpData(options);
+  ASSERT_TRUE(data.ok()) << data.status();
+  EXPECT_EQ(data->test.dimension, 16);
+  // The features are rendered in the loader's shape, not an assumed 28 x 28.
+  EXPECT_EQ(data->image_rows, 4);
+  EXPECT_EQ(data->image_cols, 4);
+  // 0 images: all of them.
+  options.train_points = 0;
+  EXPECT_EQ(LoadAcceleratedDpData(options)->train.rows(), 3);
+  // All-zero images were accepted: refused, naming the image and its byte offset; so are
+  // images whose every pixel falls below the first count level at a small max_count.
+  WriteIdxImages("idx_shapes/t10k-images-idx3-ubyte.gz", 2, 4, 4, 0);
+  EXPECT_EQ(LoadAcceleratedDpData(options).status(),
+            absl::InvalidArgumentError(absl::StrCat(
+                test_path, ": byte 16: image 0 has no count (every pixel below 1 at "
+                           "--max_count=255): an all-zero image")));
+  WriteIdxImages("idx_shapes/t10k-images-idx3-ubyte.gz", 2, 4, 4, 100);
+  options.max_count = 1;  // counts from pixel 128 on
+  EXPECT_EQ(LoadAcceleratedDpData(options).status(),
+            absl::InvalidArgumentError(absl::StrCat(
+                train_path, ": byte 16: image 0 has no count (every pixel below 128 at "
+                            "--max_count=1): an all-zero image")));
+}
+
+// A UCI corpus as dense rows over its vocabulary: the count-0 entry and the empty document are
+// said, not dropped silently; the cap on rows is said; the names come from the vocabulary.
+TEST(AcceleratedDpExperimentTest, ReadsUciCorporaAndSaysWhatItDrops) {
+  const std::string train = testing::WriteTestFile(
+      "adp_docword.train.txt", "4\n3\n5\n1 1 2\n1 2 1\n2 3 0\n3 3 4\n4 1 1\n");
+  const std::string test = testing::WriteTestFile("adp_docword.test.txt", "1\n3\n1\n1 2 5\n");
+  const std::string vocab = testing::WriteTestFile("adp_vocab.txt", "apple\nbanana\ncherry\n");
+  AcceleratedDpExperimentOptions options = Small();
+  options.train_path = train;
+  options.test_path = test;
+  options.vocab_path = vocab;
+  options.train_points = 2;
+  options.test_points = 0;
+  ASSERT_TRUE(options.Validate().ok()) << options.Validate();
+  absl::StatusOr<AcceleratedDpData> data = LoadAcceleratedDpData(options);
+  ASSERT_TRUE(data.ok()) << data.status();
+  EXPECT_EQ(data->image_rows, 0);
+  EXPECT_EQ(data->item_names, (std::vector<std::string>{"apple", "banana", "cherry"}));
+  EXPECT_EQ(data->train.dimension, 3);
+  EXPECT_EQ(data->train.values, (std::vector<double>{2, 1, 0, 0, 0, 4}));
+  EXPECT_EQ(data->test.values, (std::vector<double>{0, 5, 0}));
+  const std::string notes = absl::StrJoin(data->notes, "\n");
+  EXPECT_TRUE(absl::StrContains(notes, "(1 with count 0)")) << notes;
+  EXPECT_TRUE(absl::StrContains(notes, train + ": 1 of 4 rows without a count dropped")) << notes;
+  EXPECT_TRUE(absl::StrContains(
+      notes, train + ": the first 2 of 3 rows with counts used (--train_points; 0: all)"))
+      << notes;
+  // The dense rows are bounded before they are allocated.
+  options.vocab_path = testing::WriteTestFile("adp_vocab_big.txt", "a\nb\nc\n");
+  options.max_vocabulary = 0;
+  EXPECT_TRUE(absl::StrContains(options.Validate().message(), "max_vocabulary must be >= 1"));
+  options.max_vocabulary = 1000;
+  options.text = true;
+  EXPECT_TRUE(absl::StrContains(options.Validate().message(), "text: raw text builds"));
+  options.text = false;
+  options.test_path.clear();
+  EXPECT_EQ(options.Validate().message(), "train: needs --test (both corpus files, or neither)");
+}
+
+// Raw text: the vocabulary of the training text names the test text's words; words outside it
+// are dropped and counted; the run fits and writes a feature table by name.
+TEST(AcceleratedDpExperimentTest, ReadsRawTextAndWritesFeatureTables) {
+  const std::string train = testing::WriteTestFile(
+      "adp_train.txt",
+      "apple banana apple\ncherry cherry grape\napple banana banana\ngrape cherry grape\n");
+  const std::string test =
+      testing::WriteTestFile("adp_test.txt", "apple kiwi banana\ncherry grape\n");
+  AcceleratedDpExperimentOptions options = Small();
+  options.train_path = train;
+  options.test_path = test;
+  options.text = true;
+  options.train_points = 0;
+  options.test_points = 0;
+  options.methods = {"collapsed"};
+  options.inits = {"random"};
+  options.initial_clusters = 50;
+  options.iterations = 5;
+  absl::StatusOr<AcceleratedDpData> data = LoadAcceleratedDpData(options);
+  ASSERT_TRUE(data.ok()) << data.status();
+  EXPECT_EQ(data->item_names,
+            (std::vector<std::string>{"apple", "banana", "cherry", "grape"}));
+  EXPECT_EQ(data->test.values, (std::vector<double>{1, 1, 0, 0, 0, 0, 1, 1}));
+  EXPECT_TRUE(absl::StrContains(absl::StrJoin(data->notes, "\n"),
+                                test + ": 1 tokens of words outside the training vocabulary "
+                                       "dropped"));
+  const AcceleratedDpResult result = RunOn(1, options);
+  // --initial_clusters above the rows: said, not clamped silently.
+  EXPECT_TRUE(absl::StrContains(absl::StrJoin(result.notes, "\n"),
+                                "--initial_clusters=50 exceeds the 4 training rows: the random "
+                                "and k-means starts use 4 clusters"));
+  ASSERT_EQ(result.features.size(), 1u);
+  const std::string table = AcceleratedDpFeatureTable(result.features[0], result.item_names, 2);
+  EXPECT_TRUE(absl::StartsWith(table, "feature,size,top_items\n0,")) << table;
+  EXPECT_TRUE(absl::StrContains(table, "apple (") || absl::StrContains(table, "grape (")) << table;
+}
+
+// Auxiliary atoms without bound grew to 7.8 GB; max_count's error named IdxCountOptions.
+TEST(AcceleratedDpExperimentTest, BoundsAuxiliaryAtomsAndNamesMaxCount) {
+  AcceleratedDpExperimentOptions options = Small();
+  options.num_auxiliary = 100000000;
+  EXPECT_TRUE(absl::StartsWith(options.Validate().message(),
+                               "num_auxiliary must be <= 10000, got 100000000"))
+      << options.Validate();
+  options.num_auxiliary = kMaxAuxiliary;
+  EXPECT_TRUE(options.Validate().ok());
+  options.max_count = 0;
+  EXPECT_EQ(options.Validate().message(), "max_count must be in [1, 255], got 0");
 }
 
 // Synthetic sizes of billions of counts were allocated (bad_alloc).
@@ -242,6 +350,68 @@ TEST(AcceleratedDpExperimentTest, RejectsAbsurdSyntheticSizes) {
   EXPECT_TRUE(absl::StrContains(options.Validate().message(),
                                 "train_points + test_points times dimension must be <= 2147483647"))
       << options.Validate();
+}
+
+// A job stopped after 1 and after 3 of its 4 runs (method x start) and resumed, on 2 workers,
+// ends where the uninterrupted job ends: the same trace (the seconds of the runs done before the
+// stop kept from the checkpoint, the others re-measured) and the same features. A resume with
+// other settings or another worker count is refused, naming the file; so is a damaged file.
+TEST(AcceleratedDpExperimentTest, StoppedAndResumedJobEqualsTheUninterruptedJob) {
+  AcceleratedDpExperimentOptions options = Small();
+  options.iterations = 20;
+  options.accelerated_iterations = 10;
+  options.methods = {"accelerated", "collapsed"};
+  options.inits = {"one", "kmeans"};
+  const std::string dir = absl::StrCat(::testing::TempDir(), "/adp_checkpoint");
+  std::filesystem::create_directories(dir);
+  options.checkpoint_path = dir + "/whole.pb";
+  const AcceleratedDpResult whole = RunOn(2, options);
+  ASSERT_TRUE(whole.complete);
+  for (const int stop : {1, 3}) {
+    options.checkpoint_path = absl::StrCat(dir, "/parts", stop, ".pb");
+    options.stop_after_runs = stop;
+    const AcceleratedDpResult stopped = RunOn(2, options);
+    EXPECT_FALSE(stopped.complete);
+    options.stop_after_runs = 0;
+    options.resume = true;
+    std::ostringstream log;
+    options.progress = &log;
+    const AcceleratedDpResult resumed = RunOn(2, options);
+    options.progress = nullptr;
+    options.resume = false;
+    EXPECT_TRUE(absl::StrContains(log.str(), absl::StrCat("resumed from ", options.checkpoint_path,
+                                                          ": ", stop, " run(s) done")))
+        << log.str();
+    EXPECT_TRUE(resumed.complete);
+    EXPECT_EQ(WithoutSeconds(resumed), WithoutSeconds(whole)) << stop;
+    ASSERT_EQ(resumed.features.size(), whole.features.size());
+    for (size_t f = 0; f < whole.features.size(); ++f) {
+      EXPECT_EQ(resumed.features[f].method, whole.features[f].method);
+      EXPECT_EQ(resumed.features[f].probabilities, whole.features[f].probabilities);
+      EXPECT_EQ(resumed.features[f].sizes, whole.features[f].sizes);
+    }
+    // The runs done before the stop keep the seconds the stopped job measured.
+    for (size_t i = 0; i < stopped.trace.size(); ++i) {
+      EXPECT_EQ(resumed.trace[i].seconds, stopped.trace[i].seconds) << i;
+    }
+  }
+  // Other settings, another worker count: refused, naming the checkpoint.
+  options.resume = true;
+  options.iterations = 21;
+  auto fails = [&](int workers) {
+    absl::Status status = parallel::RunOnThreads(workers, [&](parallel::Communicator& comm) {
+      return RunAcceleratedDpExperiment(options, comm).status();
+    });
+    return status;
+  };
+  absl::Status refused = fails(2);
+  EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition) << refused;
+  EXPECT_TRUE(absl::StrContains(refused.message(),
+                                options.checkpoint_path + ": written with different settings"));
+  options.iterations = 20;
+  EXPECT_EQ(fails(3).code(), absl::StatusCode::kFailedPrecondition);
+  testing::FlipMiddleByte(options.checkpoint_path);
+  EXPECT_EQ(fails(2).code(), absl::StatusCode::kDataLoss);
 }
 
 }  // namespace

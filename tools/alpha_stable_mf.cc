@@ -16,6 +16,10 @@
 // first signal's WAVs (clean, noisy, denoised per method), and with gnuplot sdr.png (box plot)
 // and spectrograms.png (tools/plots/alpha_stable_mf.gp); synthetic.csv in synthetic mode.
 //
+// Checkpoints: every run (the training of W_speech, each test signal x method; each method in
+// synthetic mode) is recorded in --output_dir/checkpoint_MODE.pb; --resume takes the recorded
+// runs from there (tools/alpha_stable_mf_checkpoint.h); --stop_after_runs interrupts.
+//
 // Example (the paper's sample counts on the full generated data set):
 //   tools/speech/make_speech_data.sh /tmp/speech
 //   bazel run -c opt //tools:alpha_stable_mf -- --data_dir=/tmp/speech --samples=2500 \
@@ -29,7 +33,7 @@
 #include "absl/flags/flag.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
-#include "models/matrix_factorization.h"
+#include "models/mf/matrix_factorization.h"
 #include "tools/alpha_stable_mf_experiment.h"
 #include "tools/gnuplot.h"
 #include "tools/tool_support.h"
@@ -62,6 +66,13 @@ ABSL_FLAG(int, synthetic_size, 100, "Synthetic mode: rows = cols.");
 ABSL_FLAG(int, synthetic_rank, 1, "Synthetic mode: K.");
 ABSL_FLAG(uint64_t, seed, 1, "Seed.");
 ABSL_FLAG(bool, plot, true, "Draw the PNGs with gnuplot when it is installed.");
+ABSL_FLAG(bool, resume, false,
+          "Continue from checkpoint_MODE.pb in --output_dir (same data and flags): the runs it "
+          "holds (training of W_speech, each signal x method; each method in synthetic mode) "
+          "are not run again; the outputs equal an uninterrupted run's, later timings aside.");
+ABSL_FLAG(int, stop_after_runs, 0,
+          "Stop once this many runs are done, writing the checkpoint and no other output, as "
+          "if interrupted; continue with --resume (0: run them all).");
 
 namespace sgmcmc::tools {
 namespace {
@@ -115,14 +126,25 @@ absl::Status Run(const char* argv0) {
   options.synthetic_rows = options.synthetic_cols = absl::GetFlag(FLAGS_synthetic_size);
   options.synthetic_rank = absl::GetFlag(FLAGS_synthetic_rank);
   options.seed = absl::GetFlag(FLAGS_seed);
+  options.resume = absl::GetFlag(FLAGS_resume);
+  options.stop_after_runs = absl::GetFlag(FLAGS_stop_after_runs);
   if (absl::Status s = options.Validate(); !s.ok()) return AsFlagError(s);
 
   const std::string output_dir = FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir));
   if (absl::Status s = CreateOutputDirectory(output_dir, "--output_dir"); !s.ok()) return s;
   const std::string mode = absl::GetFlag(FLAGS_mode);
+  // Every run of the mode is checkpointed there (tools/alpha_stable_mf_checkpoint.h).
+  options.checkpoint_path = absl::StrCat(output_dir, "/checkpoint_", mode, ".pb");
+  const std::string stopped = absl::StrCat("stopped after ", options.stop_after_runs,
+                                           " run(s); checkpoint in ", options.checkpoint_path,
+                                           "; continue with --resume\n");
   if (mode == "synthetic") {
     absl::StatusOr<std::vector<SyntheticRecoveryRow>> rows = RunSyntheticRecovery(options);
     if (!rows.ok()) return rows.status();
+    if (rows->size() < options.methods.size()) {
+      std::cout << stopped;
+      return absl::OkStatus();
+    }
     const std::string csv = SyntheticCsv(*rows);
     std::cout << csv;
     return WriteFile(output_dir + "/synthetic.csv", csv);
@@ -138,6 +160,10 @@ absl::Status Run(const char* argv0) {
   }
   absl::StatusOr<SpeechDenoisingResult> result = RunSpeechDenoising(options);
   if (!result.ok()) return result.status();
+  if (!result->complete) {
+    std::cout << stopped;
+    return absl::OkStatus();
+  }
   std::cout << SdrSummary(*result);
   if (absl::Status s = WriteFiles(output_dir, SpeechOutputs(*result, options.num_bins)); !s.ok()) {
     return s;

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <utility>
 
 #include "absl/strings/match.h"
@@ -14,8 +15,9 @@
 #include "absl/strings/str_format.h"
 #include "data/wav.h"
 #include "linalg/stft.h"
-#include "models/alpha_stable_mf.h"
+#include "models/mf/alpha_stable_mf.h"
 #include "rng/engine.h"
+#include "tools/alpha_stable_mf_checkpoint.h"
 
 namespace sgmcmc::tools {
 namespace {
@@ -148,6 +150,10 @@ absl::Status AlphaStableMfExperimentOptions::Validate() const {
         train_samples, " and ", train_average_last));
   }
   if (methods.empty()) return absl::InvalidArgumentError("methods must not be empty");
+  if (stop_after_runs < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("stop_after_runs must be >= 0, got ", stop_after_runs));
+  }
   if (!(train_step > 0 && std::isfinite(train_step))) {
     return absl::InvalidArgumentError(
         absl::StrCat("train_step must be finite and > 0, got ", train_step));
@@ -204,6 +210,15 @@ absl::StatusOr<SpeechDenoisingResult> RunSpeechDenoising(
     column += s.cols();
   }
   result.train_frames = static_cast<int>(train_frames);
+  absl::StatusOr<AlphaStableMfCheckpointer> checkpoints = AlphaStableMfCheckpointer::Open(
+      options, "denoise",
+      FingerprintValues(absl::MakeConstSpan(reinterpret_cast<const double*>(train.data()),
+                                            2 * static_cast<size_t>(train.size()))));
+  if (!checkpoints.ok()) return checkpoints.status();
+  if (checkpoints->resumed_runs() > 0) {
+    std::cout << "resumed from " << options.checkpoint_path << ": "
+              << checkpoints->resumed_runs() << " run(s) done\n";
+  }
 
   models::AlphaStableSource speech;
   speech.alpha = options.speech_alpha;
@@ -211,32 +226,43 @@ absl::StatusOr<SpeechDenoisingResult> RunSpeechDenoising(
   // The scale at which the GG(2, 1, -2/alpha) priors (median of W, H about 1/2) expect the
   // data: V = sum_k W H ~ K / 4, and a median power ~ V^(2/alpha) (log 2 median Phi ~ 1).
   const double target_median = std::pow(speech.rank / 4.0, 2 / speech.alpha);
-  models::AlphaStableMfOptions train_options;
-  train_options.sources = {speech};
-  absl::StatusOr<std::unique_ptr<models::AlphaStableMf>> train_model =
-      models::AlphaStableMf::Create(NormalisedPower(train, target_median), train_options);
-  if (!train_model.ok()) return train_model.status();
-  models::AlphaStableMfRunOptions train_run;
-  train_run.sampler =
-      options.settings.RunOptions(options.train_method, options.train_samples, options.seed);
-  train_run.sampler.step_size = options.train_step;
-  if (options.train_method == models::MfMethod::kHamcmc) {
-    train_run.sampler.hamcmc_warmup_step = options.train_step;
+  if (checkpoints->trained()) {
+    speech.fixed_w = checkpoints->fixed_w();
+    result.train_seconds_per_sample = checkpoints->train_seconds_per_sample();
+    result.train_acceptance_rate = checkpoints->train_acceptance_rate();
+  } else {
+    models::AlphaStableMfOptions train_options;
+    train_options.sources = {speech};
+    absl::StatusOr<std::unique_ptr<models::AlphaStableMf>> train_model =
+        models::AlphaStableMf::Create(NormalisedPower(train, target_median), train_options);
+    if (!train_model.ok()) return train_model.status();
+    models::AlphaStableMfRunOptions train_run;
+    train_run.sampler =
+        options.settings.RunOptions(options.train_method, options.train_samples, options.seed);
+    train_run.sampler.step_size = options.train_step;
+    if (options.train_method == models::MfMethod::kHamcmc) {
+      train_run.sampler.hamcmc_warmup_step = options.train_step;
+    }
+    train_run.average_last = options.train_average_last;
+    train_run.phi_stride = options.settings.phi_stride;
+    absl::StatusOr<models::AlphaStableMfResult> trained =
+        models::RunAlphaStableMf(**train_model, train_run);
+    if (!trained.ok()) {
+      return absl::Status(trained.status().code(),
+                          absl::StrCat("training W: ", trained.status().message()));
+    }
+    result.train_seconds_per_sample = trained->seconds_per_sample;
+    result.train_acceptance_rate = trained->acceptance_rate;
+    std::cout << "trained W_speech on " << train_frames << " frames: "
+              << trained->seconds_per_sample * 1e3 << " ms/sample, acceptance "
+              << trained->acceptance_rate << "\n";
+    speech.fixed_w = trained->mean_w[0].cwiseMax(kMinFixedW);
+    if (absl::Status s = checkpoints->SetTrained(speech.fixed_w, result.train_seconds_per_sample,
+                                                 result.train_acceptance_rate);
+        !s.ok()) {
+      return s;
+    }
   }
-  train_run.average_last = options.train_average_last;
-  train_run.phi_stride = options.settings.phi_stride;
-  absl::StatusOr<models::AlphaStableMfResult> trained =
-      models::RunAlphaStableMf(**train_model, train_run);
-  if (!trained.ok()) {
-    return absl::Status(trained.status().code(),
-                        absl::StrCat("training W: ", trained.status().message()));
-  }
-  result.train_seconds_per_sample = trained->seconds_per_sample;
-  result.train_acceptance_rate = trained->acceptance_rate;
-  std::cout << "trained W_speech on " << train_frames << " frames: "
-            << trained->seconds_per_sample * 1e3 << " ms/sample, acceptance "
-            << trained->acceptance_rate << "\n";
-  speech.fixed_w = trained->mean_w[0].cwiseMax(kMinFixedW);
 
   models::AlphaStableSource noise;
   noise.alpha = options.noise_alpha;
@@ -263,7 +289,19 @@ absl::StatusOr<SpeechDenoisingResult> RunSpeechDenoising(
     const Eigen::MatrixXcd spectrum = linalg::Stft(mix->samples, options.num_bins);
     const Eigen::MatrixXd power = NormalisedPower(spectrum, target_median);
     const double input_sdr = SignalToDistortionRatio(clean->samples, mix->samples);
+    const uint64_t mix_fingerprint = FingerprintValues(mix->samples);
     for (models::MfMethod method : options.methods) {
+      absl::StatusOr<std::optional<DenoisedSignal>> done = checkpoints->FindSignal(
+          name, std::string(models::MfMethodName(method)), mix_fingerprint);
+      if (!done.ok()) return done.status();
+      if (done->has_value()) {
+        result.denoised.push_back(**std::move(done));
+        continue;
+      }
+      if (checkpoints->ShouldStop()) {
+        result.complete = false;
+        return result;
+      }
       absl::StatusOr<models::AlphaStableMfResult> sampled =
           SampleModel(power, denoise_options, options, options.settings, method);
       if (!sampled.ok()) {
@@ -284,6 +322,7 @@ absl::StatusOr<SpeechDenoisingResult> RunSpeechDenoising(
                                    "acceptance %.3f\n",
                                    name, out.method, out.sdr_db, input_sdr,
                                    out.seconds_per_sample * 1e3, out.acceptance_rate);
+      if (absl::Status s = checkpoints->AddSignal(out, mix_fingerprint); !s.ok()) return s;
       result.denoised.push_back(std::move(out));
     }
     result.names.push_back(name);
@@ -312,8 +351,22 @@ absl::StatusOr<std::vector<SyntheticRecoveryRow>> RunSyntheticRecovery(
       std::sqrt(static_cast<double>(options.synthetic_rank) *
                 (options.synthetic_rows + options.synthetic_cols - options.synthetic_rank) /
                 (static_cast<double>(options.synthetic_rows) * options.synthetic_cols));
+  absl::StatusOr<AlphaStableMfCheckpointer> checkpoints =
+      AlphaStableMfCheckpointer::Open(options, "synthetic", FingerprintValues(
+          absl::MakeConstSpan(data.power.data(), static_cast<size_t>(data.power.size()))));
+  if (!checkpoints.ok()) return checkpoints.status();
+  if (checkpoints->resumed_runs() > 0) {
+    std::cout << "resumed from " << options.checkpoint_path << ": "
+              << checkpoints->resumed_runs() << " run(s) done\n";
+  }
   std::vector<SyntheticRecoveryRow> rows;
   for (models::MfMethod method : options.methods) {
+    if (std::optional<SyntheticRecoveryRow> done =
+            checkpoints->FindRow(std::string(models::MfMethodName(method)))) {
+      rows.push_back(*done);
+      continue;
+    }
+    if (checkpoints->ShouldStop()) return rows;
     absl::StatusOr<models::AlphaStableMfResult> sampled =
         SampleModel(data.power, model_options, options, options.synthetic_settings, method);
     if (!sampled.ok()) return sampled.status();
@@ -324,6 +377,7 @@ absl::StatusOr<std::vector<SyntheticRecoveryRow>> RunSyntheticRecovery(
     row.derived_error = derived_error;
     row.acceptance_rate = sampled->acceptance_rate;
     row.seconds_per_sample = sampled->seconds_per_sample;
+    if (absl::Status s = checkpoints->AddRow(row); !s.ok()) return s;
     rows.push_back(row);
   }
   return rows;

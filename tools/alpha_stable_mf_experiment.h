@@ -1,5 +1,5 @@
 // The speech-denoising experiment of the HAMCMC paper (Simsekli et al. 2016, Sec. 4.2, Fig. 3)
-// with alpha-stable matrix factorisation (models/alpha_stable_mf.h), and its synthetic
+// with alpha-stable matrix factorisation (models/mf/alpha_stable_mf.h), and its synthetic
 // recovery check.
 //
 // Denoising: the STFTs (linalg/stft.h, I = 256 bins) of the training speech
@@ -35,12 +35,12 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
-#include "models/matrix_factorization.h"
+#include "models/mf/matrix_factorization.h"
 #include "tools/tool_support.h"
 
 namespace sgmcmc::tools {
 
-// Step sizes and sampler settings per method (constant steps, as in models/matrix_factorization).
+// Step sizes and sampler settings per method (constant steps, as in models/mf/matrix_factorization).
 // The defaults were tuned by hand on the short generated mixture (a few runs each): larger
 // steps make SGLD diverge (the GG prior's gradient is unbounded at 0 and the likelihood's
 // grows with |X|^2 / sigma2), pSGLD needs lambda ~ 1 (a small lambda turns the flat tails into
@@ -54,7 +54,7 @@ struct AlphaStableMfSamplerSettings {
   double hamcmc_gamma = 1e-3;
   double hamcmc_damping = 100;
   double hamcmc_warmup_step = 1e-5;
-  // Cyclic scan of the Metropolis step (models/alpha_stable_mf.h); 1 = every Phi each sweep
+  // Cyclic scan of the Metropolis step (models/mf/alpha_stable_mf.h); 1 = every Phi each sweep
   // (the paper), which costs about 3/4 of a sweep's time.
   int phi_stride = 1;
 
@@ -96,12 +96,20 @@ struct AlphaStableMfExperimentOptions {
   // Synthetic check: rows x cols, rank, and the samplers' settings there. The synthetic chains
   // use the log parametrisation (models::AlphaStableParametrization::kLog), whose likelihood
   // curvature in log W is about (2 / alpha)^2 J for every entry, hence these steps (the same as
-  // models/alpha_stable_mf_recovery_test, where they recover V to the derived rate).
+  // models/mf/alpha_stable_mf_recovery_test, where they recover V to the derived rate).
   // rows x cols and (rows + cols) x rank at most kMaxSyntheticCells.
   int synthetic_rows = 100;
   int synthetic_cols = 100;
   int synthetic_rank = 1;
   AlphaStableMfSamplerSettings synthetic_settings = LogParametrizationSettings();
+  // Checkpoint file (tools/alpha_stable_mf_checkpoint.h), rewritten after every run (the
+  // training of W_speech, each test signal x method; each method in synthetic mode); empty
+  // (default): none. With `resume`, the runs it holds are taken from it, not run again; the
+  // outputs equal an uninterrupted experiment's, the later runs' timings aside. stop_after_runs
+  // (>= 0; 0, the default: never) stops once that many runs are done, as if interrupted.
+  std::string checkpoint_path;
+  bool resume = false;
+  int stop_after_runs = 0;
 
   absl::Status Validate() const;
 };
@@ -120,6 +128,8 @@ struct DenoisedSignal {
 };
 
 struct SpeechDenoisingResult {
+  // False when stop_after_runs stopped the experiment (the rest is partial).
+  bool complete = true;
   int sample_rate = 16000;
   int train_frames = 0;
   double train_seconds_per_sample = 0;
@@ -139,12 +149,13 @@ struct SyntheticRecoveryRow {
   // Relative Frobenius error of the averaged W H against the truth.
   double relative_error = 0;
   // The error an efficient estimator reaches at this noise level,
-  // e* = (pi / sqrt(6)) sqrt(K (I + J - K) / (I J)) (models/alpha_stable_mf_recovery_test).
+  // e* = (pi / sqrt(6)) sqrt(K (I + J - K) / (I J)) (models/mf/alpha_stable_mf_recovery_test).
   double derived_error = 0;
   double constant_error = 0;
   double acceptance_rate = 0;
   double seconds_per_sample = 0;
 };
+// Fewer rows than methods when stop_after_runs stopped it.
 absl::StatusOr<std::vector<SyntheticRecoveryRow>> RunSyntheticRecovery(
     const AlphaStableMfExperimentOptions& options);
 

@@ -129,5 +129,75 @@ TEST(RunSyntheticRecoveryTest, OneRowPerMethodWithTheConstantBaseline) {
   EXPECT_TRUE(absl::StartsWith(SyntheticCsv(*rows), "method,relative_error,constant_error,"));
 }
 
+// Denoise mode stopped after 2 runs (the training of W_speech, then sgld) and resumed ends
+// where the uninterrupted experiment ends: the same denoised signals and SDRs (the timings of
+// the runs before the stop kept). Another setting is refused, naming the checkpoint.
+TEST(RunSpeechDenoisingTest, StoppedAndResumedExperimentEqualsTheUninterruptedOne) {
+  const std::string dir = WriteDataSet();
+  AlphaStableMfExperimentOptions options = SmallOptions(dir);
+  options.speech_rank = 5;
+  options.train_samples = 40;
+  options.train_average_last = 20;
+  options.samples = 40;
+  options.average_last = 20;
+  options.methods = {models::MfMethod::kSgld, models::MfMethod::kHamcmc};
+  options.checkpoint_path = ::testing::TempDir() + "/amf_whole.pb";
+  absl::StatusOr<SpeechDenoisingResult> whole = RunSpeechDenoising(options);
+  ASSERT_TRUE(whole.ok()) << whole.status();
+  for (const int stop : {2}) {
+    options.checkpoint_path = absl::StrCat(::testing::TempDir(), "/amf_parts", stop, ".pb");
+    options.stop_after_runs = stop;
+    absl::StatusOr<SpeechDenoisingResult> stopped = RunSpeechDenoising(options);
+    ASSERT_TRUE(stopped.ok()) << stopped.status();
+    EXPECT_FALSE(stopped->complete);
+    EXPECT_EQ(stopped->denoised.size(), static_cast<size_t>(stop - 1));
+    options.stop_after_runs = 0;
+    options.resume = true;
+    absl::StatusOr<SpeechDenoisingResult> resumed = RunSpeechDenoising(options);
+    options.resume = false;
+    ASSERT_TRUE(resumed.ok()) << resumed.status();
+    EXPECT_TRUE(resumed->complete);
+    ASSERT_EQ(resumed->denoised.size(), whole->denoised.size());
+    for (size_t d = 0; d < whole->denoised.size(); ++d) {
+      EXPECT_EQ(resumed->denoised[d].method, whole->denoised[d].method);
+      EXPECT_EQ(resumed->denoised[d].sdr_db, whole->denoised[d].sdr_db) << stop << " " << d;
+      EXPECT_EQ(resumed->denoised[d].denoised, whole->denoised[d].denoised) << stop << " " << d;
+      EXPECT_EQ(resumed->denoised[d].acceptance_rate, whole->denoised[d].acceptance_rate);
+    }
+    for (size_t d = 0; d < stopped->denoised.size(); ++d) {
+      EXPECT_EQ(resumed->denoised[d].seconds_per_sample, stopped->denoised[d].seconds_per_sample);
+    }
+    EXPECT_EQ(SdrCsv(*resumed).substr(0, 40), SdrCsv(*whole).substr(0, 40));
+  }
+  options.resume = true;
+  options.samples = 61;
+  const absl::Status refused = RunSpeechDenoising(options).status();
+  EXPECT_EQ(refused.code(), absl::StatusCode::kFailedPrecondition) << refused;
+  EXPECT_TRUE(absl::StrContains(refused.message(),
+                                options.checkpoint_path + ": written with different settings"))
+      << refused;
+}
+
+// Synthetic mode stopped after its first method and resumed: the same rows.
+TEST(RunSyntheticRecoveryTest, StoppedAndResumedEqualsTheUninterruptedOne) {
+  AlphaStableMfExperimentOptions options;
+  options.synthetic_rows = options.synthetic_cols = 20;
+  options.samples = 100;
+  options.average_last = 50;
+  const std::vector<SyntheticRecoveryRow> whole = RunSyntheticRecovery(options).value();
+  options.checkpoint_path = ::testing::TempDir() + "/amf_synthetic.pb";
+  options.stop_after_runs = 1;
+  EXPECT_EQ(RunSyntheticRecovery(options).value().size(), 1u);
+  options.stop_after_runs = 0;
+  options.resume = true;
+  const std::vector<SyntheticRecoveryRow> resumed = RunSyntheticRecovery(options).value();
+  ASSERT_EQ(resumed.size(), whole.size());
+  for (size_t r = 0; r < whole.size(); ++r) {
+    EXPECT_EQ(resumed[r].method, whole[r].method);
+    EXPECT_EQ(resumed[r].relative_error, whole[r].relative_error) << r;
+    EXPECT_EQ(resumed[r].acceptance_rate, whole[r].acceptance_rate) << r;
+  }
+}
+
 }  // namespace
 }  // namespace sgmcmc::tools

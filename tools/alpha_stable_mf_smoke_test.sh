@@ -31,4 +31,35 @@ if "${bin}" --output_dir="${out}" --data_dir="${TEST_TMPDIR}/none" > /dev/null \
   exit 1
 fi
 grep -q "none/train" "${TEST_TMPDIR}/err"
+# Checkpoints (synthetic mode): a run killed for real once its checkpoint exists, and one
+# stopped after its first method, resumed, write the uninterrupted run's synthetic.csv (the
+# seconds column aside).
+sflags="--mode=synthetic --samples=400 --average_last=100 --synthetic_size=30 --noplot"
+# shellcheck disable=SC2086
+"${bin}" ${sflags} --output_dir="${out}k0" > /dev/null
+# shellcheck disable=SC2086
+"${bin}" ${sflags} --output_dir="${out}k1" > /dev/null 2>&1 &
+pid=$!
+while [ ! -e "${out}k1/checkpoint_synthetic.pb" ] && kill -0 "${pid}" 2> /dev/null; do
+  sleep 0.02
+done
+kill -9 "${pid}" 2> /dev/null || true
+wait "${pid}" 2> /dev/null || true
+# shellcheck disable=SC2086
+"${bin}" ${sflags} --output_dir="${out}k1" --resume > "${TEST_TMPDIR}/k1.out"
+grep -q "resumed from ${out}k1/checkpoint_synthetic.pb: [1-3] run(s) done" "${TEST_TMPDIR}/k1.out" ||
+  test ! -e "${out}k1/checkpoint_synthetic.pb"
+# shellcheck disable=SC2086
+"${bin}" ${sflags} --output_dir="${out}k2" --stop_after_runs=1 > "${TEST_TMPDIR}/k2.out"
+grep -q "^stopped after 1 run(s); checkpoint in ${out}k2/checkpoint_synthetic.pb" \
+  "${TEST_TMPDIR}/k2.out"
+test ! -e "${out}k2/synthetic.csv"
+# shellcheck disable=SC2086
+"${bin}" ${sflags} --output_dir="${out}k2" --resume > "${TEST_TMPDIR}/k2.out"
+grep -q "resumed from ${out}k2/checkpoint_synthetic.pb: 1 run(s) done" "${TEST_TMPDIR}/k2.out"
+for k in k1 k2; do
+  cut -d, -f1-4,6 "${out}k0/synthetic.csv" > "${TEST_TMPDIR}/k0.csv"
+  cut -d, -f1-4,6 "${out}${k}/synthetic.csv" > "${TEST_TMPDIR}/${k}.csv"
+  cmp "${TEST_TMPDIR}/k0.csv" "${TEST_TMPDIR}/${k}.csv"
+done
 echo PASS

@@ -5,7 +5,8 @@ Every .h/.cc under the repository's packages is scanned (bazel-* output trees, e
 third_party/ are skipped). An include counts only if its repo-rooted path names a file of
 the repository, so third-party headers and Bazel's own "tools/cpp/runfiles/runfiles.h" are
 not mistaken for packages of ours. A package is a top-level directory (rng/internal belongs
-to rng). The script prints the floor map (floors, their packages, and the package-level
+to rng; the model families models/lda, models/dp, ... all belong to models and may include
+each other). The script prints the floor map (floors, their packages, and the package-level
 include edges with counts) and exits 1 with file:line for every include that
 
   - points to a package on a higher floor,
@@ -209,16 +210,21 @@ def self_test():
         "linalg/ok.cc": '#include "math/special.h"\n#include "testing/helper.h"\n',
         "eval/ess.h": '#include "base/check.h"\n',
         "samplers/sgld.h": '#include "eval/ess.h"\n',
-        "models/lda.h": '#include "samplers/sgld.h"\n',
+        "models/lda/lda.h": '#include "samplers/sgld.h"\n',
+        # Families of models are subpackages of the one package "models": they may use each
+        # other, and tools above them may use any of them.
+        "models/dp/mixture.h": '#include "models/lda/lda.h"\n#include "samplers/sgld.h"\n',
+        "tools/run.h": '#include "models/dp/mixture.h"\n#include "models/lda/lda.h"\n',
     }
     planted = {
         "linalg/bad.cc": ('#include "rng/engine.h"\n', "same floor"),
-        "rng/up.cc": ('\n#include "models/lda.h"\n', "upward"),
+        "rng/up.cc": ('\n#include "models/lda/lda.h"\n', "upward"),
         "samplers/data_user.cc": ('#include "data/reader.h"\n', "same floor"),
         "data/reader.h": ('#include "eval/ess.h"\n', "same floor"),
         "eval/peek.cc": ('#include "rng/internal/detail.h"\n', "internals"),
         "newpkg/x.cc": ('#include "base/check.h"\n', "on no floor"),
-        "samplers/cycle.cc": ('#include "models/lda.h"\n', "upward"),
+        "samplers/cycle.cc": ('#include "models/lda/lda.h"\n', "upward"),
+        "models/mf/up.cc": ('#include "tools/run.h"\n', "upward"),
     }
     failures = []
     with tempfile.TemporaryDirectory() as root:

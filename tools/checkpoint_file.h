@@ -1,5 +1,5 @@
 // Checkpoint files with a checksum: what every tool that checkpoints (lda, dp_mixture,
-// matrix_factorization, sam) writes and reads, so that a damaged checkpoint is refused with an
+// matrix_factorization, sam, accelerated_dp, alpha_stable_mf) writes and reads, so that a damaged checkpoint is refused with an
 // error naming the file instead of resuming with altered state (a serialized proto parses from
 // most byte strings: a changed byte inside a double or a count is silently taken).
 //

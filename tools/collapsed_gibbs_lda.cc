@@ -1,5 +1,5 @@
 // collapsed_gibbs_lda: the exact LDA baseline. Trains collapsed Gibbs (Griffiths & Steyvers
-// 2004; models/collapsed_gibbs_lda.h) on a UCI bag-of-words corpus and tracks the
+// 2004; models/lda/collapsed_gibbs_lda.h) on a UCI bag-of-words corpus and tracks the
 // document-completion perplexity of docs/ALGORITHMS.md ("Evaluation protocol shared by all
 // LDA samplers"; eval/perplexity.h) on held-out documents, the same split and perplexity code as
 // the `lda` tool, so its numbers are the "collapsed Gibbs run to convergence" reference of the
@@ -52,7 +52,7 @@
 #include "data/split.h"
 #include "eval/evaluation_schedule.h"
 #include "eval/perplexity.h"
-#include "models/collapsed_gibbs_lda.h"
+#include "models/lda/collapsed_gibbs_lda.h"
 #include "parallel/thread_pool.h"
 #include "tools/tool_support.h"
 

@@ -10,7 +10,9 @@
 // user x item count matrix, e.g. docword.msweb.{train,test}.txt.gz); by default the embedded subset
 // //data/msweb (4,000 training and 1,000 test users, CC BY 4.0), for which the defaults finish in
 // well under a minute. Outputs in --output_dir: see tools/dp_mixture_run.h (trace.csv, summary.csv,
-// draws_*.csv in the CmdStan layout) and log_predictive.png (gnuplot, unless --noplot).
+// draws_*.csv in the CmdStan layout, clusters.csv: each run's clusters with their top items by
+// name, allocations_*.csv: each training user's cluster) and log_predictive.png (gnuplot,
+// unless --noplot).
 // The summary table goes to stdout, progress lines to stderr. Checkpoints: every run writes
 // checkpoint_METHOD_seedS.pb in --output_dir (every --checkpoint_every iterations and at its
 // end); --resume continues interrupted runs from them, bit-identically (tools/dp_mixture_run.h).
@@ -18,8 +20,10 @@
 // prior is "uninformative" with no values given, so the default is ours.
 // --atom_concentration, --atom_step, --stick_step and --initial_components replace Table 3's
 // per-method a, h_θ, h_DP and K (0 keeps them), e.g. one prior a for every method; the
-// summary notes when SCIR and SGRLD ran with different a, and which score the paper's
-// ordering holds for (bench/dp_mixture_results.md).
+// summary notes when SCIR and SGRLD ran with different a, and on msweb which score the paper's
+// ordering holds for (bench/dp_mixture_results.md). --initial_components=5,20,60 runs every
+// method and seed from each start and warns when their cluster counts disagree (how to choose:
+// bench/dp_mixture_results.md, "Choosing the start").
 //
 // Example:
 //   bazel run //tools:dp_mixture                       # embedded subset, 5 seeds x 3 methods
@@ -27,6 +31,8 @@
 //       --train=/work/shared/data/msweb/anonymous-msweb.data.gz
 //       --test=/work/shared/data/msweb/anonymous-msweb.test.gz     (one command line)
 //   bazel run //tools:dp_mixture -- --resume    # continue the runs of an interrupted command
+#include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -35,6 +41,8 @@
 #include "absl/flags/parse.h"
 #include "absl/flags/usage.h"
 #include "absl/status/status.h"
+#include "absl/strings/match.h"
+#include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "base/status_macros.h"
@@ -73,9 +81,12 @@ ABSL_FLAG(double, atom_step, 0,
 ABSL_FLAG(double, stick_step, 0,
           "Step size h_DP of the stick breaks for scir and sgrld, > 0; 0 (default): Table 3's "
           "(SCIR 0.1, SGRLD 0.005).");
-ABSL_FLAG(int, initial_components, 0,
+ABSL_FLAG(std::string, initial_components, "0",
           "Components every method starts with (Table 3's K; the samplers are truncation-free), "
-          ">= 1; 0 (default): Table 3's (SCIR and Gibbs 20, SGRLD 30).");
+          "each >= 1, or a comma-separated list of starts (e.g. 5,20,60: every method and seed "
+          "runs from each, reported apart, with a warning when they disagree); 0 (default): "
+          "Table 3's (SCIR and Gibbs 20, SGRLD 30).");
+ABSL_FLAG(int, top_items, 10, "Items listed per cluster in clusters.csv, >= 1.");
 ABSL_FLAG(int, threads, 1, "Worker threads (results are identical for any count).");
 ABSL_FLAG(std::string, output_dir, "/tmp/sgmcmc_dp_mixture",
           "Where the outputs and the checkpoints (checkpoint_METHOD_seedS.pb) go.");
@@ -104,7 +115,27 @@ absl::Status Run(const std::string& argv0) {
   options.atom_concentration = absl::GetFlag(FLAGS_atom_concentration);
   options.atom_step = absl::GetFlag(FLAGS_atom_step);
   options.stick_step = absl::GetFlag(FLAGS_stick_step);
-  options.initial_components = absl::GetFlag(FLAGS_initial_components);
+  options.top_items = absl::GetFlag(FLAGS_top_items);
+  std::vector<int> starts;
+  for (absl::string_view item :
+       absl::StrSplit(absl::GetFlag(FLAGS_initial_components), ',', absl::SkipWhitespace())) {
+    int start = 0;
+    if (!absl::SimpleAtoi(item, &start) || start < 0 ||
+        (start == 0 && absl::GetFlag(FLAGS_initial_components) != "0")) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "--initial_components: expected 0 or a comma-separated list of integers >= 1, got '",
+          absl::GetFlag(FLAGS_initial_components), "'"));
+    }
+    if (std::find(starts.begin(), starts.end(), start) != starts.end()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--initial_components: ", start, " is listed twice"));
+    }
+    starts.push_back(start);
+  }
+  if (starts.empty()) {
+    return absl::InvalidArgumentError("--initial_components: expected 0 or a list of starts");
+  }
+  options.initial_components = starts.front();
   if (absl::Status s = options.Validate(); !s.ok()) {
     return absl::InvalidArgumentError(absl::StrCat("--", s.message()));
   }
@@ -128,6 +159,8 @@ absl::Status Run(const std::string& argv0) {
   SGMCMC_RETURN_IF_ERROR(CheckThreadCount("--threads", threads));
 
   data::MswebData train, test;
+  // msweb (the paper's data) or a UCI corpus: what the header and the notes may say.
+  bool msweb = true;
   const std::string train_path = absl::GetFlag(FLAGS_train);
   if (train_path.empty() && !absl::GetFlag(FLAGS_vocab).empty()) {
     return absl::InvalidArgumentError("--vocab needs --train and --test (UCI docword files)");
@@ -146,18 +179,25 @@ absl::Status Run(const std::string& argv0) {
       SGMCMC_ASSIGN_OR_RETURN(train, data::ReadMsweb(train_path));
       SGMCMC_ASSIGN_OR_RETURN(test, data::ReadMsweb(absl::GetFlag(FLAGS_test), &train.vroots));
     } else {
-      SGMCMC_ASSIGN_OR_RETURN(train.corpus, data::ReadUciCorpus(train_path, vocab));
+      // The UCI conversion of msweb (vocab.msweb.txt) is msweb too.
+      msweb = absl::StrContains(std::filesystem::path(vocab).filename().string(), "msweb");
+      data::UciReadSummary summary;
+      SGMCMC_ASSIGN_OR_RETURN(train.corpus, data::ReadUciCorpus(train_path, vocab, &summary));
+      std::cout << summary.BriefReport() << "\n";
       SGMCMC_ASSIGN_OR_RETURN(test.corpus,
-                              data::ReadUciCorpus(absl::GetFlag(FLAGS_test), vocab));
+                              data::ReadUciCorpus(absl::GetFlag(FLAGS_test), vocab, &summary));
+      std::cout << summary.BriefReport() << "\n";
     }
     SGMCMC_RETURN_IF_ERROR(
         CheckDpData(train.corpus, test.corpus, train_path, absl::GetFlag(FLAGS_test)));
     std::cout << "data: " << train_path << ", " << absl::GetFlag(FLAGS_test) << "\n";
   }
-  std::cout << "train: " << train.corpus.num_documents() << " users, "
-            << train.corpus.num_tokens() << " visits; test: " << test.corpus.num_documents()
-            << " users, " << test.corpus.num_tokens() << " visits; "
-            << train.corpus.vocabulary_size() << " Vroots\n";
+  const char* rows = msweb ? " users, " : " rows, ";
+  const char* tokens = msweb ? " visits" : " tokens";
+  std::cout << "train: " << train.corpus.num_documents() << rows << train.corpus.num_tokens()
+            << tokens << "; test: " << test.corpus.num_documents() << rows
+            << test.corpus.num_tokens() << tokens << "; " << train.corpus.vocabulary_size()
+            << (msweb ? " Vroots\n" : " items\n");
   std::cout << "seeds=" << absl::GetFlag(FLAGS_first_seed) << ".."
             << absl::GetFlag(FLAGS_first_seed) + seeds - 1 << " iterations=" << options.iterations
             << " minibatch=" << options.minibatch_size << " threads=" << threads
@@ -170,13 +210,16 @@ absl::Status Run(const std::string& argv0) {
   std::unique_ptr<parallel::ThreadPool> pool;
   if (threads > 1) pool = std::make_unique<parallel::ThreadPool>(threads);
   std::vector<DpRunResult> runs;
-  for (DpMethod method : methods) {
-    for (int s = 0; s < seeds; ++s) {
-      SGMCMC_ASSIGN_OR_RETURN(
-          DpRunResult run,
-          RunDpChain(train.corpus, test.corpus, method, absl::GetFlag(FLAGS_first_seed) + s,
-                     options, checkpoints, pool.get(), &std::cerr));
-      runs.push_back(std::move(run));
+  for (const int start : starts) {
+    options.initial_components = start;
+    for (DpMethod method : methods) {
+      for (int s = 0; s < seeds; ++s) {
+        SGMCMC_ASSIGN_OR_RETURN(
+            DpRunResult run,
+            RunDpChain(train.corpus, test.corpus, method, absl::GetFlag(FLAGS_first_seed) + s,
+                       options, checkpoints, pool.get(), &std::cerr));
+        runs.push_back(std::move(run));
+      }
     }
   }
   const std::string output_dir = absl::GetFlag(FLAGS_output_dir);
@@ -186,8 +229,14 @@ absl::Status Run(const std::string& argv0) {
               << "; continue with --resume\n";
     return absl::OkStatus();
   }
-  std::cout << DpSummaryTable(runs);
-  SGMCMC_RETURN_IF_ERROR(WriteDpOutputs(runs, output_dir));
+  std::cout << DpSummaryTable(runs, msweb);
+  // msweb: the Vroots' titles and the users' case ids; a UCI corpus: its vocabulary and
+  // docIDs (row numbers).
+  DpOutputNames names;
+  names.item_names =
+      train.vroots.titles.empty() ? train.corpus.vocabulary : train.vroots.titles;
+  names.user_ids = train.case_ids;
+  SGMCMC_RETURN_IF_ERROR(WriteDpOutputs(runs, output_dir, names));
   std::cout << "outputs in " << output_dir << "\n";
   if (absl::GetFlag(FLAGS_plot)) {
     DrawFigure(argv0, "sgmcmc/tools/plots/dp_mixture.gp", output_dir, "log_predictive.png",

@@ -12,13 +12,15 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "base/check.h"
 #include "base/status_macros.h"
 #include "eval/cmdstan_csv.h"
 #include "eval/evaluation_schedule.h"
-#include "models/dp_predictive.h"
+#include "models/dp/predictive.h"
 #include "tools/checkpoint_file.h"
 #include "tools/dp_mixture_checkpoint.pb.h"
 #include "tools/tool_support.h"
+#include "tools/top_items.h"
 
 namespace sgmcmc::tools {
 namespace {
@@ -61,6 +63,7 @@ class Chain {
   virtual int occupied() const = 0;
   virtual int components() const = 0;
   virtual double alpha() const = 0;
+  virtual absl::Span<const int32_t> allocations() const = 0;
   virtual void Save(DpMixtureCheckpoint& checkpoint) const = 0;
   virtual absl::Status Restore(const DpMixtureCheckpoint& checkpoint) = 0;
 };
@@ -75,6 +78,7 @@ class SamplerChain final : public Chain {
   int occupied() const override { return sampler_->num_occupied(); }
   int components() const override { return sampler_->num_components(); }
   double alpha() const override { return sampler_->alpha(); }
+  absl::Span<const int32_t> allocations() const override { return sampler_->allocations(); }
   void Save(DpMixtureCheckpoint& checkpoint) const override { SaveSampler(*sampler_, checkpoint); }
   absl::Status Restore(const DpMixtureCheckpoint& checkpoint) override {
     return RestoreSampler(checkpoint, *sampler_);
@@ -145,6 +149,16 @@ void SaveRun(const DpRunResult& run, DpMixtureCheckpoint& checkpoint) {
                                                run.component_draws.end());
   checkpoint.set_seconds(run.seconds);
   checkpoint.set_burn_in_seconds(run.burn_in_seconds);
+  checkpoint.clear_clusters();
+  for (const DpCluster& c : run.clusters) {
+    DpMixtureCheckpoint::Cluster& cluster = *checkpoint.add_clusters();
+    cluster.set_component(c.component);
+    cluster.set_size(c.size);
+    cluster.set_weight(c.weight);
+    cluster.mutable_top_items()->Assign(c.top_items.begin(), c.top_items.end());
+    cluster.mutable_top_probabilities()->Assign(c.top_probabilities.begin(),
+                                                c.top_probabilities.end());
+  }
 }
 
 void RestoreRun(const DpMixtureCheckpoint& checkpoint, DpRunResult& run) {
@@ -166,10 +180,30 @@ void RestoreRun(const DpMixtureCheckpoint& checkpoint, DpRunResult& run) {
                              checkpoint.component_draws().end());
   run.seconds = checkpoint.seconds();
   run.burn_in_seconds = checkpoint.burn_in_seconds();
+  run.clusters.clear();
+  for (const DpMixtureCheckpoint::Cluster& c : checkpoint.clusters()) {
+    DpCluster cluster;
+    cluster.component = c.component();
+    cluster.size = c.size();
+    cluster.weight = c.weight();
+    cluster.top_items.assign(c.top_items().begin(), c.top_items().end());
+    cluster.top_probabilities.assign(c.top_probabilities().begin(), c.top_probabilities().end());
+    run.clusters.push_back(std::move(cluster));
+  }
 }
 
+// METHOD_seedS[_kK]: the run's part of its file names.
+std::string RunName(DpMethod method, uint64_t seed, int initial_components) {
+  return absl::StrCat(DpMethodName(method), "_seed", seed,
+                      initial_components > 0 ? absl::StrCat("_k", initial_components) : "");
+}
 std::string RunName(const DpRunResult& run) {
-  return absl::StrCat(DpMethodName(run.method), "_seed", run.seed);
+  return RunName(run.method, run.seed, run.explicit_start ? run.initial_components : 0);
+}
+
+// Whether `value` lies within 10% (at least ±1) of `start`.
+bool NearStart(int value, int start) {
+  return std::abs(value - start) <= std::max(1, start / 10);
 }
 
 }  // namespace
@@ -228,6 +262,9 @@ absl::Status DpExperimentOptions::Validate() const {
   if (initial_components < 0) {
     return absl::InvalidArgumentError(absl::StrCat(
         "initial_components must be >= 1 (or 0: Table 3), got ", initial_components));
+  }
+  if (top_items < 1) {
+    return absl::InvalidArgumentError(absl::StrCat("top_items must be >= 1, got ", top_items));
   }
   return absl::OkStatus();
 }
@@ -293,8 +330,44 @@ absl::Status CheckDpData(const data::Corpus& train, const data::Corpus& test,
   return absl::OkStatus();
 }
 
-std::string DpCheckpointPath(const std::string& directory, DpMethod method, uint64_t seed) {
-  return absl::StrCat(directory, "/checkpoint_", DpMethodName(method), "_seed", seed, ".pb");
+std::string DpCheckpointPath(const std::string& directory, DpMethod method, uint64_t seed,
+                             int initial_components) {
+  return absl::StrCat(directory, "/checkpoint_", RunName(method, seed, initial_components),
+                      ".pb");
+}
+
+std::vector<DpCluster> DpClustersOfDraw(const models::DpMixtureDraw& draw,
+                                        absl::Span<const int32_t> allocations, int top_items) {
+  const int k = draw.num_components(), v = draw.vocabulary_size;
+  std::vector<int64_t> sizes(k, 0);
+  for (const int32_t z : allocations) {
+    SGMCMC_CHECK(z >= 0 && z < k) << "allocation " << z << " outside the draw's " << k
+                           << " components";
+    ++sizes[z];
+  }
+  std::vector<int> order;
+  for (int j = 0; j < k; ++j) {
+    if (sizes[j] > 0) order.push_back(j);
+  }
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) {
+    if (sizes[x] != sizes[y]) return sizes[x] > sizes[y];
+    return draw.weights[x] > draw.weights[y];
+  });
+  std::vector<DpCluster> clusters;
+  for (const int j : order) {
+    DpCluster cluster;
+    cluster.component = j;
+    cluster.size = sizes[j];
+    cluster.weight = draw.weights[j];
+    const absl::Span<const double> log_theta =
+        absl::MakeConstSpan(draw.log_atoms).subspan(static_cast<size_t>(j) * v, v);
+    cluster.top_items = TopItems(log_theta, std::max(top_items, 1));
+    for (const int32_t w : cluster.top_items) {
+      cluster.top_probabilities.push_back(std::exp(log_theta[w]));
+    }
+    clusters.push_back(std::move(cluster));
+  }
+  return clusters;
 }
 
 absl::StatusOr<DpRunResult> RunDpChain(const data::Corpus& train, const data::Corpus& test,
@@ -326,6 +399,8 @@ absl::StatusOr<DpRunResult> RunDpChain(const data::Corpus& train, const data::Co
   run.method = method;
   run.seed = seed;
   run.atom_concentration = sampler_options.model.atom_concentration;
+  run.initial_components = sampler_options.model.initial_components;
+  run.explicit_start = options.initial_components > 0;
   run.num_users = train.num_documents();
   run.users_per_iteration =
       method == DpMethod::kGibbs ? train.num_documents() : capped.minibatch_size;
@@ -347,7 +422,7 @@ absl::StatusOr<DpRunResult> RunDpChain(const data::Corpus& train, const data::Co
   std::string path;
   if (!checkpoints.directory.empty()) {
     SGMCMC_RETURN_IF_ERROR(CreateOutputDirectory(checkpoints.directory, "checkpoint directory"));
-    path = DpCheckpointPath(checkpoints.directory, method, seed);
+    path = DpCheckpointPath(checkpoints.directory, method, seed, options.initial_components);
   }
   if (checkpoints.resume && !path.empty() && std::filesystem::exists(path)) {
     SGMCMC_ASSIGN_OR_RETURN(const std::string bytes, ReadCheckpoint(path, kCheckpointKind));
@@ -430,44 +505,66 @@ absl::StatusOr<DpRunResult> RunDpChain(const data::Corpus& train, const data::Co
     }
   }
   run.iterations_completed = chain->steps();
+  if (run.finished(options)) {
+    // The last draw's clusters; a finished run resumed again has no draw (it is not part of
+    // the sampler's state) and keeps those of its checkpoint.
+    if (chain->components() > 0) {
+      chain->Draw(draw);
+      run.clusters = DpClustersOfDraw(draw, chain->allocations(), options.top_items);
+    }
+    run.allocations.assign(chain->allocations().begin(), chain->allocations().end());
+  }
   SGMCMC_RETURN_IF_ERROR(save());
   return run;
 }
 
-std::string DpSummaryTable(const std::vector<DpRunResult>& runs) {
+std::string DpSummaryTable(const std::vector<DpRunResult>& runs, bool msweb) {
   std::ostringstream out;
-  out << absl::StrFormat("%-6s %5s %14s %14s %9s %11s %8s %12s %14s\n", "method", "seed",
-                         "log_pred(avg)", "log_pred(draw)", "occupied", "components", "alpha",
-                         "ms/iteration", "ns/user/iter");
+  out << absl::StrFormat("%-6s %5s %5s %14s %14s %9s %11s %8s %12s %14s\n", "method", "seed",
+                         "start", "log_pred(avg)", "log_pred(draw)", "occupied", "components",
+                         "alpha", "ms/iteration", "ns/user/iter");
+  std::vector<int> starts;
+  bool several_starts = false;  // runs of one method from different starts
   for (const DpRunResult& run : runs) {
+    for (const DpRunResult& other : runs) {
+      several_starts |= other.method == run.method &&
+                        other.initial_components != run.initial_components;
+    }
     const DpTracePoint& p = run.final_point();
     const double per_iteration = run.seconds_per_iteration();
-    out << absl::StrFormat("%-6s %5d %14.4f %14.4f %9d %11d %8.3g %12.3f %14.1f\n",
-                           DpMethodName(run.method), run.seed, p.running_log_predictive,
-                           run.mean_draw_log_predictive(), p.occupied, p.components, p.alpha,
-                           1e3 * per_iteration,
+    out << absl::StrFormat("%-6s %5d %5d %14.4f %14.4f %9d %11d %8.3g %12.3f %14.1f\n",
+                           DpMethodName(run.method), run.seed, run.initial_components,
+                           p.running_log_predictive, run.mean_draw_log_predictive(), p.occupied,
+                           p.components, p.alpha, 1e3 * per_iteration,
                            1e9 * per_iteration / static_cast<double>(run.users_per_iteration));
-  }
-  // Per method: mean (min, max) of the final running log predictive, mean occupied.
-  for (DpMethod method : {DpMethod::kScir, DpMethod::kSgrld, DpMethod::kGibbs}) {
-    double sum = 0, lo = std::numeric_limits<double>::infinity(), hi = -lo, occupied = 0;
-    double draw_sum = 0;
-    int count = 0;
-    for (const DpRunResult& run : runs) {
-      if (run.method != method) continue;
-      const double lp = run.final_point().running_log_predictive;
-      sum += lp;
-      lo = std::min(lo, lp);
-      hi = std::max(hi, lp);
-      occupied += run.final_point().occupied;
-      draw_sum += run.mean_draw_log_predictive();
-      ++count;
+    if (std::find(starts.begin(), starts.end(), run.initial_components) == starts.end()) {
+      starts.push_back(run.initial_components);
     }
-    if (count == 0) continue;
-    out << absl::StrFormat("%-6s mean log predictive %.4f (min %.4f, max %.4f), single-draw "
-                           "%.4f, mean occupied %.1f over %d seeds\n",
-                           DpMethodName(method), sum / count, lo, hi, draw_sum / count,
-                           occupied / count, count);
+  }
+  // Per method (and start, if there are several): mean (min, max) of the final running log
+  // predictive, mean occupied.
+  for (DpMethod method : {DpMethod::kScir, DpMethod::kSgrld, DpMethod::kGibbs}) {
+    for (const int start : starts) {
+      double sum = 0, lo = std::numeric_limits<double>::infinity(), hi = -lo, occupied = 0;
+      double draw_sum = 0;
+      int count = 0;
+      for (const DpRunResult& run : runs) {
+        if (run.method != method || run.initial_components != start) continue;
+        const double lp = run.final_point().running_log_predictive;
+        sum += lp;
+        lo = std::min(lo, lp);
+        hi = std::max(hi, lp);
+        occupied += run.final_point().occupied;
+        draw_sum += run.mean_draw_log_predictive();
+        ++count;
+      }
+      if (count == 0) continue;
+      out << absl::StrFormat("%-6s %smean log predictive %.4f (min %.4f, max %.4f), single-draw "
+                             "%.4f, mean occupied %.1f over %d seeds\n",
+                             DpMethodName(method),
+                             several_starts ? absl::StrCat("start ", start, ": ") : "",
+                             sum / count, lo, hi, draw_sum / count, occupied / count, count);
+    }
   }
   // SCIR vs SGRLD seed by seed (the paper: SCIR ends better for every seed).
   int compared = 0, scir_better = 0, scir_better_draw = 0;
@@ -475,7 +572,11 @@ std::string DpSummaryTable(const std::vector<DpRunResult>& runs) {
   for (const DpRunResult& scir : runs) {
     if (scir.method != DpMethod::kScir) continue;
     for (const DpRunResult& sgrld : runs) {
-      if (sgrld.method != DpMethod::kSgrld || sgrld.seed != scir.seed) continue;
+      if (sgrld.method != DpMethod::kSgrld || sgrld.seed != scir.seed ||
+          sgrld.explicit_start != scir.explicit_start ||
+          (scir.explicit_start && sgrld.initial_components != scir.initial_components)) {
+        continue;
+      }
       ++compared;
       scir_a = scir.atom_concentration;
       sgrld_a = sgrld.atom_concentration;
@@ -486,22 +587,75 @@ std::string DpSummaryTable(const std::vector<DpRunResult>& runs) {
   }
   if (compared > 0) {
     out << "SCIR above SGRLD in log predictive for " << scir_better << " of " << compared
-        << " seeds (draw-averaged), " << scir_better_draw << " of " << compared
+        << (several_starts ? " seed-start pairs" : " seeds") << " (draw-averaged), " << scir_better_draw << " of " << compared
         << " (single draws)\n";
     if (scir_a != sgrld_a) {
       out << "note: different atom priors (SCIR a = " << scir_a << ", SGRLD a = " << sgrld_a
-          << ", Table 3), i.e. different models. The paper's ordering is the single-draw "
-             "score's; on msweb SGRLD's draw-averaged lead comes from its bias (it beats the "
-             "exact sampler of its own model) and its K = 30 start; with one prior "
-             "(--atom_concentration=0.5) SCIR leads on both scores: "
-             "bench/dp_mixture_results.md\n";
+          << ", Table 3), i.e. different models";
+      if (msweb) {
+        out << ". The paper's ordering is the single-draw score's; on msweb SGRLD's "
+               "draw-averaged lead comes from its bias (it beats the exact sampler of its own "
+               "model) and its K = 30 start; with one prior (--atom_concentration=0.5) SCIR "
+               "leads on both scores: bench/dp_mixture_results.md\n";
+      } else {
+        out << "; --atom_concentration sets one prior for both\n";
+      }
+    }
+  }
+  // Starts: a run whose occupied count stayed at its start, and starts that disagree.
+  for (const DpRunResult& run : runs) {
+    if (run.occupied_draws.empty()) continue;
+    const auto [lo, hi] = std::minmax_element(run.occupied_draws.begin(), run.occupied_draws.end());
+    if (NearStart(*lo, run.initial_components) && NearStart(*hi, run.initial_components)) {
+      out << absl::StrFormat(
+          "warning: %s seed %d: the occupied clusters stayed at %d-%d after burn-in, within 10%% "
+          "of the start's %d: the count may follow the start rather than the data; compare "
+          "several starts (--initial_components=%d,%d,%d)\n",
+          DpMethodName(run.method), run.seed, *lo, *hi, run.initial_components,
+          std::max(1, run.initial_components / 4), run.initial_components,
+          3 * run.initial_components);
+    }
+  }
+  for (DpMethod method : {DpMethod::kScir, DpMethod::kSgrld, DpMethod::kGibbs}) {
+    std::vector<uint64_t> seeds;
+    for (const DpRunResult& run : runs) {
+      if (run.method == method && std::find(seeds.begin(), seeds.end(), run.seed) == seeds.end()) {
+        seeds.push_back(run.seed);
+      }
+    }
+    for (const uint64_t seed : seeds) {
+      // The post-burn-in ranges of the runs from each start; disjoint ranges disagree.
+      std::vector<std::pair<int, int>> ranges;
+      std::string listed;
+      for (const DpRunResult& run : runs) {
+        if (run.method != method || run.seed != seed || run.occupied_draws.empty()) continue;
+        const auto [lo, hi] =
+            std::minmax_element(run.occupied_draws.begin(), run.occupied_draws.end());
+        ranges.emplace_back(*lo, *hi);
+        absl::StrAppend(&listed, listed.empty() ? "" : ", ", "start ", run.initial_components,
+                        ": ", *lo, "-", *hi);
+      }
+      bool disjoint = false;
+      for (size_t a = 0; a < ranges.size(); ++a) {
+        for (size_t b = a + 1; b < ranges.size(); ++b) {
+          disjoint |= ranges[a].second < ranges[b].first || ranges[b].second < ranges[a].first;
+        }
+      }
+      if (disjoint) {
+        out << absl::StrFormat(
+            "warning: %s seed %d: the starts disagree on the occupied clusters after burn-in "
+            "(%s): the chains have not forgotten their starts; run longer, and compare the "
+            "starts' held-out log predictive (bench/dp_mixture_results.md, \"Choosing the "
+            "start\")\n",
+            DpMethodName(method), seed, listed);
+      }
     }
   }
   return out.str();
 }
 
-absl::Status WriteDpOutputs(const std::vector<DpRunResult>& runs,
-                            const std::string& output_dir) {
+absl::Status WriteDpOutputs(const std::vector<DpRunResult>& runs, const std::string& output_dir,
+                            const DpOutputNames& names) {
   for (const DpRunResult& run : runs) {
     if (run.trace.empty()) {
       return absl::FailedPreconditionError(
@@ -523,26 +677,27 @@ absl::Status WriteDpOutputs(const std::vector<DpRunResult>& runs,
   std::ofstream trace;
   SGMCMC_RETURN_IF_ERROR(open("trace.csv", trace));
   trace << "method,seed,iteration,seconds,log_predictive,running_log_predictive,occupied,"
-           "components,alpha\n";
+           "components,alpha,initial_components\n";
   for (const DpRunResult& run : runs) {
     for (const DpTracePoint& p : run.trace) {
-      trace << absl::StrFormat("%s,%d,%d,%.6g,%.10g,%.10g,%d,%d,%.6g\n",
+      trace << absl::StrFormat("%s,%d,%d,%.6g,%.10g,%.10g,%d,%d,%.6g,%d\n",
                                DpMethodName(run.method), run.seed, p.iteration, p.seconds,
                                p.log_predictive, p.running_log_predictive, p.occupied,
-                               p.components, p.alpha);
+                               p.components, p.alpha, run.initial_components);
     }
   }
   std::ofstream summary;
   SGMCMC_RETURN_IF_ERROR(open("summary.csv", summary));
   summary << "method,seed,iterations,running_log_predictive,mean_draw_log_predictive,occupied,"
-             "components,alpha,seconds_per_iteration,ns_per_user_iteration\n";
+             "components,alpha,seconds_per_iteration,ns_per_user_iteration,initial_components\n";
   for (const DpRunResult& run : runs) {
     const DpTracePoint& p = run.final_point();
     summary << absl::StrFormat(
-        "%s,%d,%d,%.10g,%.10g,%d,%d,%.6g,%.6g,%.6g\n", DpMethodName(run.method), run.seed,
+        "%s,%d,%d,%.10g,%.10g,%d,%d,%.6g,%.6g,%.6g,%d\n", DpMethodName(run.method), run.seed,
         p.iteration, p.running_log_predictive, run.mean_draw_log_predictive(), p.occupied,
         p.components, p.alpha, run.seconds_per_iteration(),
-        1e9 * run.seconds_per_iteration() / static_cast<double>(run.users_per_iteration));
+        1e9 * run.seconds_per_iteration() / static_cast<double>(run.users_per_iteration),
+        run.initial_components);
   }
   for (const DpRunResult& run : runs) {
     std::ofstream draws;
@@ -566,15 +721,47 @@ absl::Status WriteDpOutputs(const std::vector<DpRunResult>& runs,
     }
     SGMCMC_RETURN_IF_ERROR(writer.Finish(run.burn_in_seconds, run.seconds - run.burn_in_seconds));
   }
-  std::ofstream names;
-  SGMCMC_RETURN_IF_ERROR(open("runs.txt", names));
+  // The clusters of the last draws, and each run's allocations by cluster number.
+  std::ofstream clusters;
+  SGMCMC_RETURN_IF_ERROR(open("clusters.csv", clusters));
+  clusters << "method,seed,initial_components,cluster,size,weight,top_items\n";
+  for (const DpRunResult& run : runs) {
+    std::vector<int32_t> number;  // component -> cluster number
+    for (size_t c = 0; c < run.clusters.size(); ++c) {
+      const DpCluster& cluster = run.clusters[c];
+      clusters << absl::StrFormat(
+          "%s,%d,%d,%d,%d,%.6g,%s\n", DpMethodName(run.method), run.seed,
+          run.initial_components, c, cluster.size, cluster.weight,
+          CsvField(TopItemsText(cluster.top_items, cluster.top_probabilities, names.item_names)));
+      if (cluster.component >= static_cast<int>(number.size())) {
+        number.resize(cluster.component + 1, -1);
+      }
+      number[cluster.component] = static_cast<int32_t>(c);
+    }
+    std::ofstream allocations;
+    SGMCMC_RETURN_IF_ERROR(open(absl::StrCat("allocations_", RunName(run), ".csv"), allocations));
+    allocations << "user,cluster\n";
+    for (size_t i = 0; i < run.allocations.size(); ++i) {
+      const int32_t z = run.allocations[i];
+      const int64_t user = i < names.user_ids.size() ? names.user_ids[i]
+                                                     : static_cast<int64_t>(i) + 1;
+      allocations << user << "," << (z < static_cast<int32_t>(number.size()) ? number[z] : -1)
+                  << "\n";
+    }
+    if (!allocations) {
+      return absl::DataLossError(absl::StrCat(output_dir, "/allocations_", RunName(run),
+                                              ".csv: writing failed"));
+    }
+  }
+  std::ofstream names_file;
+  SGMCMC_RETURN_IF_ERROR(open("runs.txt", names_file));
   std::vector<std::string> methods;
   for (const DpRunResult& run : runs) {
     const std::string name(DpMethodName(run.method));
     if (std::find(methods.begin(), methods.end(), name) == methods.end()) methods.push_back(name);
   }
-  for (const std::string& name : methods) names << name << "\n";
-  if (!trace || !summary || !names) {
+  for (const std::string& name : methods) names_file << name << "\n";
+  if (!trace || !summary || !clusters || !names_file) {
     return absl::DataLossError(absl::StrCat(output_dir, ": writing the outputs failed"));
   }
   return absl::OkStatus();

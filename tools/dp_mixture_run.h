@@ -1,8 +1,8 @@
 // The `dp_mixture` tool's engine (tools/dp_mixture.cc is its command line): runs the DP
-// mixture of multinomials (models/dp_mixture.h) on user/Vroot data with the stochastic slice
-// sampler under SCIR and under SGRLD (models/dp_stochastic_slice.h, Table 3 settings of Baker
+// mixture of multinomials (models/dp/mixture.h) on user/Vroot data with the stochastic slice
+// sampler under SCIR and under SGRLD (models/dp/stochastic_slice.h, Table 3 settings of Baker
 // et al. 2018) and with the exact Gibbs slice sampler, several seeds each, and traces the
-// held-out log predictive (models/dp_predictive.h) and the number of occupied components
+// held-out log predictive (models/dp/predictive.h) and the number of occupied components
 // against iterations and sampler seconds: Figure 3(b) / 4(b) of the paper.
 //
 // Evaluation schedule: eval::EvaluationCadence (eval/evaluation_schedule.h, the LDA tool's
@@ -21,14 +21,31 @@
 //
 // Outputs (WriteDpOutputs) in the output directory:
 //   trace.csv       method, seed, iteration, seconds, log_predictive, running_log_predictive,
-//                   occupied, components, alpha (one row per evaluation, all runs)
+//                   occupied, components, alpha, initial_components (one row per
+//                   evaluation, all runs)
 //   summary.csv     method, seed, final running log predictive, mean single-draw log
 //                   predictive after burn-in, occupied, components, alpha, seconds per
-//                   iteration, ns per user per iteration (users touched: N or n)
-//   draws_METHOD_seedS.csv  α and the occupied/instantiated component counts of every
+//                   iteration, ns per user per iteration (users touched: N or n),
+//                   initial_components
+//   draws_RUN.csv   α and the occupied/instantiated component counts of every
 //                   post-burn-in iteration in the CmdStan CSV layout (eval/cmdstan_csv.h;
 //                   lp__ is not computed and written as 0)
 //   runs.txt        the method names, for tools/plots/dp_mixture.gp (log_predictive.png)
+//   clusters.csv    the clusters of every run's last draw: method, seed, initial_components,
+//                   cluster (0 = the largest), size (training users), weight ω_j, and
+//                   top_items, the `top_items` items of largest atom probability θ_jw as
+//                   "name (θ); ..." (names from DpOutputNames, else the item's 0-based id)
+//   allocations_RUN.csv  user (DpOutputNames::user_ids, else the 1-based row of the training
+//                   file), cluster (clusters.csv's number) of the last draw, per run
+// RUN is METHOD_seedS, or METHOD_seedS_kK for a run started with initial_components = K > 0
+// (several starts write apart).
+//
+// Several starts: the slice samplers' number of occupied clusters moves slowly (on the embedded
+// msweb subset, 300 Gibbs iterations from 5, 20 and 60 clusters end with 5, 12.5 and 17
+// occupied on average over two seeds: bench/dp_mixture_results.md, "Choosing the start"), so a
+// single run's count can reflect its start more than the data. DpSummaryTable warns when a
+// run's post-burn-in occupied counts stay within 10% (at least ±1) of its start, and when the
+// runs of one method and seed from several starts end in ranges that do not overlap.
 //
 // Cost: the runs (see the samplers) plus O(test users × K) per evaluation.
 //
@@ -50,9 +67,10 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "data/corpus.h"
-#include "models/dp_mixture.h"
-#include "models/dp_stochastic_slice.h"
+#include "models/dp/mixture.h"
+#include "models/dp/stochastic_slice.h"
 #include "parallel/thread_pool.h"
 
 namespace sgmcmc::tools {
@@ -90,6 +108,8 @@ struct DpExperimentOptions {
   // samplers are truncation-free), >= 0; 0 keeps Table 3's (SCIR and Gibbs 20, SGRLD 30).
   // Default 0.
   int initial_components = 0;
+  // Items listed per cluster in clusters.csv, >= 1. Default 10.
+  int top_items = 10;
 
   absl::Status Validate() const;
 };
@@ -110,9 +130,29 @@ struct DpTracePoint {
   double alpha = 0;
 };
 
+// One occupied cluster of a run's last draw.
+struct DpCluster {
+  int component = 0;  // the sampler's component index j
+  int64_t size = 0;   // training users allocated to it
+  double weight = 0;  // ω_j
+  // The items of largest θ_jw, largest first, and their θ_jw.
+  std::vector<int32_t> top_items;
+  std::vector<double> top_probabilities;
+};
+
+// The occupied clusters of `draw` given the allocations (one per training user, each in
+// [0, draw.num_components())): largest first (ties: larger weight, then smaller index), each
+// with its `top_items` (>= 1) most probable items. O(N + K V log top_items).
+std::vector<DpCluster> DpClustersOfDraw(const models::DpMixtureDraw& draw,
+                                        absl::Span<const int32_t> allocations, int top_items);
+
 struct DpRunResult {
   DpMethod method = DpMethod::kScir;
   uint64_t seed = 0;
+  // The start's components: Table 3's K of the method or the options' initial_components, and
+  // whether the options set it (then the run's file names carry _kK).
+  int initial_components = 0;
+  bool explicit_start = false;
   // The atoms' Dirichlet prior a the run sampled (and scored) with.
   double atom_concentration = 0;
   int64_t num_users = 0;
@@ -127,6 +167,10 @@ struct DpRunResult {
   int64_t burn_in = 0;
   double burn_in_seconds = 0;
   double seconds = 0;  // all sampler time
+  // The last draw's occupied clusters (DpClustersOfDraw) and every training user's component
+  // index (DpCluster::component); filled when the run has finished.
+  std::vector<DpCluster> clusters;
+  std::vector<int32_t> allocations;
 
   bool finished(const DpExperimentOptions& options) const {
     return iterations_completed == options.iterations;
@@ -161,8 +205,10 @@ struct DpCheckpointOptions {
 absl::Status CheckDpData(const data::Corpus& train, const data::Corpus& test,
                          absl::string_view train_source, absl::string_view test_source);
 
-// The checkpoint file of a run in `directory`.
-std::string DpCheckpointPath(const std::string& directory, DpMethod method, uint64_t seed);
+// The checkpoint file of a run in `directory`: checkpoint_METHOD_seedS.pb, or with
+// initial_components = K > 0 checkpoint_METHOD_seedS_kK.pb.
+std::string DpCheckpointPath(const std::string& directory, DpMethod method, uint64_t seed,
+                             int initial_components = 0);
 
 // One run. `pool` may be null (the results do not depend on the thread count); `progress`
 // (may be null) gets a line per 10% of the run.
@@ -177,18 +223,28 @@ absl::StatusOr<DpRunResult> RunDpChain(const data::Corpus& train, const data::Co
                                        const DpCheckpointOptions& checkpoints,
                                        parallel::ThreadPool* pool, std::ostream* progress);
 
-// The summary table (one line per run, then per method the mean and range), and the
-// comparisons the paper reports: for how many seeds SCIR ends above SGRLD, by the running
+// The summary table (one line per run, then per method and start the mean and range), and
+// the comparisons the paper reports: for how many seeds SCIR ends above SGRLD, by the running
 // (draw-averaged) log predictive and by the mean single-draw log predictive, and the mean
-// occupied components of each. Where SCIR and SGRLD ran with different atom priors a (Table
-// 3's settings), a note says so and which score the paper's ordering holds for
+// occupied components of each. Then the warnings on starts (see "Several starts" above).
+// With `msweb` (the data are the paper's msweb), where SCIR and SGRLD ran with different atom
+// priors a (Table 3's settings), a note says so and which score the paper's ordering holds for
 // (bench/dp_mixture_results.md: on msweb SGRLD's draw-averaged lead at a = 0.001 comes from
-// its bias, not from a better model or a better approximation of the posterior).
-std::string DpSummaryTable(const std::vector<DpRunResult>& runs);
+// its bias, not from a better model or a better approximation of the posterior); on other
+// data only that the priors differ.
+std::string DpSummaryTable(const std::vector<DpRunResult>& runs, bool msweb = false);
 
-// Writes trace.csv, summary.csv, draws_*.csv and runs.txt into `output_dir` (created if
-// missing) for finished runs (each with a trace). Errors name the file.
-absl::Status WriteDpOutputs(const std::vector<DpRunResult>& runs, const std::string& output_dir);
+// The names written to clusters.csv and the allocation files; either may be empty.
+struct DpOutputNames {
+  std::vector<std::string> item_names;  // per item (word id), e.g. msweb's Vroot titles
+  std::vector<int64_t> user_ids;        // per training user, e.g. msweb's case ids
+};
+
+// Writes trace.csv, summary.csv, draws_*.csv, clusters.csv, allocations_*.csv and runs.txt
+// into `output_dir` (created if missing) for finished runs (each with a trace). Errors name
+// the file.
+absl::Status WriteDpOutputs(const std::vector<DpRunResult>& runs, const std::string& output_dir,
+                            const DpOutputNames& names = {});
 
 }  // namespace sgmcmc::tools
 

@@ -96,10 +96,73 @@ TEST(DpMixtureRunTest, SummaryNotesDifferentAtomPriors) {
   const std::string table_mixed =
       DpSummaryTable({fake(DpMethod::kScir, 0.5), fake(DpMethod::kSgrld, 0.001)});
   EXPECT_THAT(table_mixed, HasSubstr("different atom priors (SCIR a = 0.5, SGRLD a = 0.001"));
+  // The paper's ordering and msweb's measurements are msweb's: said only there.
+  EXPECT_THAT(table_mixed, Not(HasSubstr("paper's ordering")));
+  EXPECT_THAT(table_mixed, HasSubstr("--atom_concentration sets one prior for both"));
+  EXPECT_THAT(DpSummaryTable({fake(DpMethod::kScir, 0.5), fake(DpMethod::kSgrld, 0.001)},
+                             /*msweb=*/true),
+              HasSubstr("The paper's ordering is the single-draw score's; on msweb"));
   const std::string table_same =
       DpSummaryTable({fake(DpMethod::kScir, 0.5), fake(DpMethod::kSgrld, 0.5)});
   EXPECT_THAT(table_same, HasSubstr("SCIR above SGRLD in log predictive for 0 of 1 seeds"));
   EXPECT_THAT(table_same, Not(HasSubstr("different atom priors")));
+}
+
+// A run whose occupied count stayed near its start is flagged; starts whose post-burn-in
+// ranges do not overlap are flagged; overlapping ones that moved are not.
+TEST(DpMixtureRunTest, SummaryWarnsWhenTheClusterCountFollowsTheStart) {
+  auto fake = [](int start, std::vector<int> occupied) {
+    DpRunResult run;
+    run.method = DpMethod::kGibbs;
+    run.seed = 1;
+    run.initial_components = start;
+    run.explicit_start = true;
+    run.users_per_iteration = 10;
+    DpTracePoint point;
+    point.iteration = 10;
+    point.occupied = occupied.back();
+    run.trace.push_back(point);
+    run.occupied_draws = std::move(occupied);
+    return run;
+  };
+  // 20 -> 19..22: within 10% (±2) of 20.
+  const std::string stuck = DpSummaryTable({fake(20, {19, 22, 20})});
+  EXPECT_THAT(stuck, HasSubstr("warning: gibbs seed 1: the occupied clusters stayed at 19-22 "
+                               "after burn-in, within 10% of the start's 20"));
+  EXPECT_THAT(stuck, HasSubstr("--initial_components=5,20,60"));
+  EXPECT_THAT(DpSummaryTable({fake(20, {19, 23, 20})}), Not(HasSubstr("warning")));
+  // Starts 5 and 60 moved (no "stayed" warning) but to disjoint ranges.
+  const std::string disagree = DpSummaryTable({fake(5, {6, 8}), fake(60, {40, 44})});
+  EXPECT_THAT(disagree, Not(HasSubstr("stayed")));
+  EXPECT_THAT(disagree, HasSubstr("warning: gibbs seed 1: the starts disagree on the occupied "
+                                  "clusters after burn-in (start 5: 6-8, start 60: 40-44)"));
+  EXPECT_THAT(disagree, HasSubstr("gibbs  start 5: mean log predictive"));
+  EXPECT_THAT(DpSummaryTable({fake(5, {9, 30}), fake(60, {30, 44})}), Not(HasSubstr("warning")));
+}
+
+// The clusters of a hand-made draw: occupied ones only, largest first (ties by weight), their
+// top items by θ (ties by id), sizes counted from the allocations.
+TEST(DpMixtureRunTest, ClustersOfDraw) {
+  models::DpMixtureDraw draw;
+  draw.vocabulary_size = 3;
+  draw.weights = {0.2, 0.3, 0.1, 0.3};
+  const std::vector<std::vector<double>> theta = {
+      {0.5, 0.3, 0.2}, {0.1, 0.1, 0.8}, {0.2, 0.2, 0.6}, {0.6, 0.2, 0.2}};
+  for (const auto& row : theta) {
+    for (double p : row) draw.log_atoms.push_back(std::log(p));
+  }
+  const std::vector<DpCluster> clusters = DpClustersOfDraw(draw, {3, 1, 0, 3, 1, 1, 0}, 2);
+  ASSERT_EQ(clusters.size(), 3u);  // component 2 is empty
+  EXPECT_EQ(clusters[0].component, 1);
+  EXPECT_EQ(clusters[0].size, 3);
+  EXPECT_EQ(clusters[0].weight, 0.3);
+  EXPECT_THAT(clusters[0].top_items, ::testing::ElementsAre(2, 0));  // 0.1 tie: smaller id
+  EXPECT_NEAR(clusters[0].top_probabilities[0], 0.8, 1e-15);
+  EXPECT_EQ(clusters[1].component, 3);  // size 2, weight 0.3 before component 0's 0.2
+  EXPECT_EQ(clusters[2].component, 0);
+  EXPECT_THAT(clusters[2].top_items, ::testing::ElementsAre(0, 1));
+  // More top items than words: all of them.
+  EXPECT_EQ(DpClustersOfDraw(draw, {0}, 10)[0].top_items.size(), 3u);
 }
 
 // An empty held-out file scored a log predictive of exactly 0 for every method and seed.
@@ -158,9 +221,42 @@ TEST(DpMixtureRunTest, RunsEveryMethodAndWritesOutputs) {
   EXPECT_THAT(table, HasSubstr("gibbs  mean log predictive"));
 
   const std::string dir = absl::StrCat(::testing::TempDir(), "/dp_out");
-  ASSERT_TRUE(WriteDpOutputs(runs, dir).ok());
+  DpOutputNames names;
+  names.item_names = msweb.train.vroots.titles;
+  names.user_ids = msweb.train.case_ids;
+  ASSERT_TRUE(WriteDpOutputs(runs, dir, names).ok());
   const std::string trace = ReadFile(dir + "/trace.csv");
   EXPECT_EQ(std::count(trace.begin(), trace.end(), '\n'), 1 + 3 * 4);
+  // clusters.csv: per run the occupied clusters of the last draw, their sizes summing to the
+  // users, named items; the allocation files number every user's cluster.
+  const std::string clusters = ReadFile(dir + "/clusters.csv");
+  EXPECT_THAT(clusters, ::testing::StartsWith(
+                            "method,seed,initial_components,cluster,size,weight,top_items\n"));
+  for (const DpRunResult& run : runs) {
+    ASSERT_EQ(static_cast<int>(run.clusters.size()), run.final_point().occupied);
+    int64_t users = 0;
+    for (const DpCluster& c : run.clusters) users += c.size;
+    EXPECT_EQ(users, msweb.train.corpus.num_documents());
+    EXPECT_THAT(clusters, HasSubstr(absl::StrCat(DpMethodName(run.method), ",1,",
+                                                 run.initial_components, ",0,",
+                                                 run.clusters[0].size, ",")));
+    const std::string allocations =
+        ReadFile(absl::StrCat(dir, "/allocations_", DpMethodName(run.method), "_seed1.csv"));
+    std::vector<std::string> lines = absl::StrSplit(allocations, '\n', absl::SkipEmpty());
+    ASSERT_EQ(lines.size(), 1u + msweb.train.corpus.num_documents());
+    EXPECT_EQ(lines[0], "user,cluster");
+    std::vector<int64_t> sizes(run.clusters.size(), 0);
+    for (size_t i = 1; i < lines.size(); ++i) {
+      const std::vector<std::string> fields = absl::StrSplit(lines[i], ',');
+      EXPECT_EQ(fields[0], absl::StrCat(msweb.train.case_ids[i - 1]));
+      const int c = std::stoi(fields[1]);
+      ASSERT_TRUE(c >= 0 && c < static_cast<int>(sizes.size())) << lines[i];
+      ++sizes[c];
+    }
+    for (size_t c = 0; c < sizes.size(); ++c) EXPECT_EQ(sizes[c], run.clusters[c].size);
+  }
+  // The items by title, e.g. msweb's most visited Vroot.
+  EXPECT_THAT(clusters, HasSubstr("Free Downloads ("));
   EXPECT_THAT(ReadFile(dir + "/draws_scir_seed1.csv"), HasSubstr("lp__,alpha,occupied,components"));
   EXPECT_EQ(ReadFile(dir + "/runs.txt"), "scir\nsgrld\ngibbs\n");
 }
@@ -262,6 +358,10 @@ TEST(DpMixtureRunTest, StoppedAndResumedRunEqualsTheUninterruptedRun) {
     EXPECT_EQ(again.trace.size(), 4u);
     EXPECT_EQ(again.alpha_draws, resumed.back().alpha_draws);
     EXPECT_EQ(again.seconds, resumed.back().seconds);
+    EXPECT_EQ(again.allocations, resumed.back().allocations);
+    ASSERT_EQ(again.clusters.size(), resumed.back().clusters.size());
+    EXPECT_EQ(again.clusters[0].top_items, resumed.back().clusters[0].top_items);
+    EXPECT_EQ(resumed.back().allocations, uninterrupted.back().allocations);
   }
   ASSERT_TRUE(WriteDpOutputs(uninterrupted, whole).ok());
   ASSERT_TRUE(WriteDpOutputs(resumed, parts).ok());
@@ -279,6 +379,11 @@ TEST(DpMixtureRunTest, StoppedAndResumedRunEqualsTheUninterruptedRun) {
         << run;
   }
   EXPECT_EQ(ReadFile(whole + "/runs.txt"), ReadFile(parts + "/runs.txt"));
+  EXPECT_EQ(ReadFile(whole + "/clusters.csv"), ReadFile(parts + "/clusters.csv"));
+  for (const std::string run : {"scir_seed2", "sgrld_seed2", "gibbs_seed2"}) {
+    const std::string name = "/allocations_" + run + ".csv";
+    EXPECT_EQ(ReadFile(whole + name), ReadFile(parts + name)) << run;
+  }
 
   // Other settings: refused, naming the checkpoint.
   DpCheckpointOptions checkpoints;

@@ -21,6 +21,11 @@ test "$(wc -l < "${out}/summary.csv")" -eq 7
 grep -q "^lp__,alpha,occupied,components$" "${out}/draws_gibbs_seed2.csv"
 grep -q "^#     algorithm = sgrld$" "${out}/draws_sgrld_seed1.csv"
 test "$(grep -c -v '^#' "${out}/draws_scir_seed1.csv")" -eq 16
+# The clusters of every run's last draw, items by Vroot title; every user's cluster.
+grep -q "^method,seed,initial_components,cluster,size,weight,top_items$" "${out}/clusters.csv"
+grep -q "^gibbs,2,20,0,[0-9]*,[0-9.e-]*,.*(" "${out}/clusters.csv"
+test "$(wc -l < "${out}/allocations_sgrld_seed2.csv")" -eq 4001
+grep -q "^user,cluster$" "${out}/allocations_scir_seed1.csv"
 # Two threads: the same trace apart from the seconds column.
 "${bin}" --output_dir="${out}2" --iterations=30 --eval_every=10 --seeds=2 --threads=2 \
   --noplot > /dev/null 2>&1
@@ -36,7 +41,7 @@ strip() {
     echo "${f##*/}"
     grep -v -e "Elapsed Time" -e "seconds (" -e "^#   file = " "${f}"
   done
-  cat "$1/runs.txt"
+  cat "$1/runs.txt" "$1/clusters.csv" "$1"/allocations_*.csv
 }
 strip "${out}" > "${TEST_TMPDIR}/whole"
 # Killed for real (SIGKILL once a checkpoint of the second run exists), then resumed on two
@@ -115,4 +120,35 @@ if "${bin}" --output_dir="${out}5" --iterations=10 --noplot --threads=100000 > /
 fi
 grep -q "^dp_mixture: INVALID_ARGUMENT: --threads must be in \[1, 1024\], got 100000" \
   "${TEST_TMPDIR}/err"
+# Several starts: each run and reported apart (files _kK), the disagreement flagged.
+"${bin}" --output_dir="${out}6" --iterations=20 --eval_every=10 --seeds=1 --methods=gibbs \
+  --initial_components=2,40 --noplot > "${TEST_TMPDIR}/stdout6" 2> /dev/null
+grep -q "^gibbs  start 2: mean log predictive" "${TEST_TMPDIR}/stdout6"
+grep -q "^gibbs  start 40: mean log predictive" "${TEST_TMPDIR}/stdout6"
+grep -q "^warning: gibbs seed 1: the starts disagree" "${TEST_TMPDIR}/stdout6"
+test -e "${out}6/draws_gibbs_seed1_k2.csv"
+test -e "${out}6/allocations_gibbs_seed1_k40.csv"
+test "$(grep -c "^gibbs,1,.*,40$" "${out}6/summary.csv")" -eq 1
+if "${bin}" --output_dir="${out}6" --initial_components=5,x > /dev/null \
+  2> "${TEST_TMPDIR}/err"; then
+  echo "expected failure for --initial_components=5,x" >&2
+  exit 1
+fi
+grep -q "^dp_mixture: INVALID_ARGUMENT: --initial_components: expected" "${TEST_TMPDIR}/err"
+# A UCI corpus that is not msweb: rows and items, no msweb note; names from its vocabulary; a
+# count-0 entry is reported.
+printf '3\n3\n5\n1 1 2\n1 2 1\n2 3 3\n3 1 0\n3 2 2\n' > "${TEST_TMPDIR}/docword.toy.txt"
+printf 'apple\nbanana\ncherry\n' > "${TEST_TMPDIR}/vocab.toy.txt"
+"${bin}" --output_dir="${out}7" --iterations=10 --eval_every=5 --seeds=1 --minibatch_size=2 \
+  --train="${TEST_TMPDIR}/docword.toy.txt" --test="${TEST_TMPDIR}/docword.toy.txt" \
+  --vocab="${TEST_TMPDIR}/vocab.toy.txt" --noplot > "${TEST_TMPDIR}/stdout7" 2> /dev/null
+grep -q "^train: 3 rows, 8 tokens; test: 3 rows, 8 tokens; 3 items$" "${TEST_TMPDIR}/stdout7"
+grep -q "(1 with count 0)" "${TEST_TMPDIR}/stdout7"
+grep -q "^note: different atom priors" "${TEST_TMPDIR}/stdout7"
+if grep -q -e "paper's ordering" -e "Vroots" -e "users" "${TEST_TMPDIR}/stdout7"; then
+  echo "msweb wording on a UCI corpus" >&2
+  exit 1
+fi
+grep -q "apple\|banana\|cherry" "${out}7/clusters.csv"
+test "$(cat "${out}7/allocations_gibbs_seed1.csv" | head -2 | tail -1 | cut -d, -f1)" = 1
 echo PASS

@@ -50,9 +50,69 @@ ABSL_FLAG(std::string, topic_update, "",
           "18.0 CPU s against eager's 11.9 for 10 passes; bench/README.md); raise runs' "
           "mean_every (lda_vs_sklearn.py --mean_every). Empty: keep.");
 ABSL_FLAG(bool, plot, true, "Draw perplexity.png with gnuplot (if gnuplot is on PATH).");
+ABSL_FLAG(std::string, stream_docword, "",
+          "Train from a stream (LdaConfig.stream) read from this UCI docword file (plain or "
+          "gzip; - for standard input, one pass): the corpus is never held in memory. Needs "
+          "--vocab and one of --held_out_documents and --test_docword.");
+ABSL_FLAG(std::string, stream_text, "",
+          "Train from a stream of raw text: a file with one document per line or a directory "
+          "with one per file, tokenized over the fixed vocabulary --vocab.");
+ABSL_FLAG(std::string, vocab, "", "The stream's vocabulary file, one word per line.");
+ABSL_FLAG(int, held_out_documents, 0,
+          "Hold out the stream's first N documents (document completion); 0: keep the "
+          "config's.");
+ABSL_FLAG(std::string, test_docword, "",
+          "Held-out documents of a stream: a separate UCI docword file over --vocab.");
+ABSL_FLAG(int, passes, 0, "Passes over the stream, >= 1 (0: keep the config's; default 1).");
 
 namespace sgmcmc::tools {
 namespace {
+
+// The --stream_* flags into config.stream (they override its fields).
+absl::Status ApplyStreamFlags(LdaConfig& config) {
+  for (const auto& [flag, value] :
+       {std::pair<const char*, int>{"--held_out_documents", absl::GetFlag(FLAGS_held_out_documents)},
+        {"--passes", absl::GetFlag(FLAGS_passes)}}) {
+    if (value < 0) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(flag, " must be >= 0 (0: keep the config's), got ", value));
+    }
+  }
+  const std::string docword = absl::GetFlag(FLAGS_stream_docword);
+  const std::string text = absl::GetFlag(FLAGS_stream_text);
+  const bool any = !docword.empty() || !text.empty() || !absl::GetFlag(FLAGS_vocab).empty() ||
+                   absl::GetFlag(FLAGS_held_out_documents) > 0 ||
+                   !absl::GetFlag(FLAGS_test_docword).empty() || absl::GetFlag(FLAGS_passes) > 0;
+  if (!any) return absl::OkStatus();
+  if (!docword.empty() && !text.empty()) {
+    return absl::InvalidArgumentError("--stream_docword and --stream_text: give one");
+  }
+  if (!config.has_stream() && docword.empty() && text.empty()) {
+    return absl::InvalidArgumentError(
+        "--vocab, --held_out_documents, --test_docword and --passes apply to a stream: give "
+        "--stream_docword or --stream_text (or a config with a stream)");
+  }
+  LdaStreamConfig& stream = *config.mutable_stream();
+  if (!docword.empty()) {
+    stream.clear_text();
+    stream.set_docword(docword);
+  }
+  if (!text.empty()) {
+    stream.clear_docword();
+    stream.set_text(text);
+  }
+  if (!absl::GetFlag(FLAGS_vocab).empty()) stream.set_vocab(absl::GetFlag(FLAGS_vocab));
+  if (absl::GetFlag(FLAGS_held_out_documents) > 0) {
+    stream.clear_test_docword();
+    stream.set_held_out_documents(absl::GetFlag(FLAGS_held_out_documents));
+  }
+  if (!absl::GetFlag(FLAGS_test_docword).empty()) {
+    stream.clear_held_out_documents();
+    stream.set_test_docword(absl::GetFlag(FLAGS_test_docword));
+  }
+  if (absl::GetFlag(FLAGS_passes) > 0) stream.set_passes(absl::GetFlag(FLAGS_passes));
+  return absl::OkStatus();
+}
 
 absl::Status Main(const char* argv0) {
   const std::string path = FromWorkingDirectory(absl::GetFlag(FLAGS_config));
@@ -85,6 +145,7 @@ absl::Status Main(const char* argv0) {
       run.set_iterations(absl::GetFlag(FLAGS_iterations));
     }
   }
+  SGMCMC_RETURN_IF_ERROR(ApplyStreamFlags(config));
   if (const std::string estimator = absl::GetFlag(FLAGS_count_estimator); !estimator.empty()) {
     SGMCMC_RETURN_IF_ERROR(SetLdaCountEstimator(estimator, "--count_estimator", config));
   }
@@ -106,6 +167,8 @@ int main(int argc, char** argv) {
   return sgmcmc::tools::ToolMain(
       argc, argv,
       "Online LDA with SCIR / SGRLD topic updates. No arguments: SCIR on the embedded KOS "
-      "corpus. --config=FILE for any corpus and settings (tools/lda_config.proto).",
+      "corpus. --config=FILE for any corpus and settings (tools/lda_config.proto); "
+      "--stream_docword=FILE (or -) or --stream_text=FILE|DIR with --vocab=FILE to train from "
+      "a stream larger than memory.",
       sgmcmc::tools::Main);
 }

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <thread>
 #include <utility>
 
@@ -19,13 +20,17 @@
 #include "base/seconds_since.h"
 #include "base/status_macros.h"
 #include "data/corpus_loader.h"
+#include "data/document_reader.h"
+#include "data/text_reader.h"
+#include "data/text_stream.h"
+#include "data/uci_reader.h"
 #include "data/topic_matrix.h"
 #include "eval/evaluation_schedule.h"
 #include "eval/fold_in.h"
 #include "eval/perplexity.h"
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
-#include "models/lda_topics.h"
+#include "models/lda/topics.h"
 #include "parallel/thread_pool.h"
 #include "tools/checkpoint_file.h"
 #include "tools/gnuplot.h"
@@ -75,14 +80,31 @@ bool ValidRunName(const std::string& name) {
   return true;
 }
 
+// A streamed run's source and shuffling, for its settings line.
+std::string StreamSettings(const LdaConfig& config) {
+  const LdaStreamConfig& stream = config.stream();
+  return absl::StrCat(stream.docword().empty() ? stream.text() : stream.docword(),
+                      " passes=", stream.has_passes() ? stream.passes() : 1, " buffer=",
+                      stream.has_shuffle_buffer_documents() ? stream.shuffle_buffer_documents()
+                                                            : data::UciStreamOptions()
+                                                                  .shuffle_buffer_documents);
+}
+
+// The stream id of a streamed run's minibatch engine under the run's seed (beside
+// models::kLdaDriverStream and data::kSplitStream).
+constexpr uint64_t kLdaMinibatchStream = models::kLdaDriverStream + 1;
+
 std::string Settings(const LdaConfig& config, const ResolvedLdaRun& run, const LdaData& data) {
   const models::LdaOptions& o = run.options;
   return absl::StrCat("sampler=", models::LdaSamplerName(o.sampler), " K=", o.num_topics,
                       " alpha=", o.alpha, " beta=", o.beta, " step=", o.step_size.ToString(),
                       " minibatch=", o.minibatch_size, " sweeps=", o.gibbs_sweeps,
                       " seed=", o.seed, " burn_in=", run.burn_in, " D=",
-                      data.train.num_documents(), " V=", data.train.vocabulary_size(),
-                      " N=", data.train.num_tokens(), " test=", data.test.observed.num_documents(),
+                      data.streamed ? data.streamed_documents : data.train.num_documents(),
+                      " V=", data.train.vocabulary_size(),
+                      data.streamed ? absl::StrCat(" stream=", StreamSettings(config))
+                                    : absl::StrCat(" N=", data.train.num_tokens()),
+                      " test=", data.test.observed.num_documents(),
                       "/", data.test.held_out.num_tokens(), " eval_sweeps=",
                       config.has_eval_sweeps() ? config.eval_sweeps() : eval::kDefaultEvalSweeps,
                       // Only when not the presets' estimator: older checkpoints stay valid.
@@ -119,13 +141,13 @@ std::string TraceCsv(const LdaCheckpoint& checkpoint) {
 std::string PointTraceCsv(const LdaCheckpoint& checkpoint) {
   std::string out =
       "iteration,train_seconds,fold_in_perplexity_last,fold_in_perplexity_mean,mean_samples,"
-      "gibbs_running_predictive_perplexity,train_cpu_seconds\n";
+      "gibbs_running_predictive_perplexity,train_cpu_seconds,documents\n";
   for (const LdaTracePoint& p : checkpoint.trace()) {
     absl::StrAppend(&out, p.iteration(), ",", absl::StrFormat("%.6f", p.train_seconds()), ",",
                     absl::StrFormat("%.9g", p.fold_in_perplexity_last()), ",",
                     absl::StrFormat("%.9g", p.fold_in_perplexity_mean()), ",",
                     p.mean_samples(), ",", absl::StrFormat("%.9g", p.running_perplexity()), ",",
-                    absl::StrFormat("%.6f", p.train_cpu_seconds()), "\n");
+                    absl::StrFormat("%.6f", p.train_cpu_seconds()), ",", p.documents(), "\n");
   }
   return out;
 }
@@ -156,8 +178,17 @@ class RunTrainer {
         pool_(pool),
         progress_(progress) {}
 
-  absl::Status Train(const LdaRunOptions& options, LdaCheckpoint& checkpoint) {
+  // `opened`: the run's stream when it is open already (standard input); moved from.
+  absl::Status Train(const LdaRunOptions& options, LdaCheckpoint& checkpoint,
+                     std::optional<data::UciMinibatchStream>& opened) {
     SGMCMC_ASSIGN_OR_RETURN(models::Lda lda, CreateLda(options.source));
+    std::optional<data::UciMinibatchStream> stream = std::move(opened);
+    opened.reset();
+    rng::Engine stream_engine(run_.options.seed, kLdaMinibatchStream);
+    if (data_.streamed && !stream.has_value()) {
+      SGMCMC_ASSIGN_OR_RETURN(
+          stream, OpenLdaStream(config_, run_.options.minibatch_size, options.source));
+    }
     eval::EvaluationScheduleOptions eval_options;
     eval_options.iterations = run_.iterations;
     eval_options.eval_every = config_.eval_every();  // 0 when unset: the default
@@ -194,6 +225,9 @@ class RunTrainer {
             "; config: ", Settings(config_, run_, data_)));
       }
       SGMCMC_RETURN_IF_ERROR(RestoreState(checkpoint, path, lda, schedule));
+      if (stream.has_value()) {
+        SGMCMC_RETURN_IF_ERROR(RestoreStream(checkpoint.stream(), path, *stream, stream_engine));
+      }
       progress_ << absl::StrFormat("[%s] resumed from %s at iteration %d\n", run_.name, path,
                                    lda.iteration());
     }
@@ -201,11 +235,27 @@ class RunTrainer {
     const int64_t start_iteration = lda.iteration();
     const auto start = Clock::now();
     auto last_print = Clock::now();
-    while (lda.iteration() < run_.iterations &&
+    bool stream_ended = false;
+    data::DocumentMinibatch batch;
+    while (lda.iteration() < run_.iterations && !stream_ended &&
            !(run_.max_seconds > 0 && checkpoint.train_seconds() >= run_.max_seconds)) {
       const auto step_start = Clock::now();
       const double cpu_start = ProcessCpuSeconds();
-      lda.Step();
+      if (stream.has_value()) {
+        // Reading the minibatch counts as training time: streaming is part of the method.
+        SGMCMC_ASSIGN_OR_RETURN(const bool more, stream->Next(stream_engine, &batch));
+        if (!more) {
+          stream_ended = true;
+          break;
+        }
+        SGMCMC_RETURN_IF_ERROR(lda.StepOn(batch.documents));
+        // A stream that ends with this minibatch ends the run with it.
+        stream_ended = stream->passes_completed() >= StreamPasses() &&
+                       stream->documents_emitted() >=
+                           static_cast<int64_t>(StreamPasses()) * data_.streamed_documents;
+      } else {
+        lda.Step();
+      }
       const double step_seconds = SecondsSince(step_start);
       phases_.steps += step_seconds;
       phases_.update += lda.last_update_seconds();
@@ -218,7 +268,7 @@ class RunTrainer {
       checkpoint.set_tokens(checkpoint.tokens() + stats.tokens);
       checkpoint.set_token_updates(checkpoint.token_updates() + stats.token_updates);
       const int64_t m = lda.iteration();
-      const bool last = m == run_.iterations ||
+      const bool last = m == run_.iterations || stream_ended ||
                         (run_.max_seconds > 0 && checkpoint.train_seconds() >= run_.max_seconds);
       if (schedule.IsDue(m) || last) {
         const auto eval_start = Clock::now();
@@ -232,6 +282,7 @@ class RunTrainer {
       }
       if (config_.checkpoint_every() > 0 && m % config_.checkpoint_every() == 0 && !last) {
         SaveState(lda, schedule, checkpoint);
+        if (stream.has_value()) SaveStream(*stream, stream_engine, checkpoint);
         SGMCMC_RETURN_IF_ERROR(
             WriteCheckpoint(path, kCheckpointKind, checkpoint.SerializeAsString()));
       }
@@ -240,8 +291,13 @@ class RunTrainer {
       SGMCMC_RETURN_IF_ERROR(Evaluate(lda, schedule, checkpoint));  // e.g. resumed at the end
     }
     SaveState(lda, schedule, checkpoint);
+    if (stream.has_value()) SaveStream(*stream, stream_engine, checkpoint);
     SGMCMC_RETURN_IF_ERROR(
         WriteCheckpoint(path, kCheckpointKind, checkpoint.SerializeAsString()));
+    if (stream_ended && lda.iteration() < run_.iterations) {
+      progress_ << absl::StrFormat("[%s] the stream ended after %d iteration(s) (%d passes)\n",
+                                   run_.name, lda.iteration(), StreamPasses());
+    }
     // Where this session's wall time went (progress only; no output file changes).
     progress_ << absl::StrFormat(
         "[%s] time: %d steps %.2f s (topic update %.2f s, posterior mean %.2f s, Gibbs sweeps "
@@ -258,8 +314,40 @@ class RunTrainer {
   }
 
  private:
+  int StreamPasses() const {
+    return config_.stream().has_passes() ? config_.stream().passes() : 1;
+  }
+
+  static void SaveStream(const data::UciMinibatchStream& stream, const rng::Engine& engine,
+                         LdaCheckpoint& checkpoint) {
+    const data::UciMinibatchStream::State state = stream.state();
+    LdaStreamState& out = *checkpoint.mutable_stream();
+    out.mutable_buffer_ids()->Assign(state.buffer_ids.begin(), state.buffer_ids.end());
+    out.set_next_document(state.next_document);
+    out.set_passes_completed(state.passes_completed);
+    out.set_documents_emitted(state.documents_emitted);
+    out.set_engine_position(engine.position());
+  }
+
+  static absl::Status RestoreStream(const LdaStreamState& saved, const std::string& path,
+                                    data::UciMinibatchStream& stream, rng::Engine& engine) {
+    data::UciMinibatchStream::State state;
+    state.buffer_ids.assign(saved.buffer_ids().begin(), saved.buffer_ids().end());
+    state.next_document = saved.next_document();
+    state.passes_completed = saved.passes_completed();
+    state.documents_emitted = saved.documents_emitted();
+    if (absl::Status s = stream.Restore(state); !s.ok()) {
+      return absl::Status(s.code(), absl::StrCat(path, ": the stream's position: ", s.message()));
+    }
+    engine.Seek(saved.engine_position());
+    return absl::OkStatus();
+  }
+
   absl::StatusOr<models::Lda> CreateLda(const std::string& source) {
-    absl::StatusOr<models::Lda> lda = models::Lda::Create(data_.train, run_.options, pool_);
+    absl::StatusOr<models::Lda> lda =
+        data_.streamed
+            ? models::Lda::CreateStreaming(data_.train.vocabulary_size(), run_.options, pool_)
+            : models::Lda::Create(data_.train, run_.options, pool_);
     if (!lda.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(
           source, ": run ", run_.name, ": ",
@@ -490,6 +578,8 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
     o.seed = config.has_seed() ? config.seed() : 1;
     if (absl::Status s = o.Validate(); !s.ok()) return RunOptionsError(source, i, s);
     r.iterations = run.has_iterations() ? run.iterations() : kDefaultLdaIterations;
+    r.iterations_set = run.has_iterations();
+    r.burn_in_set = run.has_burn_in();
     if (r.iterations < 1) {
       return ConfigError(source,
                          absl::StrCat(field, ".iterations must be >= 1, got ", r.iterations));
@@ -552,9 +642,26 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
 }
 
 absl::Status FitLdaRunsToData(int num_documents, const std::string& source,
-                              std::vector<ResolvedLdaRun>& runs) {
+                              std::vector<ResolvedLdaRun>& runs, int passes) {
   for (ResolvedLdaRun& run : runs) {
     models::LdaOptions& o = run.options;
+    if (passes > 0) {
+      if (o.count_estimator == models::LdaCountEstimator::kPersistentJoint) {
+        return ConfigError(source, absl::StrCat("run ", run.name, ": count_estimator "
+                                                "PERSISTENT_JOINT needs the corpus in memory; "
+                                                "it cannot train from a stream"));
+      }
+      o.corpus_documents = num_documents;
+      if (!run.iterations_set) {
+        run.iterations = (static_cast<int64_t>(passes) * num_documents + o.minibatch_size - 1) /
+                         o.minibatch_size;
+        if (!run.burn_in_set) {
+          run.burn_in = eval::DefaultBurnIn(run.iterations);
+          o.mean_burn_in = run.burn_in;
+        }
+      }
+      continue;
+    }
     if (run.full_batch) o.minibatch_size = num_documents;
     if (o.count_estimator == models::LdaCountEstimator::kPersistentJoint &&
         o.minibatch_size != num_documents) {
@@ -616,8 +723,162 @@ absl::Status SetLdaTopicUpdate(absl::string_view name, const std::string& flag,
                                                   &LdaRunConfig::set_topic_update, config);
 }
 
+namespace {
+
+// A path of the stream config as the user wrote it: relative to the working directory, and
+// standard input ("-") as it is.
+std::string StreamPath(const std::string& path) {
+  return path == data::kStandardInput ? path : FromWorkingDirectory(path);
+}
+
+// The reader of config.stream's source; the vocabulary is read as well when `vocabulary` is
+// not null.
+absl::StatusOr<std::unique_ptr<data::DocumentReader>> OpenStreamReader(
+    const LdaStreamConfig& stream, const std::string& source) {
+  const bool docword = !stream.docword().empty();
+  if (docword == !stream.text().empty()) {
+    return ConfigError(source, "stream: set exactly one of stream.docword (a UCI docword "
+                               "file, or \"-\" for standard input) and stream.text");
+  }
+  if (stream.vocab().empty()) {
+    return ConfigError(source, "stream.vocab (the vocabulary file, one word per line) is "
+                               "required");
+  }
+  if (docword) {
+    SGMCMC_ASSIGN_OR_RETURN(data::UciDocumentReader reader,
+                            data::UciDocumentReader::Open(StreamPath(stream.docword())));
+    return std::unique_ptr<data::DocumentReader>(
+        std::make_unique<data::UciDocumentReader>(std::move(reader)));
+  }
+  data::TextCorpusOptions text;
+  text.vocabulary_path = FromWorkingDirectory(stream.vocab());
+  if (!stream.stop_words().empty()) {
+    text.tokenizer.stop_words_path = FromWorkingDirectory(stream.stop_words());
+  }
+  SGMCMC_ASSIGN_OR_RETURN(std::unique_ptr<data::TextDocumentReader> reader,
+                          data::TextDocumentReader::Open(StreamPath(stream.text()), text));
+  return std::unique_ptr<data::DocumentReader>(std::move(reader));
+}
+
+// Prefixes a status with the config's name.
+absl::Status InConfig(const std::string& source, const absl::Status& status) {
+  return absl::Status(status.code(), absl::StrCat(source, ": ", status.message()));
+}
+
+// `opened`: the training stream's reader when it is already open (standard input, which can
+// be opened once), else null.
+absl::StatusOr<LdaData> LoadStreamedLdaData(const LdaConfig& config, const std::string& source,
+                                            const data::DocumentReader* opened) {
+  const LdaStreamConfig& stream = config.stream();
+  if (config.has_corpus() || config.has_test_documents()) {
+    return ConfigError(source, "stream replaces corpus and test_documents: leave them unset "
+                               "(held-out documents: stream.held_out_documents or "
+                               "stream.test_docword)");
+  }
+  if (stream.has_passes() && stream.passes() < 1) {
+    return ConfigError(source, absl::StrCat("stream.passes must be >= 1, got ", stream.passes()));
+  }
+  if (stream.has_shuffle_buffer_documents() && stream.shuffle_buffer_documents() < 1) {
+    return ConfigError(source, absl::StrCat("stream.shuffle_buffer_documents must be >= 1, got ",
+                                            stream.shuffle_buffer_documents()));
+  }
+  const bool first_documents = stream.has_held_out_documents();
+  if (first_documents == !stream.test_docword().empty()) {
+    return ConfigError(source, "stream: set exactly one of stream.held_out_documents (the "
+                               "first N documents of the stream, set aside) and "
+                               "stream.test_docword (a separate UCI docword file)");
+  }
+  if (first_documents && stream.held_out_documents() < 1) {
+    return ConfigError(source, absl::StrCat("stream.held_out_documents must be >= 1, got ",
+                                            stream.held_out_documents()));
+  }
+  LdaData data;
+  data.streamed = true;
+  absl::StatusOr<std::unique_ptr<data::DocumentReader>> owned;
+  const data::DocumentReader* reader = opened;
+  if (reader == nullptr) {
+    owned = OpenStreamReader(stream, source);
+    if (!owned.ok()) return InConfig(source, owned.status());
+    reader = owned->get();
+  }
+  const std::string vocab = FromWorkingDirectory(stream.vocab());
+  absl::StatusOr<std::vector<std::string>> vocabulary = data::ReadUciVocabulary(vocab);
+  if (!vocabulary.ok()) return InConfig(source, vocabulary.status());
+  data.train.vocabulary = *std::move(vocabulary);
+  const int num_documents = reader->num_documents();
+  if (reader->vocabulary_size() != data.train.vocabulary_size()) {
+    return ConfigError(source, absl::StrCat(reader->path(), ": its header says W = ",
+                                            reader->vocabulary_size(), " words but ", vocab,
+                                            " has ", data.train.vocabulary_size(),
+                                            " (stream.vocab must be this corpus's vocabulary)"));
+  }
+  data::Corpus test;
+  test.vocabulary = data.train.vocabulary;
+  if (first_documents) {
+    const int held_out = stream.held_out_documents();
+    if (held_out >= num_documents) {
+      return ConfigError(source, absl::StrCat("stream.held_out_documents = ", held_out,
+                                              " leaves no training document of the ",
+                                              num_documents, " in ", reader->path()));
+    }
+    if (opened != nullptr) {
+      return ConfigError(source, "stream.held_out_documents cannot be read from standard "
+                                 "input (it is read twice); use stream.test_docword");
+    }
+    int d = 0;
+    std::vector<int32_t> tokens;
+    for (int j = 0; j < held_out; ++j) {
+      absl::StatusOr<bool> more = (*owned)->Next(&d, &tokens);
+      if (!more.ok()) return InConfig(source, more.status());
+      test.AddDocument(tokens);
+    }
+    data.streamed_documents = num_documents - held_out;
+  } else {
+    absl::StatusOr<data::Corpus> read = data::ReadUciCorpus(
+        FromWorkingDirectory(stream.test_docword()), vocab);
+    if (!read.ok()) return InConfig(source, read.status());
+    test.doc_offsets = std::move(read->doc_offsets);
+    test.tokens = std::move(read->tokens);
+    data.streamed_documents = num_documents;
+  }
+  data.test = data::SplitForDocumentCompletion(test);
+  data.description = absl::StrCat(
+      "stream: ", reader->path(), ", ", num_documents, " documents per pass, V = ",
+      data.train.vocabulary_size(), "; held out: ",
+      first_documents ? absl::StrCat("its first ", stream.held_out_documents(), " documents")
+                      : FromWorkingDirectory(stream.test_docword()));
+  return data;
+}
+
+}  // namespace
+
+absl::StatusOr<data::UciMinibatchStream> OpenLdaStream(const LdaConfig& config,
+                                                       int minibatch_size,
+                                                       const std::string& source) {
+  const LdaStreamConfig& stream = config.stream();
+  SGMCMC_ASSIGN_OR_RETURN(std::unique_ptr<data::DocumentReader> reader,
+                          OpenStreamReader(stream, source));
+  data::UciStreamOptions options;
+  options.batch_size = minibatch_size;
+  if (stream.has_shuffle_buffer_documents()) {
+    options.shuffle_buffer_documents = stream.shuffle_buffer_documents();
+  }
+  options.max_epochs = stream.has_passes() ? stream.passes() : 1;
+  for (int d = 0; d < stream.held_out_documents(); ++d) options.excluded_documents.push_back(d);
+  absl::StatusOr<data::UciMinibatchStream> opened =
+      data::UciMinibatchStream::Open(std::move(reader), options);
+  if (!opened.ok()) {
+    return InConfig(source, absl::Status(opened.status().code(),
+                                         absl::StrReplaceAll(opened.status().message(),
+                                                             {{"UciStreamOptions.max_epochs",
+                                                               "stream.passes"}})));
+  }
+  return opened;
+}
+
 absl::StatusOr<LdaData> LoadLdaData(const LdaConfig& config, const std::string& source,
                                     const std::string& argv0) {
+  if (config.has_stream()) return LoadStreamedLdaData(config, source, nullptr);
   data::HeldOutOptions held_out;
   if (config.has_test_documents() && !config.corpus().has_test_uci()) {
     if (config.test_documents() < 1) {
@@ -650,6 +911,26 @@ absl::StatusOr<LdaData> LoadLdaData(const LdaConfig& config, const std::string& 
                  std::move(loaded->description)};
 }
 
+std::string SummaryLines(const std::string& name, const LdaTracePoint& last) {
+  // The headline: the held-out perplexity of the posterior-mean topics by fold-in, the point
+  // estimate every comparison uses (bench/README.md); the last sample's while the mean has
+  // no samples (burn-in not reached).
+  const bool mean = last.mean_samples() > 0;
+  std::string headline = absl::StrFormat(
+      "%s: held-out perplexity %.2f (%s, fold-in) after %d iterations, %.1f s of training",
+      name, mean ? last.fold_in_perplexity_mean() : last.fold_in_perplexity_last(),
+      mean ? absl::StrCat("posterior-mean topics over ", last.mean_samples(), " samples")
+           : "the last sample: burn-in not reached, no posterior mean",
+      last.iteration(), last.train_seconds());
+  return absl::StrCat(
+      headline, "\n", std::string(name.size() + 2, ' '),
+      absl::StrFormat("other figures: fold-in perplexity of the last sample %.2f; Gibbs "
+                      "predictive perplexity %.2f (document completion, p_dw averaged over the "
+                      "evaluations after burn-in; the last evaluation alone %.2f)",
+                      last.fold_in_perplexity_last(), last.running_perplexity(),
+                      last.perplexity()));
+}
+
 std::string LdaOutputDirectory(const LdaConfig& config) {
   return FromWorkingDirectory(config.output_dir().empty() ? "lda_output" : config.output_dir());
 }
@@ -658,8 +939,24 @@ absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options) {
   std::ostream& progress = options.progress == nullptr ? std::cerr : *options.progress;
   SGMCMC_ASSIGN_OR_RETURN(std::vector<ResolvedLdaRun> runs,
                           ResolveLdaRuns(config, options.source));
-  SGMCMC_ASSIGN_OR_RETURN(const LdaData data, LoadLdaData(config, options.source, options.argv0));
-  SGMCMC_RETURN_IF_ERROR(FitLdaRunsToData(data.train.num_documents(), options.source, runs));
+  // Standard input can be opened once: its stream is opened first, for the one run.
+  std::optional<data::UciMinibatchStream> stdin_stream;
+  if (config.has_stream() && config.stream().docword() == data::kStandardInput) {
+    if (runs.size() != 1) {
+      return ConfigError(options.source, absl::StrCat("a stream from standard input trains one "
+                                                      "run, not ", runs.size()));
+    }
+    SGMCMC_ASSIGN_OR_RETURN(
+        stdin_stream, OpenLdaStream(config, runs[0].options.minibatch_size, options.source));
+  }
+  SGMCMC_ASSIGN_OR_RETURN(
+      const LdaData data,
+      stdin_stream.has_value()
+          ? LoadStreamedLdaData(config, options.source, &stdin_stream->reader())
+          : LoadLdaData(config, options.source, options.argv0));
+  SGMCMC_RETURN_IF_ERROR(FitLdaRunsToData(
+      data.streamed ? data.streamed_documents : data.train.num_documents(), options.source, runs,
+      data.streamed ? (config.stream().has_passes() ? config.stream().passes() : 1) : 0));
   const std::string directory = LdaOutputDirectory(config);
   SGMCMC_RETURN_IF_ERROR(
       CreateOutputDirectory(directory, absl::StrCat(options.source, ": output_dir")));
@@ -668,26 +965,30 @@ absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options) {
                           ? config.threads()
                           : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
   parallel::ThreadPool pool(threads);
-  progress << data.description << "\n"
-           << absl::StrFormat("training: %d documents, %d tokens, V = %d; test: %d documents, "
-                              "%d held-out tokens; %d thread(s); outputs in %s\n",
-                              data.train.num_documents(), data.train.num_tokens(),
-                              data.train.vocabulary_size(), data.test.observed.num_documents(),
-                              data.test.held_out.num_tokens(), threads, directory);
+  progress << data.description << "\n";
+  if (data.streamed) {
+    progress << absl::StrFormat("training: %d documents streamed per pass (never in memory), "
+                                "V = %d; test: %d documents, %d held-out tokens; %d thread(s); "
+                                "outputs in %s\n",
+                                data.streamed_documents, data.train.vocabulary_size(),
+                                data.test.observed.num_documents(),
+                                data.test.held_out.num_tokens(), threads, directory);
+  } else {
+    progress << absl::StrFormat("training: %d documents, %d tokens, V = %d; test: %d documents, "
+                                "%d held-out tokens; %d thread(s); outputs in %s\n",
+                                data.train.num_documents(), data.train.num_tokens(),
+                                data.train.vocabulary_size(), data.test.observed.num_documents(),
+                                data.test.held_out.num_tokens(), threads, directory);
+  }
 
   std::vector<std::string> names, summary;
   for (const ResolvedLdaRun& run : runs) {
     progress << absl::StrFormat("[%s] %s\n", run.name, Settings(config, run, data));
     RunTrainer trainer(config, run, data, directory, &pool, progress);
     LdaCheckpoint checkpoint;
-    SGMCMC_RETURN_IF_ERROR(trainer.Train(options, checkpoint));
+    SGMCMC_RETURN_IF_ERROR(trainer.Train(options, checkpoint, stdin_stream));
     const LdaTracePoint& last = checkpoint.trace(checkpoint.trace_size() - 1);
-    summary.push_back(absl::StrFormat(
-        "%s: %d iterations in %.1f s of training, perplexity %.2f (last evaluation %.2f); "
-        "fold-in perplexity of the posterior mean over %d samples %.2f, of the last sample %.2f",
-        run.name, last.iteration(), last.train_seconds(), last.running_perplexity(),
-        last.perplexity(), last.mean_samples(), last.fold_in_perplexity_mean(),
-        last.fold_in_perplexity_last()));
+    summary.push_back(SummaryLines(run.name, last));
     progress << summary.back() << "\n";
     names.push_back(run.name);
   }

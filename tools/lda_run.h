@@ -15,26 +15,28 @@
 //                         kept from burn_in on (every mean_every iterations), streamed during
 //                         training (models::Lda::PosteriorMeanTopics); once it has samples
 //   point_trace_NAME.csv  iteration, train_seconds, fold_in_perplexity_last,
-//                         fold_in_perplexity_mean, mean_samples (point estimates scored by
+//                         fold_in_perplexity_mean (the headline figure: the posterior-mean
+//                         topics), mean_samples (point estimates scored by
 //                         fold-in, eval/fold_in.h), gibbs_running_predictive_perplexity (=
 //                         trace's running_perplexity, the SG-MCMC predictive: a different
 //                         quantity, in its own column), train_cpu_seconds (CPU time of the
-//                         process in training, all threads)
+//                         process in training, all threads), documents (trained on so far)
 //   checkpoint_NAME.pb    an LdaCheckpoint (tools/lda_checkpoint.proto) in a checksummed
 //                         frame (tools/checkpoint_file.h): a damaged one is refused
 //   snapshots_NAME/, snapshots_NAME.csv
 //                         with write_snapshots: the last sample and the posterior mean at
 //                         every evaluation, as .phi files, and their training seconds
 // and vocabulary.txt (the training vocabulary, the columns of every topic matrix, one word
-// per line), perplexity.png (perplexity against iterations and against training seconds for
-// all the runs; gnuplot, tools/plots/lda_perplexity.gp, which reads the run names from
-// runs.txt) and summary.txt (one line per run).
+// per line), perplexity.png (the headline figure, the fold-in perplexity of the posterior-mean
+// topics, against iterations, training seconds and documents seen for all the runs; gnuplot,
+// tools/plots/lda_perplexity.gp, which reads the run names from runs.txt) and summary.txt
+// (two lines per run: the headline figure, then the other perplexities, each named).
 //
 // Resume: with `resume`, a run whose checkpoint exists in the output directory continues from
 // it (the settings must match) up to the configured iterations; the continuation is
 // bit-identical to an uninterrupted run (tested in lda_run_test.cc), timings aside.
 //
-// Cost: dominated by the runs (models/lda.h) and the evaluations (eval/perplexity.h).
+// Cost: dominated by the runs (models/lda/lda.h) and the evaluations (eval/perplexity.h).
 //
 // Example:
 //   SGMCMC_ASSIGN_OR_RETURN(LdaConfig config, ReadLdaConfig("tools/configs/kos_scir.textpb"));
@@ -52,7 +54,9 @@
 #include "absl/strings/string_view.h"
 #include "data/corpus.h"
 #include "data/split.h"
-#include "models/lda.h"
+#include "data/uci_stream.h"
+#include "models/lda/lda.h"
+#include "tools/lda_checkpoint.pb.h"
 #include "tools/lda_config.pb.h"
 
 namespace sgmcmc::tools {
@@ -77,6 +81,10 @@ struct ResolvedLdaRun {
   // minibatch_size is the number of training documents, set by FitLdaRunsToData (a
   // PERSISTENT_JOINT run that leaves minibatch_size unset).
   bool full_batch = false;
+  // Whether the config set iterations / burn_in (else FitLdaRunsToData sets a streamed run's
+  // from the stream's length).
+  bool iterations_set = false;
+  bool burn_in_set = false;
 };
 
 // The runs of `config` (one default run if it lists none). InvalidArgument naming `source`
@@ -87,9 +95,12 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
 
 // Fits `runs` to a training corpus of `num_documents` documents: full_batch runs get
 // minibatch_size = num_documents; a kPersistentJoint run whose minibatch_size differs is an
-// InvalidArgument naming `source` and the run ("needs the full batch").
+// InvalidArgument naming `source` and the run ("needs the full batch"). With `passes` > 0 the
+// documents are streamed that many times: every run's (D/n) scale is num_documents, a run
+// without iterations gets ceil(passes x D / minibatch_size) (and its default burn-in), and
+// PERSISTENT_JOINT is refused.
 absl::Status FitLdaRunsToData(int num_documents, const std::string& source,
-                              std::vector<ResolvedLdaRun>& runs);
+                              std::vector<ResolvedLdaRun>& runs, int passes = 0);
 
 // Sets every run's count_estimator (adding the default run if `config` lists none) from its
 // name: sweep_average, last_sweep or persistent_joint (models::LdaCountEstimatorName).
@@ -108,6 +119,10 @@ struct LdaData {
   data::Corpus train;
   data::DocumentCompletionSplit test;
   std::string description;  // one line for the log
+  // A streamed run (LdaConfig.stream): `train` holds the vocabulary only; the documents are
+  // streamed (OpenLdaStream), `streamed_documents` per pass.
+  bool streamed = false;
+  int streamed_documents = 0;
 };
 
 // Loads the corpus of `config` (the embedded KOS corpus by default; `argv0` locates it) and
@@ -127,10 +142,21 @@ struct LdaRunOptions {
 // Trains every run of `config` and writes the outputs (see above).
 absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options);
 
+// A run's lines in summary.txt: first the headline figure, the held-out perplexity of the
+// posterior-mean topics by fold-in, then the other perplexities, each said what it is.
+std::string SummaryLines(const std::string& name, const LdaTracePoint& last);
+
 // The output directory of `config`: output_dir (default "lda_output"), relative paths taken
 // from BUILD_WORKING_DIRECTORY when set (bazel run), as every input path of a config is
 // (FromWorkingDirectory, tools/tool_support.h).
 std::string LdaOutputDirectory(const LdaConfig& config);
+
+// The training stream of `config.stream` (whose held-out documents, if any, are excluded),
+// minibatches of `minibatch_size` documents. Errors name `source` and the field, or the file
+// and line.
+absl::StatusOr<data::UciMinibatchStream> OpenLdaStream(const LdaConfig& config,
+                                                       int minibatch_size,
+                                                       const std::string& source);
 
 }  // namespace sgmcmc::tools
 

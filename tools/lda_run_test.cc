@@ -1,5 +1,6 @@
 #include "tools/lda_run.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -8,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "data/corpus.h"
 #include "data/uci_writer.h"
 #include "gtest/gtest.h"
@@ -198,10 +201,12 @@ TEST(LdaConfigsTest, ExampleConfigsParseAndResolve) {
     ASSERT_TRUE(config.ok()) << config.status();
     const auto runs = ResolveLdaRuns(*config, path);
     ASSERT_TRUE(runs.ok()) << runs.status();
-    for (const ResolvedLdaRun& run : *runs) EXPECT_EQ(run.options.num_topics, 50) << path;
+    // The stream config is the papers' online setting, K = 100; the others K = 50.
+    const int k = config->has_stream() ? 100 : 50;
+    for (const ResolvedLdaRun& run : *runs) EXPECT_EQ(run.options.num_topics, k) << path;
     ++count;
   }
-  EXPECT_EQ(count, 9);
+  EXPECT_EQ(count, 10);
 }
 
 TEST(LoadLdaDataTest, ErrorsNameTheField) {
@@ -456,7 +461,7 @@ TEST(RunLdaTest, WritesOutputsAndResumesBitIdentically) {
     const std::string point_trace = Slurp(whole + "/point_trace_" + run + ".csv");
     EXPECT_EQ(point_trace.substr(0, point_trace.find('\n')),
               "iteration,train_seconds,fold_in_perplexity_last,fold_in_perplexity_mean,"
-              "mean_samples,gibbs_running_predictive_perplexity,train_cpu_seconds");
+              "mean_samples,gibbs_running_predictive_perplexity,train_cpu_seconds,documents");
     EXPECT_EQ(std::count(point_trace.begin(), point_trace.end(), '\n'), 5);
     const std::string trace = Slurp(whole + "/trace_" + run + ".csv");
     EXPECT_EQ(trace.substr(0, trace.find('\n')),
@@ -464,9 +469,20 @@ TEST(RunLdaTest, WritesOutputsAndResumesBitIdentically) {
     const std::string topics = Slurp(whole + "/topics_" + run + ".txt");
     EXPECT_EQ(std::count(topics.begin(), topics.end(), '\n'), 3) << topics;
   }
-  EXPECT_NE(Slurp(whole + "/summary.txt").find("sgrld_fast: 12 iterations"), std::string::npos);
-  EXPECT_NE(Slurp(whole + "/summary.txt").find("fold-in perplexity of the posterior mean over 8"),
+  const std::string summary = Slurp(whole + "/summary.txt");
+  EXPECT_NE(summary.find("sgrld_fast: held-out perplexity "), std::string::npos) << summary;
+  EXPECT_NE(summary.find("(posterior-mean topics over 8 samples, fold-in) after 12 iterations"),
+            std::string::npos)
+      << summary;
+  EXPECT_NE(summary.find("other figures: fold-in perplexity of the last sample "),
             std::string::npos);
+  // The headline is the posterior mean's fold-in perplexity the trace recorded last.
+  const LdaCheckpoint sgrld = ReadCheckpoint(whole + "/checkpoint_sgrld_fast.pb");
+  const LdaTracePoint& final_point = sgrld.trace(sgrld.trace_size() - 1);
+  EXPECT_NE(summary.find(absl::StrFormat("held-out perplexity %.2f (",
+                                         final_point.fold_in_perplexity_mean())),
+            std::string::npos);
+  EXPECT_EQ(SummaryLines("r", final_point).substr(0, 23), "r: held-out perplexity ");
 
   // A resume with different settings is refused.
   LdaConfig changed = SmallConfig(corpus_dir, parts, 14);
@@ -509,6 +525,126 @@ TEST(RunLdaTest, DamagedCheckpointIsRefused) {
   const absl::Status refused = RunLda(SmallConfig(corpus_dir, out, 12), Quiet(log, true));
   EXPECT_EQ(refused.code(), absl::StatusCode::kDataLoss) << refused;
   EXPECT_EQ(refused.message(), path + ": checksum mismatch: the file is damaged");
+}
+
+// A streamed run (LdaConfig.stream) over the small corpus: its first 10 documents held out.
+LdaConfig StreamConfig(const std::string& corpus_dir, const std::string& output_dir) {
+  const auto [docword, vocab] = WriteCorpus(corpus_dir);
+  LdaConfig config = *ParseLdaConfig(
+      "seed: 7 threads: 2 eval_every: 3 eval_sweeps: 4 "
+      "stream { held_out_documents: 10 passes: 2 shuffle_buffer_documents: 7 } "
+      "runs { preset: 'scir_fast' num_topics: 3 minibatch_size: 8 gibbs_sweeps: 4 burn_in: 5 }",
+      "inline");
+  config.mutable_stream()->set_docword(docword);
+  config.mutable_stream()->set_vocab(vocab);
+  config.set_output_dir(output_dir);
+  return config;
+}
+
+TEST(RunLdaStreamTest, StreamedRunEndsWithTheStreamAndResumesBitIdentically) {
+  const std::string corpus_dir = TempDir("stream_corpus");
+  const std::string whole = TempDir("stream_whole"), parts = TempDir("stream_parts");
+  std::ostringstream log;
+  // Two passes over the 50 training documents in minibatches of 8: ceil(100 / 8) = 13
+  // iterations, the last of 4 documents.
+  ASSERT_TRUE(RunLda(StreamConfig(corpus_dir, whole), Quiet(log)).ok()) << log.str();
+  EXPECT_NE(log.str().find("D=50 V=24 stream="), std::string::npos) << log.str();
+  EXPECT_NE(log.str().find("never in memory"), std::string::npos);
+  LdaConfig first = StreamConfig(corpus_dir, parts);
+  first.mutable_runs(0)->set_iterations(6);
+  ASSERT_TRUE(RunLda(first, Quiet(log)).ok()) << log.str();
+  ASSERT_TRUE(RunLda(StreamConfig(corpus_dir, parts), Quiet(log, /*resume=*/true)).ok())
+      << log.str();
+  EXPECT_NE(log.str().find("resumed from"), std::string::npos);
+  const LdaCheckpoint a = ReadCheckpoint(whole + "/checkpoint_scir_fast.pb");
+  const LdaCheckpoint b = ReadCheckpoint(parts + "/checkpoint_scir_fast.pb");
+  EXPECT_EQ(a.lda().iteration(), 13);
+  EXPECT_EQ(a.documents(), 100);
+  EXPECT_EQ(a.stream().documents_emitted(), 100);
+  EXPECT_EQ(a.stream().passes_completed(), 2);
+  EXPECT_EQ(a.lda().SerializeAsString(), b.lda().SerializeAsString());
+  EXPECT_EQ(a.stream().SerializeAsString(), b.stream().SerializeAsString());
+  EXPECT_EQ(a.evaluation().SerializeAsString(), b.evaluation().SerializeAsString());
+  EXPECT_EQ(a.documents(), b.documents());
+  EXPECT_EQ(Slurp(whole + "/topic_matrix_mean_scir_fast.phi"),
+            Slurp(parts + "/topic_matrix_mean_scir_fast.phi"));
+  // The same run from raw text over the same vocabulary: document d of the UCI corpus as
+  // line d, its tokens in the order the docword lists them (by word id), so the same
+  // documents and the same draws. The tokenizer keeps letters only: digits become letters.
+  auto letters = [](int w) {
+    std::string word = "word" + std::to_string(w);
+    for (char& ch : word) {
+      if (ch >= '0' && ch <= '9') ch = static_cast<char>('a' + (ch - '0'));
+    }
+    return word;
+  };
+  std::string letters_text, letters_vocab;
+  for (int d = 0; d < 60; ++d) {
+    std::vector<int> words;
+    for (int i = 0; i < 30; ++i) words.push_back((d % 3) * 8 + (i * 7 + d) % 8);
+    std::sort(words.begin(), words.end());
+    for (int w : words) absl::StrAppend(&letters_text, letters(w), " ");
+    letters_text += "\n";
+  }
+  for (int w = 0; w < 24; ++w) absl::StrAppend(&letters_vocab, letters(w), "\n");
+  const std::string text_path = corpus_dir + "/docs.txt", vocab_path = corpus_dir + "/vocab.txt";
+  std::ofstream(text_path) << letters_text;
+  std::ofstream(vocab_path) << letters_vocab;
+  LdaConfig from_text = StreamConfig(corpus_dir, TempDir("stream_text"));
+  from_text.mutable_stream()->clear_docword();
+  from_text.mutable_stream()->set_text(text_path);
+  from_text.mutable_stream()->set_vocab(vocab_path);
+  ASSERT_TRUE(RunLda(from_text, Quiet(log)).ok()) << log.str();
+  const LdaCheckpoint c = ReadCheckpoint(from_text.output_dir() + "/checkpoint_scir_fast.pb");
+  EXPECT_EQ(a.lda().SerializeAsString(), c.lda().SerializeAsString());
+}
+
+TEST(RunLdaStreamTest, BadStreamsAreErrorsNamingTheFileAndNothingLooksLikeAResult) {
+  const std::string corpus_dir = TempDir("stream_bad_corpus");
+  std::ostringstream log;
+  auto error = [&](const LdaConfig& config) {
+    const absl::Status status = RunLda(config, Quiet(log));
+    EXPECT_FALSE(status.ok());
+    EXPECT_FALSE(std::filesystem::exists(config.output_dir() + "/summary.txt"));
+    EXPECT_FALSE(std::filesystem::exists(config.output_dir() + "/topic_matrix_scir_fast.phi"));
+    return std::string(status.message());
+  };
+  // A vocabulary that does not match the docword's W.
+  LdaConfig config = StreamConfig(corpus_dir, TempDir("stream_bad1"));
+  const std::string short_vocab = corpus_dir + "/short_vocab.txt";
+  std::ofstream(short_vocab) << "a\nb\nc\n";
+  config.mutable_stream()->set_vocab(short_vocab);
+  EXPECT_NE(error(config).find("its header says W = 24 words but"), std::string::npos);
+  // A word id beyond W, in the middle of the stream: file and line.
+  config = StreamConfig(corpus_dir, TempDir("stream_bad2"));
+  const std::string bad = corpus_dir + "/docword.bad.txt";
+  std::ofstream(bad) << "40\n24\n4\n1 1 1\n2 2 1\n30 25 1\n40 3 1\n";
+  config.mutable_stream()->set_docword(bad);
+  EXPECT_NE(error(config).find(bad + ":6: wordID 25 is outside [1, W = 24]"), std::string::npos);
+  // A stream that ends mid-document (fewer entries than NNZ).
+  std::ofstream(bad) << "40\n24\n5\n1 1 1\n2 2 1\n30 2 1\n40 3 1\n";
+  EXPECT_NE(error(config).find("header says NNZ = 5"), std::string::npos);
+  // A gzip cut short.
+  const std::string gz = Slurp(StreamConfig(corpus_dir, TempDir("x")).stream().docword());
+  const std::string cut = corpus_dir + "/docword.cut.txt.gz";
+  std::ofstream(cut, std::ios::binary) << gz.substr(0, gz.size() / 2);
+  config.mutable_stream()->set_docword(cut);
+  EXPECT_NE(error(config).find(cut + ": truncated or corrupt"), std::string::npos);
+  // A file that cannot be opened; both a corpus and a stream; no held-out documents.
+  config.mutable_stream()->set_docword(corpus_dir + "/missing.txt");
+  EXPECT_NE(error(config).find("missing.txt: cannot open"), std::string::npos);
+  config = StreamConfig(corpus_dir, TempDir("stream_bad3"));
+  config.mutable_corpus()->mutable_uci()->set_docword("x");
+  EXPECT_NE(error(config).find("stream replaces corpus"), std::string::npos);
+  config = StreamConfig(corpus_dir, TempDir("stream_bad4"));
+  config.mutable_stream()->clear_held_out_documents();
+  EXPECT_NE(error(config).find("set exactly one of stream.held_out_documents"),
+            std::string::npos);
+  config.mutable_stream()->set_held_out_documents(60);
+  EXPECT_NE(error(config).find("leaves no training document"), std::string::npos);
+  config.mutable_stream()->set_held_out_documents(10);
+  config.mutable_runs(0)->set_count_estimator(LdaRunConfig::PERSISTENT_JOINT);
+  EXPECT_NE(error(config).find("cannot train from a stream"), std::string::npos);
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ done
 [[ "$(wc -l < "${out}/point_trace_scir_fast.csv")" -eq 21 ]]
 # 24 + 8 K V bytes.
 [[ "$(stat -c %s "${out}/topic_matrix_mean_scir_fast.phi")" -eq $((24 + 8 * 50 * 6906)) ]]
-grep -q "fold-in perplexity of the posterior mean over 11 samples" "${out}/summary.txt"
+grep -q "held-out perplexity .* (posterior-mean topics over 11 samples, fold-in)" "${out}/summary.txt"
 
 "${evaluate}" --topics="${out}/topic_matrix_mean_scir_fast.phi,${out}/topic_matrix_scir_fast.phi" \
   --alpha=0.1 --gibbs=false --output="${TEST_TMPDIR}/scores.csv" \

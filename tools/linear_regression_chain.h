@@ -14,7 +14,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/str_format.h"
-#include "models/linear_regression.h"
+#include "models/regression/linear_regression.h"
 #include "samplers/hamcmc.h"
 #include "samplers/sampler.h"
 #include "tools/linear_regression_types.h"

@@ -1,7 +1,7 @@
 // The experiments of //tools:linear_regression (tools/linear_regression.cc is its command
 // line): the synthetic experiments of Simsekli et al. (2016), "Stochastic Quasi-Newton
 // Langevin Monte Carlo", Sec. 4.1, on Bayesian linear regression theta ~ N(0, I),
-// x_n ~ N(a_n' theta, sigma^2) (models/linear_regression.h) with correlated covariates,
+// x_n ~ N(a_n' theta, sigma^2) (models/regression/linear_regression.h) with correlated covariates,
 // against the exact Gaussian posterior.
 //
 //  Figure 1: D = 2, sigma^2 = 10, N_Omega = N/100, T = 20000 iterations of SGLD, pSGLD,

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "models/linear_regression.h"
+#include "models/regression/linear_regression.h"
 
 namespace sgmcmc::tools {
 

@@ -11,7 +11,7 @@
 // fixed offset (not a parameter) added back to every prediction; RMSEs on the original scale.
 // --threads=S runs S ranks as threads in this process (S must divide --blocks): each owns
 // its W row blocks, the H column blocks travel between them per subset
-// (models/distributed_matrix_factorization.h). A run is bit-identical for a given seed and S,
+// (models/mf/distributed_matrix_factorization.h). A run is bit-identical for a given seed and S,
 // and to //tools:matrix_factorization_mpi under `mpirun -np S` (same flags); other S give
 // statistically equivalent chains. --checkpoint_dir / --checkpoint_every / --resume /
 // --stop_after checkpoint and resume runs bit-identically for a given S.

@@ -14,7 +14,7 @@
 // computes the same mu (one sum over the training ratings in file order, before the ratings
 // are split into blocks), and a resumed run recomputes it bit for bit; checkpoints record it.
 //
-// The chains are models::DistributedMfChain (models/distributed_matrix_factorization.h): each
+// The chains are models::DistributedMfChain (models/mf/distributed_matrix_factorization.h): each
 // rank of `comm` owns its row blocks of W and their ratings, the H column blocks travel
 // between the ranks (ring shift) per subset, and HAMCMC reduces only its inner products. A
 // run is bit-identical for a given seed and rank count, whether the ranks are threads or MPI
@@ -46,7 +46,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "models/matrix_factorization.h"
+#include "models/mf/matrix_factorization.h"
 #include "parallel/communicator.h"
 
 namespace sgmcmc::tools {

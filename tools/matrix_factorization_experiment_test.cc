@@ -13,7 +13,7 @@
 #include "absl/strings/str_split.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "models/matrix_factorization.h"
+#include "models/mf/matrix_factorization.h"
 #include "parallel/communicator.h"
 #include "testing/file_testing.h"
 #include "tools/checkpoint_file.h"

@@ -7,7 +7,7 @@
 #include "absl/flags/flag.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "models/matrix_factorization.h"
+#include "models/mf/matrix_factorization.h"
 #include "tools/gnuplot.h"
 #include "tools/matrix_factorization_experiment.h"
 #include "tools/tool_support.h"

@@ -1,4 +1,4 @@
-// sam: the spherical admixture model (models/sam.h) under SGGMC and gSGNHT (minibatch and full
+// sam: the spherical admixture model (models/sam/sam.h) under SGGMC and gSGNHT (minibatch and full
 // batch) and GMC-bGibbs (blockwise Gibbs: θ_d | β by GMC for every document, then one
 // full-batch GMC step of β | θ), log-perplexity on held-out documents versus wall time
 // (Liu, Zhu & Song 2016, Sec. 5).

@@ -29,7 +29,7 @@
 #include "data/uci_reader.h"
 #include "eval/cmdstan_csv.h"
 #include "eval/kernel_stein_discrepancy.h"
-#include "models/sam.h"
+#include "models/sam/sam.h"
 #include "parallel/thread_pool.h"
 #include "rng/dirichlet.h"
 #include "rng/engine.h"

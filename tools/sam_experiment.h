@@ -1,5 +1,5 @@
 // The experiments of //tools:sam (tools/sam.cc is its command line): the spherical admixture
-// model (models/sam.h) under SGGMC and gSGNHT (minibatch and full batch) and GMC-bGibbs
+// model (models/sam/sam.h) under SGGMC and gSGNHT (minibatch and full batch) and GMC-bGibbs
 // (blockwise Gibbs: θ_d | β by GMC for every document, then one full-batch GMC step of β | θ),
 // log-perplexity on held-out documents versus wall time (Liu, Zhu & Song 2016, Sec. 5), plus
 // the two geodesic toys of the paper's slides.
@@ -90,14 +90,14 @@ struct SamOptions {
   double friction = 5;
   // Minibatch size of the minibatch runs, >= 1.
   int batch_size = 20;
-  // θ_d | β by GMC (models/sam.h SamThetaSampling): draws kept per document visit (>= 1;
+  // θ_d | β by GMC (models/sam/sam.h SamThetaSampling): draws kept per document visit (>= 1;
   // GMC-bGibbs keeps 1), GMC iterations discarded before them (>= 0), leapfrog step (> 0) and
   // leapfrog steps per GMC iteration (>= 1).
   int theta_draws = 3;
   int theta_burn_in = 3;
   double theta_step = 0.1;
   int theta_leapfrog_steps = 5;
-  // Threads for the θ_d GMC runs of a minibatch (models/sam.h SamTopicModel::SetThreadPool);
+  // Threads for the θ_d GMC runs of a minibatch (models/sam/sam.h SamTopicModel::SetThreadPool);
   // outputs are bit-identical for any count, >= 1.
   int num_threads = 1;
   // Write every beta_thin-th β draw after burn_in to sam_beta_METHOD.csv (CmdStan CSV, all
@@ -122,7 +122,7 @@ struct SamOptions {
   // Draws before this iteration are not averaged, >= 0.
   int burn_in = 500;
   // Every average_every-th draw after burn_in enters the averaged log-perplexity (>= 1; each
-  // costs O(V K² + D_test (nnz K + theta_samples K²)), models/sam.h SamPerplexityAccumulator).
+  // costs O(V K² + D_test (nnz K + theta_samples K²)), models/sam/sam.h SamPerplexityAccumulator).
   int average_every = 1;
   // Evaluation interval (iterations), >= 1.
   int eval_every = 100;

@@ -6,7 +6,7 @@
 // proportion 0.001..0.5, sparse and dense posteriors, 5 seeds, the best step size per seed and
 // proportion from the grids of Table 1; Appendix E.2).
 //
-// Model: categorical data with a Dir(0.1) prior, N = 1000 (models/categorical_dirichlet.h);
+// Model: categorical data with a Dir(0.1) prior, N = 1000 (models/simplex/categorical_dirichlet.h);
 // sparse counts 800/100/100/0 x 7, dense counts of Appendix E.2. Each chain starts at
 // θ_j = α + n_j (the posterior mean of θ) for both samplers, draws minibatches without
 // replacement from stream 0 of its seed, and records log ω after burn-in; d_KS is computed
@@ -48,7 +48,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
-#include "models/categorical_dirichlet.h"
+#include "models/simplex/categorical_dirichlet.h"
 #include "tools/tool_support.h"
 
 namespace sgmcmc::tools {

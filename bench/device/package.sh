@@ -14,8 +14,8 @@
 # LDA_BASE=/tmp/lda_base/bazel-out/k8-opt/bin/tools/lda.
 set -eu
 cd "$(dirname "$0")/../.."
-targets=(tools/lda models/lda_benchmark tools/matrix_factorization tools/matrix_factorization_mpi
-         tools/accelerated_dp models/dp_neal8_benchmark models/matrix_factorization_benchmark)
+targets=(tools/lda models/lda/lda_benchmark tools/matrix_factorization tools/matrix_factorization_mpi
+         tools/accelerated_dp models/dp/neal8_benchmark models/mf/matrix_factorization_benchmark)
 labels=()
 for t in "${targets[@]}"; do labels+=("//${t%/*}:${t##*/}"); done
 ./bazelw build --config=bench "${labels[@]}"

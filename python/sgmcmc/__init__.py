@@ -6,7 +6,7 @@ follows scikit-learn's conventions.
 
     import sgmcmc
     kos = sgmcmc.datasets.load_kos(seed=1)
-    lda = sgmcmc.LDA(n_components=50, random_state=1).fit(kos.train)
+    lda = sgmcmc.LDA(n_components=50, random_state=1, verbose=1).fit(kos.train)  # progress bar
     print(lda.perplexity(kos.test_observed))
 
 Errors from the C++ side are Python exceptions carrying the absl::Status message (ValueError
@@ -19,6 +19,7 @@ from sgmcmc import diagnostics
 from sgmcmc import samplers
 from sgmcmc._sgmcmc import format_topics
 from sgmcmc.lda import LDA
+from sgmcmc.sampling import Samples, sample
 
-__all__ = ["LDA", "datasets", "diagnostics", "format_topics", "samplers"]
+__all__ = ["LDA", "Samples", "datasets", "diagnostics", "format_topics", "sample", "samplers"]
 __version__ = "0.1.0"

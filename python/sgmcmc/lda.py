@@ -1,4 +1,4 @@
-"""sgmcmc.LDA: online LDA by SCIR or SGRLD (models/lda.h) as a scikit-learn estimator.
+"""sgmcmc.LDA: online LDA by SCIR or SGRLD (models/lda/lda.h) as a scikit-learn estimator.
 
 The estimator follows scikit-learn's conventions (get_params/set_params, fit returning self,
 fitted attributes ending in "_", n_features_in_, transform, partial_fit); with scikit-learn
@@ -12,8 +12,15 @@ Differences from sklearn.decomposition.LatentDirichletAllocation:
     the tool's topic_matrix_RUN.tsv.
   * transform(X) is the deterministic fold-in of eval/fold_in.h (θ̂ the fixed point with
     components_ fixed): a document's row depends only on that document.
-  * X must hold non-negative integer counts (a word count matrix); other values raise
-    ValueError naming the entry.
+  * LDA samples integer word counts: non-negative real X (tf-idf, scikit-learn's test
+    matrices) is rounded to the nearest integer by default (real_counts="round"; "scale"
+    rescales each row first; "error" refuses non-integers with "needs integer word counts
+    (use CountVectorizer)"). Negative entries raise ValueError naming the entry.
+  * scikit-learn's parameter names (doc_topic_prior, topic_word_prior, learning_method,
+    learning_offset, learning_decay, evaluate_every, n_jobs, verbose, ...) are accepted, so
+    swapping `from sklearn.decomposition import LatentDirichletAllocation` for
+    `from sgmcmc import LDA as LatentDirichletAllocation` is enough for a working script;
+    verbose=1 shows a progress bar (tqdm).
   * perplexity(X) is a document-completion perplexity (every 10th token of each document
     held out, the rest folded in with components_ fixed): by default by Gibbs sweeps
     (eval/perplexity.h, one evaluation of the `lda` tool's trace column "perplexity"), with
@@ -27,6 +34,8 @@ Differences from sklearn.decomposition.LatentDirichletAllocation:
 
 import inspect
 import numbers
+import os
+import warnings
 
 import numpy as np
 
@@ -37,8 +46,13 @@ try:
     from sklearn.base import BaseEstimator, TransformerMixin
     from sklearn.utils.validation import check_is_fitted
     _HAVE_SKLEARN = True
+    try:
+        from sklearn.base import ClassNamePrefixFeaturesOutMixin
+    except ImportError:  # scikit-learn < 1.1
+        ClassNamePrefixFeaturesOutMixin = None
 except ImportError:  # pragma: no cover - exercised by the fallback test
     _HAVE_SKLEARN = False
+    ClassNamePrefixFeaturesOutMixin = None
 
     class BaseEstimator:
         """get_params/set_params with scikit-learn's contract, for installs without it."""
@@ -80,6 +94,68 @@ except ImportError:  # pragma: no cover - exercised by the fallback test
                                  % type(estimator).__name__)
 
 
+if ClassNamePrefixFeaturesOutMixin is None:
+    class ClassNamePrefixFeaturesOutMixin:
+        """get_feature_names_out as scikit-learn's mixin: "lda0", "lda1", ..."""
+
+        def get_feature_names_out(self, input_features=None):
+            check_is_fitted(self, "components_")
+            prefix = type(self).__name__.lower()
+            return np.asarray(["%s%d" % (prefix, k) for k in range(self._n_features_out)],
+                              dtype=object)
+
+try:
+    import tqdm as _tqdm
+except ImportError:  # pragma: no cover - python3-tqdm is in third_party/debian_packages.txt
+    _tqdm = None
+
+_REAL_COUNTS = ("round", "scale", "error")
+_NO_EFFECT = ("perp_tol", "mean_change_tol", "max_doc_update_iter")
+
+
+def _to_counts(X, real_counts):
+    """X (a float64 ndarray or CSR matrix, already validated) as the counts LDA samples:
+    real_counts "round": nearest integers; "scale": each row divided by its smallest positive
+    entry, then rounded; "error": unchanged (C++ rejects non-integers). ValueError for
+    negative entries, naming the first."""
+    if real_counts not in _REAL_COUNTS:
+        raise ValueError("real_counts must be one of %s, got %r" % (_REAL_COUNTS, real_counts))
+    dense = not hasattr(X, "indptr")
+    values = X if dense else X.data
+    if values.size and values.min() < 0:
+        first = np.argwhere(X < 0)[0] if dense else None
+        if first is None:
+            row = np.searchsorted(X.indptr, np.flatnonzero(X.data < 0)[0], side="right") - 1
+            first = (row, X.indices[np.flatnonzero(X.data < 0)[0]])
+        raise ValueError("Negative values in data passed to LDA: X[%d, %d] = %g is not a "
+                         "non-negative count" % (first[0], first[1], X[first[0], first[1]]))
+    if real_counts == "error" or np.all(values == np.rint(values)):
+        return X
+    X = X.copy()
+    if real_counts == "scale":
+        if dense:
+            positive = np.where(X > 0, X, np.inf).min(axis=1, keepdims=True)
+            X /= np.where(np.isfinite(positive), positive, 1.0)
+        else:
+            for row in range(X.shape[0]):
+                chunk = X.data[X.indptr[row]:X.indptr[row + 1]]
+                if np.any(chunk > 0):
+                    chunk /= chunk[chunk > 0].min()
+    if dense:
+        np.rint(X, out=X)
+    else:
+        np.rint(X.data, out=X.data)
+    if real_counts == "scale":
+        largest = X.max() if X.shape[0] and X.shape[1] else 0
+        if largest > _inputs.INT32_MAX:
+            row = int(np.argmax((X.max(axis=1).toarray().ravel() if not dense
+                                 else X.max(axis=1))))
+            raise ValueError("real_counts=\"scale\": row %d's largest entry is %g times its "
+                             "smallest positive one, more than the largest count of one "
+                             "entry (2^31 - 1); use \"round\" or rescale X" % (row, largest))
+    return X
+
+
 def _seed(random_state):
     """The library seed of a scikit-learn random_state: an int itself; None (NumPy's global
     RandomState, as sklearn.utils.check_random_state) or a RandomState: a draw from it."""
@@ -95,11 +171,11 @@ def _seed(random_state):
                      % (random_state,))
 
 
-class LDA(TransformerMixin, BaseEstimator):
+class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Latent Dirichlet allocation sampled by SCIR or SGRLD (Baker et al. 2018; Patterson & Teh
     2013), with the document-topic proportions collapsed by Gibbs sweeps.
 
-    Parameters (defaults: the "scir_fast" preset of models/lda.h with K = 10):
+    Parameters (defaults: the "scir_fast" preset of models/lda/lda.h with K = 10):
       n_components: number of topics K (>= 1).
       sampler: "scir" or "sgrld".
       alpha, beta: symmetric document-topic and topic-word Dirichlet parameters (> 0).
@@ -115,6 +191,8 @@ class LDA(TransformerMixin, BaseEstimator):
       burn_in: the first kept sample is the state after burn_in iterations (at least 1;
         None: max_iter // 2, the lda tool's default; partial_fit: 0), as
         LdaOptions::mean_burn_in. Also the burn-in of the held-out perplexity's running mean.
+        fit refuses burn_in > max_iter (no sample would be kept) and warns at burn_in ==
+        max_iter (one sample, the last).
       thin: keep every thin-th iteration from burn_in on (LdaOptions::mean_every).
       store_samples: keep the samples themselves in samples_ (n x K x V; memory!).
       eval_every: with fit(X, held_out=...), evaluate every this many iterations (None: 5%).
@@ -123,18 +201,54 @@ class LDA(TransformerMixin, BaseEstimator):
       n_threads: worker threads (None: every core); results do not depend on it.
       random_state: seed (int), None (a fresh seed for each fit, drawn from NumPy's global
         RandomState, as scikit-learn) or a numpy RandomState (draws the seed).
+      real_counts: what X's non-integer entries become; LDA samples integer word counts.
+        "round" (the default): each entry rounded to the nearest integer (integer counts
+          pass unchanged; a tf-idf matrix's entries below 0.5 vanish). The default, so that
+          scikit-learn's check_estimator (real-valued test matrices) passes.
+        "scale": each row divided by its smallest positive entry, then rounded: the rarest
+          weight of a tf-idf row becomes one token and the others keep their ratios.
+        "error": a non-integer entry raises ValueError "X[i, j] = 0.53 is not a non-negative
+          integer count: LDA needs integer word counts (use CountVectorizer)".
+        Negative entries raise ValueError in every mode.
+
+    scikit-learn's LatentDirichletAllocation names, accepted so that swapping the import is
+    enough (None: not given; the name it stands for applies):
+      doc_topic_prior, topic_word_prior: alpha and beta (scikit-learn's default for both is
+        1/n_components; here the given value, else alpha / beta).
+      learning_method: the sampler choice: "scir" or "sgrld" select the sampler; "online"
+        keeps `sampler` with minibatches of batch_size documents; "batch" uses every
+        document in each iteration (scikit-learn's default; here None: as "online").
+      learning_offset, learning_decay: scikit-learn's step-size schedule
+        (learning_offset + t)^(-learning_decay): here step_size_tau and step_size_kappa of
+        h (1 + m/tau)^(-kappa) (h = step_size).
+      evaluate_every: evaluate every this many iterations (> 0; scikit-learn's -1 or 0:
+        never): eval_every for fit(X, held_out=...); without held_out the evaluation needs a
+        held-out split, which fit does not have: a UserWarning says so.
+      n_jobs: threads (scikit-learn's meaning: None one, -1 every core, -2 all but one, ...);
+        given, it replaces n_threads.
+      verbose: 0 silent; >= 1 a progress bar (tqdm) over fit's iterations with the running
+        held-out perplexity when it is evaluated; >= 2 also one line per evaluation.
+      perp_tol, mean_change_tol, max_doc_update_iter: scikit-learn's variational stopping
+        rules, which a sampler has no use for: accepted, and a UserWarning if given.
 
     Attributes after fit: components_ (K x V posterior mean), last_sample_ (K x V), samples_
     (if stored), seed_ (the library seed of the fit, drawn when random_state is not an int;
-    perplexity's Gibbs sweeps use it too), n_iter_, n_samples_kept_, n_features_in_, and with held_out, trace_ (rows:
-    iteration, step_size, perplexity, running_perplexity; the lda tool's trace CSV without
-    its timing columns) and perplexity_ (the last running perplexity, the tool's summary).
+    perplexity's Gibbs sweeps use it too), n_iter_, n_samples_kept_, n_features_in_,
+    feature_names_in_ (X a pandas DataFrame), and with held_out, trace_ (rows: iteration,
+    step_size, perplexity, running_perplexity; the lda tool's trace CSV without its timing
+    columns) and perplexity_ (the last running perplexity, the tool's summary).
+    get_feature_names_out() names the K output columns "lda0" ... (so
+    set_output(transform="pandas") works).
     """
 
     def __init__(self, n_components=10, sampler="scir", alpha=0.1, beta=0.1, batch_size=50,
                  step_size=0.5, step_size_tau=10.0, step_size_kappa=0.33, gibbs_sweeps=20,
-                 max_iter=1000, total_samples=None, burn_in=None, thin=1, store_samples=False, eval_every=None,
-                 eval_sweeps=20, n_threads=None, random_state=None):
+                 max_iter=1000, total_samples=None, burn_in=None, thin=1, store_samples=False,
+                 eval_every=None, eval_sweeps=20, n_threads=None, random_state=None,
+                 real_counts="round", doc_topic_prior=None, topic_word_prior=None,
+                 learning_method=None, learning_decay=None, learning_offset=None,
+                 evaluate_every=None, n_jobs=None, verbose=0, perp_tol=None,
+                 mean_change_tol=None, max_doc_update_iter=None):
         self.n_components = n_components
         self.sampler = sampler
         self.alpha = alpha
@@ -153,12 +267,50 @@ class LDA(TransformerMixin, BaseEstimator):
         self.eval_sweeps = eval_sweeps
         self.n_threads = n_threads
         self.random_state = random_state
+        self.real_counts = real_counts
+        self.doc_topic_prior = doc_topic_prior
+        self.topic_word_prior = topic_word_prior
+        self.learning_method = learning_method
+        self.learning_decay = learning_decay
+        self.learning_offset = learning_offset
+        self.evaluate_every = evaluate_every
+        self.n_jobs = n_jobs
+        self.verbose = verbose
+        self.perp_tol = perp_tol
+        self.mean_change_tol = mean_change_tol
+        self.max_doc_update_iter = max_doc_update_iter
+
+    @property
+    def _n_features_out(self):
+        return self.components_.shape[0]
+
+    # -- scikit-learn's names ---------------------------------------------------------------
+
+    def _alpha(self):
+        return self.alpha if self.doc_topic_prior is None else self.doc_topic_prior
+
+    def _beta(self):
+        return self.beta if self.topic_word_prior is None else self.topic_word_prior
+
+    def _sampler(self):
+        if self.learning_method in ("scir", "sgrld"):
+            return self.learning_method
+        if self.learning_method not in (None, "online", "batch"):
+            raise ValueError("learning_method must be None, \"online\", \"batch\", \"scir\" or "
+                             "\"sgrld\", got %r" % (self.learning_method,))
+        return self.sampler
 
     # -- input handling -------------------------------------------------------------------
 
     def _check_X(self, X, reset):
         if _HAVE_SKLEARN:
             X = self._validate_data(X, accept_sparse="csr", dtype=np.float64, reset=reset)
+            X = _to_counts(X, self.real_counts)
+        elif self.real_counts != "error":
+            X = X if hasattr(X, "indptr") else np.asarray(X, dtype=np.float64)
+            if X.ndim == 2:
+                import scipy.sparse as sp
+                X = _to_counts(sp.csr_matrix(X, dtype=np.float64), self.real_counts)
         arrays = _inputs.csr_arrays(X)
         if reset:
             self.n_features_in_ = arrays[3]
@@ -171,17 +323,28 @@ class LDA(TransformerMixin, BaseEstimator):
         """The parameters a chain is built with, checked (TypeError/ValueError naming the
         parameter): sampler, K, alpha, beta, h, tau, kappa, batch size, sweeps, burn_in
         (-1: None), thin, store_samples. A running chain keeps them (partial_fit, pickling)."""
-        if not isinstance(self.sampler, str):
-            raise TypeError("sampler must be \"scir\" or \"sgrld\", got %r" % (self.sampler,))
+        sampler = self._sampler()
+        if not isinstance(sampler, str):
+            raise TypeError("sampler must be \"scir\" or \"sgrld\", got %r" % (sampler,))
         real = _inputs.check_real
-        return (self.sampler, _inputs.check_int("n_components", self.n_components, 1,
-                                                _inputs.INT32_MAX),
-                real("alpha", self.alpha), real("beta", self.beta),
-                real("step_size", self.step_size), real("step_size_tau", self.step_size_tau),
-                real("step_size_kappa", self.step_size_kappa),
+        tau = self.step_size_tau if self.learning_offset is None else self.learning_offset
+        kappa = self.step_size_kappa if self.learning_decay is None else self.learning_decay
+        batch_size = _inputs.check_int("batch_size", self.batch_size, 1, _inputs.INT64_MAX)
+        if self.learning_method == "batch":
+            batch_size = _inputs.INT32_MAX
+        return (sampler, _inputs.check_int("n_components", self.n_components, 1,
+                                           _inputs.INT32_MAX),
+                real("doc_topic_prior" if self.doc_topic_prior is not None else "alpha",
+                     self._alpha()),
+                real("topic_word_prior" if self.topic_word_prior is not None else "beta",
+                     self._beta()),
+                real("step_size", self.step_size),
+                real("learning_offset" if self.learning_offset is not None else "step_size_tau",
+                     tau),
+                real("learning_decay" if self.learning_decay is not None else
+                     "step_size_kappa", kappa),
                 # Clamped to the number of documents anyway.
-                min(_inputs.check_int("batch_size", self.batch_size, 1, _inputs.INT64_MAX),
-                    _inputs.INT32_MAX),
+                min(batch_size, _inputs.INT32_MAX),
                 _inputs.check_int("gibbs_sweeps", self.gibbs_sweeps, 1, _inputs.INT32_MAX),
                 -1 if self.burn_in is None else _inputs.check_int(
                     "burn_in", self.burn_in, 0, _inputs.INT64_MAX),
@@ -189,8 +352,47 @@ class LDA(TransformerMixin, BaseEstimator):
                 bool(self.store_samples))
 
     def _threads(self):
+        if self.n_jobs is not None:
+            n_jobs = _inputs.check_int("n_jobs", self.n_jobs, -_inputs.INT32_MAX,
+                                       _inputs.INT32_MAX)
+            if n_jobs == 0:
+                raise ValueError("n_jobs must not be 0 (None: one thread, -1: every core)")
+            cores = os.cpu_count() or 1
+            return n_jobs if n_jobs > 0 else max(1, cores + 1 + n_jobs)
         return 0 if self.n_threads is None else _inputs.check_int(
             "n_threads", self.n_threads, 0, _inputs.INT32_MAX)
+
+    def _warn_no_effect(self):
+        for name in _NO_EFFECT:
+            if getattr(self, name) is not None:
+                warnings.warn("%s has no effect in sgmcmc.LDA (a sampler, not scikit-learn's "
+                              "variational EM); accepted for compatibility" % name,
+                              UserWarning, stacklevel=3)
+
+    def _progress(self, total, description):
+        """The chain's progress callback for verbose >= 1 (None otherwise) and its closer."""
+        verbose = _inputs.check_int("verbose", self.verbose, 0, _inputs.INT32_MAX)
+        if verbose == 0:
+            return None, lambda: None
+        if _tqdm is not None:
+            bar = _tqdm.tqdm(total=total, desc=description, unit="it")
+        else:  # pragma: no cover
+            bar = None
+        state = {"last": 0}
+
+        def progress(iteration, perplexity):
+            if bar is not None:
+                bar.update(1)
+                if perplexity == perplexity:  # not NaN
+                    bar.set_postfix(perplexity="%.2f" % perplexity, refresh=False)
+            if perplexity == perplexity and (verbose >= 2 or bar is None):
+                print("iteration: %d of max_iter: %d, perplexity: %.4f"
+                      % (iteration, total, perplexity), flush=True)
+            elif bar is None and iteration * 10 // total > state["last"]:
+                state["last"] = iteration * 10 // total
+                print("iteration: %d of max_iter: %d" % (iteration, total), flush=True)
+
+        return progress, (bar.close if bar is not None else lambda: None)
 
     def _options(self):
         return self._chain_options[:9] + (self.seed_,)
@@ -230,22 +432,58 @@ class LDA(TransformerMixin, BaseEstimator):
         arrays = self._check_X(X, reset=True)
         held = None
         if held_out is not None:
+            if not isinstance(held_out, (tuple, list)) or len(held_out) != 2:
+                raise TypeError("held_out must be a pair (X_observed, X_held_out) of count "
+                                "matrices (the two parts of the test documents, e.g. "
+                                "load_kos's test_observed, test_held_out), got %s"
+                                % type(held_out).__name__)
             observed, held_back = held_out
             held = (self._check_X(observed, reset=False), self._check_X(held_back, reset=False))
         iterations = _inputs.check_int("max_iter", self.max_iter, 1, _inputs.INT64_MAX)
+        self._check_burn_in(iterations)
         eval_every = 0 if self.eval_every is None else _inputs.check_int(
             "eval_every", self.eval_every, 0, _inputs.INT64_MAX)
+        if self.evaluate_every is not None:
+            evaluate_every = _inputs.check_int("evaluate_every", self.evaluate_every,
+                                               -_inputs.INT64_MAX, _inputs.INT64_MAX)
+            if evaluate_every > 0:
+                eval_every = evaluate_every
+                if held is None:
+                    warnings.warn("evaluate_every=%d: the perplexity is evaluated on a "
+                                  "held-out split; pass fit(X, held_out=(X_observed, "
+                                  "X_held_out)) to have it (trace_, perplexity_)"
+                                  % evaluate_every, UserWarning, stacklevel=2)
         eval_sweeps = _inputs.check_int("eval_sweeps", self.eval_sweeps, 1, _inputs.INT32_MAX)
+        self._warn_no_effect()
         self._chain = self._new_chain()
+        progress, close = self._progress(iterations, "LDA fit")
         try:
             self._chain.fit(*arrays, iterations=iterations, held_out=held,
-                            eval_every=eval_every, eval_sweeps=eval_sweeps)
+                            eval_every=eval_every, eval_sweeps=eval_sweeps, progress=progress)
         except KeyboardInterrupt:
             if self._chain.iteration > 0:
                 self._collect()
             raise
+        finally:
+            close()
         self._collect()
         return self
+
+    def _check_burn_in(self, iterations):
+        """ValueError if burn_in > max_iter (the states after burn_in iterations and later
+        are kept: none would be); a warning if burn_in == max_iter (one sample, the last:
+        components_ equals last_sample_)."""
+        if self.burn_in is None or isinstance(self.burn_in, bool) or not isinstance(
+                self.burn_in, numbers.Integral):
+            return  # None, or a type error raised with the other chain parameters
+        if self.burn_in > iterations:
+            raise ValueError("burn_in=%d must be at most max_iter=%d: the states after burn_in "
+                             "iterations and later are kept, so none would be"
+                             % (self.burn_in, iterations))
+        if self.burn_in == iterations:
+            warnings.warn("burn_in=%d equals max_iter: the posterior mean is of one sample, "
+                          "the last (components_ equals last_sample_)" % iterations,
+                          UserWarning, stacklevel=3)
 
     def partial_fit(self, X, y=None):
         """One pass of ceil(D / batch_size) iterations on X, continuing the chain (online).
@@ -267,6 +505,7 @@ class LDA(TransformerMixin, BaseEstimator):
         arrays = self._check_X(X, reset=first)
         if first:
             self._chain = self._new_chain()
+        self._warn_no_effect()
         try:
             self._chain.partial_fit(*arrays, total_samples=int(total_samples or 0))
         finally:
@@ -284,7 +523,7 @@ class LDA(TransformerMixin, BaseEstimator):
             if old != new:
                 raise ValueError("%s is %r, but the chain partial_fit continues was started "
                                  "with %r; call fit to start a new chain"
-                                 % (name, getattr(self, name), old))
+                                 % (name, new, old))
 
     def transform(self, X):
         """Topic proportions θ̂ (D x K) of the documents of X by the deterministic fold-in
@@ -293,7 +532,7 @@ class LDA(TransformerMixin, BaseEstimator):
         check_is_fitted(self)
         arrays = self._check_X(X, reset=False)
         return _sgmcmc.lda_fold_in(self.components_, self.components_.shape[0], *arrays,
-                                   _inputs.check_real("alpha", self.alpha), self._threads())
+                                   _inputs.check_real("alpha", self._alpha()), self._threads())
 
     def perplexity(self, X, method="completion", held_out=None):
         """Document-completion perplexity with components_ fixed (lower is better).
@@ -311,7 +550,7 @@ class LDA(TransformerMixin, BaseEstimator):
         held = None if held_out is None else self._check_X(held_out, reset=False)
         return _sgmcmc.lda_perplexity(
             self.components_, self.components_.shape[0], *arrays, held,
-            _inputs.check_real("alpha", self.alpha),
+            _inputs.check_real("alpha", self._alpha()),
             _inputs.check_int("eval_sweeps", self.eval_sweeps, 1, _inputs.INT32_MAX), self.seed_,
             self._threads(), method)
 

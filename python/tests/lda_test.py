@@ -279,12 +279,74 @@ class ErrorPathTest(unittest.TestCase):
     def test_bad_counts_name_the_entry(self):
         X = toy_counts()
         X[3, 4] = 1.5
-        with self.assertRaisesRegex(ValueError, r"X\[3, 4\] = 1.5 is not a non-negative "
-                                                r"integer count"):
-            small_lda().fit(X)
+        with self.assertRaisesRegex(ValueError, r"^X\[3, 4\] = 1.5 is not a non-negative "
+                                                r"integer count: LDA needs integer word counts "
+                                                r"\(use CountVectorizer\)$"):
+            small_lda(real_counts="error").fit(X)
         X[3, 4] = -2
-        with self.assertRaisesRegex(ValueError, "non-negative"):
-            small_lda().fit(sp.csr_matrix(X))
+        for real_counts in ("round", "scale", "error"):
+            for matrix in (X, sp.csr_matrix(X)):
+                with self.assertRaisesRegex(ValueError, r"^Negative values in data passed to "
+                                                        r"LDA: X\[3, 4\] = -2 is not a "
+                                                        r"non-negative count$"):
+                    small_lda(real_counts=real_counts).fit(matrix)
+        with self.assertRaisesRegex(ValueError, "^real_counts must be one of"):
+            small_lda(real_counts="floor").fit(toy_counts())
+
+    def test_real_counts_round_and_scale(self):
+        # "round" (the default): the fit of X equals the fit of rint(X), dense or sparse;
+        # integer counts are unchanged. "scale": each row over its smallest positive entry.
+        X = toy_counts() * 0.37
+        rounded = np.rint(X)
+        a = small_lda().fit(X).components_
+        np.testing.assert_array_equal(a, small_lda().fit(rounded).components_)
+        np.testing.assert_array_equal(a, small_lda().fit(sp.csr_matrix(X)).components_)
+        smallest = np.where(X > 0, X, np.inf).min(axis=1, keepdims=True)
+        scaled = np.rint(X / smallest)
+        b = small_lda(real_counts="scale").fit(X).components_
+        np.testing.assert_array_equal(b, small_lda().fit(scaled).components_)
+        np.testing.assert_array_equal(
+            b, small_lda(real_counts="scale").fit(sp.csr_matrix(X)).components_)
+        self.assertEqual(scaled[X > 0].min(), 1.0)
+        extreme = np.array([[1e-300, 1.0, 0.0], [1.0, 1.0, 2.0]])
+        for matrix in (extreme, sp.csr_matrix(extreme)):
+            with self.assertRaisesRegex(ValueError, r"^real_counts=\"scale\": row 0's largest "
+                                                    r"entry is 1e\+300 times"):
+                small_lda(real_counts="scale").fit(matrix)
+
+    def test_count_limit_is_stated(self):
+        # 2^31 said "is not a non-negative integer count"; the limit is 2^31 - 1 per entry.
+        X = toy_counts()
+        X[2, 1] = 2.0**31
+        with self.assertRaisesRegex(ValueError, r"^X\[2, 1\] = 2.14748e\+09 is larger than the "
+                                                r"largest count of one entry, 2147483647 "
+                                                r"\(2\^31 - 1\)$"):
+            small_lda().fit(X)
+        # A row of more than 2^31 - 1 tokens ended in std::length_error (an abort); checked
+        # before anything is allocated.
+        X[2, 1] = X[2, 3] = 2.0**30
+        with self.assertRaisesRegex(ValueError, r"^X row 2 holds more than 2147483647 \(2\^31 - 1\)"
+                                                r" tokens"):
+            small_lda().fit(X)
+
+    def test_burn_in_at_or_past_max_iter(self):
+        # burn_in > max_iter kept no sample silently (components_ was then the last sample).
+        X = toy_counts()
+        with self.assertRaisesRegex(ValueError, r"^burn_in=21 must be at most max_iter=20: "):
+            small_lda(burn_in=21).fit(X)
+        with self.assertWarnsRegex(UserWarning, "burn_in=20 equals max_iter: the posterior mean "
+                                                "is of one sample"):
+            lda = small_lda(burn_in=20).fit(X)
+        self.assertEqual(lda.n_samples_kept_, 1)
+        np.testing.assert_array_equal(lda.components_, lda.last_sample_)
+        self.assertEqual(small_lda(burn_in=19).fit(X).n_samples_kept_, 2)
+
+    def test_held_out_must_be_a_pair(self):
+        X = toy_counts()
+        for held_out in (X, (X,), [X, X, X], sp.csr_matrix(X)):
+            with self.assertRaisesRegex(TypeError, r"^held_out must be a pair \(X_observed, "
+                                                   r"X_held_out\)"):
+                small_lda().fit(X, held_out=held_out)
 
     def test_invalid_options_carry_the_status_message(self):
         X = toy_counts()
@@ -318,7 +380,7 @@ class ErrorPathTest(unittest.TestCase):
         # Six entries of 2e9 asked for 48 GB of tokens: the process was killed (OOM) or got
         # std::bad_alloc; now the token total is checked before anything is allocated.
         with self.assertRaisesRegex(ValueError, "^X holds more than 4294967296 tokens"):
-            small_lda().fit(np.full((2, 3), 2e9))
+            small_lda().fit(np.array([[2e9, 0.0]] * 3))  # each row under 2^31 tokens
 
     def test_badly_typed_parameters_name_the_parameter(self):
         # Were pybind11 signature dumps (TypeError) that did not say which parameter.

@@ -1,6 +1,10 @@
 """Tests of sgmcmc.samplers: in-place NumPy views, determinism by (seed, stream), the
 stationary moments of SGLD and SCIR on targets with known laws, and the array checks."""
 
+import os
+import subprocess
+import sys
+import textwrap
 import unittest
 
 import numpy as np
@@ -152,6 +156,110 @@ class EuclideanTest(unittest.TestCase):
         self.assertEqual(chain.iteration, 0)
 
 
+def run_isolated(code):
+    """(returncode, stdout, stderr) of `code` run by a fresh interpreter with this test's
+    sys.path: a crash (abort, segmentation fault) is a failed assertion on the return code,
+    not a dead test runner."""
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in sys.path if p))
+    done = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=env,
+                          capture_output=True, text=True, timeout=60)
+    return done.returncode, done.stdout, done.stderr
+
+
+class MemorySafetyTest(unittest.TestCase):
+    """Python code that keeps or tampers with the arrays it is handed must not crash the
+    interpreter. Each case runs in a subprocess; the crashes found are the cases."""
+
+    def assert_runs(self, code, expected_stdout):
+        returncode, stdout, stderr = run_isolated(code)
+        self.assertEqual((returncode, stdout.strip()), (0, expected_stdout), stderr[-2000:])
+
+    def test_callback_keeping_its_arrays_after_the_chain_is_deleted(self):
+        # The callback's arrays were views of the sampler's buffers: writing to a kept `out`
+        # after `del chain` aborted with "free(): invalid size" (exit 134), 3 of 3 runs.
+        for make in ("sgld", "psgld", "sghmc"):
+            with self.subTest(sampler=make):
+                self.assert_runs("""
+                    import gc
+                    import numpy as np
+                    from sgmcmc import samplers
+                    kept = []
+                    def gradient(theta, batch, scale, out):
+                        kept.extend([theta, batch, out])
+                        np.copyto(out, theta)
+                    chain = samplers.%s(gradient, np.ones(1000), num_items=50, batch_size=5)
+                    chain.run(20)
+                    del chain
+                    gc.collect()
+                    junk = [np.ones(1000) for _ in range(100)]  # reuse the freed memory
+                    total = 0.0
+                    for array in kept:
+                        if array.flags.writeable:
+                            array[:] = 7
+                        total += float(array.sum())
+                    print(len(kept) >= 60, np.isfinite(total))
+                    """ % make, "True True")
+
+    def test_callback_tampering_with_out(self):
+        # Resized (ndarray.resize reallocates an array that owns its data) or made read-only:
+        # an error or the next call's fresh buffer, never a write past the end.
+        self.assert_runs("""
+            import numpy as np
+            from sgmcmc import samplers
+            def shrinks(theta, batch, scale, out):
+                out.resize(1, refcheck=False)
+            chain = samplers.sgld(shrinks, np.ones(1000))
+            try:
+                chain.step()
+            except ValueError as error:
+                print(error)
+            frozen = []
+            def freezes(theta, batch, scale, out):
+                np.copyto(out, theta)
+                out.flags.writeable = False
+                frozen.append(out)
+            chain = samplers.sgld(freezes, np.ones(10))
+            chain.run(3)
+            print(chain.iteration, len(frozen))
+            """, "the gradient callback resized out (write the gradient into it with out[:] = "
+                 "... or numpy.copyto)\n3 3")
+
+    def test_theta_view_outlives_the_chain(self):
+        # chain.theta is a view of the sampler's vector that keeps the chain alive.
+        self.assert_runs("""
+            import gc
+            import numpy as np
+            from sgmcmc import samplers
+            chain = samplers.sgld(lambda t, b, s, o: np.copyto(o, t), np.ones(1000))
+            theta = chain.theta
+            del chain
+            gc.collect()
+            junk = [np.zeros(1000) for _ in range(100)]
+            print(float(theta.sum()) == 1000.0)
+            """, "True")
+
+    def test_kept_out_is_overwritten_not_shared(self):
+        kept = []
+
+        def gradient(theta, batch, scale, out):
+            kept.append(out)
+            np.copyto(out, theta)
+
+        chain = samplers.sgld(gradient, np.ones(3), step_size=0.1, seed=1)
+        chain.run(2)
+        # Writing into a kept `out` between steps changes nothing in the chain: `out` is
+        # refilled from the sampler's buffer for every call and copied back after it.
+        before = chain.theta.copy()
+        kept[0][:] = 1e300
+        other = samplers.sgld(lambda t, b, s, o: np.copyto(o, t), np.ones(3), step_size=0.1,
+                              seed=1)
+        other.run(2)
+        np.testing.assert_array_equal(before, other.theta)
+        chain.step()
+        other.step()
+        np.testing.assert_array_equal(chain.theta, other.theta)
+
+
 class SimplexTest(unittest.TestCase):
     def test_scir_stationary_mean_with_fixed_counts(self):
         # With fixed counts n, SCIR's stationary law is Dirichlet(alpha + n) exactly (the CIR
@@ -210,8 +318,23 @@ class SimplexTest(unittest.TestCase):
             bad = counts.copy()
             bad[1, 2] = -1
             chain.step(bad, 0.01)
-        with self.assertRaisesRegex(ValueError, "counts must have 8 entries, got 4"):
+        # Shapes are checked in full: (4, 2) or (8,) counts of a 2 x 4 chain were read as 2 x 4.
+        with self.assertRaisesRegex(ValueError, r"^counts must have shape \(2, 4\), got \(4,\)$"):
             chain.step(np.ones(4), 0.01)
+        with self.assertRaisesRegex(ValueError, r"^counts must have shape \(2, 4\), got \(4, 2\)"):
+            chain.step(np.ones((4, 2)), 0.01)
+        with self.assertRaisesRegex(ValueError, r"^counts must have shape \(2, 4\), got \(8,\)"):
+            chain.step(np.ones(8), 0.01)
+        with self.assertRaisesRegex(ValueError, r"^out must have shape \(2, 4\), got \(4, 2\)"):
+            chain.simplex(np.empty((4, 2)))
+        with self.assertRaisesRegex(ValueError, r"^out must have shape \(2, 4\), got \(8,\)"):
+            chain.simplex(np.empty(8))
+        with self.assertRaisesRegex(TypeError, "^counts must hold real numbers .* got dtype "
+                                               "complex128"):
+            chain.step(np.ones((2, 4), dtype=complex), 0.01)
+        with self.assertRaisesRegex(TypeError, "^counts must be a numpy.ndarray of real numbers, "
+                                               "got list"):
+            chain.step([[1.0] * 4] * 2, 0.01)
         with self.assertRaisesRegex(ValueError, "h must be finite and > 0"):
             chain.step(counts, 0.0)
         with self.assertRaisesRegex(ValueError, "C-contiguous"):
@@ -282,6 +405,27 @@ class ArgumentErrorTest(unittest.TestCase):
         self.assertEqual(chain.iteration, 3)
         self.assertEqual(samplers.scir(2, 3).steps(1), 0)
         self.assertEqual(samplers.CategoricalDirichlet(np.array([3, 4]), 0.5).num_items, 7)
+
+    def test_integer_counts_are_converted(self):
+        # Counts are only read: int64 counts (np.bincount's) are converted once, as the
+        # README promises for inputs that are only read, and step like their float64 copy.
+        a, b = samplers.scir(2, 3, seed=4), samplers.scir(2, 3, seed=4)
+        counts = np.array([[3, 0, 1], [0, 2, 5]], dtype=np.int64)
+        a.step(counts, 0.3)
+        b.step(counts.astype(np.float64), 0.3)
+        wa, wb = np.empty((2, 3)), np.empty((2, 3))
+        a.simplex(wa)
+        b.simplex(wb)
+        np.testing.assert_array_equal(wa, wb)
+        with self.assertRaisesRegex(ValueError, r"counts\[0, 1\] = -1 must be finite and >= 0"):
+            a.step(np.array([[1, -1, 0], [0, 0, 0]]), 0.3)
+
+    def test_non_callable_gradient(self):
+        for make in (samplers.sgld, samplers.psgld, samplers.sghmc):
+            with self.assertRaisesRegex(TypeError, r"^gradient must be a callable "
+                                                   r"gradient\(theta, batch, scale, out\), "
+                                                   r"got 3$"):
+                make(3, np.zeros(2))
 
     def test_sgrld_overflow_raises_and_keeps_the_state(self):
         # Counts of 1e308 overflowed SGRLD's Euler step: omega became NaN silently.

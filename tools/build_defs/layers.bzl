@@ -5,7 +5,9 @@ below it and the forbidden neighbours on its own floor. sgmcmc_layer_package_gro
 each entry into the package group "<pkg>_users" = "//..." minus those packages; in Bazel 4
 "//..." inside a package_group means every package of every repository, so consumer
 workspaces keep access to single targets. tools/check_layers.py checks the #includes against
-the same order.
+the same order. An entry covers the package's subpackages too ("-//models/..."), so the model
+families //models/lda, //models/dp, ... are all on floor 3: each is in "models_users" (they may
+use each other) and no lower floor may use any of them.
 """
 
 _FLOOR1_BELOW_RNG = ["base", "math", "testing"]

@@ -1,8 +1,9 @@
 # Figure 3(b) / 4(b) of Baker et al. (2018) from the CSVs of //tools:dp_mixture.
 # Usage: gnuplot -e "dir='OUTPUT_DIR'" dp_mixture.gp
 # Reads dir/runs.txt (method names) and dir/trace.csv (method, seed, iteration, seconds,
-# log_predictive, running_log_predictive, occupied, components, alpha); writes
-# dir/log_predictive.png, one curve per run: the single-draw log predictive vs iteration (the
+# log_predictive, running_log_predictive, occupied, components, alpha, initial_components);
+# writes dir/log_predictive.png, one curve per run (a method and seed from several starts
+# draws one curve per start): the single-draw log predictive vs iteration (the
 # per-iteration score of the paper's figure), the draw-averaged (running mean after burn-in)
 # log predictive vs iteration and vs sampler seconds, and occupied components vs iteration.
 runs = system("cat '".dir."/runs.txt'")
@@ -12,8 +13,9 @@ set output dir."/log_predictive.png"
 set datafile separator ","
 set key bottom right
 set grid
-set multiplot layout 2,2 title "DP mixture of multinomials on msweb (held-out log predictive per test user)"
-sel(m, s) = sprintf("< awk -F, '$1==\"%s\" && $2==%s' '%s/trace.csv'", m, s, dir)
+set multiplot layout 2,2 title "DP mixture of multinomials (held-out log predictive per test row)"
+# The rows of method m and seed s, a blank line (a break in the curve) where the start changes.
+sel(m, s) = sprintf("< awk -F, '$1==\"%s\" && $2==%s { if (k != \"\" && $10 != k) print \"\"; k = $10; print }' '%s/trace.csv'", m, s, dir)
 set xlabel "iteration"
 set ylabel "single-draw log predictive"
 plot for [i=1:words(runs)] for [j=1:words(seeds)] sel(word(runs,i), word(seeds,j)) \

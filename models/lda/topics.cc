@@ -1,0 +1,73 @@
+#include "models/lda/topics.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "base/check.h"
+
+namespace sgmcmc::models {
+
+std::vector<TopicSummary> SummarizeTopics(absl::Span<const double> topics, int num_topics,
+                                          int vocabulary_size, int top_n) {
+  SGMCMC_CHECK(num_topics >= 1 && vocabulary_size >= 1 &&
+               topics.size() == static_cast<size_t>(num_topics) * vocabulary_size)
+      << "SummarizeTopics: topics has " << topics.size() << " values, expected " << num_topics
+      << " x " << vocabulary_size;
+  SGMCMC_CHECK(top_n >= 1) << "SummarizeTopics: top_n must be >= 1, got " << top_n;
+  top_n = std::min(top_n, vocabulary_size);
+  const double threshold = 0.01 / vocabulary_size;
+  std::vector<TopicSummary> summaries(num_topics);
+  std::vector<int> order(vocabulary_size);
+  for (int k = 0; k < num_topics; ++k) {
+    const double* row = topics.data() + static_cast<size_t>(k) * vocabulary_size;
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [row](int a, int b) {
+      return row[a] != row[b] ? row[a] > row[b] : a < b;
+    });
+    TopicSummary& summary = summaries[k];
+    double total = 0;
+    int below = 0;
+    for (int w = 0; w < vocabulary_size; ++w) {
+      total += row[w];
+      below += row[w] < threshold;
+    }
+    summary.sparsity = static_cast<double>(below) / vocabulary_size;
+    for (int i = 0; i < top_n; ++i) {
+      summary.top_words.push_back(order[i]);
+      summary.top_probabilities.push_back(row[order[i]]);
+    }
+    double mass = 0;
+    summary.mass_90_words = vocabulary_size;
+    for (int i = 0; i < vocabulary_size; ++i) {
+      mass += row[order[i]];
+      if (mass >= 0.9 * total) {
+        summary.mass_90_words = i + 1;
+        break;
+      }
+    }
+  }
+  return summaries;
+}
+
+std::string FormatTopics(absl::Span<const TopicSummary> summaries,
+                         absl::Span<const std::string> vocabulary) {
+  std::string out;
+  for (size_t k = 0; k < summaries.size(); ++k) {
+    const TopicSummary& s = summaries[k];
+    absl::StrAppend(&out, "topic ", k, " (90% mass in ", s.mass_90_words, " words, sparsity ",
+                    absl::StrFormat("%.3f", s.sparsity), "):");
+    for (size_t i = 0; i < s.top_words.size(); ++i) {
+      SGMCMC_CHECK(s.top_words[i] >= 0 && s.top_words[i] < static_cast<int>(vocabulary.size()))
+          << "FormatTopics: word id " << s.top_words[i] << " outside the vocabulary of size "
+          << vocabulary.size();
+      absl::StrAppend(&out, " ", vocabulary[s.top_words[i]],
+                      absl::StrFormat(" %.4f", s.top_probabilities[i]));
+    }
+    absl::StrAppend(&out, "\n");
+  }
+  return out;
+}
+
+}  // namespace sgmcmc::models
