@@ -23,9 +23,9 @@
 #include "data/corpus.h"
 #include "eval/evaluation_schedule.h"
 #include "fuzz/fuzz_support.h"
-#include "models/dp_mixture.h"
-#include "models/dp_predictive.h"
-#include "models/dp_stochastic_slice.h"
+#include "models/dp/mixture.h"
+#include "models/dp/predictive.h"
+#include "models/dp/stochastic_slice.h"
 #include "tools/dp_mixture_checkpoint.pb.h"
 
 namespace sgmcmc::fuzz {

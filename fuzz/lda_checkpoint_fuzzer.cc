@@ -22,7 +22,7 @@
 #include "data/split.h"
 #include "eval/evaluation_schedule.h"
 #include "fuzz/fuzz_support.h"
-#include "models/lda.h"
+#include "models/lda/lda.h"
 #include "tools/lda_checkpoint.pb.h"
 
 namespace sgmcmc::fuzz {

@@ -1,5 +1,5 @@
 // Fuzz target: the payload of the matrix_factorization tool's checkpoint (models::MfChainState,
-// models/distributed_matrix_factorization.h, inside the frame of tools/checkpoint_file.h),
+// models/mf/distributed_matrix_factorization.h, inside the frame of tools/checkpoint_file.h),
 // restored into a DistributedMfChain of one rank on a small fixed rating matrix, for the
 // method the first byte picks (DSGLD, pSGLD, HAMCMC with shared or per-block memory, scalar or
 // diagonal initial metric). Contract: a payload that does not parse is refused (the tool's
@@ -21,7 +21,7 @@
 #include "base/check.h"
 #include "data/ratings.h"
 #include "fuzz/fuzz_support.h"
-#include "models/distributed_matrix_factorization.h"
+#include "models/mf/distributed_matrix_factorization.h"
 #include "parallel/communicator.h"
 
 namespace sgmcmc::fuzz {

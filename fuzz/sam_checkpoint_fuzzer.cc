@@ -23,7 +23,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/check.h"
 #include "fuzz/fuzz_support.h"
-#include "models/sam.h"
+#include "models/sam/sam.h"
 #include "samplers/sggmc.h"
 #include "tools/sam_checkpoint.pb.h"
 
