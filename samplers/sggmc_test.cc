@@ -265,6 +265,10 @@ void CheckCheckpoint() {
   bad.set_velocity(0, bad.velocity(0) + 1.0);
   EXPECT_NE(std::string(b->RestoreState(bad).message()).find("velocity column 0 is not tangent"),
             std::string::npos);
+  bad = state;
+  bad.set_velocity(1, 2.2e214);  // finite, but v'v overflows (found by the same target)
+  EXPECT_NE(std::string(b->RestoreState(bad).message()).find("squared norm that overflows"),
+            std::string::npos);
   EXPECT_TRUE(a->x() == b->x());  // failed restores changed nothing
 }
 

@@ -185,6 +185,12 @@ absl::Status SphereSampler::RestoreState(const SphereSamplerState& state) {
   // Found by //fuzz:sam_checkpoint_fuzzer: a velocity with a component along x left the
   // sphere at the next geodesic step (a column norm of 1 + 1e-4 after one step).
   Eigen::Map<const Eigen::MatrixXd> v(state.velocity().data(), x_.rows(), x_.cols());
+  // Found by //fuzz:sam_checkpoint_fuzzer: finite entries of 1e214 overflowed v'v (gSGNHT's
+  // thermostat, the geodesic flow's |v|) to inf and the next step to NaN.
+  if (!std::isfinite(v.squaredNorm())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "SphereSamplerState.velocity has a squared norm that overflows: ", v.squaredNorm()));
+  }
   for (int k = 0; k < v.cols(); ++k) {
     const double along = x.col(k).dot(v.col(k));
     if (!(std::abs(along) <= 1e-6 * std::max(1.0, v.col(k).norm()))) {
