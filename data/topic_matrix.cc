@@ -58,6 +58,10 @@ absl::StatusOr<TopicMatrix> ReadTsv(const std::string& path) {
       matrix.values.push_back(x);
     }
     const int row_size = static_cast<int>(matrix.values.size() - before);
+    // Found by //fuzz:topic_matrix_fuzzer: a line of separators only (",") made a K x 0 matrix.
+    if (row_size == 0) {
+      return reader->Error("no values on this row, only separators");
+    }
     if (matrix.vocabulary_size < 0) {
       matrix.vocabulary_size = row_size;
     } else if (row_size != matrix.vocabulary_size) {

@@ -70,6 +70,10 @@ TEST(TopicMatrixTest, ErrorsNameFileAndLine) {
               HasSubstr("ragged.tsv:2: 2 values, expected V = 3"));
   const std::string word = WriteTestFile("word.tsv", "1 2\n3 x\n");
   EXPECT_THAT(ReadTopicMatrix(word).status().message(), HasSubstr("word.tsv:2: not a number: 'x'"));
+  // Found by //fuzz:topic_matrix_fuzzer: "," alone was a 1 x 0 matrix.
+  const std::string commas = WriteTestFile("commas.tsv", ",\n");
+  EXPECT_THAT(ReadTopicMatrix(commas).status().message(),
+              HasSubstr("commas.tsv:1: no values on this row, only separators"));
   const std::string narrow = WriteTestFile("narrow.tsv", "1 2\n");
   EXPECT_THAT(ReadTopicMatrix(narrow, 3).status().message(),
               HasSubstr("narrow.tsv: 2 columns, expected V = 3"));

@@ -95,6 +95,8 @@ absl::StatusOr<Wav> ParseWav(absl::string_view bytes, absl::string_view name) {
                                     " bytes)"));
     }
     if (id == "fmt ") {
+      // Found by //fuzz:wav_fuzzer: a second fmt chunk silently replaced the first's format.
+      if (have_format) return Malformed(name, offset, "a second fmt chunk");
       if (size < 16) {
         return Malformed(name, offset + 4, absl::StrCat("fmt chunk of ", size, " bytes (< 16)"));
       }
@@ -110,7 +112,11 @@ absl::StatusOr<Wav> ParseWav(absl::string_view bytes, absl::string_view name) {
                                                   bits, " bits"));
       }
       if (channels < 1) return Malformed(name, body + 2, "zero channels");
-      if (wav.sample_rate < 1) return Malformed(name, body + 4, "sample rate 0");
+      if (wav.sample_rate < 1) {
+        return Malformed(name, body + 4,
+                         absl::StrCat("sample rate ", ReadU32(bytes, body + 4),
+                                      " not in [1, 2^31 - 1]"));
+      }
       have_format = true;
     } else if (id == "data") {
       if (!have_format) return Malformed(name, offset, "data chunk before the fmt chunk");
@@ -126,7 +132,14 @@ absl::StatusOr<Wav> ParseWav(absl::string_view bytes, absl::string_view name) {
       for (size_t n = 0; n < frames; ++n) {
         double sum = 0;
         for (int c = 0; c < channels; ++c) {
-          sum += DecodeSample(bytes.data() + body + n * frame + c * (bits / 8), format, bits);
+          const size_t at = body + n * frame + c * (bits / 8);
+          const double sample = DecodeSample(bytes.data() + at, format, bits);
+          // A float sample can be NaN or infinite; it would poison every later sum silently.
+          if (!std::isfinite(sample)) {
+            return Malformed(name, at, absl::StrCat("sample ", n, " of channel ", c,
+                                                    " is not finite: ", sample));
+          }
+          sum += sample;
         }
         wav.samples[n] = sum / channels;
       }

@@ -1,7 +1,10 @@
 #include "data/wav.h"
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -69,6 +72,33 @@ TEST(WavTest, ErrorsNameFileAndOffset) {
               HasSubstr("d.wav: offset 40: \"data\" chunk of 4 bytes runs past the end"));
   EXPECT_EQ(ReadWav(::testing::TempDir() + "/missing.wav").status().code(),
             absl::StatusCode::kNotFound);
+}
+
+// Found by //fuzz:wav_fuzzer: a float sample that is NaN or infinite was read as a sample.
+TEST(WavTest, RefusesNonFiniteFloatSamplesAndNamesABadRate) {
+  std::string bytes = SerializeWav(Wav{16000, {0.1, 0.2}});
+  bytes[20] = 3;  // IEEE float, 32 bits: 2 samples of 16 bits become one of 32
+  bytes[34] = 32;
+  const uint32_t nan_bits = 0x7fc00000;
+  std::memcpy(&bytes[44], &nan_bits, 4);
+  EXPECT_THAT(ParseWav(bytes, "e.wav").status().message(),
+              HasSubstr("e.wav: offset 44: sample 0 of channel 0 is not finite: nan"));
+  const uint32_t two_wide = 0x40000000;  // 2.0f: finite, beyond [-1, 1], taken as stored
+  std::memcpy(&bytes[44], &two_wide, 4);
+  ASSERT_TRUE(ParseWav(bytes, "f.wav").ok());
+  EXPECT_EQ(ParseWav(bytes, "f.wav")->samples, std::vector<double>{2.0});
+  // Found by //fuzz:wav_fuzzer: a second fmt chunk (here float) replaced the first's format.
+  std::string twice = SerializeWav(Wav{16000, {0.1}});
+  std::string second_fmt = twice.substr(12, 24);
+  second_fmt[8] = 3;  // IEEE float
+  second_fmt[22] = 32;
+  twice.insert(36, second_fmt);
+  EXPECT_THAT(ParseWav(twice, "h.wav").status().message(),
+              HasSubstr("h.wav: offset 36: a second fmt chunk"));
+  std::string rate = SerializeWav(Wav{16000, {0.1}});
+  rate[27] = static_cast<char>(0x80);  // sample rate 2^31 + 16000
+  EXPECT_THAT(ParseWav(rate, "g.wav").status().message(),
+              HasSubstr("g.wav: offset 24: sample rate 2147499648 not in [1, 2^31 - 1]"));
 }
 
 }  // namespace

@@ -65,10 +65,19 @@ EvaluationCadenceState EvaluationCadence::GetState() const {
   return state;
 }
 
-absl::Status EvaluationCadence::RestoreState(const EvaluationCadenceState& state) {
+absl::Status EvaluationCadence::RestoreState(const EvaluationCadenceState& state,
+                                             int64_t completed_iterations) {
   if (state.last_iteration() < -1) {
     return absl::InvalidArgumentError(absl::StrCat(
         "EvaluationCadenceState.last_iteration must be >= -1, got ", state.last_iteration()));
+  }
+  // Found by //fuzz:dp_checkpoint_fuzzer: a cadence ahead of the sampler crashed the next
+  // BeginEvaluation's order check instead of refusing the checkpoint.
+  if (state.last_iteration() > std::min(iterations_, completed_iterations)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "EvaluationCadenceState.last_iteration ", state.last_iteration(),
+        " is past the run's iterations completed (", completed_iterations, ") or its total (",
+        iterations_, ")"));
   }
   last_iteration_ = state.last_iteration();
   return absl::OkStatus();
@@ -106,16 +115,20 @@ EvaluationScheduleState EvaluationSchedule::GetState() const {
   return state;
 }
 
-absl::Status EvaluationSchedule::RestoreState(const EvaluationScheduleState& state) {
+absl::Status EvaluationSchedule::RestoreState(const EvaluationScheduleState& state,
+                                              int64_t completed_iterations) {
   if (state.last_iteration() < -1) {
     return absl::InvalidArgumentError(
         absl::StrCat("EvaluationSchedule::RestoreState: last_iteration must be >= -1, got ",
                      state.last_iteration()));
   }
-  if (absl::Status s = perplexity_.RestoreState(state.perplexity()); !s.ok()) return s;
   EvaluationCadenceState cadence;
   cadence.set_last_iteration(state.last_iteration());
-  return cadence_.RestoreState(cadence);  // cannot fail: last_iteration >= -1
+  EvaluationCadence restored = cadence_;
+  if (absl::Status s = restored.RestoreState(cadence, completed_iterations); !s.ok()) return s;
+  if (absl::Status s = perplexity_.RestoreState(state.perplexity()); !s.ok()) return s;
+  cadence_ = restored;
+  return absl::OkStatus();
 }
 
 }  // namespace sgmcmc::eval

@@ -104,8 +104,10 @@ class EvaluationCadence {
   // For checkpoints: a cadence made with the same arguments continues identically after
   // RestoreState(GetState()).
   EvaluationCadenceState GetState() const;
-  // InvalidArgument naming the field if last_iteration is below -1.
-  absl::Status RestoreState(const EvaluationCadenceState& state);
+  // `completed_iterations` is where the restored run's sampler stands: the evaluations cannot
+  // be ahead of it (the next BeginEvaluation CHECKs its order). InvalidArgument naming the
+  // field if last_iteration is below -1 or above min(iterations(), completed_iterations).
+  absl::Status RestoreState(const EvaluationCadenceState& state, int64_t completed_iterations);
 
  private:
   EvaluationCadence(int64_t iterations, int64_t eval_every, int64_t burn_in)
@@ -144,8 +146,9 @@ class EvaluationSchedule {
   // For checkpoints: a schedule made from the same split and options continues
   // bit-identically after RestoreState(GetState()).
   EvaluationScheduleState GetState() const;
-  // InvalidArgument naming the field if the state does not fit this split and options.
-  absl::Status RestoreState(const EvaluationScheduleState& state);
+  // InvalidArgument naming the field if the state does not fit this split and options, or its
+  // last_iteration is above `completed_iterations` (EvaluationCadence::RestoreState).
+  absl::Status RestoreState(const EvaluationScheduleState& state, int64_t completed_iterations);
 
  private:
   EvaluationSchedule(DocumentCompletionPerplexity perplexity, EvaluationCadence cadence);

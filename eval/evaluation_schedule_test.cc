@@ -103,7 +103,7 @@ TEST(EvaluationScheduleTest, RestoredStateContinuesBitIdentically) {
   ASSERT_TRUE(uninterrupted.ok() && first.ok() && resumed.ok());
   uninterrupted->Evaluate(3, a);
   first->Evaluate(3, a);
-  ASSERT_TRUE(resumed->RestoreState(first->GetState()).ok());
+  ASSERT_TRUE(resumed->RestoreState(first->GetState(), 3).ok());
   EXPECT_EQ(resumed->last_iteration(), 3);
   for (auto* s : {&*uninterrupted, &*resumed}) {
     s->Evaluate(6, b);  // restarts the mean: the restored schedule knows 3 was burn-in
@@ -115,11 +115,29 @@ TEST(EvaluationScheduleTest, RestoredStateContinuesBitIdentically) {
 
   EvaluationScheduleState bad = first->GetState();
   bad.set_last_iteration(-2);
-  EXPECT_THAT(std::string(resumed->RestoreState(bad).message()),
+  EXPECT_THAT(std::string(resumed->RestoreState(bad, 3).message()),
               HasSubstr("last_iteration must be >= -1, got -2"));
   bad = first->GetState();
   bad.mutable_perplexity()->mutable_doc_topics()->RemoveLast();
-  EXPECT_THAT(std::string(resumed->RestoreState(bad).message()), HasSubstr("doc_topics"));
+  EXPECT_THAT(std::string(resumed->RestoreState(bad, 3).message()), HasSubstr("doc_topics"));
+  // Found by //fuzz:lda_checkpoint_fuzzer and //fuzz:dp_checkpoint_fuzzer: evaluations ahead
+  // of the sampler, and a probability sum that made the next perplexity NaN.
+  const std::string before = resumed->GetState().SerializeAsString();
+  EXPECT_THAT(std::string(resumed->RestoreState(first->GetState(), 2).message()),
+              HasSubstr("last_iteration 3 is past the run's iterations completed (2)"));
+  EXPECT_EQ(resumed->GetState().SerializeAsString(), before);
+  bad = first->GetState();
+  bad.mutable_perplexity()->set_probability_sum(0, -1e-3);
+  EXPECT_THAT(std::string(resumed->RestoreState(bad, 3).message()),
+              HasSubstr("probability_sum[0] = -0.001 must be in [0, num_evaluations = 1]"));
+  bad = first->GetState();
+  bad.mutable_perplexity()->set_probability_sum(0, 1.5);
+  EXPECT_THAT(std::string(resumed->RestoreState(bad, 3).message()),
+              HasSubstr("probability_sum[0] = 1.5"));
+  bad = first->GetState();
+  bad.mutable_perplexity()->set_doc_topics(1, NAN);
+  EXPECT_THAT(std::string(resumed->RestoreState(bad, 3).message()),
+              HasSubstr("doc_topics[1] = nan must be in [0, 1]"));
 }
 
 TEST(EvaluationScheduleTest, OptionsValidate) {
@@ -173,13 +191,19 @@ TEST(EvaluationCadenceTest, DueAndBurnInRuleAsTheSchedule) {
   EXPECT_FALSE(cadence->BeginEvaluation(10));
 
   auto resumed = EvaluationCadence::Create(10, 3, 5);
-  ASSERT_TRUE(resumed->RestoreState(state).ok());
+  ASSERT_TRUE(resumed->RestoreState(state, 6).ok());
   EXPECT_EQ(resumed->last_iteration(), 6);
   EXPECT_FALSE(resumed->BeginEvaluation(9));
   EvaluationCadenceState bad;
   bad.set_last_iteration(-2);
-  EXPECT_THAT(std::string(resumed->RestoreState(bad).message()),
+  EXPECT_THAT(std::string(resumed->RestoreState(bad, 9).message()),
               HasSubstr("last_iteration must be >= -1, got -2"));
+  bad.set_last_iteration(9);
+  EXPECT_THAT(std::string(resumed->RestoreState(bad, 8).message()),
+              HasSubstr("last_iteration 9 is past the run's iterations completed (8)"));
+  bad.set_last_iteration(11);
+  EXPECT_THAT(std::string(resumed->RestoreState(bad, 12).message()),
+              HasSubstr("or its total (10)"));
   EXPECT_EQ(resumed->last_iteration(), 9);
 }
 

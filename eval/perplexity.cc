@@ -258,6 +258,24 @@ absl::Status DocumentCompletionPerplexity::RestoreState(const PerplexityState& s
         "DocumentCompletionPerplexity::RestoreState: num_evaluations must be >= 0, got ",
         state.num_evaluations()));
   }
+  // Found by //fuzz:lda_checkpoint_fuzzer: a negative sum made every later perplexity NaN.
+  // Each entry sums one probability per evaluation; the estimates are convex weights.
+  const double most = static_cast<double>(state.num_evaluations()) * (1 + 1e-9);
+  for (int i = 0; i < state.probability_sum_size(); ++i) {
+    if (!(state.probability_sum(i) >= 0 && state.probability_sum(i) <= most)) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "DocumentCompletionPerplexity::RestoreState: probability_sum[", i, "] = ",
+          state.probability_sum(i), " must be in [0, num_evaluations = ",
+          state.num_evaluations(), "]"));
+    }
+  }
+  for (int i = 0; i < state.doc_topics_size(); ++i) {
+    if (!(state.doc_topics(i) >= 0 && state.doc_topics(i) <= 1 + 1e-9)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("DocumentCompletionPerplexity::RestoreState: doc_topics[", i, "] = ",
+                       state.doc_topics(i), " must be in [0, 1]"));
+    }
+  }
   const int num_topics = options_.num_topics;
   std::vector<int32_t> counts(counts_.size(), 0);
   for (int j = 0; j < observed_.num_documents(); ++j) {

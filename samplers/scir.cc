@@ -465,9 +465,10 @@ absl::Status Scir::SetTheta(int row, absl::Span<const double> theta) {
   if (absl::Status s = ValidateRowInput("Scir::SetTheta", row, theta); !s.ok()) return s;
   std::vector<double> log_theta(cols());
   for (int j = 0; j < cols(); ++j) {
-    if (!(theta[j] > 0) || !std::isfinite(theta[j])) {
+    if (!(theta[j] > 0) || !(theta[j] <= kMaxSimplexTheta)) {
       return absl::InvalidArgumentError(absl::StrCat("Scir::SetTheta: row ", row, " theta[", j,
-                                                     "] must be finite and > 0, got ", theta[j]));
+                                                     "] must be finite and > 0 (at most e^",
+                                                     kMaxSimplexLogTheta, "), got ", theta[j]));
     }
     log_theta[j] = std::log(theta[j]);
   }
@@ -477,9 +478,10 @@ absl::Status Scir::SetTheta(int row, absl::Span<const double> theta) {
 absl::Status Scir::SetLogTheta(int row, absl::Span<const double> log_theta) {
   if (absl::Status s = ValidateRowInput("Scir::SetLogTheta", row, log_theta); !s.ok()) return s;
   for (int j = 0; j < cols(); ++j) {
-    if (!std::isfinite(log_theta[j])) {
-      return absl::InvalidArgumentError(absl::StrCat("Scir::SetLogTheta: row ", row, " log_theta[",
-                                                     j, "] must be finite, got ", log_theta[j]));
+    if (!std::isfinite(log_theta[j]) || log_theta[j] > kMaxSimplexLogTheta) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Scir::SetLogTheta: row ", row, " log_theta[", j,
+                       "] must be finite (at most ", kMaxSimplexLogTheta, "), got ", log_theta[j]));
     }
   }
   const size_t offset = static_cast<size_t>(row) * cols();

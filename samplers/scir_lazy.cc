@@ -236,10 +236,10 @@ absl::Status LazyScir::SetLogTheta(int row, absl::Span<const double> log_theta) 
     return s;
   }
   for (int j = 0; j < cols(); ++j) {
-    if (!std::isfinite(log_theta[j])) {
-      return absl::InvalidArgumentError(absl::StrCat("LazyScir::SetLogTheta: row ", row,
-                                                     " log_theta[", j,
-                                                     "] must be finite, got ", log_theta[j]));
+    if (!std::isfinite(log_theta[j]) || log_theta[j] > kMaxSimplexLogTheta) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("LazyScir::SetLogTheta: row ", row, " log_theta[", j,
+                       "] must be finite (at most ", kMaxSimplexLogTheta, "), got ", log_theta[j]));
     }
   }
   Row& r = rows_[row];

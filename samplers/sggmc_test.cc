@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "Eigen/Dense"
@@ -242,6 +243,16 @@ void CheckCheckpoint() {
   bad = state;
   bad.mutable_x()->RemoveLast();
   EXPECT_FALSE(b->RestoreState(bad).ok());
+  // Found by //fuzz:sam_checkpoint_fuzzer: a velocity with a component along x (here x_0 times
+  // 1) was taken, and the next geodesic step left the sphere.
+  bad = state;
+  bad.set_velocity(0, bad.velocity(0) + 1.0);
+  EXPECT_NE(std::string(b->RestoreState(bad).message()).find("velocity column 0 is not tangent"),
+            std::string::npos);
+  bad = state;
+  bad.set_velocity(1, 2.2e214);  // finite, but v'v overflows (found by the same target)
+  EXPECT_NE(std::string(b->RestoreState(bad).message()).find("squared norm that overflows"),
+            std::string::npos);
   EXPECT_TRUE(a->x() == b->x());  // failed restores changed nothing
 }
 

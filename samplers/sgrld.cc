@@ -133,9 +133,10 @@ absl::Status Sgrld::SetTheta(int row, absl::Span<const double> theta) {
   // θ_j = 0 is a state the chain itself can reach (an exact mirror hit), so a checkpoint
   // holding it must restore; only a row without mass has no ω.
   for (int j = 0; j < cols(); ++j) {
-    if (!(theta[j] >= 0) || !std::isfinite(theta[j])) {
-      return absl::InvalidArgumentError(absl::StrCat("Sgrld::SetTheta: row ", row, " theta[", j,
-                                                     "] must be finite and >= 0, got ", theta[j]));
+    if (!(theta[j] >= 0) || !(theta[j] <= kMaxSimplexTheta)) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("Sgrld::SetTheta: row ", row, " theta[", j, "] must be finite and >= 0 (at most e^",
+                       kMaxSimplexLogTheta, "), got ", theta[j]));
     }
   }
   const double sum = StoredRowSum(theta.data(), cols());

@@ -60,6 +60,13 @@ inline constexpr int kSimplexStreamStepBits = 32;
 // `row` (>= 0, < 2^24).
 uint64_t SimplexStreamId(uint64_t step, int row);
 
+// Largest log θ a setter (and so a checkpoint) may give: θ <= e^512 ≈ 2.3e222. A chain's θ
+// are Gamma-like variables of the order of the counts (log θ of a few tens); the bound keeps
+// a step's products and row sums of such a θ far from overflow (a finite log θ of 1e8, taken
+// before, made θ = inf and every later draw NaN; found by //fuzz:lda_checkpoint_fuzzer).
+inline constexpr double kMaxSimplexLogTheta = 512;
+inline constexpr double kMaxSimplexTheta = 2.2844135865397565e222;  // exp(512) as a double
+
 class SimplexSampler : public SimplexParameters {
  public:
   SimplexSampler(const SimplexSampler&) = default;
@@ -105,7 +112,8 @@ class SimplexSampler : public SimplexParameters {
                       absl::Span<double> out) const override = 0;
 
   // Replaces row `row`'s unnormalised parameter: θ (each finite and > 0) or log θ (each
-  // finite). InvalidArgument names the row and entry. Rows start at θ = 1 (uniform ω).
+  // finite), with log θ <= kMaxSimplexLogTheta. InvalidArgument names the row and entry. Rows
+  // start at θ = 1 (uniform ω).
   virtual absl::Status SetTheta(int row, absl::Span<const double> theta) = 0;
   virtual absl::Status SetLogTheta(int row, absl::Span<const double> log_theta) = 0;
 

@@ -216,6 +216,18 @@ TYPED_TEST(SimplexSamplerTypedTest, SetThetaValidatesAndIsObserved) {
               HasSubstr("theta[1] must be finite"));
   EXPECT_THAT(sampler.SetLogTheta(0, std::vector<double>{1, 0, INFINITY}).message(),
               HasSubstr("log_theta[2]"));
+  // Found by //fuzz:lda_checkpoint_fuzzer: a finite log θ far above any chain's made θ = inf
+  // and every later draw NaN. The bound is exact: e^512 restores, the next double does not.
+  EXPECT_THAT(sampler.SetLogTheta(0, std::vector<double>{1, std::nextafter(512.0, 1e3), 0})
+                  .message(),
+              HasSubstr("theta[1] must be finite"));
+  EXPECT_THAT(sampler.SetLogTheta(0, std::vector<double>{1, 3.8e8, 0}).message(),
+              HasSubstr("log_theta[1]"));
+  EXPECT_TRUE(sampler.SetTheta(0, std::vector<double>{1, kMaxSimplexTheta, 2}).ok());
+  EXPECT_THAT(sampler.SetTheta(0, std::vector<double>{1, std::nextafter(kMaxSimplexTheta, 1e300),
+                                                      2})
+                  .message(),
+              HasSubstr("theta[1] must be finite and >"));
 }
 
 TYPED_TEST(SimplexSamplerTypedTest, SimplexColumnsGathersSimplex) {

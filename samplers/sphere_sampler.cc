@@ -1,5 +1,6 @@
 #include "samplers/sphere_sampler.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "absl/strings/str_cat.h"
@@ -181,8 +182,25 @@ absl::Status SphereSampler::RestoreState(const SphereSamplerState& state) {
                                                    " has norm ", x.col(bad).norm(),
                                                    ", expected 1"));
   }
+  // Found by //fuzz:sam_checkpoint_fuzzer: a velocity with a component along x left the
+  // sphere at the next geodesic step (a column norm of 1 + 1e-4 after one step).
+  Eigen::Map<const Eigen::MatrixXd> v(state.velocity().data(), x_.rows(), x_.cols());
+  // Found by //fuzz:sam_checkpoint_fuzzer: finite entries of 1e214 overflowed v'v (gSGNHT's
+  // thermostat, the geodesic flow's |v|) to inf and the next step to NaN.
+  if (!std::isfinite(v.squaredNorm())) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "SphereSamplerState.velocity has a squared norm that overflows: ", v.squaredNorm()));
+  }
+  for (int k = 0; k < v.cols(); ++k) {
+    const double along = x.col(k).dot(v.col(k));
+    if (!(std::abs(along) <= 1e-6 * std::max(1.0, v.col(k).norm()))) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "SphereSamplerState.velocity column ", k, " is not tangent to x: x . v = ", along,
+          " with |v| = ", v.col(k).norm()));
+    }
+  }
   x_ = x;
-  v_ = Eigen::Map<const Eigen::MatrixXd>(state.velocity().data(), x_.rows(), x_.cols());
+  v_ = v;
   thermostat_ = state.thermostat();
   iteration_ = state.iteration();
   last_step_size_ = state.last_step_size();

@@ -80,8 +80,9 @@ class SphereSampler {
 
   SphereSamplerState SaveState() const;
   // InvalidArgument, naming the field, for a state of another sampler or shape, a non-finite
-  // value, a column of x off the unit sphere by more than 1e-6 or a negative count. A failed
-  // restore leaves the chain unchanged.
+  // value, a column of x off the unit sphere by more than 1e-6, a velocity whose squared norm
+  // overflows, a velocity column not tangent to x (|x . v| > 1e-6 max(1, |v|)) or a negative
+  // count. A failed restore leaves the chain unchanged.
   absl::Status RestoreState(const SphereSamplerState& state);
 
  protected:

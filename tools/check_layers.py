@@ -34,7 +34,7 @@ FLOORS = [
     ("1 foundation", ["base", "testing", "math", "rng", "linalg", "parallel"]),
     ("2 components", ["data", "eval", "samplers"]),
     ("3 models", ["models"]),
-    ("4 tools", ["tools", "python", "bench", "examples"]),
+    ("4 tools", ["tools", "python", "bench", "examples", "fuzz"]),
 ]
 
 # Inside a floor, package -> the packages of the same floor it may include. Floor 1 is
@@ -57,6 +57,7 @@ SAME_FLOOR_ALLOWED = {
     "python": set(),
     "bench": set(),
     "examples": set(),
+    "fuzz": {"tools"},  # the fuzz targets read checkpoints and configs through tools/
 }
 
 SKIPPED_TOP_DIRS = {"examples", "third_party"}

@@ -435,7 +435,7 @@ absl::StatusOr<DpRunResult> RunDpChain(const data::Corpus& train, const data::Co
           "; this run: ", settings));
     }
     absl::Status s = chain->Restore(checkpoint);
-    if (s.ok()) s = cadence.RestoreState(checkpoint.evaluation());
+    if (s.ok()) s = cadence.RestoreState(checkpoint.evaluation(), chain->steps());
     if (s.ok()) s = running.RestoreState(checkpoint.running_predictive());
     if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", s.message()));
     RestoreRun(checkpoint, run);

@@ -169,7 +169,7 @@ void SaveState(const models::Lda& lda, const eval::EvaluationSchedule& schedule,
 absl::Status RestoreState(const LdaCheckpoint& checkpoint, const std::string& path,
                           models::Lda& lda, eval::EvaluationSchedule& schedule) {
   absl::Status s = lda.Restore(checkpoint.lda());
-  if (s.ok()) s = schedule.RestoreState(checkpoint.evaluation());
+  if (s.ok()) s = schedule.RestoreState(checkpoint.evaluation(), lda.iteration());
   if (!s.ok()) return absl::InvalidArgumentError(absl::StrCat(path, ": ", s.message()));
   return absl::OkStatus();
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <ostream>
@@ -259,6 +260,23 @@ absl::Status MaybeResume(const std::string& path, const std::string& other_rank_
     }
   }
   if (absl::Status agreed = comm.AgreeOnStatus(local); !agreed.ok()) return agreed;
+  // Each rank writes its own file, so a rank that died between two ranks' writes leaves files
+  // of different iterations, each whole and checksummed: refuse the set, never mix it.
+  std::vector<double> iterations(comm.size(), 0.0);
+  iterations[comm.rank()] = static_cast<double>(chain.iteration());
+  if (absl::Status s = comm.AllReduceSum(absl::MakeSpan(iterations)); !s.ok()) return s;
+  if (std::adjacent_find(iterations.begin(), iterations.end(), std::not_equal_to<>()) !=
+      iterations.end()) {
+    std::string listed;
+    for (int r = 0; r < comm.size(); ++r) {
+      absl::StrAppend(&listed, r == 0 ? "" : ", ", "rank ", r, " at iteration ",
+                      static_cast<int64_t>(iterations[r]));
+    }
+    return absl::FailedPreconditionError(absl::StrCat(
+        "the checkpoints like ", path, " are of different iterations (", listed,
+        "): a rank stopped between two ranks' checkpoint writes; resume from a whole set or "
+        "start over"));
+  }
   trace.clear();
   for (const models::MfTraceRecord& r : state.trace()) {
     trace.push_back({r.iteration(), r.seconds(), r.sample_rmse(), r.average_rmse()});

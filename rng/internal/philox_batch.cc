@@ -102,6 +102,32 @@ __attribute__((target("avx2"))) void PhiloxBatchAvx2(uint64_t seed, uint64_t str
   }
 }
 
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SGMCMC_PHILOX_NO_IFUNC 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define SGMCMC_PHILOX_NO_IFUNC 1
+#endif
+
+#if defined(SGMCMC_PHILOX_NO_IFUNC)
+
+// ThreadSanitizer instruments the ifunc resolver of function multiversioning, which the
+// dynamic loader runs before the sanitizer is initialised (a crash before main, with GCC and
+// clang alike): TSan builds test the CPU once per process instead.
+void PhiloxBatch(uint64_t seed, uint64_t stream, uint64_t first_block,
+                 uint64_t out[kPhiloxBatchWords]) {
+  static const bool avx2 = HasPhiloxBatchAvx2();
+  if (avx2) {
+    PhiloxBatchAvx2(seed, stream, first_block, out);
+  } else {
+    PhiloxBatchPortable(seed, stream, first_block, out);
+  }
+}
+
+#else  // !SGMCMC_PHILOX_NO_IFUNC
+
 namespace {
 
 // GCC function multiversioning: the call in PhiloxBatch below goes through an ifunc resolved
@@ -123,6 +149,8 @@ void PhiloxBatch(uint64_t seed, uint64_t stream, uint64_t first_block,
                  uint64_t out[kPhiloxBatchWords]) {
   DispatchPhiloxBatch(seed, stream, first_block, out);
 }
+
+#endif  // SGMCMC_PHILOX_NO_IFUNC
 
 #else  // !SGMCMC_PHILOX_AVX2
 

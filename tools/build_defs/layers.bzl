@@ -25,6 +25,8 @@ LAYER_EXCLUSIONS = {
     "models": _FLOOR1 + ["data", "eval", "samplers"],
     "tools": _FLOOR1 + ["data", "eval", "models", "samplers"],
     "python": _FLOOR1 + ["data", "eval", "models", "samplers", "tools"],
+    # Fuzz targets (floor 4, beside tools, whose checkpoint and config readers they fuzz).
+    "fuzz": _FLOOR1 + ["data", "eval", "models", "samplers", "tools", "python"],
 }
 
 def sgmcmc_layer_package_groups():
