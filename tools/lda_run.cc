@@ -144,18 +144,25 @@ std::string TraceCsv(const LdaCheckpoint& checkpoint) {
   return out;
 }
 
+// The headline figure of a trace point: the fold-in perplexity of the posterior-mean topics,
+// or of the last sample while the mean has no samples (burn-in not reached).
+double HeadlinePerplexity(const LdaTracePoint& p) {
+  return p.mean_samples() > 0 ? p.fold_in_perplexity_mean() : p.fold_in_perplexity_last();
+}
+
 // The point-estimate columns: fold-in perplexity of the last sample and of the posterior
 // mean, kept apart from trace.csv's Gibbs predictive (which they never mix with).
 std::string PointTraceCsv(const LdaCheckpoint& checkpoint) {
   std::string out =
       "iteration,train_seconds,fold_in_perplexity_last,fold_in_perplexity_mean,mean_samples,"
-      "gibbs_running_predictive_perplexity,train_cpu_seconds,documents\n";
+      "gibbs_running_predictive_perplexity,train_cpu_seconds,documents,heldout_perplexity\n";
   for (const LdaTracePoint& p : checkpoint.trace()) {
     absl::StrAppend(&out, p.iteration(), ",", absl::StrFormat("%.6f", p.train_seconds()), ",",
                     absl::StrFormat("%.9g", p.fold_in_perplexity_last()), ",",
                     absl::StrFormat("%.9g", p.fold_in_perplexity_mean()), ",",
                     p.mean_samples(), ",", absl::StrFormat("%.9g", p.running_perplexity()), ",",
-                    absl::StrFormat("%.6f", p.train_cpu_seconds()), ",", p.documents(), "\n");
+                    absl::StrFormat("%.6f", p.train_cpu_seconds()), ",", p.documents(), ",",
+                    absl::StrFormat("%.9g", HeadlinePerplexity(p)), "\n");
   }
   return out;
 }
@@ -941,7 +948,7 @@ std::string SummaryLines(const std::string& name, const LdaTracePoint& last) {
   const bool mean = last.mean_samples() > 0;
   std::string headline = absl::StrFormat(
       "%s: held-out perplexity %.2f (%s, fold-in) after %d iterations, %.1f s of training",
-      name, mean ? last.fold_in_perplexity_mean() : last.fold_in_perplexity_last(),
+      name, HeadlinePerplexity(last),
       mean ? absl::StrCat("posterior-mean topics over ", last.mean_samples(), " samples")
            : "the last sample: burn-in not reached, no posterior mean",
       last.iteration(), last.train_seconds());

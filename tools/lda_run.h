@@ -20,7 +20,9 @@
 //                         fold-in, eval/fold_in.h), gibbs_running_predictive_perplexity (=
 //                         trace's running_perplexity, the SG-MCMC predictive: a different
 //                         quantity, in its own column), train_cpu_seconds (CPU time of the
-//                         process in training, all threads), documents (trained on so far)
+//                         process in training, all threads), documents (trained on so
+//                         far), heldout_perplexity (the headline figure: the posterior
+//                         mean's fold-in perplexity, the last sample's before burn-in ends)
 //   checkpoint_NAME.pb    an LdaCheckpoint (tools/lda_checkpoint.proto) in a checksummed
 //                         frame (tools/checkpoint_file.h): a damaged one is refused
 //   snapshots_NAME/, snapshots_NAME.csv

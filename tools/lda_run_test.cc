@@ -11,6 +11,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
+#include "absl/strings/str_split.h"
 #include "data/corpus.h"
 #include "data/uci_writer.h"
 #include "gtest/gtest.h"
@@ -529,8 +530,15 @@ TEST(RunLdaTest, WritesOutputsAndResumesBitIdentically) {
     const std::string point_trace = Slurp(whole + "/point_trace_" + run + ".csv");
     EXPECT_EQ(point_trace.substr(0, point_trace.find('\n')),
               "iteration,train_seconds,fold_in_perplexity_last,fold_in_perplexity_mean,"
-              "mean_samples,gibbs_running_predictive_perplexity,train_cpu_seconds,documents");
+              "mean_samples,gibbs_running_predictive_perplexity,train_cpu_seconds,documents,"
+              "heldout_perplexity");
     EXPECT_EQ(std::count(point_trace.begin(), point_trace.end(), '\n'), 5);
+    // heldout_perplexity, the headline: the last sample's before the mean has samples, then
+    // the posterior mean's.
+    const std::vector<std::string> lines = absl::StrSplit(point_trace, '\n');
+    auto last_field = [](const std::string& line) { return line.substr(line.rfind(',') + 1); };
+    EXPECT_EQ(last_field(lines[1]), absl::StrFormat("%.9g", a.trace(0).fold_in_perplexity_last()));
+    EXPECT_EQ(last_field(lines[4]), absl::StrFormat("%.9g", a.trace(3).fold_in_perplexity_mean()));
     const std::string trace = Slurp(whole + "/trace_" + run + ".csv");
     EXPECT_EQ(trace.substr(0, trace.find('\n')),
               "iteration,train_seconds,documents,tokens,step_size,perplexity,running_perplexity");
