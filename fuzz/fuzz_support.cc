@@ -43,7 +43,10 @@ void RemoveDirectory(const std::string& directory) {
 }  // namespace
 
 ScratchFile::ScratchFile(absl::string_view name) {
-  std::string pattern = absl::StrCat(ScratchDirectory(), "/sgmcmc_fuzz_XXXXXX");
+  // mkdtemp's template: a fixed prefix and the six characters it replaces.
+  constexpr int kTemplateLength = 6;
+  std::string pattern =
+      absl::StrCat(ScratchDirectory(), "/sgmcmc_fuzz_", std::string(kTemplateLength, 'X'));
   SGMCMC_CHECK(mkdtemp(pattern.data()) != nullptr) << "mkdtemp " << pattern;
   directory_ = pattern;
   path_ = absl::StrCat(directory_, "/", name);

@@ -72,14 +72,6 @@ namespace {
 
 // The --stream_* flags into config.stream (they override its fields).
 absl::Status ApplyStreamFlags(LdaConfig& config) {
-  for (const auto& [flag, value] :
-       {std::pair<const char*, int>{"--held_out_documents", absl::GetFlag(FLAGS_held_out_documents)},
-        {"--passes", absl::GetFlag(FLAGS_passes)}}) {
-    if (value < 0) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(flag, " must be >= 0 (0: keep the config's), got ", value));
-    }
-  }
   const std::string docword = absl::GetFlag(FLAGS_stream_docword);
   const std::string text = absl::GetFlag(FLAGS_stream_text);
   const bool any = !docword.empty() || !text.empty() || !absl::GetFlag(FLAGS_vocab).empty() ||
@@ -130,7 +122,9 @@ absl::Status Main(const char* argv0) {
   // Negative overrides were silently ignored (a full default run instead of an error).
   for (const auto& [flag, value] :
        {std::pair<const char*, int64_t>{"--threads", absl::GetFlag(FLAGS_threads)},
-        {"--iterations", absl::GetFlag(FLAGS_iterations)}}) {
+        {"--iterations", absl::GetFlag(FLAGS_iterations)},
+        {"--held_out_documents", absl::GetFlag(FLAGS_held_out_documents)},
+        {"--passes", absl::GetFlag(FLAGS_passes)}}) {
     if (value < 0) {
       return absl::InvalidArgumentError(
           absl::StrCat(flag, " must be >= 0 (0: keep the config's), got ", value));

@@ -35,7 +35,7 @@ grep -q "scir_fast: held-out perplexity .* after 24 iterations" "${out}/summary.
 grep -q "topic_update=lazy" "${TEST_TMPDIR}/stderr3"
 grep -q "\[scir_fast\] time: 3 steps .* (topic update .* posterior mean .*), evaluations" \
   "${TEST_TMPDIR}/stderr3"
-for bad in "--threads=-2" "--threads=1025" "--iterations=-5" "--count_estimator=PERSISTENT_JOINT" \
+for bad in "--threads=-2" "--threads=1025" "--iterations=-5" "--passes=-1" "--held_out_documents=-3" "--count_estimator=PERSISTENT_JOINT" \
   "--topic_update=fast"; do
   if "${tool}" --plot=false --output_dir="${TEST_TMPDIR}/bad" "${bad}" \
     2> "${TEST_TMPDIR}/err"; then
