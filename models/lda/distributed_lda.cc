@@ -234,29 +234,41 @@ void DistributedLda::Shares(const data::Corpus& minibatch) {
   for (size_t d = 0; d < share_batch_.size(); ++d) share_batch_[d] = static_cast<int64_t>(d);
 }
 
-void DistributedLda::OwnedColumns(absl::Span<const int32_t> words, double* out) const {
+void DistributedLda::OwnedColumns(absl::Span<const int32_t> words,
+                                  absl::Span<const int32_t> index, double* out) {
   const int K = num_topics();
-  std::vector<int32_t> cols;
-  std::vector<double> omega;
-  for (size_t begin = 0; begin < words.size();) {
-    const int b = BlockOf(words[begin]);
-    const int i = local_block_[b];
-    SGMCMC_CHECK(i >= 0) << "DistributedLda: word " << words[begin] << " is not this rank's";
-    size_t end = begin;
-    cols.clear();
-    while (end < words.size() && BlockOf(words[end]) == b) {
-      cols.push_back(words[end] - BlockBegin(b));
-      ++end;
+  // Tasks of kChunk words (a chunk never spans two blocks' sampler calls' scratch).
+  constexpr size_t kChunk = 256;
+  const int threads = pool_ == nullptr ? 1 : pool_->num_threads();
+  column_scratch_.resize(threads);
+  omega_scratch_.resize(threads);
+  const int64_t tasks = static_cast<int64_t>((words.size() + kChunk - 1) / kChunk);
+  ForEachTask(tasks, [&](int thread, int64_t task) {
+    std::vector<int32_t>& cols = column_scratch_[thread];
+    std::vector<double>& omega = omega_scratch_[thread];
+    const size_t chunk_end = std::min(words.size(), static_cast<size_t>(task + 1) * kChunk);
+    for (size_t begin = static_cast<size_t>(task) * kChunk; begin < chunk_end;) {
+      const int b = BlockOf(words[begin]);
+      const int i = local_block_[b];
+      SGMCMC_CHECK(i >= 0) << "DistributedLda: word " << words[begin] << " is not this rank's";
+      size_t end = begin;
+      cols.clear();
+      while (end < chunk_end && BlockOf(words[end]) == b) {
+        cols.push_back(words[end] - BlockBegin(b));
+        ++end;
+      }
+      const size_t width = cols.size();
+      omega.resize(static_cast<size_t>(K) * width);
+      blocks_[i]->SimplexColumns(cols, absl::MakeSpan(omega));
+      const double* factor = block_factor_[i].data();
+      for (size_t j = 0; j < width; ++j) {
+        const size_t slot = index.empty() ? begin + j : static_cast<size_t>(index[begin + j]);
+        double* column = out + slot * K;
+        for (int k = 0; k < K; ++k) column[k] = omega[k * width + j] * factor[k];
+      }
+      begin = end;
     }
-    const size_t width = cols.size();
-    omega.resize(static_cast<size_t>(K) * width);
-    blocks_[i]->SimplexColumns(cols, absl::MakeSpan(omega));
-    for (size_t j = 0; j < width; ++j) {
-      double* column = out + (begin + j) * K;
-      for (int k = 0; k < K; ++k) column[k] = omega[k * width + j] * block_factor_[i][k];
-    }
-    begin = end;
-  }
+  });
 }
 
 absl::Status DistributedLda::ExchangeColumns() {
@@ -276,12 +288,16 @@ absl::Status DistributedLda::ExchangeColumns() {
     for (int32_t w : share_words_[destination]) {
       if (Owns(BlockOf(w))) send_words.push_back(w);
     }
-    send.resize(send_words.size() * static_cast<size_t>(K));
-    OwnedColumns(send_words, send.data());
     receive_index.clear();
     for (size_t u = 0; u < mine.size(); ++u) {
       if (BlockOf(mine[u]) % ranks == source) receive_index.push_back(static_cast<int32_t>(u));
     }
+    if (offset == 0) {  // this rank's own columns go straight to their places
+      OwnedColumns(send_words, receive_index, columns_.data());
+      continue;
+    }
+    send.resize(send_words.size() * static_cast<size_t>(K));
+    OwnedColumns(send_words, {}, send.data());
     receive.resize(receive_index.size() * static_cast<size_t>(K));
     SGMCMC_RETURN_IF_ERROR(comm_->Shift(send, absl::MakeSpan(receive), offset));
     for (size_t e = 0; e < receive_index.size(); ++e) {

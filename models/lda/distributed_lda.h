@@ -134,8 +134,10 @@ class DistributedLda {
   void SetLogMasses(absl::Span<const double> masses);
   // Rank q's share of the minibatch: its slots and its distinct words, ascending.
   void Shares(const data::Corpus& minibatch);
-  // π at `words` (all owned by this rank, ascending) into out, word-major (K per word).
-  void OwnedColumns(absl::Span<const int32_t> words, double* out) const;
+  // π at `words` (all owned by this rank, ascending) into out, word-major (K per word): word
+  // j's column at out + K j, or at out + K index[j] with an `index`. Over the pool's threads.
+  void OwnedColumns(absl::Span<const int32_t> words, absl::Span<const int32_t> index,
+                    double* out);
   // Step 2: this rank's columns of π at its share's words.
   absl::Status ExchangeColumns();
   // Step 4: the outgoing counts to their owners (into incoming_) and the row totals summed.
@@ -175,6 +177,8 @@ class DistributedLda {
   // Outgoing (topic, word, count) triples per thread and destination rank.
   std::vector<std::vector<std::vector<double>>> outgoing_;
   std::vector<double> incoming_;                    // triples for the owned blocks
+  std::vector<std::vector<int32_t>> column_scratch_;  // OwnedColumns' per thread
+  std::vector<std::vector<double>> omega_scratch_;
   Timings timings_;
 };
 
