@@ -45,7 +45,7 @@ ABSL_FLAG(int, gibbs_sweeps, 0, "Gibbs sweeps per document; 0: the preset's.");
 ABSL_FLAG(int, passes, 1, "Passes over the stream (>= 1).");
 ABSL_FLAG(int64_t, max_iterations, 0, "Stop after this many iterations; 0: when the stream ends.");
 ABSL_FLAG(int, shuffle_buffer, 1000, "Documents in the stream's shuffle buffer (>= 1).");
-ABSL_FLAG(int, block_width, 1024, "Vocabulary columns per block of the topic update (>= 2).");
+ABSL_FLAG(int, block_width, 256, "Vocabulary columns per block of the topic update (>= 2).");
 ABSL_FLAG(int, ranks, 1, "Ranks as threads of this process (lda_distributed only).");
 ABSL_FLAG(int, threads, 1, "Threads per rank.");
 ABSL_FLAG(int64_t, mean_burn_in, -1,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cmath>
 #include <functional>
 #include <utility>
@@ -392,39 +393,33 @@ absl::Status DistributedLda::StepOn(const data::Corpus& minibatch) {
 
   // Step 5: the owned blocks' update, (block, row) tasks over the threads.
   start = std::chrono::steady_clock::now();
-  std::vector<CountEntry> entries(incoming_.size() / 3);
-  for (size_t e = 0; e < entries.size(); ++e) {
-    entries[e] = {static_cast<int32_t>(incoming_[3 * e]), static_cast<int32_t>(incoming_[3 * e + 1]),
-                  incoming_[3 * e + 2]};
-  }
-  std::sort(entries.begin(), entries.end(), [&](const CountEntry& a, const CountEntry& b) {
-    const int block_a = BlockOf(a.word), block_b = BlockOf(b.word);
-    if (block_a != block_b) return block_a < block_b;
-    if (a.topic != b.topic) return a.topic < b.topic;
-    return a.word < b.word;
-  });
-  // Duplicates (the same entry from several ranks) summed: integers, exact in any order.
-  size_t kept = 0;
-  for (size_t e = 0; e < entries.size(); ++e) {
-    if (kept > 0 && entries[kept - 1].topic == entries[e].topic &&
-        entries[kept - 1].word == entries[e].word) {
-      entries[kept - 1].count += entries[e].count;
-    } else {
-      entries[kept++] = entries[e];
-    }
-  }
-  entries.resize(kept);
   const int owned = static_cast<int>(blocks_.size());
   std::vector<int> owned_block(owned);
   for (int b = 0; b < num_blocks_; ++b) {
     if (local_block_[b] >= 0) owned_block[local_block_[b]] = b;
   }
-  // Task (i, k): entries [task_begin[i K + k], task_begin[i K + k + 1]).
+  // The entries bucketed by task (i, k) = (owned block, row) in one counting pass: task t's
+  // are entries_[task_begin[t], task_begin[t + 1]), in arrival order; each task sorts its own
+  // by word and sums duplicates (the same entry from several ranks: integers, exact in any
+  // order) inside the parallel loop below.
+  const size_t num_entries = incoming_.size() / 3;
   std::vector<size_t> task_begin(static_cast<size_t>(owned) * K + 1, 0);
-  for (const CountEntry& entry : entries) {
-    ++task_begin[static_cast<size_t>(local_block_[BlockOf(entry.word)]) * K + entry.topic + 1];
+  std::vector<int32_t> entry_task(num_entries);
+  for (size_t e = 0; e < num_entries; ++e) {
+    const int32_t word = static_cast<int32_t>(incoming_[3 * e + 1]);
+    entry_task[e] = local_block_[BlockOf(word)] * K + static_cast<int32_t>(incoming_[3 * e]);
+    ++task_begin[entry_task[e] + 1];
   }
   for (size_t t = 1; t < task_begin.size(); ++t) task_begin[t] += task_begin[t - 1];
+  std::vector<CountEntry> entries(num_entries);
+  {
+    std::vector<size_t> next(task_begin.begin(), task_begin.end() - 1);
+    for (size_t e = 0; e < num_entries; ++e) {
+      entries[next[entry_task[e]]++] = {static_cast<int32_t>(incoming_[3 * e]),
+                                        static_cast<int32_t>(incoming_[3 * e + 1]),
+                                        incoming_[3 * e + 2]};
+    }
+  }
   const double scale = static_cast<double>(options_.lda.corpus_documents) / n /
                        count_model_->kept_sweeps();
   const double h = step_size_(m);
@@ -437,10 +432,16 @@ absl::Status DistributedLda::StepOn(const data::Corpus& minibatch) {
     const int begin = BlockBegin(owned_block[i]);
     cols[thread].clear();
     values[thread].clear();
+    const auto first = entries.begin() + static_cast<std::ptrdiff_t>(task_begin[task]);
+    const auto last = entries.begin() + static_cast<std::ptrdiff_t>(task_begin[task + 1]);
+    std::sort(first, last,
+              [](const CountEntry& a, const CountEntry& b) { return a.word < b.word; });
     double total = 0;
-    for (size_t e = task_begin[task]; e < task_begin[task + 1]; ++e) {
-      cols[thread].push_back(entries[e].word - begin);
-      values[thread].push_back(entries[e].count * scale);
+    for (auto e = first; e != last; ++e) {
+      double count = e->count;
+      while (e + 1 != last && (e + 1)->word == e->word) count += (++e)->count;
+      cols[thread].push_back(e->word - begin);
+      values[thread].push_back(count * scale);
       total += values[thread].back();
     }
     blocks_[i]->StepRowBlock(

@@ -75,10 +75,13 @@ struct DistributedLdaOptions {
   // topic_update kEager; count_estimator not kPersistentJoint). minibatch_size is not read:
   // StepOn takes whatever minibatch it is given.
   LdaOptions lda;
-  // Vocabulary columns per block, >= 1. Fixed independently of the rank count (results
-  // depend on it, not on the ranks). Default 1024: small enough to spread V = 10^4 over 8
-  // ranks, large enough that a block's K rows keep the sampler's vectorised loops busy.
-  int block_width = 1024;
+  // Vocabulary columns per block, >= 2 (the last block takes the remainder, < 2 widths).
+  // Fixed independently of the rank count (results depend on it, not on the ranks). Default
+  // 256: under a Zipf law the first 1024 words carry 2/3 of the tokens (V = 50,000), and so
+  // of the counts an owner merges; blocks of 256 spread those words over 4 ranks, while a
+  // block's K rows of 256 entries still keep the samplers' vectorised loops busy (measured on
+  // 16 ranks, bench/README.md, "Distributed LDA").
+  int block_width = 256;
 
   absl::Status Validate() const;
 };
