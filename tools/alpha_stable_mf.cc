@@ -16,6 +16,12 @@
 // first signal's WAVs (clean, noisy, denoised per method), and with gnuplot sdr.png (box plot)
 // and spectrograms.png (tools/plots/alpha_stable_mf.gp); synthetic.csv in synthetic mode.
 //
+// A chain that diverges (non-finite W or H) is reported with its iteration and marked
+// DIVERGED in summary.txt (and left out of sdr.csv / synthetic.csv); the other runs go on and
+// their outputs are written, and the tool then exits with status 1 naming the diverged runs
+// and their step flags (as tools/matrix_factorization does). A diverged training chain of
+// W_speech, on which every run depends, ends the tool at once.
+//
 // Checkpoints: every run (the training of W_speech, each test signal x method; each method in
 // synthetic mode) is recorded in --output_dir/checkpoint_MODE.pb; --resume takes the recorded
 // runs from there (tools/alpha_stable_mf_checkpoint.h); --stop_after_runs interrupts.
@@ -92,6 +98,14 @@ absl::Status GenerateShortData(const char* argv0, const std::string& dir) {
   return absl::OkStatus();
 }
 
+// A diverged chain names its step field ("lower psgld_step"): the flag of that name.
+absl::Status NameStepFlags(const absl::Status& status) {
+  return NameFlags(status, {{"sgld_step", "--sgld_step"},
+                            {"psgld_step", "--psgld_step"},
+                            {"hamcmc_step", "--hamcmc_step"},
+                            {"train_step", "--train_step"}});
+}
+
 absl::Status Run(const char* argv0) {
   AlphaStableMfExperimentOptions options;
   absl::StatusOr<std::vector<models::MfMethod>> methods =
@@ -152,7 +166,9 @@ absl::Status Run(const char* argv0) {
     }
     const std::string csv = SyntheticCsv(*rows);
     std::cout << csv;
-    return WriteFile(output_dir + "/synthetic.csv", csv);
+    if (absl::Status s = WriteFile(output_dir + "/synthetic.csv", csv); !s.ok()) return s;
+    // A diverged method is an error, after the others' rows are written.
+    return DivergedRuns(*rows);
   }
   if (mode != "denoise") {
     return absl::InvalidArgumentError(
@@ -165,11 +181,7 @@ absl::Status Run(const char* argv0) {
   }
   absl::StatusOr<SpeechDenoisingResult> result = RunSpeechDenoising(options);
   if (!result.ok()) {
-    // A diverged chain names its step field ("lower psgld_step"): the flag of that name.
-    return NameFlags(result.status(), {{"sgld_step", "--sgld_step"},
-                                       {"psgld_step", "--psgld_step"},
-                                       {"hamcmc_step", "--hamcmc_step"},
-                                       {"train_step", "--train_step"}});
+    return NameStepFlags(result.status());
   }
   if (!result->complete) {
     std::cout << stopped;
@@ -185,7 +197,8 @@ absl::Status Run(const char* argv0) {
     if (!plotted.ok()) std::cout << "figures skipped: " << plotted.message() << "\n";
   }
   std::cout << "outputs in " << output_dir << "\n";
-  return absl::OkStatus();
+  // A diverged run is an error, after the others' outputs are written; it names its flag.
+  return NameStepFlags(DivergedRuns(result->denoised));
 }
 
 }  // namespace

@@ -133,6 +133,7 @@ absl::StatusOr<std::optional<DenoisedSignal>> AlphaStableMfCheckpointer::FindSig
     signal.input_sdr_db = s.input_sdr_db();
     signal.acceptance_rate = s.acceptance_rate();
     signal.seconds_per_sample = s.seconds_per_sample();
+    signal.diverged = s.diverged();
     signal.denoised.assign(s.denoised().begin(), s.denoised().end());
     return signal;
   }
@@ -147,6 +148,7 @@ absl::Status AlphaStableMfCheckpointer::AddSignal(const DenoisedSignal& signal, 
   s.set_input_sdr_db(signal.input_sdr_db);
   s.set_acceptance_rate(signal.acceptance_rate);
   s.set_seconds_per_sample(signal.seconds_per_sample);
+  s.set_diverged(signal.diverged);
   s.mutable_denoised()->Assign(signal.denoised.begin(), signal.denoised.end());
   s.set_data(data);
   return Write();
@@ -163,6 +165,7 @@ std::optional<SyntheticRecoveryRow> AlphaStableMfCheckpointer::FindRow(
     row.constant_error = r.constant_error();
     row.acceptance_rate = r.acceptance_rate();
     row.seconds_per_sample = r.seconds_per_sample();
+    row.diverged = r.diverged();
     return row;
   }
   return std::nullopt;
@@ -176,6 +179,7 @@ absl::Status AlphaStableMfCheckpointer::AddRow(const SyntheticRecoveryRow& row) 
   r.set_constant_error(row.constant_error);
   r.set_acceptance_rate(row.acceptance_rate);
   r.set_seconds_per_sample(row.seconds_per_sample);
+  r.set_diverged(row.diverged);
   return Write();
 }
 

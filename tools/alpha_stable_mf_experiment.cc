@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -26,6 +27,14 @@ namespace {
 
 // Factors of a trained W below this are raised to it (a fixed W must be > 0).
 constexpr double kMinFixedW = 1e-12;
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+
+// Whether a run's error is its chain's divergence (models::RunAlphaStableMf's Internal), which
+// is recorded, not the end of the experiment.
+bool IsDivergence(const absl::Status& status) {
+  return status.code() == absl::StatusCode::kInternal &&
+         absl::StrContains(status.message(), " diverged at iteration ");
+}
 // Floor of the normalised power spectrogram (-30 dB relative to its median).
 constexpr double kPowerFloor = 1e-3;
 
@@ -380,16 +389,26 @@ absl::StatusOr<SpeechDenoisingResult> RunSpeechDenoising(
       }
       absl::StatusOr<models::AlphaStableMfResult> sampled =
           SampleModel(power, denoise_options, options, options.settings, method);
+      DenoisedSignal out;
+      out.name = name;
+      out.method = models::MfMethodName(method);
       if (!sampled.ok()) {
         // A divergence names the method's step ("lower step_size" did not say whose).
         const absl::Status named =
             NameFlags(sampled.status(), {{"step_size", StepField(method)}});
-        return absl::Status(named.code(), absl::StrCat(name, ": ", named.message()));
+        if (!IsDivergence(named)) {
+          return absl::Status(named.code(), absl::StrCat(name, ": ", named.message()));
+        }
+        // Recorded, and the other runs go on.
+        out.diverged = std::string(named.message());
+        out.sdr_db = out.acceptance_rate = out.seconds_per_sample = kNan;
+        out.input_sdr_db = input_sdr;
+        std::cout << name << " " << out.method << " DIVERGED: " << out.diverged << "\n";
+        if (absl::Status s = checkpoints->AddSignal(out, mix_fingerprint); !s.ok()) return s;
+        result.denoised.push_back(std::move(out));
+        continue;
       }
       const Eigen::MatrixXcd estimate = spectrum.array() * sampled->mean_gain[0].array();
-      DenoisedSignal out;
-      out.name = name;
-      out.method = models::MfMethodName(method);
       out.denoised =
           linalg::InverseStft(estimate, static_cast<int>(mix->samples.size()));
       out.sdr_db = SignalToDistortionRatio(clean->samples, out.denoised);
@@ -447,9 +466,20 @@ absl::StatusOr<std::vector<SyntheticRecoveryRow>> RunSyntheticRecovery(
     if (checkpoints->ShouldStop()) return rows;
     absl::StatusOr<models::AlphaStableMfResult> sampled =
         SampleModel(data.power, model_options, options, options.synthetic_settings, method);
-    if (!sampled.ok()) return sampled.status();
     SyntheticRecoveryRow row;
     row.method = models::MfMethodName(method);
+    if (!sampled.ok()) {
+      if (!IsDivergence(sampled.status())) return sampled.status();
+      // The synthetic settings have no flags: "lower step_size" stays as the model says.
+      row.diverged = std::string(sampled.status().message());
+      row.relative_error = row.acceptance_rate = row.seconds_per_sample = kNan;
+      row.constant_error = constant_error;
+      row.derived_error = derived_error;
+      std::cout << row.method << " DIVERGED: " << row.diverged << "\n";
+      if (absl::Status s = checkpoints->AddRow(row); !s.ok()) return s;
+      rows.push_back(row);
+      continue;
+    }
     row.relative_error = (sampled->mean_v[0] - truth).norm() / truth.norm();
     row.constant_error = constant_error;
     row.derived_error = derived_error;
@@ -464,6 +494,7 @@ absl::StatusOr<std::vector<SyntheticRecoveryRow>> RunSyntheticRecovery(
 std::string SdrCsv(const SpeechDenoisingResult& result) {
   std::string out = "signal,method,sdr_db,input_sdr_db,acceptance_rate,seconds_per_sample\n";
   for (const DenoisedSignal& d : result.denoised) {
+    if (!d.diverged.empty()) continue;
     absl::StrAppendFormat(&out, "%s,%s,%.4f,%.4f,%.4f,%.6g\n", d.name, d.method, d.sdr_db,
                           d.input_sdr_db, d.acceptance_rate, d.seconds_per_sample);
   }
@@ -475,7 +506,13 @@ std::string SdrSummary(const SpeechDenoisingResult& result) {
   std::map<std::string, std::pair<double, double>> sums;  // method -> (sdr, seconds)
   std::map<std::string, int> counts;
   double input_sum = 0;
+  std::string diverged;
   for (const DenoisedSignal& d : result.denoised) {
+    if (!d.diverged.empty()) {
+      absl::StrAppendFormat(&diverged, "%-6s DIVERGED on %s: %s; not in sdr.csv\n", d.method,
+                            d.name, d.diverged);
+      continue;
+    }
     if (counts[d.method]++ == 0) methods.push_back(d.method);
     sums[d.method].first += d.sdr_db;
     sums[d.method].second += d.seconds_per_sample;
@@ -492,7 +529,7 @@ std::string SdrSummary(const SpeechDenoisingResult& result) {
     absl::StrAppendFormat(&out, "%-6s mean SDR %6.2f dB  %.2f ms/sample\n", m,
                           sums[m].first / counts[m], sums[m].second / counts[m] * 1e3);
   }
-  return out;
+  return out + diverged;
 }
 
 OutputFiles SpeechOutputs(const SpeechDenoisingResult& result, int num_bins) {
@@ -500,6 +537,7 @@ OutputFiles SpeechOutputs(const SpeechDenoisingResult& result, int num_bins) {
   std::map<std::string, std::string> per_method;
   std::vector<std::string> methods;
   for (const DenoisedSignal& d : result.denoised) {
+    if (!d.diverged.empty()) continue;
     if (!per_method.count(d.method)) methods.push_back(d.method);
     absl::StrAppendFormat(&per_method[d.method], "%.4f\n", d.sdr_db);
   }
@@ -513,7 +551,7 @@ OutputFiles SpeechOutputs(const SpeechDenoisingResult& result, int num_bins) {
   files.emplace_back(result.names[0] + "_clean.wav", wav(result.clean[0]));
   files.emplace_back(result.names[0] + "_noisy.wav", wav(result.mixture[0]));
   for (const DenoisedSignal& d : result.denoised) {
-    if (d.name != result.names[0]) continue;
+    if (d.name != result.names[0] || !d.diverged.empty()) continue;
     files.emplace_back("spectrogram_" + d.method + ".dat", LogSpectrogram(d.denoised, num_bins));
     files.emplace_back(d.name + "_" + d.method + ".wav", wav(d.denoised));
   }
@@ -524,11 +562,34 @@ std::string SyntheticCsv(absl::Span<const SyntheticRecoveryRow> rows) {
   std::string out =
       "method,relative_error,constant_error,acceptance_rate,seconds_per_sample,derived_error\n";
   for (const SyntheticRecoveryRow& r : rows) {
+    if (!r.diverged.empty()) continue;
     absl::StrAppendFormat(&out, "%s,%.4f,%.4f,%.4f,%.6g,%.4f\n", r.method, r.relative_error,
                           r.constant_error, r.acceptance_rate, r.seconds_per_sample,
                           r.derived_error);
   }
   return out;
+}
+
+absl::Status DivergedRuns(absl::Span<const DenoisedSignal> denoised) {
+  std::string message;
+  for (const DenoisedSignal& d : denoised) {
+    if (d.diverged.empty()) continue;
+    absl::StrAppend(&message, message.empty() ? "" : "; ", d.name, ": ", d.diverged);
+  }
+  if (message.empty()) return absl::OkStatus();
+  return absl::InternalError(
+      absl::StrCat(message, " (the runs that finished are in summary.txt and sdr.csv)"));
+}
+
+absl::Status DivergedRuns(absl::Span<const SyntheticRecoveryRow> rows) {
+  std::string message;
+  for (const SyntheticRecoveryRow& r : rows) {
+    if (r.diverged.empty()) continue;
+    absl::StrAppend(&message, message.empty() ? "" : "; ", r.diverged);
+  }
+  if (message.empty()) return absl::OkStatus();
+  return absl::InternalError(
+      absl::StrCat(message, " (the methods that finished are in synthetic.csv)"));
 }
 
 }  // namespace sgmcmc::tools

@@ -120,6 +120,11 @@ double SignalToDistortionRatio(absl::Span<const double> clean, absl::Span<const 
 struct DenoisedSignal {
   std::string name;  // "mix_00"
   std::string method;
+  // Empty if the chain ran to the end; else why it stopped, e.g. "sgld diverged at iteration
+  // 12 (non-finite W or H); lower sgld_step" (naming the method's settings field). A diverged
+  // run has NaN SDRs and no `denoised` samples; the other runs go on (as in
+  // tools/matrix_factorization).
+  std::string diverged;
   double sdr_db = 0;
   double input_sdr_db = 0;  // SDR of the mixture itself
   double acceptance_rate = 0;
@@ -141,11 +146,16 @@ struct SpeechDenoisingResult {
   std::vector<DenoisedSignal> denoised;  // signal-major, then method
 };
 
+// A diverged (signal, method) run is recorded (DenoisedSignal::diverged) and the experiment
+// goes on; a diverged training chain of W_speech, on which every run depends, is an error
+// ("training W: ... lower train_step").
 absl::StatusOr<SpeechDenoisingResult> RunSpeechDenoising(
     const AlphaStableMfExperimentOptions& options);
 
 struct SyntheticRecoveryRow {
   std::string method;
+  // As DenoisedSignal::diverged (the errors are then NaN).
+  std::string diverged;
   // Relative Frobenius error of the averaged W H against the truth.
   double relative_error = 0;
   // The error an efficient estimator reaches at this noise level,
@@ -159,16 +169,22 @@ struct SyntheticRecoveryRow {
 absl::StatusOr<std::vector<SyntheticRecoveryRow>> RunSyntheticRecovery(
     const AlphaStableMfExperimentOptions& options);
 
-// sdr.csv: signal,method,sdr_db,input_sdr_db,acceptance_rate,seconds_per_sample.
+// sdr.csv: signal,method,sdr_db,input_sdr_db,acceptance_rate,seconds_per_sample; diverged
+// runs are left out.
 std::string SdrCsv(const SpeechDenoisingResult& result);
-// Text summary: per-signal SDR table and per-method mean SDR and time per sample.
+// Text summary: per-method mean SDR and time per sample over the runs that finished, and a
+// "METHOD DIVERGED on SIGNAL: ..." line per diverged run.
 std::string SdrSummary(const SpeechDenoisingResult& result);
+// Internal naming every diverged run ("mix_00: sgld diverged at iteration 12 (...); lower
+// sgld_step; ..."), to be returned after the other runs' outputs are written; OK if none.
+absl::Status DivergedRuns(absl::Span<const DenoisedSignal> denoised);
+absl::Status DivergedRuns(absl::Span<const SyntheticRecoveryRow> rows);
 // Output files: sdr.csv, summary.txt, sdr_<method>.dat (one SDR per line, for the box plot),
 // spectrogram_{clean,noisy,<method>}.dat of the first test signal (gnuplot matrix: log10 power,
 // I rows x J columns) and the WAVs of the first signal (clean, noisy, denoised per method).
 OutputFiles SpeechOutputs(const SpeechDenoisingResult& result, int num_bins);
 // synthetic.csv: method,relative_error,constant_error,acceptance_rate,seconds_per_sample,
-// derived_error.
+// derived_error; diverged methods are left out (DivergedRuns names them).
 std::string SyntheticCsv(absl::Span<const SyntheticRecoveryRow> rows);
 
 }  // namespace sgmcmc::tools

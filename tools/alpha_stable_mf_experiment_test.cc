@@ -1,5 +1,6 @@
 #include "tools/alpha_stable_mf_experiment.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -108,23 +109,75 @@ TEST(RunSpeechDenoisingTest, DenoisesTonesInWhiteNoise) {
   }
 }
 
-// A diverged chain said "lower step_size": it names the method's own step field (the tool's
-// flag), and the training chain's is train_step.
-TEST(RunSpeechDenoisingTest, ADivergenceNamesTheStepField) {
+// A diverged chain ended the experiment, throwing the finished runs away, and said "lower
+// step_size": it is recorded with its iteration and its method's step field (the tool's flag),
+// the other methods run and are written, the summary marks it and sdr.csv leaves it out. The
+// training chain's divergence is still an error (every run needs W_speech), naming train_step.
+TEST(RunSpeechDenoisingTest, ADivergedRunIsMarkedAndTheOthersKept) {
   const std::string dir = WriteDataSet();
   AlphaStableMfExperimentOptions options = SmallOptions(dir);
-  options.methods = {models::MfMethod::kSgld};
+  options.methods = {models::MfMethod::kSgld, models::MfMethod::kPsgld};
   options.settings.sgld_step = 1e300;  // theta overflows at the first step
-  absl::Status status = RunSpeechDenoising(options).status();
-  EXPECT_TRUE(absl::StartsWith(status.message(), "mix_00: sgld diverged at iteration ") &&
-              absl::EndsWith(status.message(), "lower sgld_step"))
+  absl::StatusOr<SpeechDenoisingResult> result = RunSpeechDenoising(options);
+  ASSERT_TRUE(result.ok()) << result.status();
+  ASSERT_EQ(result->denoised.size(), 2u);
+  const DenoisedSignal& diverged = result->denoised[0];
+  EXPECT_TRUE(absl::StartsWith(diverged.diverged, "sgld diverged at iteration ") &&
+              absl::EndsWith(diverged.diverged, "lower sgld_step"))
+      << diverged.diverged;
+  EXPECT_TRUE(std::isnan(diverged.sdr_db));
+  EXPECT_TRUE(diverged.denoised.empty());
+  EXPECT_TRUE(result->denoised[1].diverged.empty());
+  EXPECT_TRUE(std::isfinite(result->denoised[1].sdr_db));
+  const std::string csv = SdrCsv(*result);
+  EXPECT_FALSE(absl::StrContains(csv, "mix_00,sgld,")) << csv;
+  EXPECT_TRUE(absl::StrContains(csv, "mix_00,psgld,")) << csv;
+  const std::string summary = SdrSummary(*result);
+  EXPECT_TRUE(absl::StrContains(summary, "sgld   DIVERGED on mix_00: sgld diverged at iteration "))
+      << summary;
+  EXPECT_TRUE(absl::StrContains(summary, "psgld  mean SDR")) << summary;
+  std::vector<std::string> names;
+  for (const auto& [name, contents] : SpeechOutputs(*result, 256)) names.push_back(name);
+  for (const char* absent : {"sdr_sgld.dat", "spectrogram_sgld.dat", "mix_00_sgld.wav"}) {
+    EXPECT_EQ(std::find(names.begin(), names.end(), absent), names.end()) << absent;
+  }
+  EXPECT_NE(std::find(names.begin(), names.end(), "mix_00_psgld.wav"), names.end());
+  const absl::Status status = DivergedRuns(result->denoised);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInternal);
+  EXPECT_TRUE(absl::StartsWith(status.message(), "mix_00: sgld diverged at iteration "))
       << status;
+  EXPECT_TRUE(DivergedRuns(absl::MakeConstSpan(result->denoised).subspan(1)).ok());
+
   options = SmallOptions(dir);
   options.train_step = 1e300;
-  status = RunSpeechDenoising(options).status();
-  EXPECT_TRUE(absl::StartsWith(status.message(), "training W: sgld diverged at iteration ") &&
-              absl::EndsWith(status.message(), "lower train_step"))
-      << status;
+  const absl::Status training = RunSpeechDenoising(options).status();
+  EXPECT_TRUE(absl::StartsWith(training.message(), "training W: sgld diverged at iteration ") &&
+              absl::EndsWith(training.message(), "lower train_step"))
+      << training;
+}
+
+// Synthetic mode likewise: the diverged method has a marked row, left out of the CSV, and the
+// others' rows are unchanged by it.
+TEST(RunSyntheticRecoveryTest, ADivergedMethodIsMarkedAndTheOthersKept) {
+  AlphaStableMfExperimentOptions options;
+  options.synthetic_rows = options.synthetic_cols = 20;
+  options.samples = 60;
+  options.average_last = 30;
+  options.methods = {models::MfMethod::kSgld, models::MfMethod::kPsgld};
+  options.synthetic_settings.sgld_step = 1e300;
+  absl::StatusOr<std::vector<SyntheticRecoveryRow>> rows = RunSyntheticRecovery(options);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  ASSERT_EQ(rows->size(), 2u);
+  EXPECT_TRUE(absl::StartsWith((*rows)[0].diverged, "sgld diverged at iteration "))
+      << (*rows)[0].diverged;
+  EXPECT_TRUE((*rows)[1].diverged.empty());
+  // psgld's row is the one it has alone (every method draws its own streams).
+  options.methods = {models::MfMethod::kPsgld};
+  EXPECT_EQ((*rows)[1].relative_error, RunSyntheticRecovery(options).value()[0].relative_error);
+  const std::string csv = SyntheticCsv(*rows);
+  EXPECT_FALSE(absl::StrContains(csv, "\nsgld,")) << csv;
+  EXPECT_TRUE(absl::StrContains(csv, "\npsgld,")) << csv;
+  EXPECT_EQ(DivergedRuns(*rows).code(), absl::StatusCode::kInternal);
 }
 
 TEST(RunSpeechDenoisingTest, ReportsMissingFiles) {

@@ -43,15 +43,23 @@ for bad in "--sgld_step=0" "--psgld_lambda=-1" "--hamcmc_gamma=0" "--hamcmc_memo
   grep -q -- "^alpha_stable_mf: INVALID_ARGUMENT: ${bad%%=*} must be " "${TEST_TMPDIR}/err"
   test ! -s "${TEST_TMPDIR}/stdout"
 done
-# A diverged chain names the flag of its step ("lower step_size" did not say whose).
-if "${bin}" --output_dir="${out}" --data_dir="${out}/data" --methods=sgld --sgld_step=1e300 \
-  --samples=5 --average_last=1 --train_samples=5 --train_average_last=1 --speech_rank=20 \
-  --noplot > /dev/null 2> "${TEST_TMPDIR}/err"; then
+# A diverged chain is marked and the other methods' outputs written, then the tool exits 1
+# naming the flag of its step ("lower step_size" did not say whose; a divergence used to end
+# the tool and throw the finished runs away).
+if "${bin}" --output_dir="${out}d" --data_dir="${out}/data" --methods=sgld,psgld \
+  --sgld_step=1e300 --samples=5 --average_last=1 --train_samples=5 --train_average_last=1 \
+  --speech_rank=20 --noplot > "${TEST_TMPDIR}/stdout" 2> "${TEST_TMPDIR}/err"; then
   echo "expected a divergence at --sgld_step=1e300" >&2
   exit 1
 fi
-grep -q "^alpha_stable_mf: INTERNAL: mix_00: sgld diverged at iteration .*lower --sgld_step$" \
+grep -q "^alpha_stable_mf: INTERNAL: mix_00: sgld diverged at iteration .*lower --sgld_step (the runs" \
   "${TEST_TMPDIR}/err"
+grep -q "^sgld   DIVERGED on mix_00: sgld diverged at iteration " "${out}d/summary.txt"
+grep -q "^mix_00,psgld," "${out}d/sdr.csv"
+if grep -q "^mix_00,sgld," "${out}d/sdr.csv"; then
+  echo "a diverged run in sdr.csv" >&2
+  exit 1
+fi
 # Checkpoints (synthetic mode): a run killed for real once its checkpoint exists, and one
 # stopped after its first method, resumed, write the uninterrupted run's synthetic.csv (the
 # seconds column aside).
