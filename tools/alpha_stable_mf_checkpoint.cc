@@ -109,6 +109,7 @@ Eigen::MatrixXd AlphaStableMfCheckpointer::fixed_w() const {
 absl::Status AlphaStableMfCheckpointer::SetTrained(const Eigen::MatrixXd& fixed_w,
                                                    double seconds_per_sample,
                                                    double acceptance_rate) {
+  checkpoint_.clear_in_progress();
   checkpoint_.set_trained(true);
   checkpoint_.set_w_rows(static_cast<int32_t>(fixed_w.rows()));
   checkpoint_.set_w_cols(static_cast<int32_t>(fixed_w.cols()));
@@ -141,6 +142,7 @@ absl::StatusOr<std::optional<DenoisedSignal>> AlphaStableMfCheckpointer::FindSig
 }
 
 absl::Status AlphaStableMfCheckpointer::AddSignal(const DenoisedSignal& signal, uint64_t data) {
+  checkpoint_.clear_in_progress();
   AlphaStableMfCheckpoint::Signal& s = *checkpoint_.add_signals();
   s.set_name(signal.name);
   s.set_method(signal.method);
@@ -172,6 +174,7 @@ std::optional<SyntheticRecoveryRow> AlphaStableMfCheckpointer::FindRow(
 }
 
 absl::Status AlphaStableMfCheckpointer::AddRow(const SyntheticRecoveryRow& row) {
+  checkpoint_.clear_in_progress();
   AlphaStableMfCheckpoint::SyntheticRow& r = *checkpoint_.add_rows();
   r.set_method(row.method);
   r.set_relative_error(row.relative_error);
@@ -181,6 +184,32 @@ absl::Status AlphaStableMfCheckpointer::AddRow(const SyntheticRecoveryRow& row) 
   r.set_seconds_per_sample(row.seconds_per_sample);
   r.set_diverged(row.diverged);
   return Write();
+}
+
+absl::StatusOr<std::optional<models::AlphaStableMfChainState>>
+AlphaStableMfCheckpointer::FindInProgress(const std::string& run, uint64_t data) const {
+  const AlphaStableMfCheckpoint::InProgress& saved = checkpoint_.in_progress();
+  if (saved.run() != run) return std::nullopt;
+  if (saved.data() != data) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        path_, ": the run ", run, " under way was on other data than the data read now"));
+  }
+  return saved.state();
+}
+
+absl::Status AlphaStableMfCheckpointer::SaveInProgress(
+    const std::string& run, uint64_t data, const models::AlphaStableMfChainState& state) {
+  AlphaStableMfCheckpoint::InProgress& saved = *checkpoint_.mutable_in_progress();
+  saved.set_run(run);
+  saved.set_data(data);
+  *saved.mutable_state() = state;
+  return Write();
+}
+
+std::string AlphaStableMfCheckpointer::InProgressNote() const {
+  const AlphaStableMfCheckpoint::InProgress& saved = checkpoint_.in_progress();
+  if (saved.run().empty()) return "";
+  return absl::StrCat("; ", saved.run(), " resumed at sweep ", saved.state().iteration());
 }
 
 }  // namespace sgmcmc::tools

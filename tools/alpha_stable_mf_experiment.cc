@@ -94,11 +94,40 @@ std::string LogSpectrogram(absl::Span<const double> signal, int num_bins) {
   return MatrixDat((power.array() + 1e-10).log10().matrix());
 }
 
-// One chain of `method` with the experiment's sample counts on a fresh model of `power`.
+// Runs `run` on `model` as the experiment's run `key` (data fingerprint `data`, see
+// tools/alpha_stable_mf_checkpoint.proto): from its saved chain if it was under way, its chain
+// saved every options.checkpoint_every sweeps and where options.stop_after stops it (the
+// result is then incomplete). DataLoss naming the checkpoint if the saved chain does not fit.
+absl::StatusOr<models::AlphaStableMfResult> RunWithCheckpoints(
+    models::AlphaStableMf& model, models::AlphaStableMfRunOptions run,
+    const AlphaStableMfExperimentOptions& options, AlphaStableMfCheckpointer& checkpoints,
+    const std::string& key, uint64_t data) {
+  absl::StatusOr<std::optional<models::AlphaStableMfChainState>> saved =
+      checkpoints.FindInProgress(key, data);
+  if (!saved.ok()) return saved.status();
+  if (saved->has_value()) run.resume = &**saved;
+  run.checkpoint_every = options.checkpoint_every;
+  run.stop_after = options.stop_after;
+  run.checkpoint = [&](const models::AlphaStableMfChainState& state) {
+    return checkpoints.SaveInProgress(key, data, state);
+  };
+  absl::StatusOr<models::AlphaStableMfResult> result = models::RunAlphaStableMf(model, run);
+  if (!result.ok() && run.resume != nullptr &&
+      result.status().code() == absl::StatusCode::kInvalidArgument) {
+    return absl::DataLossError(absl::StrCat(options.checkpoint_path, ": the saved chain of ",
+                                            key, " does not fit: ",
+                                            result.status().message()));
+  }
+  return result;
+}
+
+// One chain of `method` with the experiment's sample counts on a fresh model of `power`, as
+// run `key` (RunWithCheckpoints).
 absl::StatusOr<models::AlphaStableMfResult> SampleModel(
     const Eigen::MatrixXd& power, const models::AlphaStableMfOptions& model_options,
     const AlphaStableMfExperimentOptions& options, const AlphaStableMfSamplerSettings& settings,
-    models::MfMethod method) {
+    models::MfMethod method, AlphaStableMfCheckpointer& checkpoints, const std::string& key,
+    uint64_t data) {
   absl::StatusOr<std::unique_ptr<models::AlphaStableMf>> model =
       models::AlphaStableMf::Create(power, model_options);
   if (!model.ok()) return model.status();
@@ -106,7 +135,17 @@ absl::StatusOr<models::AlphaStableMfResult> SampleModel(
   run.sampler = settings.RunOptions(method, options.samples, options.seed);
   run.average_last = options.average_last;
   run.phi_stride = settings.phi_stride;
-  return models::RunAlphaStableMf(**model, run);
+  return RunWithCheckpoints(**model, run, options, checkpoints, key, data);
+}
+
+// The progress line of a resumed experiment.
+void PrintResumed(const AlphaStableMfExperimentOptions& options,
+                  const AlphaStableMfCheckpointer& checkpoints) {
+  const std::string note = checkpoints.InProgressNote();
+  if (checkpoints.resumed_runs() > 0 || !note.empty()) {
+    std::cout << "resumed from " << options.checkpoint_path << ": "
+              << checkpoints.resumed_runs() << " run(s) done" << note << "\n";
+  }
 }
 
 }  // namespace
@@ -213,9 +252,12 @@ absl::Status AlphaStableMfExperimentOptions::Validate() const {
         train_samples, " and ", train_average_last));
   }
   if (methods.empty()) return absl::InvalidArgumentError("methods must not be empty");
-  if (stop_after_runs < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("stop_after_runs must be >= 0, got ", stop_after_runs));
+  for (const auto& [field, value] : {std::pair<const char*, int>{"stop_after_runs", stop_after_runs},
+                                     {"checkpoint_every", checkpoint_every},
+                                     {"stop_after", stop_after}}) {
+    if (value < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(field, " must be >= 0, got ", value));
+    }
   }
   if (settings.phi_stride < 1) {
     return absl::InvalidArgumentError(
@@ -300,10 +342,7 @@ absl::StatusOr<SpeechDenoisingResult> RunSpeechDenoising(
       FingerprintValues(absl::MakeConstSpan(reinterpret_cast<const double*>(train.data()),
                                             2 * static_cast<size_t>(train.size()))));
   if (!checkpoints.ok()) return checkpoints.status();
-  if (checkpoints->resumed_runs() > 0) {
-    std::cout << "resumed from " << options.checkpoint_path << ": "
-              << checkpoints->resumed_runs() << " run(s) done\n";
-  }
+  PrintResumed(options, *checkpoints);
 
   models::AlphaStableSource speech;
   speech.alpha = options.speech_alpha;
@@ -330,11 +369,15 @@ absl::StatusOr<SpeechDenoisingResult> RunSpeechDenoising(
     }
     train_run.average_last = options.train_average_last;
     train_run.phi_stride = options.settings.phi_stride;
-    absl::StatusOr<models::AlphaStableMfResult> trained =
-        models::RunAlphaStableMf(**train_model, train_run);
+    absl::StatusOr<models::AlphaStableMfResult> trained = RunWithCheckpoints(
+        **train_model, train_run, options, *checkpoints, "train", /*data=*/0);
     if (!trained.ok()) {
       const absl::Status named = NameFlags(trained.status(), {{"step_size", "train_step"}});
       return absl::Status(named.code(), absl::StrCat("training W: ", named.message()));
+    }
+    if (!trained->complete) {  // options.stop_after
+      result.complete = false;
+      return result;
     }
     result.train_seconds_per_sample = trained->seconds_per_sample;
     result.train_acceptance_rate = trained->acceptance_rate;
@@ -387,11 +430,12 @@ absl::StatusOr<SpeechDenoisingResult> RunSpeechDenoising(
         result.complete = false;
         return result;
       }
-      absl::StatusOr<models::AlphaStableMfResult> sampled =
-          SampleModel(power, denoise_options, options, options.settings, method);
       DenoisedSignal out;
       out.name = name;
       out.method = models::MfMethodName(method);
+      absl::StatusOr<models::AlphaStableMfResult> sampled =
+          SampleModel(power, denoise_options, options, options.settings, method, *checkpoints,
+                      absl::StrCat(name, "/", out.method), mix_fingerprint);
       if (!sampled.ok()) {
         // A divergence names the method's step ("lower step_size" did not say whose).
         const absl::Status named =
@@ -407,6 +451,10 @@ absl::StatusOr<SpeechDenoisingResult> RunSpeechDenoising(
         if (absl::Status s = checkpoints->AddSignal(out, mix_fingerprint); !s.ok()) return s;
         result.denoised.push_back(std::move(out));
         continue;
+      }
+      if (!sampled->complete) {  // options.stop_after
+        result.complete = false;
+        return result;
       }
       const Eigen::MatrixXcd estimate = spectrum.array() * sampled->mean_gain[0].array();
       out.denoised =
@@ -452,10 +500,7 @@ absl::StatusOr<std::vector<SyntheticRecoveryRow>> RunSyntheticRecovery(
       AlphaStableMfCheckpointer::Open(options, "synthetic", FingerprintValues(
           absl::MakeConstSpan(data.power.data(), static_cast<size_t>(data.power.size()))));
   if (!checkpoints.ok()) return checkpoints.status();
-  if (checkpoints->resumed_runs() > 0) {
-    std::cout << "resumed from " << options.checkpoint_path << ": "
-              << checkpoints->resumed_runs() << " run(s) done\n";
-  }
+  PrintResumed(options, *checkpoints);
   std::vector<SyntheticRecoveryRow> rows;
   for (models::MfMethod method : options.methods) {
     if (std::optional<SyntheticRecoveryRow> done =
@@ -464,10 +509,11 @@ absl::StatusOr<std::vector<SyntheticRecoveryRow>> RunSyntheticRecovery(
       continue;
     }
     if (checkpoints->ShouldStop()) return rows;
-    absl::StatusOr<models::AlphaStableMfResult> sampled =
-        SampleModel(data.power, model_options, options, options.synthetic_settings, method);
     SyntheticRecoveryRow row;
     row.method = models::MfMethodName(method);
+    absl::StatusOr<models::AlphaStableMfResult> sampled =
+        SampleModel(data.power, model_options, options, options.synthetic_settings, method,
+                    *checkpoints, row.method, /*data=*/0);
     if (!sampled.ok()) {
       if (!IsDivergence(sampled.status())) return sampled.status();
       // The synthetic settings have no flags: "lower step_size" stays as the model says.
@@ -480,6 +526,7 @@ absl::StatusOr<std::vector<SyntheticRecoveryRow>> RunSyntheticRecovery(
       rows.push_back(row);
       continue;
     }
+    if (!sampled->complete) return rows;  // options.stop_after
     row.relative_error = (sampled->mean_v[0] - truth).norm() / truth.norm();
     row.constant_error = constant_error;
     row.derived_error = derived_error;

@@ -103,13 +103,18 @@ struct AlphaStableMfExperimentOptions {
   int synthetic_rank = 1;
   AlphaStableMfSamplerSettings synthetic_settings = LogParametrizationSettings();
   // Checkpoint file (tools/alpha_stable_mf_checkpoint.h), rewritten after every run (the
-  // training of W_speech, each test signal x method; each method in synthetic mode); empty
-  // (default): none. With `resume`, the runs it holds are taken from it, not run again; the
-  // outputs equal an uninterrupted experiment's, the later runs' timings aside. stop_after_runs
-  // (>= 0; 0, the default: never) stops once that many runs are done, as if interrupted.
+  // training of W_speech, each test signal x method; each method in synthetic mode) and, with
+  // the chain of the run under way, every checkpoint_every sweeps of a run (>= 0; 0, the
+  // default: only after runs); empty (default): none. With `resume`, the runs it holds are
+  // taken from it, not run again, and the run under way continues from its chain; the outputs
+  // equal an uninterrupted experiment's, the timings aside. stop_after_runs (>= 0; 0, the
+  // default: never) stops once that many runs are done, stop_after (>= 0; 0, the default:
+  // never) once a run has done that many sweeps in all (its chain saved), as if interrupted.
   std::string checkpoint_path;
   bool resume = false;
   int stop_after_runs = 0;
+  int checkpoint_every = 0;
+  int stop_after = 0;
 
   absl::Status Validate() const;
 };
@@ -133,7 +138,7 @@ struct DenoisedSignal {
 };
 
 struct SpeechDenoisingResult {
-  // False when stop_after_runs stopped the experiment (the rest is partial).
+  // False when stop_after_runs or stop_after stopped the experiment (the rest is partial).
   bool complete = true;
   int sample_rate = 16000;
   int train_frames = 0;
@@ -165,7 +170,7 @@ struct SyntheticRecoveryRow {
   double acceptance_rate = 0;
   double seconds_per_sample = 0;
 };
-// Fewer rows than methods when stop_after_runs stopped it.
+// Fewer rows than methods when stop_after_runs or stop_after stopped it.
 absl::StatusOr<std::vector<SyntheticRecoveryRow>> RunSyntheticRecovery(
     const AlphaStableMfExperimentOptions& options);
 

@@ -12,6 +12,9 @@
 #include "gtest/gtest.h"
 #include "rng/engine.h"
 #include "rng/normal.h"
+#include "tools/alpha_stable_mf_checkpoint.pb.h"
+#include "tools/checkpoint_file.h"
+#include "tools/tool_support.h"
 
 namespace sgmcmc::tools {
 namespace {
@@ -345,6 +348,94 @@ TEST(RunSyntheticRecoveryTest, StoppedAndResumedEqualsTheUninterruptedOne) {
     EXPECT_EQ(resumed[r].relative_error, whole[r].relative_error) << r;
     EXPECT_EQ(resumed[r].acceptance_rate, whole[r].acceptance_rate) << r;
   }
+}
+
+// Interrupted inside runs (--stop_after): first inside the training of W_speech (sweep 10 of
+// 20), then, resumed, inside the first signal's sgld chain (sweep 30 of 40), then resumed to
+// the end, with chains saved every 7 sweeps: the denoised signals, SDRs and acceptance rates
+// equal the uninterrupted experiment's bit for bit.
+TEST(RunSpeechDenoisingTest, InterruptedInsideRunsAndResumedEqualsTheUninterruptedOne) {
+  const std::string dir = WriteDataSet();
+  AlphaStableMfExperimentOptions options = SmallOptions(dir);
+  options.speech_rank = 5;
+  options.train_samples = 20;
+  options.train_average_last = 10;
+  options.samples = 40;
+  options.average_last = 20;
+  options.methods = {models::MfMethod::kSgld, models::MfMethod::kHamcmc};
+  const SpeechDenoisingResult whole = RunSpeechDenoising(options).value();
+  options.checkpoint_path = ::testing::TempDir() + "/amf_inside.pb";
+  options.checkpoint_every = 7;
+  options.stop_after = 10;
+  const SpeechDenoisingResult in_training = RunSpeechDenoising(options).value();
+  EXPECT_FALSE(in_training.complete);
+  EXPECT_TRUE(in_training.denoised.empty());
+  options.resume = true;
+  options.stop_after = 30;
+  const SpeechDenoisingResult in_sgld = RunSpeechDenoising(options).value();
+  EXPECT_FALSE(in_sgld.complete);
+  EXPECT_TRUE(in_sgld.denoised.empty());
+  options.stop_after = 0;
+  const SpeechDenoisingResult resumed = RunSpeechDenoising(options).value();
+  ASSERT_TRUE(resumed.complete);
+  EXPECT_EQ(resumed.train_acceptance_rate, whole.train_acceptance_rate);
+  ASSERT_EQ(resumed.denoised.size(), whole.denoised.size());
+  for (size_t d = 0; d < whole.denoised.size(); ++d) {
+    EXPECT_EQ(resumed.denoised[d].method, whole.denoised[d].method);
+    EXPECT_EQ(resumed.denoised[d].denoised, whole.denoised[d].denoised) << d;
+    EXPECT_EQ(resumed.denoised[d].sdr_db, whole.denoised[d].sdr_db) << d;
+    EXPECT_EQ(resumed.denoised[d].acceptance_rate, whole.denoised[d].acceptance_rate) << d;
+  }
+}
+
+// Synthetic mode interrupted inside its second method and resumed: the same rows. A damaged
+// checkpoint, and one whose saved chain does not fit the run (a well-formed file from another
+// version or hand), are refused naming the file, not resumed from.
+TEST(RunSyntheticRecoveryTest, InterruptedInsideARunAndResumedEqualsTheUninterruptedOne) {
+  AlphaStableMfExperimentOptions options;
+  options.synthetic_rows = options.synthetic_cols = 20;
+  options.samples = 100;
+  options.average_last = 50;
+  options.methods = {models::MfMethod::kPsgld, models::MfMethod::kHamcmc};
+  const std::vector<SyntheticRecoveryRow> whole = RunSyntheticRecovery(options).value();
+  const std::string path = ::testing::TempDir() + "/amf_synthetic_inside.pb";
+  options.checkpoint_path = path;
+  options.checkpoint_every = 20;
+  options.stop_after_runs = 1;  // psgld done, then hamcmc stopped at sweep 70
+  EXPECT_EQ(RunSyntheticRecovery(options).value().size(), 1u);
+  options.stop_after_runs = 0;
+  options.stop_after = 70;
+  options.resume = true;
+  EXPECT_EQ(RunSyntheticRecovery(options).value().size(), 1u);
+  const std::string bytes = ReadFile(path).value();
+  options.stop_after = 0;
+  const std::vector<SyntheticRecoveryRow> resumed = RunSyntheticRecovery(options).value();
+  ASSERT_EQ(resumed.size(), whole.size());
+  for (size_t r = 0; r < whole.size(); ++r) {
+    EXPECT_EQ(resumed[r].relative_error, whole[r].relative_error) << r;
+    EXPECT_EQ(resumed[r].acceptance_rate, whole[r].acceptance_rate) << r;
+  }
+
+  std::string damaged = bytes;
+  damaged[damaged.size() / 2] ^= 0x10;
+  ASSERT_TRUE(WriteFile(path, damaged).ok());
+  absl::Status status = RunSyntheticRecovery(options).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << status;
+  EXPECT_TRUE(absl::StartsWith(status.message(), path + ": ")) << status;
+
+  AlphaStableMfCheckpoint checkpoint;
+  ASSERT_TRUE(checkpoint.ParseFromString(UnframeCheckpoint(path, "alpha_stable_mf", bytes).value()));
+  ASSERT_EQ(checkpoint.in_progress().run(), "hamcmc");
+  EXPECT_EQ(checkpoint.in_progress().state().iteration(), 70);
+  checkpoint.mutable_in_progress()->mutable_state()->mutable_phi()->RemoveLast();
+  ASSERT_TRUE(WriteCheckpoint(path, "alpha_stable_mf", checkpoint.SerializeAsString()).ok());
+  status = RunSyntheticRecovery(options).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << status;
+  EXPECT_TRUE(absl::StrContains(
+      status.message(),
+      path + ": the saved chain of hamcmc does not fit: AlphaStableMfChainState.phi has 399 "
+             "values, the model needs 400"))
+      << status;
 }
 
 }  // namespace
