@@ -120,6 +120,22 @@ struct Run {
 // The kind of the tool's checkpoint files (tools/checkpoint_file.h).
 constexpr absl::string_view kCheckpointKind = "accelerated_dp";
 
+// A trace point in the checkpoint, and back.
+void SaveTracePoint(const AcceleratedDpTracePoint& p, AcceleratedDpCheckpoint::TracePoint& q) {
+  q.set_method(p.method);
+  q.set_init(p.init);
+  q.set_iteration(p.iteration);
+  q.set_seconds(p.seconds);
+  q.set_test_log_likelihood(p.test_log_likelihood);
+  q.set_features(p.features);
+  q.set_alpha(p.alpha);
+}
+
+AcceleratedDpTracePoint ReadTracePoint(const AcceleratedDpCheckpoint::TracePoint& q) {
+  return {q.method(), q.init(), q.iteration(), q.seconds(), q.test_log_likelihood(),
+          q.features(), q.alpha()};
+}
+
 // The checkpoints inside one run (options.checkpoint_every, stop_after): the run's trace so far
 // and its sampler's state, written by rank 0 with the finished runs of `checkpoint`.
 class RunCheckpoints {
@@ -144,24 +160,24 @@ class RunCheckpoints {
 
   // The saved state of this run if it was under way, else null.
   const InProgress* resume() const { return resume_; }
-  // Resumes: the run's saved trace points, appended to the trace, and its progress line.
-  void ResumeTrace() {
+  // Resumes the run after `restored`, its sampler's RestoreState from resume(): the clock's
+  // seconds (held by `owner`), the saved trace points and a progress line; the iterations
+  // done. DataLoss naming the file and the run if the restore failed.
+  absl::StatusOr<int> Resume(const absl::Status& restored, StepClock& clock, bool owner) {
+    if (!restored.ok()) {
+      return absl::DataLossError(absl::StrCat(options_.checkpoint_path, ": the saved state of ",
+                                              key_, " does not fit: ", restored.message()));
+    }
+    clock.Restore(resume_->seconds(), owner);
     for (const AcceleratedDpCheckpoint::TracePoint& q : resume_->trace()) {
-      trace_.push_back({q.method(), q.init(), q.iteration(), q.seconds(),
-                        q.test_log_likelihood(), q.features(), q.alpha()});
+      trace_.push_back(ReadTracePoint(q));
     }
     if (writer_ && options_.progress != nullptr) {
       *options_.progress << "[" << key_ << "] resumed at iteration " << resume_->iteration()
                          << "\n";
     }
+    return static_cast<int>(resume_->iteration());
   }
-  // A restore's error, as the checkpoint's: DataLoss naming the file and the run.
-  absl::Status Restored(const absl::Status& status) const {
-    if (status.ok()) return status;
-    return absl::DataLossError(absl::StrCat(options_.checkpoint_path, ": the saved state of ",
-                                            key_, " does not fit: ", status.message()));
-  }
-
   // Whether stop_after ends the run after `done` iterations (called where the sampler can be
   // saved, so the first such point at or after stop_after).
   bool Stops(int64_t done) const {
@@ -186,15 +202,7 @@ class RunCheckpoints {
     saved.set_iteration(done);
     saved.set_seconds(seconds);
     for (size_t i = trace_begin_; i < trace_.size(); ++i) {
-      const AcceleratedDpTracePoint& p = trace_[i];
-      AcceleratedDpCheckpoint::TracePoint& q = *saved.add_trace();
-      q.set_method(p.method);
-      q.set_init(p.init);
-      q.set_iteration(p.iteration);
-      q.set_seconds(p.seconds);
-      q.set_test_log_likelihood(p.test_log_likelihood);
-      q.set_features(p.features);
-      q.set_alpha(p.alpha);
+      SaveTracePoint(trace_[i], *saved.add_trace());
     }
     fill(saved);
     resume_ = nullptr;  // `saved` is overwritten: no longer the state read
@@ -261,10 +269,8 @@ absl::Status RunParallel(const AcceleratedDpExperimentOptions& options, bool acc
   StepClock clock(options, &comm);
   int start = 0;
   if (const RunCheckpoints::InProgress* saved = checkpoints.resume()) {
-    SGMCMC_RETURN_IF_ERROR(checkpoints.Restored(sampler->RestoreState(saved->parallel())));
-    clock.Restore(saved->seconds(), comm.rank() == 0);
-    start = static_cast<int>(saved->iteration());
-    checkpoints.ResumeTrace();
+    SGMCMC_ASSIGN_OR_RETURN(
+        start, checkpoints.Resume(sampler->RestoreState(saved->parallel()), clock, comm.rank() == 0));
   } else {
     SGMCMC_ASSIGN_OR_RETURN(const double ll, sampler->TestLogPredictive(test));
     run.Add(0, 0, ll, sampler->num_features(), sampler->alpha());
@@ -320,10 +326,8 @@ absl::Status RunCollapsed(const AcceleratedDpExperimentOptions& options,
   StepClock clock(options, /*comm=*/nullptr);
   int start = 0;
   if (const RunCheckpoints::InProgress* saved = checkpoints.resume()) {
-    SGMCMC_RETURN_IF_ERROR(checkpoints.Restored(sampler.RestoreState(saved->collapsed())));
-    clock.Restore(saved->seconds(), /*owner=*/true);
-    start = static_cast<int>(saved->iteration());
-    checkpoints.ResumeTrace();
+    SGMCMC_ASSIGN_OR_RETURN(
+        start, checkpoints.Resume(sampler.RestoreState(saved->collapsed()), clock, /*owner=*/true));
   } else {
     run.Add(0, 0, SumTestLogPredictive(sampler, test), sampler.num_clusters(), sampler.alpha());
   }
@@ -374,10 +378,8 @@ absl::Status RunUncollapsed(const AcceleratedDpExperimentOptions& options,
   StepClock clock(options, &comm);
   int start = 0;
   if (const RunCheckpoints::InProgress* saved = checkpoints.resume()) {
-    SGMCMC_RETURN_IF_ERROR(checkpoints.Restored(sampler->RestoreState(saved->uncollapsed())));
-    clock.Restore(saved->seconds(), comm.rank() == 0);
-    start = static_cast<int>(saved->iteration());
-    checkpoints.ResumeTrace();
+    SGMCMC_ASSIGN_OR_RETURN(
+        start, checkpoints.Resume(sampler->RestoreState(saved->uncollapsed()), clock, comm.rank() == 0));
   }
   if (checkpoints.Stops(start)) {
     checkpoints.set_stopped();
@@ -428,15 +430,7 @@ std::string CheckpointSettings(const AcceleratedDpExperimentOptions& o,
 void SaveRun(const AcceleratedDpResult& result, size_t trace_begin, size_t features_begin,
              AcceleratedDpCheckpoint& checkpoint) {
   for (size_t i = trace_begin; i < result.trace.size(); ++i) {
-    const AcceleratedDpTracePoint& p = result.trace[i];
-    AcceleratedDpCheckpoint::TracePoint& q = *checkpoint.add_trace();
-    q.set_method(p.method);
-    q.set_init(p.init);
-    q.set_iteration(p.iteration);
-    q.set_seconds(p.seconds);
-    q.set_test_log_likelihood(p.test_log_likelihood);
-    q.set_features(p.features);
-    q.set_alpha(p.alpha);
+    SaveTracePoint(result.trace[i], *checkpoint.add_trace());
   }
   for (size_t i = features_begin; i < result.features.size(); ++i) {
     const AcceleratedDpFeatures& f = result.features[i];
@@ -466,8 +460,7 @@ absl::Status RestoreCheckpoint(const std::string& path, AcceleratedDpCheckpoint&
   }
   checkpoint = std::move(saved);
   for (const AcceleratedDpCheckpoint::TracePoint& q : checkpoint.trace()) {
-    result.trace.push_back({q.method(), q.init(), q.iteration(), q.seconds(),
-                            q.test_log_likelihood(), q.features(), q.alpha()});
+    result.trace.push_back(ReadTracePoint(q));
   }
   for (const AcceleratedDpCheckpoint::Features& g : checkpoint.features()) {
     AcceleratedDpFeatures f;

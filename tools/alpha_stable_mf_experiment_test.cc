@@ -65,6 +65,28 @@ AlphaStableMfExperimentOptions SmallOptions(const std::string& dir) {
   return options;
 }
 
+// Denoise mode with K = 5, sgld and hamcmc, 40 sweeps per signal and `train_samples` of
+// training, the last halves averaged: for the checkpoint tests.
+AlphaStableMfExperimentOptions TinyDenoising(const std::string& dir, int train_samples) {
+  AlphaStableMfExperimentOptions options = SmallOptions(dir);
+  options.speech_rank = 5;
+  options.train_samples = train_samples;
+  options.train_average_last = train_samples / 2;
+  options.samples = 40;
+  options.average_last = 20;
+  options.methods = {models::MfMethod::kSgld, models::MfMethod::kHamcmc};
+  return options;
+}
+
+// Synthetic mode on a 20 x 20 matrix, `samples` sweeps, the last half averaged.
+AlphaStableMfExperimentOptions SmallSynthetic(int samples) {
+  AlphaStableMfExperimentOptions options;
+  options.synthetic_rows = options.synthetic_cols = 20;
+  options.samples = samples;
+  options.average_last = samples / 2;
+  return options;
+}
+
 // SDR of the best scalar gain g* m (g* = <s, m> / <m, m>, least squares) of `mixture` m
 // against `clean` s: what a denoiser that only scales its input can reach at most.
 double BestScalarGainSdr(const std::vector<double>& clean, const std::vector<double>& mixture) {
@@ -162,10 +184,7 @@ TEST(RunSpeechDenoisingTest, ADivergedRunIsMarkedAndTheOthersKept) {
 // Synthetic mode likewise: the diverged method has a marked row, left out of the CSV, and the
 // others' rows are unchanged by it.
 TEST(RunSyntheticRecoveryTest, ADivergedMethodIsMarkedAndTheOthersKept) {
-  AlphaStableMfExperimentOptions options;
-  options.synthetic_rows = options.synthetic_cols = 20;
-  options.samples = 60;
-  options.average_last = 30;
+  AlphaStableMfExperimentOptions options = SmallSynthetic(60);
   options.methods = {models::MfMethod::kSgld, models::MfMethod::kPsgld};
   options.synthetic_settings.sgld_step = 1e300;
   absl::StatusOr<std::vector<SyntheticRecoveryRow>> rows = RunSyntheticRecovery(options);
@@ -285,13 +304,7 @@ TEST(RunSyntheticRecoveryTest, OneRowPerMethodWithinTheDerivedError) {
 // the runs before the stop kept). Another setting is refused, naming the checkpoint.
 TEST(RunSpeechDenoisingTest, StoppedAndResumedExperimentEqualsTheUninterruptedOne) {
   const std::string dir = WriteDataSet();
-  AlphaStableMfExperimentOptions options = SmallOptions(dir);
-  options.speech_rank = 5;
-  options.train_samples = 40;
-  options.train_average_last = 20;
-  options.samples = 40;
-  options.average_last = 20;
-  options.methods = {models::MfMethod::kSgld, models::MfMethod::kHamcmc};
+  AlphaStableMfExperimentOptions options = TinyDenoising(dir, 40);
   options.checkpoint_path = ::testing::TempDir() + "/amf_whole.pb";
   absl::StatusOr<SpeechDenoisingResult> whole = RunSpeechDenoising(options);
   ASSERT_TRUE(whole.ok()) << whole.status();
@@ -331,10 +344,7 @@ TEST(RunSpeechDenoisingTest, StoppedAndResumedExperimentEqualsTheUninterruptedOn
 
 // Synthetic mode stopped after its first method and resumed: the same rows.
 TEST(RunSyntheticRecoveryTest, StoppedAndResumedEqualsTheUninterruptedOne) {
-  AlphaStableMfExperimentOptions options;
-  options.synthetic_rows = options.synthetic_cols = 20;
-  options.samples = 100;
-  options.average_last = 50;
+  AlphaStableMfExperimentOptions options = SmallSynthetic(100);
   const std::vector<SyntheticRecoveryRow> whole = RunSyntheticRecovery(options).value();
   options.checkpoint_path = ::testing::TempDir() + "/amf_synthetic.pb";
   options.stop_after_runs = 1;
@@ -356,13 +366,7 @@ TEST(RunSyntheticRecoveryTest, StoppedAndResumedEqualsTheUninterruptedOne) {
 // equal the uninterrupted experiment's bit for bit.
 TEST(RunSpeechDenoisingTest, InterruptedInsideRunsAndResumedEqualsTheUninterruptedOne) {
   const std::string dir = WriteDataSet();
-  AlphaStableMfExperimentOptions options = SmallOptions(dir);
-  options.speech_rank = 5;
-  options.train_samples = 20;
-  options.train_average_last = 10;
-  options.samples = 40;
-  options.average_last = 20;
-  options.methods = {models::MfMethod::kSgld, models::MfMethod::kHamcmc};
+  AlphaStableMfExperimentOptions options = TinyDenoising(dir, 20);
   const SpeechDenoisingResult whole = RunSpeechDenoising(options).value();
   options.checkpoint_path = ::testing::TempDir() + "/amf_inside.pb";
   options.checkpoint_every = 7;
@@ -392,10 +396,7 @@ TEST(RunSpeechDenoisingTest, InterruptedInsideRunsAndResumedEqualsTheUninterrupt
 // checkpoint, and one whose saved chain does not fit the run (a well-formed file from another
 // version or hand), are refused naming the file, not resumed from.
 TEST(RunSyntheticRecoveryTest, InterruptedInsideARunAndResumedEqualsTheUninterruptedOne) {
-  AlphaStableMfExperimentOptions options;
-  options.synthetic_rows = options.synthetic_cols = 20;
-  options.samples = 100;
-  options.average_last = 50;
+  AlphaStableMfExperimentOptions options = SmallSynthetic(100);
   options.methods = {models::MfMethod::kPsgld, models::MfMethod::kHamcmc};
   const std::vector<SyntheticRecoveryRow> whole = RunSyntheticRecovery(options).value();
   const std::string path = ::testing::TempDir() + "/amf_synthetic_inside.pb";
