@@ -545,13 +545,21 @@ TEST(AcceleratedDpExperimentTest, InterruptedInsideRunsAndResumedEqualsTheUninte
   options.inits = {"random"};
   const std::string dir = absl::StrCat(::testing::TempDir(), "/adp_inside");
   std::filesystem::create_directories(dir);
-  for (const std::string method : {"accelerated", "hybrid", "collapsed", "uncollapsed"}) {
+  // The accelerated sampler twice: with the Dirichlet base, and with the logistic-normal one,
+  // whose parameters the synchronisations move (saved as the model's global state).
+  const std::pair<std::string, std::string> cases[] = {{"accelerated", "dirichlet"},
+                                                       {"hybrid", "dirichlet"},
+                                                       {"collapsed", "dirichlet"},
+                                                       {"uncollapsed", "dirichlet"},
+                                                       {"accelerated", "logistic_normal"}};
+  for (const auto& [method, likelihood] : cases) {
+    options.likelihood = likelihood;
     options.methods = {method};
     options.checkpoint_path.clear();
     options.checkpoint_every = options.stop_after = 0;
     options.resume = false;
     const AcceleratedDpResult whole = RunOn(2, options);
-    options.checkpoint_path = absl::StrCat(dir, "/", method, ".pb");
+    options.checkpoint_path = absl::StrCat(dir, "/", method, "_", options.likelihood, ".pb");
     options.checkpoint_every = 3;
     options.stop_after = 7;
     EXPECT_FALSE(RunOn(2, options).complete) << method;

@@ -20,6 +20,10 @@
 // counts (exact for the multinomial's statistics): bit-identical on threads and MPI and for
 // every worker count.
 //
+// Checkpoints: SaveState between steps (models/dp/distributed_slice_state.proto: allocations,
+// atoms, the last weights, α) continues bit-identically after RestoreState, on any number of
+// workers.
+//
 // Cost per step on worker p: O(n_p K_i cost(LogLikelihood)) (K_i = #{j : ω_j > u_i}); two
 // all-reduces of O(K stats) doubles; O(K) atom moves on every worker.
 //

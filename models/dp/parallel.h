@@ -53,6 +53,11 @@
 // count on threads and under MPI (for models whose statistics are integer-valued, as the
 // multinomial's; real-valued statistics are summed in the back end's order).
 //
+// Checkpoints: SaveState right after a synchronisation (models/dp/parallel_state.proto) holds
+// the replicated state, the rows' features and the component model's global state; every
+// worker's local state follows from them (the unoccupied atoms are redrawn before they are
+// read), so RestoreState continues a run bit-identically on as many workers.
+//
 // Cost per iteration on worker p: O(n_p (K + K_p + m) · cost(LogLikelihood)); per
 // synchronisation O((K + ΣK*_p)(stats + atom)) communicated and O(n_p stats) to recount,
 // plus K atom updates on every worker.
