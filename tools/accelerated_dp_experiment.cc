@@ -269,8 +269,8 @@ absl::Status RunParallel(const AcceleratedDpExperimentOptions& options, bool acc
   StepClock clock(options, &comm);
   int start = 0;
   if (const RunCheckpoints::InProgress* saved = checkpoints.resume()) {
-    SGMCMC_ASSIGN_OR_RETURN(
-        start, checkpoints.Resume(sampler->RestoreState(saved->parallel()), clock, comm.rank() == 0));
+    SGMCMC_ASSIGN_OR_RETURN(start, checkpoints.Resume(sampler->RestoreState(saved->parallel()),
+                                                      clock, comm.rank() == 0));
   } else {
     SGMCMC_ASSIGN_OR_RETURN(const double ll, sampler->TestLogPredictive(test));
     run.Add(0, 0, ll, sampler->num_features(), sampler->alpha());
@@ -378,8 +378,8 @@ absl::Status RunUncollapsed(const AcceleratedDpExperimentOptions& options,
   StepClock clock(options, &comm);
   int start = 0;
   if (const RunCheckpoints::InProgress* saved = checkpoints.resume()) {
-    SGMCMC_ASSIGN_OR_RETURN(
-        start, checkpoints.Resume(sampler->RestoreState(saved->uncollapsed()), clock, comm.rank() == 0));
+    SGMCMC_ASSIGN_OR_RETURN(start, checkpoints.Resume(sampler->RestoreState(saved->uncollapsed()),
+                                                      clock, comm.rank() == 0));
   }
   if (checkpoints.Stops(start)) {
     checkpoints.set_stopped();

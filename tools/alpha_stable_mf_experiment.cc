@@ -252,9 +252,10 @@ absl::Status AlphaStableMfExperimentOptions::Validate() const {
         train_samples, " and ", train_average_last));
   }
   if (methods.empty()) return absl::InvalidArgumentError("methods must not be empty");
-  for (const auto& [field, value] : {std::pair<const char*, int>{"stop_after_runs", stop_after_runs},
-                                     {"checkpoint_every", checkpoint_every},
-                                     {"stop_after", stop_after}}) {
+  for (const auto& [field, value] :
+       {std::pair<const char*, int>{"stop_after_runs", stop_after_runs},
+        {"checkpoint_every", checkpoint_every},
+        {"stop_after", stop_after}}) {
     if (value < 0) {
       return absl::InvalidArgumentError(absl::StrCat(field, " must be >= 0, got ", value));
     }

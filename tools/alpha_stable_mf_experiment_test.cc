@@ -425,7 +425,8 @@ TEST(RunSyntheticRecoveryTest, InterruptedInsideARunAndResumedEqualsTheUninterru
   EXPECT_TRUE(absl::StartsWith(status.message(), path + ": ")) << status;
 
   AlphaStableMfCheckpoint checkpoint;
-  ASSERT_TRUE(checkpoint.ParseFromString(UnframeCheckpoint(path, "alpha_stable_mf", bytes).value()));
+  ASSERT_TRUE(
+      checkpoint.ParseFromString(UnframeCheckpoint(path, "alpha_stable_mf", bytes).value()));
   ASSERT_EQ(checkpoint.in_progress().run(), "hamcmc");
   EXPECT_EQ(checkpoint.in_progress().state().iteration(), 70);
   checkpoint.mutable_in_progress()->mutable_state()->mutable_phi()->RemoveLast();
