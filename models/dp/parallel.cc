@@ -411,6 +411,7 @@ absl::StatusOr<DpParallelState> DpParallelSampler::SaveState() {
 }
 
 absl::Status DpParallelSampler::RestoreState(const DpParallelState& state) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
   auto invalid = [](auto... what) {
     return absl::InvalidArgumentError(absl::StrCat("DpParallelState.", what...));
   };
@@ -431,6 +432,13 @@ absl::Status DpParallelSampler::RestoreState(const DpParallelState& state) {
   }
   for (const double v : state.atoms()) {
     if (!std::isfinite(v)) return invalid("atoms must be finite, got ", v);
+  }
+  for (int k = 0; k < num_k; ++k) {  // log π_k < inf, and −inf off S
+    const double v = state.log_pi(k);
+    if (std::isnan(v) || v == kInf || (!state.instantiated(k) && v != -kInf)) {
+      return invalid("log_pi[", k, "] = ", v, " for a feature ",
+                     state.instantiated(k) ? "in S" : "off S (must be -inf)");
+    }
   }
   if (!(std::isfinite(state.alpha()) && state.alpha() > 0)) {
     return invalid("alpha must be finite and > 0, got ", state.alpha());

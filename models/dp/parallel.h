@@ -192,7 +192,8 @@ class DpParallelSampler : private DpWorkerRows {
   // continues bit-identically to the uninterrupted run. InvalidArgument naming the field
   // (nothing changed) if the state does not fit: lengths, worker count, allocations to
   // features whose counts are their member counts (a tail feature's rows all p*'s), finite
-  // atoms, α finite and > 0, the model's global state (DpComponentModel::RestoreGlobalState).
+  // atoms, log π below +inf (−inf off S), α finite and > 0, the model's global state
+  // (DpComponentModel::RestoreGlobalState).
   // Not collective; it also restores the model's global state.
   absl::StatusOr<DpParallelState> SaveState();
   absl::Status RestoreState(const DpParallelState& state);

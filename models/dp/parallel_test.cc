@@ -1,6 +1,7 @@
 #include "models/dp/parallel.h"
 
 #include <atomic>
+#include <cmath>
 #include <memory>
 #include <vector>
 
@@ -201,6 +202,10 @@ void ExpectRestoredRunContinues(bool logistic_normal) {
       bad.set_workers(2);
       EXPECT_TRUE(absl::StartsWith(restored->RestoreState(bad).message(),
                                    "DpParallelState.workers = 2, but the sampler has 3"));
+      bad = state;
+      bad.set_log_pi(0, std::nan(""));
+      EXPECT_TRUE(absl::StartsWith(restored->RestoreState(bad).message(),
+                                   "DpParallelState.log_pi[0] = nan"));
       bad = state;
       bad.set_counts(0, bad.counts(0) + 1);
       EXPECT_TRUE(absl::StartsWith(restored->RestoreState(bad).message(),
