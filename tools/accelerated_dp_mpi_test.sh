@@ -83,26 +83,11 @@ test "$(grep -c "sync_every" "${TEST_TMPDIR}/bad.out")" -eq 1
 mpi -np 2 "${bin}" --backend=mpi --iterations=1000000 --methods=accelerated --inits=one \
   > "${TEST_TMPDIR}/killed.out" 2>&1 &
 launcher=$!
-descendants() {
-  for child in $(ps -o pid= --ppid "$1"); do
-    echo "${child}"
-    descendants "${child}"
-  done
-}
-victim=""
-for _ in $(seq 1 200); do
-  ranks=""
-  for pid in $(descendants "${launcher}"); do
-    if [ "$(ps -o comm= -p "${pid}")" = "accelerated_dp" ]; then ranks="${ranks} ${pid}"; fi
-  done
-  # shellcheck disable=SC2086
-  set -- ${ranks}
-  if [ "$#" -ge 2 ]; then
-    victim="$2"
-    break
-  fi
-  sleep 0.1
-done
+. "${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/mpi_ranks_testing.sh"
+ranks="$(ranks_of "${launcher}" accelerated_dp 2)"
+# shellcheck disable=SC2086
+set -- ${ranks}
+victim="$2"
 test -n "${victim}"
 sleep 1
 kill -9 "${victim}"

@@ -4,7 +4,7 @@
 #   and for mpirun -np 1, 2, 4 (oversubscribed, loopback);
 # - a gzip cut mid-stream, a word id beyond V and a rank that cannot open its file each end
 #   the run with a clear error on every rank, printed once, with no summary written;
-# - a bad flag is refused naming it.
+# - a bad flag is refused naming it; a rank killed mid-run ends the job, never a hang.
 set -eu
 dir="${TEST_SRCDIR}/${TEST_WORKSPACE}/tools"
 suppressions="${TEST_SRCDIR}/${TEST_WORKSPACE}/third_party/openmpi_lsan_suppressions.txt"
@@ -72,4 +72,24 @@ expect_error missing "rank 1: .*missing.txt" mpi -np 3 "${t}/rank1_missing.sh"
 # shellcheck disable=SC2086
 expect_error flag "block_width must be >= 2" "${dir}/lda_distributed" ${flags} --block_width=1 \
   --output_dir="${t}/flag"
+# A rank killed mid-run: mpirun ends the job with an error (exit code not 0, not 124: a hang).
+. "${dir}/mpi_ranks_testing.sh"
+# shellcheck disable=SC2086
+mpi -np 3 "${dir}/lda_distributed_mpi" ${flags} --passes=100000 --output_dir="${t}/killed" \
+  > "${t}/killed.out" 2>&1 &
+launcher=$!
+ranks="$(ranks_of "${launcher}" lda_distributed 3)"
+# shellcheck disable=SC2086
+set -- ${ranks}
+sleep 1
+kill -9 "$2"
+code=0
+wait "${launcher}" || code=$?
+if [ "${code}" -eq 0 ] || [ "${code}" -eq 124 ]; then
+  echo "a killed rank: exit code ${code} (0: no error; 124: hang)" >&2
+  cat "${t}/killed.out" >&2
+  exit 1
+fi
+grep -qi "signal 9\|killed" "${t}/killed.out"
+test ! -e "${t}/killed/summary.txt"
 echo PASS
