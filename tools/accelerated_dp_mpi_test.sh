@@ -83,6 +83,7 @@ test "$(grep -c "sync_every" "${TEST_TMPDIR}/bad.out")" -eq 1
 mpi -np 2 "${bin}" --backend=mpi --iterations=1000000 --methods=accelerated --inits=one \
   > "${TEST_TMPDIR}/killed.out" 2>&1 &
 launcher=$!
+# shellcheck source=tools/mpi_ranks_testing.sh
 . "${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/mpi_ranks_testing.sh"
 ranks="$(ranks_of "${launcher}" accelerated_dp 2)"
 # shellcheck disable=SC2086

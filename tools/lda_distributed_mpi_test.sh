@@ -73,6 +73,7 @@ expect_error missing "rank 1: .*missing.txt" mpi -np 3 "${t}/rank1_missing.sh"
 expect_error flag "block_width must be >= 2" "${dir}/lda_distributed" ${flags} --block_width=1 \
   --output_dir="${t}/flag"
 # A rank killed mid-run: mpirun ends the job with an error (exit code not 0, not 124: a hang).
+# shellcheck source=tools/mpi_ranks_testing.sh
 . "${dir}/mpi_ranks_testing.sh"
 # shellcheck disable=SC2086
 mpi -np 3 "${dir}/lda_distributed_mpi" ${flags} --passes=100000 --output_dir="${t}/killed" \

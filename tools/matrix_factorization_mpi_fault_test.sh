@@ -16,6 +16,7 @@ export LSAN_OPTIONS
 mpi() { timeout 120 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader,tcp "$@"; }
 flags="--record_every=10 --noplot --synthetic_rows=150 --synthetic_cols=120 \
 --synthetic_density=0.3 --rank=3 --sigma_x=0.5 --sgld_step=2e-3 --methods=sgld --blocks=6"
+# shellcheck source=tools/mpi_ranks_testing.sh
 . "${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/mpi_ranks_testing.sh"
 # Seeded: the same three (rank, delay) pairs on every run of the test.
 awk 'BEGIN { srand(31)

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Shell functions for the sh_tests that kill an MPI rank (sourced, not run):
 #   descendants PID             every descendant process id of PID, one per line;
 #   ranks_of JOB NAME COUNT     the ids of the COUNT processes whose command name (ps comm,
