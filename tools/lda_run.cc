@@ -984,14 +984,15 @@ absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options) {
       stdin_stream.has_value()
           ? LoadStreamedLdaData(config, options.source, &stdin_stream->reader())
           : LoadLdaData(config, options.source, options.argv0));
-  // Runs without a preset get the default for the training corpus' document length (a
-  // streamed corpus' is not known in advance: those keep kDefaultLdaPreset).
-  if (!data.streamed) {
-    SGMCMC_ASSIGN_OR_RETURN(
-        runs, ResolveLdaRuns(config, options.source,
-                             static_cast<double>(data.train.num_tokens()) /
-                                 std::max(1, data.train.num_documents())));
-  }
+  // Runs without a preset get the default for the training documents' mean length; a
+  // stream is not read in advance, so there that of its held-out documents (the stream's
+  // first documents, or a test file of the same corpus), both parts of their split.
+  const double mean_document_length =
+      data.streamed
+          ? static_cast<double>(data.test.observed.num_tokens() + data.test.held_out.num_tokens()) /
+                std::max(1, data.test.observed.num_documents())
+          : static_cast<double>(data.train.num_tokens()) / std::max(1, data.train.num_documents());
+  SGMCMC_ASSIGN_OR_RETURN(runs, ResolveLdaRuns(config, options.source, mean_document_length));
   SGMCMC_RETURN_IF_ERROR(FitLdaRunsToData(
       data.streamed ? data.streamed_documents : data.train.num_documents(), options.source, runs,
       data.streamed ? (config.stream().has_passes() ? config.stream().passes() : 1) : 0));
