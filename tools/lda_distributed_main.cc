@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <string>
@@ -27,6 +28,9 @@
 #include "models/lda/lda.h"
 #include "parallel/thread_pool.h"
 #include "rng/engine.h"
+#include "tools/checkpoint_file.h"
+#include "tools/lda_checkpoint.pb.h"
+#include "tools/lda_stream_state.h"
 #include "tools/tool_support.h"
 
 ABSL_FLAG(std::string, stream_docword, "", "UCI docword file (plain or .gz) to stream; required.");
@@ -54,6 +58,15 @@ ABSL_FLAG(int64_t, eval_every, 0,
           "Evaluate the current sample's held-out perplexity every this many iterations; 0: "
           "only at the end.");
 ABSL_FLAG(uint64_t, seed, 1, "Key of every random stream.");
+ABSL_FLAG(int64_t, checkpoint_every, 0,
+          "Write every rank's checkpoint (output_dir/checkpoint_rank<r>_of<P>.pb) every this "
+          "many iterations; 0: never.");
+ABSL_FLAG(bool, resume, false,
+          "Continue from output_dir's checkpoints (every rank's; none: start afresh); the "
+          "result is bit-identical to an uninterrupted run.");
+ABSL_FLAG(int64_t, stop_after, 0,
+          "Stop after this many iterations without writing results (e.g. to test --resume); "
+          "0: never.");
 
 namespace sgmcmc::tools {
 namespace {
@@ -96,20 +109,26 @@ absl::StatusOr<models::DistributedLdaOptions> OptionsFromFlags(int64_t documents
   return options;
 }
 
-struct TracePoint {
-  int64_t iteration = 0;
-  int64_t documents = 0;
-  double seconds = 0;
-  models::DistributedLda::Timings timings;
-  double eval_seconds = 0;
-  double perplexity = 0;
-};
+inline constexpr char kCheckpointKind[] = "lda_distributed";
+
+// The settings that fix the chain, compared on resume.
+std::string Settings(const std::string& docword, int vocabulary, int documents, int ranks,
+                     const models::DistributedLdaOptions& options) {
+  return absl::StrCat("stream ", docword, " D ", documents, " V ", vocabulary, " ranks ", ranks,
+                      " K ", options.lda.num_topics, " sampler ",
+                      models::LdaSamplerName(options.lda.sampler), " alpha ", options.lda.alpha,
+                      " beta ", options.lda.beta, " sweeps ", options.lda.gibbs_sweeps,
+                      " mean_burn_in ", options.lda.mean_burn_in, " seed ", options.lda.seed,
+                      " block_width ", options.block_width, " minibatch ",
+                      absl::GetFlag(FLAGS_minibatch_size), " passes ", absl::GetFlag(FLAGS_passes),
+                      " shuffle_buffer ", absl::GetFlag(FLAGS_shuffle_buffer));
+}
 
 }  // namespace
 
 int DistributedLdaThreadRanks() { return absl::GetFlag(FLAGS_ranks); }
 
-absl::Status RunDistributedLda(const char* argv0, parallel::Communicator& comm) {
+absl::Status RunDistributedLda(const char* /*argv0*/, parallel::Communicator& comm) {
   const bool root = comm.rank() == 0;
   const std::string docword = FromWorkingDirectory(absl::GetFlag(FLAGS_stream_docword));
   const std::string output_dir = FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir));
@@ -117,10 +136,11 @@ absl::Status RunDistributedLda(const char* argv0, parallel::Communicator& comm) 
   if (output_dir.empty()) return absl::InvalidArgumentError("--output_dir is required");
   SGMCMC_RETURN_IF_ERROR(CheckThreadCount("--threads", absl::GetFlag(FLAGS_threads)));
   if (absl::GetFlag(FLAGS_passes) < 1 || absl::GetFlag(FLAGS_minibatch_size) < 1 || absl::GetFlag(FLAGS_max_iterations) < 0 ||
-      absl::GetFlag(FLAGS_eval_every) < 0) {
+      absl::GetFlag(FLAGS_eval_every) < 0 || absl::GetFlag(FLAGS_checkpoint_every) < 0 ||
+      absl::GetFlag(FLAGS_stop_after) < 0) {
     return absl::InvalidArgumentError(
-        "--passes and --minibatch_size must be >= 1, --max_iterations and "
-        "--eval_every >= 0");
+        "--passes and --minibatch_size must be >= 1, --max_iterations, --eval_every, "
+        "--checkpoint_every and --stop_after >= 0");
   }
   // Every rank opens the stream; a rank that cannot is an error on every rank.
   data::UciStreamOptions stream_options;
@@ -199,15 +219,95 @@ absl::Status RunDistributedLda(const char* argv0, parallel::Communicator& comm) 
   }
 
   std::vector<double> topics(root ? static_cast<size_t>(K) * vocabulary : 0);
-  std::vector<TracePoint> trace;
+  std::vector<std::string> trace_rows;
   double eval_seconds = 0;
-  const auto start = std::chrono::steady_clock::now();
-  auto last_progress = start;
+  double seconds_before = 0;  // training seconds of the run before a resume
   rng::Engine engine(options.lda.seed, models::kDistributedLdaStream | (uint64_t{2} << 48));
   data::DocumentMinibatch batch;
   int64_t documents = 0;
+
+  // Checkpoints: one file per rank; a resume needs every rank's (or none: a fresh start).
+  const std::string settings = Settings(docword, vocabulary, stream->num_streamed_documents(),
+                                        comm.size(), options);
+  const int64_t checkpoint_every = absl::GetFlag(FLAGS_checkpoint_every);
+  const std::string checkpoint_path = absl::StrCat(
+      output_dir, "/checkpoint_rank", comm.rank(), "_of", comm.size(), ".pb");
+  if (absl::GetFlag(FLAGS_resume)) {
+    const bool exists = std::filesystem::exists(checkpoint_path);
+    std::vector<double> found(comm.size(), 0.0);
+    found[comm.rank()] = exists ? 1 : 0;
+    SGMCMC_RETURN_IF_ERROR(comm.AllReduceSum(absl::MakeSpan(found)));
+    int count = 0;
+    for (double f : found) count += f > 0;
+    if (count != 0 && count != comm.size()) {
+      std::string missing;
+      for (int r = 0; r < comm.size(); ++r) {
+        if (found[r] == 0) absl::StrAppend(&missing, missing.empty() ? "" : ", ", r);
+      }
+      return absl::FailedPreconditionError(absl::StrCat(
+          output_dir, ": --resume found the checkpoints of ", count, " of ", comm.size(),
+          " ranks (missing: rank ", missing, "); resume needs all of them, or remove them"));
+    }
+    if (count == 0) {
+      // Another rank count's set would be silently ignored: refuse it instead.
+      absl::Status other = absl::OkStatus();
+      std::error_code error;
+      for (const auto& entry : std::filesystem::directory_iterator(output_dir, error)) {
+        const std::string name = entry.path().filename().string();
+        if (name.rfind("checkpoint_rank", 0) == 0 && other.ok()) {
+          other = absl::FailedPreconditionError(absl::StrCat(
+              output_dir, "/", name, ": a checkpoint of another rank count; resume with the "
+              "rank count that wrote it (this run has ", comm.size(), ")"));
+        }
+      }
+      SGMCMC_RETURN_IF_ERROR(comm.AgreeOnStatus(other));
+    }
+    if (count == comm.size()) {
+      LdaDistributedCheckpoint checkpoint;
+      absl::Status read = [&]() -> absl::Status {
+        SGMCMC_ASSIGN_OR_RETURN(const std::string bytes,
+                                ReadCheckpoint(checkpoint_path, kCheckpointKind));
+        if (!checkpoint.ParseFromString(bytes)) {
+          return absl::DataLossError(absl::StrCat(checkpoint_path, ": not an lda_distributed checkpoint"));
+        }
+        if (checkpoint.settings() != settings) {
+          return absl::InvalidArgumentError(absl::StrCat(
+              checkpoint_path, ": written by a run with other settings (", checkpoint.settings(),
+              "; this run: ", settings, ")"));
+        }
+        return RestoreLdaStreamState(checkpoint.stream(), checkpoint_path, *stream, engine);
+      }();
+      SGMCMC_RETURN_IF_ERROR(comm.AgreeOnStatus(read));
+      SGMCMC_RETURN_IF_ERROR(lda->RestoreState(checkpoint.model()));
+      documents = checkpoint.documents();
+      models::DistributedLda::Timings timings;
+      timings.sweep_seconds = checkpoint.sweep_seconds();
+      timings.communication_seconds = checkpoint.communication_seconds();
+      timings.topic_update_seconds = checkpoint.topic_update_seconds();
+      timings.mean_seconds = checkpoint.mean_seconds();
+      timings.token_updates = checkpoint.token_updates();
+      timings.tokens = checkpoint.tokens();
+      lda->set_timings(timings);
+      eval_seconds = checkpoint.eval_seconds();
+      seconds_before = checkpoint.train_seconds();
+      trace_rows.assign(checkpoint.trace_rows().begin(), checkpoint.trace_rows().end());
+      if (root) {
+        std::printf("resumed at iteration %lld (%lld documents) from %s\n",
+                    static_cast<long long>(lda->iteration()), static_cast<long long>(documents),
+                    checkpoint_path.c_str());
+      }
+    }
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  const double eval_seconds_before = eval_seconds;
+  auto train_seconds = [&] {
+    return seconds_before + SecondsSince(start) - (eval_seconds - eval_seconds_before);
+  };
+  auto last_progress = start;
   const int64_t max_iterations = absl::GetFlag(FLAGS_max_iterations);
   const int64_t eval_every = absl::GetFlag(FLAGS_eval_every);
+  const int64_t stop_after = absl::GetFlag(FLAGS_stop_after);
   auto evaluate = [&](bool mean) -> absl::StatusOr<double> {
     const auto eval_start = std::chrono::steady_clock::now();
     if (mean) {
@@ -222,6 +322,13 @@ absl::Status RunDistributedLda(const char* argv0, parallel::Communicator& comm) 
     eval_seconds += SecondsSince(eval_start);
     return perplexity;
   };
+  auto trace_row = [&](double perplexity) {
+    const models::DistributedLda::Timings& t = lda->timings();
+    trace_rows.push_back(absl::StrFormat(
+        "%d,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.9g\n", lda->iteration(), documents,
+        train_seconds(), t.sweep_seconds, t.communication_seconds, t.topic_update_seconds,
+        t.mean_seconds, eval_seconds, perplexity));
+  };
   while (max_iterations == 0 || lda->iteration() < max_iterations) {
     absl::StatusOr<bool> more = stream->Next(engine, &batch);
     // A read error on any rank ends every rank with it.
@@ -230,36 +337,51 @@ absl::Status RunDistributedLda(const char* argv0, parallel::Communicator& comm) 
     SGMCMC_RETURN_IF_ERROR(lda->StepOn(batch.documents));
     documents += batch.documents.num_documents();
     if (eval_every > 0 && lda->iteration() % eval_every == 0) {
-      TracePoint point;
-      SGMCMC_ASSIGN_OR_RETURN(point.perplexity, evaluate(false));
-      point.iteration = lda->iteration();
-      point.documents = documents;
-      point.seconds = SecondsSince(start) - eval_seconds;
-      point.timings = lda->timings();
-      point.eval_seconds = eval_seconds;
-      trace.push_back(point);
+      SGMCMC_ASSIGN_OR_RETURN(const double perplexity, evaluate(false));
+      trace_row(perplexity);
+    }
+    if (checkpoint_every > 0 && lda->iteration() % checkpoint_every == 0) {
+      LdaDistributedCheckpoint checkpoint;
+      checkpoint.set_settings(settings);
+      *checkpoint.mutable_model() = lda->SaveState();
+      SaveLdaStreamState(*stream, engine, *checkpoint.mutable_stream());
+      checkpoint.set_documents(documents);
+      const models::DistributedLda::Timings& t = lda->timings();
+      checkpoint.set_sweep_seconds(t.sweep_seconds);
+      checkpoint.set_communication_seconds(t.communication_seconds);
+      checkpoint.set_topic_update_seconds(t.topic_update_seconds);
+      checkpoint.set_mean_seconds(t.mean_seconds);
+      checkpoint.set_token_updates(t.token_updates);
+      checkpoint.set_tokens(t.tokens);
+      checkpoint.set_eval_seconds(eval_seconds);
+      checkpoint.set_train_seconds(train_seconds());
+      for (const std::string& row : trace_rows) checkpoint.add_trace_rows(row);
+      // A rank that cannot write ends every rank with its error.
+      SGMCMC_RETURN_IF_ERROR(comm.AgreeOnStatus(
+          WriteCheckpoint(checkpoint_path, kCheckpointKind, checkpoint.SerializeAsString())));
+    }
+    if (stop_after > 0 && lda->iteration() >= stop_after) {
+      if (root) {
+        std::printf("stopped (stop_after) at iteration %lld\n",
+                    static_cast<long long>(lda->iteration()));
+      }
+      return absl::OkStatus();
     }
     if (root && SecondsSince(last_progress) >= 10) {
       last_progress = std::chrono::steady_clock::now();
       const double seconds = SecondsSince(start);
       std::printf("  iteration %lld, %lld documents, %s token updates/s on rank 0, %.0f s\n",
                   static_cast<long long>(lda->iteration()), static_cast<long long>(documents),
-                  HumanRate(lda->timings().token_updates / seconds).c_str(), seconds);
+                  HumanRate(lda->timings().token_updates / train_seconds()).c_str(), seconds);
       std::fflush(stdout);
     }
   }
   if (lda->iteration() == 0) {
     return absl::InvalidArgumentError(absl::StrCat(docword, ": no document to train on"));
   }
-  const double train_seconds = SecondsSince(start) - eval_seconds;
-  TracePoint last;
-  last.iteration = lda->iteration();
-  last.documents = documents;
-  last.seconds = train_seconds;
-  last.timings = lda->timings();
-  SGMCMC_ASSIGN_OR_RETURN(last.perplexity, evaluate(true));
-  last.eval_seconds = eval_seconds;
-  trace.push_back(last);
+  const double total_train_seconds = train_seconds();
+  SGMCMC_ASSIGN_OR_RETURN(const double final_perplexity, evaluate(true));
+  trace_row(final_perplexity);
 
   // Every rank's split and RSS (each rank fills its own slots: exact sums).
   constexpr int kFields = 6;
@@ -287,8 +409,8 @@ absl::Status RunDistributedLda(const char* argv0, parallel::Communicator& comm) 
   std::string summary = absl::StrFormat(
       "lda_distributed: held-out perplexity %.6g (posterior-mean topics over %lld samples, "
       "fold-in) after %lld iterations, %.2f s of training\n",
-      last.perplexity, static_cast<long long>(lda->mean_samples()),
-      static_cast<long long>(lda->iteration()), train_seconds);
+      final_perplexity, static_cast<long long>(lda->mean_samples()),
+      static_cast<long long>(lda->iteration()), total_train_seconds);
   absl::StrAppend(&summary, recovery_line);
   absl::StrAppendFormat(&summary,
                         "%d rank(s) x %d thread(s), K = %d, V = %d, minibatch %d, %lld documents "
@@ -304,17 +426,12 @@ absl::Status RunDistributedLda(const char* argv0, parallel::Communicator& comm) 
   for (int r = 0; r < comm.size(); ++r) {
     const double* f = per_rank.data() + kFields * r;
     absl::StrAppendFormat(&summary, "%d,%.3f,%.3f,%.3f,%.3f,%.0f,%.4g,%.1f\n", r, f[0], f[1],
-                          f[2], f[3], f[4], f[4] / train_seconds, f[5]);
+                          f[2], f[3], f[4], f[4] / total_train_seconds, f[5]);
   }
   std::string csv =
       "iteration,documents,seconds,sweep_seconds,communication_seconds,topic_update_seconds,"
       "mean_seconds,eval_seconds,heldout_perplexity\n";
-  for (const TracePoint& p : trace) {
-    absl::StrAppendFormat(&csv, "%d,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.9g\n", p.iteration,
-                          p.documents, p.seconds, p.timings.sweep_seconds,
-                          p.timings.communication_seconds, p.timings.topic_update_seconds,
-                          p.timings.mean_seconds, p.eval_seconds, p.perplexity);
-  }
+  for (const std::string& row : trace_rows) csv += row;
   SGMCMC_RETURN_IF_ERROR(WriteFile(output_dir + "/summary.txt", summary));
   SGMCMC_RETURN_IF_ERROR(WriteFile(output_dir + "/trace.csv", csv));
   SGMCMC_RETURN_IF_ERROR(
@@ -323,7 +440,6 @@ absl::Status RunDistributedLda(const char* argv0, parallel::Communicator& comm) 
                                            static_cast<uint64_t>(std::max<int64_t>(
                                                lda->mean_samples(), 1)))));
   std::fputs(summary.c_str(), stdout);
-  (void)argv0;
   return absl::OkStatus();
 }
 

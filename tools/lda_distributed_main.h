@@ -12,7 +12,10 @@
 //                perplexity of the current sample (of the posterior mean at the end);
 //   topics.phi   the posterior-mean topics (K x V; data/topic_matrix.h).
 // The topics are bit-identical for any --ranks / mpirun -np and any --threads (models/lda/
-// distributed_lda.h); the seconds are not. A bad file is an error with file and line on every
+// distributed_lda.h); the seconds are not. With --checkpoint_every every rank writes its own
+// checkpoint (output_dir/checkpoint_rank<r>_of<P>.pb, tools/lda_checkpoint.proto); --resume
+// continues from the whole set bit-identically, and refuses a partial set, another rank
+// count's, other settings or a damaged file, on every rank. A bad file is an error with file and line on every
 // rank (printed once); a rank that fails ends every rank.
 #ifndef SGMCMC_TOOLS_LDA_DISTRIBUTED_MAIN_H_
 #define SGMCMC_TOOLS_LDA_DISTRIBUTED_MAIN_H_

@@ -448,19 +448,12 @@ absl::Status DistributedLda::StepOn(const data::Corpus& minibatch) {
         k, samplers::SparseCountsRow{cols[thread], values[thread], total}, h,
         std::exp(log_mass_[k]), row_totals[k] * scale);
   });
-  std::vector<double> masses(static_cast<size_t>(K) * num_blocks_, 0.0);
-  for (int i = 0; i < owned; ++i) {
-    for (int k = 0; k < K; ++k) {
-      masses[static_cast<size_t>(k) * num_blocks_ + owned_block[i]] = blocks_[i]->LogRowMass(k);
-    }
-  }
   timings_.topic_update_seconds += SecondsSince(start);
 
   // Step 6: every block's log mass from its owner (one non-zero term per sum: exact).
   start = std::chrono::steady_clock::now();
-  SGMCMC_RETURN_IF_ERROR(comm_->AllReduceSum(absl::MakeSpan(masses)));
+  SGMCMC_RETURN_IF_ERROR(CombineLogMasses());
   timings_.communication_seconds += SecondsSince(start);
-  SetLogMasses(masses);
   ++iteration_;
 
   const int64_t burn_in = options_.lda.mean_burn_in;
@@ -487,6 +480,104 @@ absl::Status DistributedLda::StepOn(const data::Corpus& minibatch) {
     timings_.mean_seconds += SecondsSince(start);
   }
   return absl::OkStatus();
+}
+
+absl::Status DistributedLda::CombineLogMasses() {
+  const int K = num_topics();
+  std::vector<double> masses(static_cast<size_t>(K) * num_blocks_, 0.0);
+  for (int b = 0; b < num_blocks_; ++b) {
+    const int i = local_block_[b];
+    if (i < 0) continue;
+    for (int k = 0; k < K; ++k) {
+      masses[static_cast<size_t>(k) * num_blocks_ + b] = blocks_[i]->LogRowMass(k);
+    }
+  }
+  SGMCMC_RETURN_IF_ERROR(comm_->AllReduceSum(absl::MakeSpan(masses)));
+  SetLogMasses(masses);
+  return absl::OkStatus();
+}
+
+DistributedLdaState DistributedLda::SaveState() const {
+  DistributedLdaState state;
+  state.set_iteration(iteration_);
+  state.set_posterior_mean_samples(mean_samples_);
+  state.set_rank(comm_->rank());
+  state.set_ranks(comm_->size());
+  state.set_block_width(options_.block_width);
+  for (int b = 0; b < num_blocks_; ++b) {
+    const int i = local_block_[b];
+    if (i < 0) continue;
+    DistributedLdaState::Block& block = *state.add_blocks();
+    block.set_block(b);
+    *block.mutable_sampler() = blocks_[i]->SaveState();
+    if (mean_samples_ > 0) {
+      block.mutable_posterior_mean()->Assign(mean_[i].begin(), mean_[i].end());
+    }
+  }
+  return state;
+}
+
+absl::Status DistributedLda::RestoreState(const DistributedLdaState& state) {
+  const int K = num_topics();
+  auto check = [&]() -> absl::Status {
+    if (state.rank() != comm_->rank() || state.ranks() != comm_->size() ||
+        state.block_width() != options_.block_width) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "DistributedLdaState: saved by rank ", state.rank(), " of ", state.ranks(),
+          " with block width ", state.block_width(), ", restored on rank ", comm_->rank(), " of ",
+          comm_->size(), " with block width ", options_.block_width));
+    }
+    if (state.iteration() < 0 || state.posterior_mean_samples() < 0 ||
+        state.posterior_mean_samples() > state.iteration()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "DistributedLdaState: iteration ", state.iteration(), " and posterior_mean_samples ",
+          state.posterior_mean_samples(), " out of range"));
+    }
+    if (state.blocks_size() != static_cast<int>(blocks_.size())) {
+      return absl::InvalidArgumentError(absl::StrCat("DistributedLdaState: ", state.blocks_size(),
+                                                     " blocks, this rank owns ", blocks_.size()));
+    }
+    for (const DistributedLdaState::Block& block : state.blocks()) {
+      const int b = block.block();
+      if (b < 0 || b >= num_blocks_ || local_block_[b] < 0) {
+        return absl::InvalidArgumentError(
+            absl::StrCat("DistributedLdaState: block ", b, " is not this rank's"));
+      }
+      const size_t size = static_cast<size_t>(K) * BlockWidth(b);
+      if (static_cast<size_t>(block.posterior_mean_size()) !=
+          (state.posterior_mean_samples() > 0 ? size : 0)) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "DistributedLdaState: block ", b, " has ", block.posterior_mean_size(),
+            " posterior-mean values for ", state.posterior_mean_samples(), " samples"));
+      }
+    }
+    // The samplers last: a rejected row leaves this object unusable, reported as an error.
+    for (const DistributedLdaState::Block& block : state.blocks()) {
+      SGMCMC_RETURN_IF_ERROR(blocks_[local_block_[block.block()]]->RestoreState(block.sampler()));
+    }
+    return absl::OkStatus();
+  };
+  SGMCMC_RETURN_IF_ERROR(comm_->AgreeOnStatus(check()));
+  // Every rank at the same iteration: the lowest and highest, summed over disjoint slots.
+  std::vector<double> iterations(comm_->size(), 0.0);
+  iterations[comm_->rank()] = static_cast<double>(state.iteration());
+  SGMCMC_RETURN_IF_ERROR(comm_->AllReduceSum(absl::MakeSpan(iterations)));
+  for (int r = 1; r < comm_->size(); ++r) {
+    if (iterations[r] != iterations[0]) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "DistributedLdaState: the ranks' checkpoints are of different iterations (rank 0 at ",
+          iterations[0], ", rank ", r, " at ", iterations[r], ")"));
+    }
+  }
+  iteration_ = state.iteration();
+  mean_samples_ = state.posterior_mean_samples();
+  mean_.assign(blocks_.size(), {});
+  for (const DistributedLdaState::Block& block : state.blocks()) {
+    mean_[local_block_[block.block()]].assign(block.posterior_mean().begin(),
+                                              block.posterior_mean().end());
+  }
+  if (mean_samples_ == 0) mean_.clear();
+  return CombineLogMasses();
 }
 
 absl::Status DistributedLda::Gather(bool mean, absl::Span<double> out) {

@@ -35,7 +35,8 @@
 // Cost per iteration and rank: the share's sweeps (O(S N_t / P) token updates, sparse in K),
 // O(K V / P) for the topic update, and communication of K doubles per distinct word of the
 // share plus 3 doubles per non-zero count, plus 2 all-reduces of K and K V / width doubles.
-// Not supported (Create refuses): LdaTopicUpdate::kLazy and kPersistentJoint. No checkpoint.
+// Not supported (Create refuses): LdaTopicUpdate::kLazy and kPersistentJoint. Checkpoints are
+// per rank (SaveState / RestoreState) and restore the same rank count.
 //
 // Example:
 //   parallel::RunOnThreads(4, [&](parallel::Communicator& comm) -> absl::Status {
@@ -59,6 +60,7 @@
 #include "data/corpus.h"
 #include "models/lda/count_model.h"
 #include "models/lda/lda.h"
+#include "models/lda/state.pb.h"
 #include "parallel/communicator.h"
 #include "parallel/thread_pool.h"
 #include "samplers/simplex_sampler.h"
@@ -106,6 +108,14 @@ class DistributedLda {
   // was kept yet). Collective.
   absl::Status GatherPosteriorMean(absl::Span<double> out);
 
+  // Checkpoint of this rank (models/lda/state.proto): restored by a DistributedLda of the same
+  // vocabulary, options and rank count, the run continues bit-identically.
+  DistributedLdaState SaveState() const;
+  // Collective. InvalidArgument naming the field if `state` was not saved by this rank of such
+  // a run (on the rank that finds it; every rank returns the lowest failing rank's error, and
+  // then nothing is restored anywhere), or if the ranks' iterations differ.
+  absl::Status RestoreState(const DistributedLdaState& state);
+
   int64_t iteration() const { return iteration_; }
   int64_t mean_samples() const { return mean_samples_; }
   int num_topics() const { return options_.lda.num_topics; }
@@ -124,6 +134,8 @@ class DistributedLda {
     int64_t tokens = 0;                // of every minibatch (all ranks)
   };
   const Timings& timings() const { return timings_; }
+  // For a resumed run's totals (the timings are not part of SaveState).
+  void set_timings(const Timings& timings) { timings_ = timings; }
 
  private:
   DistributedLda(int vocabulary_size, const DistributedLdaOptions& options,
@@ -149,6 +161,9 @@ class DistributedLda {
   // thread 0 without a pool).
   void ForEachTask(int64_t tasks, const std::function<void(int, int64_t)>& fn);
   absl::Status Gather(bool mean, absl::Span<double> out);
+  // The K x blocks log masses of the owned blocks (0 elsewhere) all-reduced, then
+  // SetLogMasses: every rank's normalisers from the owners' blocks.
+  absl::Status CombineLogMasses();
 
   DistributedLdaOptions options_;
   int vocabulary_size_;

@@ -157,6 +157,63 @@ TEST(DistributedLdaTest, RecoversBlockTopics) {
   }
 }
 
+// A run saved after 5 iterations (posterior mean under way) and restored into new objects on
+// every rank continues bit-identically; a state restored on another rank count, or a set of
+// states of different iterations, is refused on every rank.
+TEST(DistributedLdaTest, RestoredRunContinuesBitIdentically) {
+  const data::Corpus corpus = BlockCorpus(6, 16, 60, 30, 5);
+  for (LdaSampler sampler : {LdaSampler::kScir, LdaSampler::kSgrld}) {
+    const DistributedLdaOptions options = SmallOptions(sampler);
+    const Result reference = RunChain(corpus, options, 3, 0, 9, 10);
+    std::vector<DistributedLdaState> saved(3);
+    std::vector<double> topics, mean;
+    absl::Status status =
+        parallel::RunOnThreads(3, [&](parallel::Communicator& comm) -> absl::Status {
+          auto first = DistributedLda::Create(96, options, &comm, nullptr);
+          if (!first.ok()) return first.status();
+          for (int i = 0; i < 5; ++i) {
+            if (absl::Status s = (*first)->StepOn(Minibatch(corpus, i, 10)); !s.ok()) return s;
+          }
+          saved[comm.rank()] = (*first)->SaveState();
+          auto second = DistributedLda::Create(96, options, &comm, nullptr);
+          if (!second.ok()) return second.status();
+          if (absl::Status s = (*second)->RestoreState(saved[comm.rank()]); !s.ok()) return s;
+          for (int i = 5; i < 9; ++i) {
+            if (absl::Status s = (*second)->StepOn(Minibatch(corpus, i, 10)); !s.ok()) return s;
+          }
+          std::vector<double> t(comm.rank() == 0 ? 6 * 96 : 0), m(t.size());
+          if (absl::Status s = (*second)->GatherTopics(absl::MakeSpan(t)); !s.ok()) return s;
+          if (absl::Status s = (*second)->GatherPosteriorMean(absl::MakeSpan(m)); !s.ok()) return s;
+          if (comm.rank() == 0) {
+            topics = t;
+            mean = m;
+          }
+          return absl::OkStatus();
+        });
+    ASSERT_TRUE(status.ok()) << status;
+    EXPECT_EQ(topics, reference.topics) << LdaSamplerName(sampler);
+    EXPECT_EQ(mean, reference.mean) << LdaSamplerName(sampler);
+    // Rank 1's state on 2 ranks: refused on both, naming the rank counts.
+    status = parallel::RunOnThreads(2, [&](parallel::Communicator& comm) -> absl::Status {
+      auto lda = DistributedLda::Create(96, options, &comm, nullptr);
+      if (!lda.ok()) return lda.status();
+      return (*lda)->RestoreState(saved[comm.rank()]);
+    });
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(status.message().find("saved by rank 0 of 3"), std::string::npos) << status;
+    // Rank 2's state from iteration 3 beside the others' of 5.
+    status = parallel::RunOnThreads(3, [&](parallel::Communicator& comm) -> absl::Status {
+      auto lda = DistributedLda::Create(96, options, &comm, nullptr);
+      if (!lda.ok()) return lda.status();
+      DistributedLdaState state = saved[comm.rank()];
+      if (comm.rank() == 2) state.set_iteration(3);
+      return (*lda)->RestoreState(state);
+    });
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_NE(status.message().find("rank 0 at 5, rank 2 at 3"), std::string::npos) << status;
+  }
+}
+
 TEST(DistributedLdaTest, BadInputIsAnErrorOnEveryRank) {
   const data::Corpus corpus = BlockCorpus(6, 16, 60, 30, 5);
   DistributedLdaOptions options = SmallOptions(LdaSampler::kScir);
