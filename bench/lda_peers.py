@@ -23,6 +23,10 @@ Methods (--methods, comma-separated):
   ours:PRESET  the `lda` tool streaming the docword file (one thread, one pass), the preset's
                minibatch size unless --our_minibatch; scored on its snapshots (the headline
                estimate: the last sample before burn-in ends, the posterior mean after).
+A method may carry settings after slashes: a peer's batch (minibatch / chunksize), offset and
+decay (the step size (offset + t)^-decay: scikit-learn's learning_offset / learning_decay,
+gensim's offset / decay), e.g. sklearn/batch=64/offset=1/decay=0.5; our run's LdaRunConfig
+fields (tools/lda_config.proto), e.g. ours:sgrld_fast/burn_in=200.
 The peers get the generator's priors, α = --alpha and η = --eta (the generator's β: the mean
 of its per-word Dirichlet parameters β V b_w), and otherwise their libraries' defaults (stated
 in the summary). Their training data is parsed into memory before the clock starts (ours reads
@@ -46,6 +50,7 @@ import csv
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -111,6 +116,22 @@ def checkpoints_for(num_docs, every, first, step):
 # ---------------------------------------------------------------------------------------------
 # The peers, each in a child process with OpenBLAS and one BLAS thread.
 
+def parse_method(method):
+    """'sklearn/batch=64/offset=1' -> ('sklearn', {'batch': '64', 'offset': '1'})."""
+    base, *options = method.split("/")
+    settings = {}
+    for option in options:
+        key, sep, value = option.partition("=")
+        if not sep or not key or not value:
+            sys.exit("method %r: %r is not key=value" % (method, option))
+        settings[key] = value
+    return base, settings
+
+
+def file_name(method):
+    return re.sub(r"[^A-Za-z0-9_.=-]", "_", method)
+
+
 def peer_worker(spec_path):
     with open(spec_path) as f:
         spec = json.load(f)
@@ -118,27 +139,36 @@ def peer_worker(spec_path):
     from threadpoolctl import threadpool_info
     matrix = harness.read_docword_csr(spec["docword"])
     num_docs, vocabulary_size = matrix.shape
-    method, batch, topics = spec["method"], spec["batch"], spec["topics"]
+    method, topics = spec["method"], spec["topics"]
+    base, options = parse_method(method)
+    unknown = set(options) - {"batch", "offset", "decay"}
+    if unknown:
+        sys.exit("%s: unknown peer settings %s (valid: batch, offset, decay)" % (
+            method, sorted(unknown)))
+    batch = int(options.get("batch", spec["batch"]))
+    step_size = {}
     os.makedirs(spec["snapshot_dir"], exist_ok=True)
     clock, rows = TrainingClock(), []
 
     def snapshot(documents, topic_matrix):
-        path = os.path.join(spec["snapshot_dir"], "%s_%03d_%07d.f64" % (method, len(rows),
-                                                                         documents))
+        path = os.path.join(spec["snapshot_dir"], "%03d_%07d.f64" % (len(rows), documents))
         np.asarray(topic_matrix, dtype="<f8").tofile(path)  # rows normalised by the tools
         rows.append({"documents": int(documents), "cpu": clock.cpu, "wall": clock.wall,
                      "path": path, "load": os.getloadavg()[0]})
         log("%s: %d documents, %.1f CPU s, %.1f wall s" % (method, documents, clock.cpu,
                                                            clock.wall))
 
-    if method == "sklearn":
+    if base == "sklearn":
+        for key in ("offset", "decay"):
+            if key in options:
+                step_size["learning_" + key] = float(options[key])
         from sklearn.decomposition import LatentDirichletAllocation
         import sklearn
         version = "scikit-learn " + sklearn.__version__
         model = LatentDirichletAllocation(
             n_components=topics, learning_method="online", batch_size=batch,
             total_samples=num_docs, n_jobs=1, random_state=spec["seed"],
-            doc_topic_prior=spec["alpha"], topic_word_prior=spec["eta"])
+            doc_topic_prior=spec["alpha"], topic_word_prior=spec["eta"], **step_size)
         settings = {k: v for k, v in model.get_params().items()}
         seen = 0
         for checkpoint in checkpoints_for(num_docs, spec["every"], spec["first"], batch):
@@ -149,7 +179,10 @@ def peer_worker(spec_path):
                 clock.stop()
                 seen += rows_batch.shape[0]
             snapshot(seen, model.components_)
-    else:
+    elif base == "gensim" or base.startswith("gensim_mc"):
+        for key in ("offset", "decay"):
+            if key in options:
+                step_size[key] = float(options[key])
         import gensim
         from gensim.models import LdaModel, LdaMulticore
         version = "gensim " + gensim.__version__
@@ -160,11 +193,11 @@ def peer_worker(spec_path):
         del indices, counts
         common = dict(num_topics=topics, id2word={w: str(w + 1) for w in range(vocabulary_size)},
                       chunksize=batch, passes=1, alpha=spec["alpha"], eta=spec["eta"],
-                      eval_every=0, random_state=spec["seed"])
-        if method == "gensim":
+                      eval_every=0, random_state=spec["seed"], **step_size)
+        if base == "gensim":
             model, step = LdaModel(update_every=1, **common), batch
         else:
-            workers = int(method[len("gensim_mc"):])
+            workers = int(base[len("gensim_mc"):])
             model, step = LdaMulticore(workers=workers, **common), batch * workers
         settings = {k: getattr(model, k) for k in ("chunksize", "decay", "offset", "iterations",
                                                    "gamma_threshold", "passes")}
@@ -192,6 +225,8 @@ def peer_worker(spec_path):
         model.update(Stream())
         clock.stop()
         snapshot(model.num_updates, model.get_topics())
+    else:
+        sys.exit("unknown peer %r (valid: sklearn, gensim, gensim_mcN)" % method)
     info = {"method": method, "version": version, "numpy": np.__version__,
             "settings": {k: v if isinstance(v, (int, float, str, type(None))) else str(v)
                          for k, v in settings.items()},
@@ -205,9 +240,9 @@ def train_peer(args, method, work):
             "topics": args.topics, "batch": args.peer_batch, "alpha": args.alpha,
             "eta": args.eta, "seed": args.seed, "every": args.every,
             "first": [int(x) for x in args.first.split(",") if x],
-            "snapshot_dir": os.path.join(work, "snapshots_" + method),
-            "result": os.path.join(work, "peer_%s.json" % method)}
-    spec_path = os.path.join(work, "spec_%s.json" % method)
+            "snapshot_dir": os.path.join(work, "snapshots_" + file_name(method)),
+            "result": os.path.join(work, "peer_%s.json" % file_name(method))}
+    spec_path = os.path.join(work, "spec_%s.json" % file_name(method))
     with open(spec_path, "w") as f:
         json.dump(spec, f)
     env = dict(os.environ)
@@ -224,17 +259,22 @@ def train_peer(args, method, work):
 # ---------------------------------------------------------------------------------------------
 # Ours.
 
-def train_ours(args, preset, tools, work):
-    out = os.path.join(work, "ours_" + preset)
+def train_ours(args, method, tools, work):
+    preset, options = parse_method(method[len("ours:"):])
+    name = file_name(method[len("ours:"):]).replace("=", "-")
+    out = os.path.join(work, "ours_" + name)
     shutil.rmtree(out, ignore_errors=True)
-    minibatch = " minibatch_size: %d" % args.our_minibatch if args.our_minibatch else ""
-    config = os.path.join(work, "ours_%s.textpb" % preset)
+    fields = "".join(" %s: %s" % kv for kv in options.items())
+    if args.our_minibatch:
+        fields += " minibatch_size: %d" % args.our_minibatch
+    config = os.path.join(work, "ours_%s.textpb" % name)
     with open(config, "w") as f:
         f.write(split_block(args) + "eval_every: %d\nwrite_snapshots: true\noutput_dir: '%s'\n"
                 "runs { name: '%s' preset: '%s' num_topics: %d%s %s }\n" % (
-                    args.our_eval_every, out, preset, preset, args.topics, minibatch,
+                    args.our_eval_every, out, name, preset, args.topics, fields,
                     args.our_run_fields))
     load = os.getloadavg()[0]
+    preset = name  # the run's name, in the output files' names
     with open(os.path.join(work, "ours_%s_log.txt" % preset), "w") as lda_log:
         run([os.path.join(tools, "lda"), "--config=" + config, "--plot=false"], stderr=lda_log)
     with open(os.path.join(out, "snapshots_%s.csv" % preset)) as f:
@@ -250,7 +290,7 @@ def train_ours(args, preset, tools, work):
                      "load": load})
     with open(os.path.join(out, "summary.txt")) as f:
         summary = f.read()
-    return {"method": "ours:" + preset, "version": "sgmcmc lda (this tree)",
+    return {"method": method, "version": "sgmcmc lda (this tree)",
             "settings": {"config": open(config).read()}, "snapshots": rows,
             "tool_summary": summary}
 
@@ -283,7 +323,7 @@ def score_method(result, tools, args, work):
     our tool's own perplexity against lda_evaluate's (should be 0)."""
     rows = result["snapshots"]
     paths = [r["path"] for r in rows]
-    name = result["method"].replace(":", "_")
+    name = file_name(result["method"])
     perplexity = harness.score(os.path.join(tools, "lda_evaluate"),
                                os.path.join(work, "split.textpb"), args.alpha, paths,
                                os.path.join(work, "perplexity_" + name))
@@ -491,18 +531,16 @@ def main():
     order = [m for m in args.methods.split(",") if m]
     results = {}
     for method in order:
-        curve = os.path.join(work, "curve_%s.json" % method.replace(":", "_"))
+        curve = os.path.join(work, "curve_%s.json" % file_name(method))
         if args.reuse and os.path.exists(curve):
             with open(curve) as f:
                 results[method] = json.load(f)
             log("%s: reusing %s" % (method, curve))
             continue
         if method.startswith("ours:"):
-            result = train_ours(args, method[len("ours:"):], tools, work)
-        elif method in ("sklearn", "gensim") or method.startswith("gensim_mc"):
-            result = train_peer(args, method, work)
+            result = train_ours(args, method, tools, work)
         else:
-            parser.error("--methods: unknown method %r" % method)
+            result = train_peer(args, method, work)
         mismatches = score_method(result, tools, args, work)
         if mismatches:
             sys.exit("%s: %d of lda_evaluate's perplexities differ from the lda tool's own "
