@@ -334,8 +334,7 @@ def score_method(result, tools, args, work):
     for r in rows:
         r["perplexity"], r["recovery"] = perplexity[r["path"]], distance[r["path"]]
         if "tool_perplexity" in r:
-            tool = float(r["tool_perplexity"])
-            mismatches += abs(r["perplexity"] - tool) > 1e-6 * tool
+            mismatches += "%.9g" % r["perplexity"] != r["tool_perplexity"]
     return mismatches
 
 
