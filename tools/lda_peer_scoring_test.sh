@@ -6,8 +6,8 @@
 # them exactly as the lda tool did (point_trace's fold_in_perplexity_last / _mean, 9 digits),
 # so a peer's matrix scored by lda_evaluate is scored by our evaluator. A peer's matrix comes
 # unnormalised (scikit-learn's components_): the same topics with every row scaled by a
-# different factor must get the same perplexity and recovery
-# distance ~0 from the unscaled ones; a matrix over another vocabulary is refused.
+# different factor must get the same perplexity (relative difference < 1e-9) and a recovery
+# distance < 1e-9 from the unscaled ones; a matrix over another vocabulary is refused.
 set -euo pipefail
 gen="$1"
 lda="$2"
