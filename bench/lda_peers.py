@@ -440,7 +440,7 @@ def write_outputs(args, results, order, oracle, unigram):
     print(text)
     with open(os.path.join(out, "summary.md"), "w") as f:
         f.write(text + "\n")
-    plot(results, order, oracle, os.path.join(out, "lda_peers.png"))
+    plot(results, order, oracle, unigram, os.path.join(out, "lda_peers.png"))
 
 
 def generator_line(corpus_dir):
@@ -448,7 +448,7 @@ def generator_line(corpus_dir):
         return ", ".join(line.strip().replace(" = ", "=") for line in f if line.strip())
 
 
-def plot(results, order, oracle, path):
+def plot(results, order, oracle, unigram, path):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -460,11 +460,13 @@ def plot(results, order, oracle, path):
             ax = axes[row][col]
             for m in order:
                 rows = results[m]["snapshots"]
-                ax.plot([max(r[x], 1e-2) for r in rows], [r[key] for r in rows], ".-", label=m)
+                style = "-" if m.startswith("ours") else "--" if m.startswith("sklearn") else ":"
+                ax.plot([max(r[x], 1e-2) for r in rows], [r[key] for r in rows], style,
+                        marker=".", label=m)
             if key == "perplexity":
                 ax.axhline(oracle, color="gray", lw=0.8, ls="--", label="true topics")
-                top = max(results[m]["snapshots"][0][key] for m in order)
-                ax.set_ylim(oracle * 0.97, top * 1.02)
+                ax.axhline(unigram, color="gray", lw=0.8, ls=":", label="unigram")
+                ax.set_ylim(oracle * 0.97, unigram * 1.3)  # random starts are far above
             if x == "cpu":
                 ax.set_xscale("log")
             ax.set_xlabel(xlabel)
