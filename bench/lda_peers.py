@@ -141,11 +141,12 @@ def peer_worker(spec_path):
     num_docs, vocabulary_size = matrix.shape
     method, topics = spec["method"], spec["topics"]
     base, options = parse_method(method)
-    unknown = set(options) - {"batch", "offset", "decay"}
+    unknown = set(options) - {"batch", "offset", "decay", "passes"}
     if unknown:
-        sys.exit("%s: unknown peer settings %s (valid: batch, offset, decay)" % (
+        sys.exit("%s: unknown peer settings %s (valid: batch, offset, decay, passes)" % (
             method, sorted(unknown)))
     batch = int(options.get("batch", spec["batch"]))
+    passes = int(options.get("passes", 1))
     step_size = {}
     os.makedirs(spec["snapshot_dir"], exist_ok=True)
     clock, rows = TrainingClock(), []
@@ -170,15 +171,17 @@ def peer_worker(spec_path):
             total_samples=num_docs, n_jobs=1, random_state=spec["seed"],
             doc_topic_prior=spec["alpha"], topic_word_prior=spec["eta"], **step_size)
         settings = {k: v for k, v in model.get_params().items()}
-        seen = 0
-        for checkpoint in checkpoints_for(num_docs, spec["every"], spec["first"], batch):
-            while seen < checkpoint:
-                rows_batch = matrix[seen:min(seen + batch, checkpoint)]
-                clock.start()
-                model.partial_fit(rows_batch)
-                clock.stop()
-                seen += rows_batch.shape[0]
-            snapshot(seen, model.components_)
+        settings["passes"] = passes
+        for epoch in range(passes):
+            seen = 0
+            for checkpoint in checkpoints_for(num_docs, spec["every"], spec["first"], batch):
+                while seen < checkpoint:
+                    rows_batch = matrix[seen:min(seen + batch, checkpoint)]
+                    clock.start()
+                    model.partial_fit(rows_batch)
+                    clock.stop()
+                    seen += rows_batch.shape[0]
+                snapshot(epoch * num_docs + seen, model.components_)
     elif base == "gensim" or base.startswith("gensim_mc"):
         for key in ("offset", "decay"):
             if key in options:
@@ -192,7 +195,7 @@ def peer_worker(spec_path):
                 for d in range(num_docs)]
         del indices, counts
         common = dict(num_topics=topics, id2word={w: str(w + 1) for w in range(vocabulary_size)},
-                      chunksize=batch, passes=1, alpha=spec["alpha"], eta=spec["eta"],
+                      chunksize=batch, passes=passes, alpha=spec["alpha"], eta=spec["eta"],
                       eval_every=0, random_state=spec["seed"], **step_size)
         if base == "gensim":
             model, step = LdaModel(update_every=1, **common), batch
@@ -207,6 +210,7 @@ def peer_worker(spec_path):
 
         class Stream:
             """The documents in file order; at a checkpoint, a snapshot off the clock."""
+            epoch = 0
 
             def __len__(self):
                 return num_docs
@@ -215,16 +219,20 @@ def peer_worker(spec_path):
                 for d, bow in enumerate(bows):
                     if d in marks:
                         clock.stop()
-                        # num_updates: the documents the M-steps have taken in so far (for
-                        # LdaMulticore fewer than d: chunks still in the workers' queue).
-                        snapshot(model.num_updates, model.get_topics())
+                        # Documents seen: in the first pass gensim's num_updates, the documents
+                        # the M-steps have taken in (for LdaMulticore fewer than d: chunks still
+                        # in the workers' queue); gensim stops counting after it, so later
+                        # passes count the documents read.
+                        snapshot(model.num_updates if self.epoch == 0
+                                 else self.epoch * num_docs + d, model.get_topics())
                         clock.start()
                     yield bow
+                self.epoch += 1
 
         clock.start()
         model.update(Stream())
         clock.stop()
-        snapshot(model.num_updates, model.get_topics())
+        snapshot(passes * num_docs if passes > 1 else model.num_updates, model.get_topics())
     else:
         sys.exit("unknown peer %r (valid: sklearn, gensim, gensim_mcN)" % method)
     info = {"method": method, "version": version, "numpy": np.__version__,
