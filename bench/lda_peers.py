@@ -250,18 +250,8 @@ def train_peer(args, method, work):
             "first": [int(x) for x in args.first.split(",") if x],
             "snapshot_dir": os.path.join(work, "snapshots_" + file_name(method)),
             "result": os.path.join(work, "peer_%s.json" % file_name(method))}
-    spec_path = os.path.join(work, "spec_%s.json" % file_name(method))
-    with open(spec_path, "w") as f:
-        json.dump(spec, f)
-    env = dict(os.environ)
-    blas_dir = harness.openblas_directory()
-    env["LD_LIBRARY_PATH"] = blas_dir + (":" + env["LD_LIBRARY_PATH"]
-                                             if env.get("LD_LIBRARY_PATH") else "")
-    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-        env[var] = "1"
-    run([sys.executable, os.path.abspath(__file__), "--peer_worker=" + spec_path], env=env)
-    with open(spec["result"]) as f:
-        return json.load(f)
+    return harness.run_blas_worker(os.path.abspath(__file__), "--peer_worker",
+                                   os.path.join(work, "spec_%s.json" % file_name(method)), spec)
 
 
 # ---------------------------------------------------------------------------------------------

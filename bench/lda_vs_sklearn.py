@@ -236,18 +236,25 @@ def train_sklearn(args, out, train_dir):
             "target_passes": args.target_passes, "snapshots_per_pass": args.snapshots_per_pass,
             "snapshot_dir": snapshot_dir, "max_seconds": args.sklearn_max_seconds,
             "result": os.path.join(out, "sklearn.json")}
-    spec_path = os.path.join(out, "sklearn_spec.json")
+    return run_blas_worker(os.path.abspath(__file__), "--sklearn_worker",
+                           os.path.join(out, "sklearn_spec.json"), spec)
+
+
+def run_blas_worker(script, flag, spec_path, spec):
+    """Writes `spec` (JSON) to spec_path, runs `script flag=spec_path` in a child process with
+    Debian's OpenBLAS first on LD_LIBRARY_PATH and one thread everywhere, and returns the JSON
+    the child wrote to spec["result"]."""
     with open(spec_path, "w") as f:
         json.dump(spec, f)
     env = dict(os.environ)
     # OpenBLAS for this process only, one thread everywhere.
     blas_dir = openblas_directory()
-    log("OpenBLAS for scikit-learn: %s (Debian package %s)" % (blas_dir, OPENBLAS_PACKAGE))
+    log("OpenBLAS for the child: %s (Debian package %s)" % (blas_dir, OPENBLAS_PACKAGE))
     env["LD_LIBRARY_PATH"] = blas_dir + (":" + env["LD_LIBRARY_PATH"]
                                              if env.get("LD_LIBRARY_PATH") else "")
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         env[var] = "1"
-    run([sys.executable, os.path.abspath(__file__), "--sklearn_worker=" + spec_path], env=env)
+    run([sys.executable, script, flag + "=" + spec_path], env=env)
     with open(spec["result"]) as f:
         return json.load(f)
 
