@@ -12,7 +12,7 @@
 # K = 100 true topics, β = 0.01, α = 0.1, Poisson(100) tokens per document, seed 1 (the
 # synthetic stream of bench/lda_online_experiment.sh, written plain for the peers' reader).
 # Needs Debian's python3-sklearn, python3-gensim, libopenblas0-pthread, python3-matplotlib
-# (third_party/debian_packages.txt). About an hour on a shared 2-core machine; the methods
+# (third_party/debian_packages.txt). About 80 minutes on a shared 2-core machine; the methods
 # run one after another under `nice -n 10`.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,6 +30,6 @@ fi
 uptime
 nice -n 10 /usr/bin/python3 bench/lda_peers.py --bin_dir="${bin}/tools" \
   --corpus_dir="${work}/corpus" --work="${work}/work" --out="${out}" \
-  --methods="${METHODS:-ours:sgrld_fast,ours:sgrld_fast/burn_in=200,ours:sgrld_fast_early,sklearn,sklearn/decay=0.9,sklearn/batch=1024,gensim,gensim/decay=0.9,gensim/batch=1024,gensim_mc1,gensim_mc2}" \
+  --methods="${METHODS:-ours:sgrld_fast,ours:sgrld_fast/burn_in=200,ours:sgrld_fast_early,sklearn,sklearn/decay=0.9,sklearn/batch=1024,gensim,gensim/decay=0.9,gensim/batch=1024,gensim_mc1,gensim_mc2,sklearn/batch=1024/passes=3,gensim/batch=1024/passes=2}" \
   "${@:3}"
 uptime
