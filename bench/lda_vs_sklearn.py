@@ -164,6 +164,22 @@ def openblas_directory():
                  OPENBLAS_PACKAGE, OPENBLAS_PACKAGE))
 
 
+def read_docword_csr(path):
+    """A UCI docword file (plain or .gz) as a documents x words scipy CSR matrix of counts
+    (float64; row d is document d + 1, column w is word w + 1)."""
+    import gzip
+    import numpy as np
+    import scipy.sparse
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+        num_docs = int(f.readline())
+        vocabulary_size = int(f.readline())
+        f.readline()
+        data = np.loadtxt(f, dtype=np.int64, ndmin=2)
+    return scipy.sparse.csr_matrix(
+        (data[:, 2].astype(np.float64), (data[:, 0] - 1, data[:, 1] - 1)),
+        shape=(num_docs, vocabulary_size))
+
+
 # ---------------------------------------------------------------------------------------------
 # scikit-learn, in a child process with OpenBLAS.
 
@@ -172,18 +188,11 @@ def sklearn_worker(spec_path):
     with open(spec_path) as f:
         spec = json.load(f)
     import numpy as np
-    import scipy.sparse
     from sklearn.decomposition import LatentDirichletAllocation
     from threadpoolctl import threadpool_info
 
-    with open(os.path.join(spec["train_dir"], "docword.txt")) as f:
-        num_docs = int(f.readline())
-        vocabulary_size = int(f.readline())
-        f.readline()
-        data = np.loadtxt(f, dtype=np.int64, ndmin=2)
-    matrix = scipy.sparse.csr_matrix(
-        (data[:, 2].astype(np.float64), (data[:, 0] - 1, data[:, 1] - 1)),
-        shape=(num_docs, vocabulary_size))
+    matrix = read_docword_csr(os.path.join(spec["train_dir"], "docword.txt"))
+    num_docs = matrix.shape[0]
     model = LatentDirichletAllocation(
         n_components=spec["topics"], learning_method="online", batch_size=spec["batch"],
         total_samples=num_docs, n_jobs=1, random_state=spec["seed"], learning_offset=10.0,
@@ -227,18 +236,25 @@ def train_sklearn(args, out, train_dir):
             "target_passes": args.target_passes, "snapshots_per_pass": args.snapshots_per_pass,
             "snapshot_dir": snapshot_dir, "max_seconds": args.sklearn_max_seconds,
             "result": os.path.join(out, "sklearn.json")}
-    spec_path = os.path.join(out, "sklearn_spec.json")
+    return run_blas_worker(os.path.abspath(__file__), "--sklearn_worker",
+                           os.path.join(out, "sklearn_spec.json"), spec)
+
+
+def run_blas_worker(script, flag, spec_path, spec):
+    """Writes `spec` (JSON) to spec_path, runs `script flag=spec_path` in a child process with
+    Debian's OpenBLAS first on LD_LIBRARY_PATH and one thread everywhere, and returns the JSON
+    the child wrote to spec["result"]."""
     with open(spec_path, "w") as f:
         json.dump(spec, f)
     env = dict(os.environ)
     # OpenBLAS for this process only, one thread everywhere.
     blas_dir = openblas_directory()
-    log("OpenBLAS for scikit-learn: %s (Debian package %s)" % (blas_dir, OPENBLAS_PACKAGE))
+    log("OpenBLAS for the child: %s (Debian package %s)" % (blas_dir, OPENBLAS_PACKAGE))
     env["LD_LIBRARY_PATH"] = blas_dir + (":" + env["LD_LIBRARY_PATH"]
                                              if env.get("LD_LIBRARY_PATH") else "")
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         env[var] = "1"
-    run([sys.executable, os.path.abspath(__file__), "--sklearn_worker=" + spec_path], env=env)
+    run([sys.executable, script, flag + "=" + spec_path], env=env)
     with open(spec["result"]) as f:
         return json.load(f)
 
@@ -276,12 +292,9 @@ def unigram_baseline(evaluate, config_path, train_dir, out):
     """Fold-in perplexity of the training documents' unigram distribution (add-one smoothed:
     (n_w + 1) / (N + V)), a one-topic matrix scored by the same evaluator as every method."""
     import numpy as np
-    with open(os.path.join(train_dir, "docword.txt")) as f:
-        f.readline()
-        vocabulary_size = int(f.readline())
-        f.readline()
-        data = np.loadtxt(f, dtype=np.int64, ndmin=2)
-    counts = np.bincount(data[:, 1] - 1, weights=data[:, 2], minlength=vocabulary_size)
+    matrix = read_docword_csr(os.path.join(train_dir, "docword.txt"))
+    vocabulary_size = matrix.shape[1]
+    counts = np.asarray(matrix.sum(axis=0)).ravel()
     path = os.path.join(out, "unigram.f64")
     ((counts + 1) / (counts.sum() + vocabulary_size)).astype("<f8").tofile(path)
     return score(evaluate, config_path, 1.0, [path], os.path.join(out, "unigram_score"))[path]

@@ -67,6 +67,7 @@ class Scir final : public SimplexSampler {
     return absl::MakeConstSpan(log_theta_.data() + static_cast<size_t>(row) * cols(), cols());
   }
   double log_normalizer(int row) const { return log_normalizer_[row]; }
+  double LogRowMass(int row) const override { return log_normalizer_[row]; }
 
   // ω_row = exp(log θ_row − log θ_row·) (may contain exact zeros by underflow) and
   // log ω_row = log θ_row − log θ_row· (always finite).

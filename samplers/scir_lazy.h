@@ -95,6 +95,7 @@ class LazyScir final : public SimplexSampler {
   // log θ_row (materialises the row first) and log θ_row· (exact, no materialisation).
   absl::Span<const double> log_theta(int row) const;
   double log_normalizer(int row) const { return rows_[row].log_normalizer; }
+  double LogRowMass(int row) const override { return rows_[row].log_normalizer; }
   // Pooled entries of the row and the pool's latent count Σ P_j (for benchmarks and tests).
   int64_t pooled(int row) const { return static_cast<int64_t>(rows_[row].members.size()); }
   int64_t pool_balls(int row) const { return rows_[row].live_balls; }

@@ -99,6 +99,19 @@ void Sgrld::StepRowSparse(int row, const SparseCountsRow& counts, double h, rng:
   row_sum_[row] = SgrldRowStep(mutable_theta(row), cols(), row_sum_[row], in, h, engine);
 }
 
+// θ's coefficient 1 − (h/2)(1 + ĉ_·/θ_·) takes the whole row's ĉ_· and θ_·; the block's new
+// Σθ is kept as its row_sum.
+void Sgrld::StepRowSparseBlock(int row, const SparseCountsRow& counts, double h,
+                               double whole_row_sum, double whole_count_total,
+                               rng::Engine& engine) {
+  RowInputs in;
+  in.alpha = alpha_vector();
+  in.symmetric = symmetric_prior();
+  in.sparse_counts = &counts;
+  in.count_total = whole_count_total;
+  row_sum_[row] = SgrldRowStep(mutable_theta(row), cols(), whole_row_sum, in, h, engine);
+}
+
 void Sgrld::StepRowDense(int row, absl::Span<const double> counts, double h, rng::Engine& engine) {
   RowInputs in;
   in.alpha = alpha_vector();

@@ -33,6 +33,7 @@
 #ifndef SGMCMC_SAMPLERS_SGRLD_H_
 #define SGMCMC_SAMPLERS_SGRLD_H_
 
+#include <cmath>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -55,6 +56,7 @@ class Sgrld final : public SimplexSampler {
     return absl::MakeConstSpan(theta_.data() + static_cast<size_t>(row) * cols(), cols());
   }
   double row_sum(int row) const { return row_sum_[row]; }
+  double LogRowMass(int row) const override { return std::log(row_sum_[row]); }
 
   // ω_row = θ_row / θ_row·, and log ω_row = log θ_row − log θ_row·.
   void Simplex(int row, absl::Span<double> out) const override;
@@ -78,6 +80,9 @@ class Sgrld final : public SimplexSampler {
 
   void StepRowSparse(int row, const SparseCountsRow& counts, double h,
                      rng::Engine& engine) override;
+  void StepRowSparseBlock(int row, const SparseCountsRow& counts, double h,
+                          double whole_row_sum, double whole_count_total,
+                          rng::Engine& engine) override;
   void StepRowDense(int row, absl::Span<const double> counts, double h,
                     rng::Engine& engine) override;
   double* mutable_theta(int row) { return theta_.data() + static_cast<size_t>(row) * cols(); }

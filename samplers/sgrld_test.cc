@@ -97,6 +97,29 @@ TEST(SgrldTest, SparseAndDenseCountsAgree) {
   }
 }
 
+// StepRowBlock with the row's own mass and count total is StepRow, bit for bit; with another
+// whole-row mass only θ's coefficient 1 − (h/2)(1 + ĉ_·/θ_·) changes, which the first step
+// from θ = 1 (noise shared: the same stream) shows entry by entry.
+TEST(SgrldTest, StepRowBlockTakesTheWholeRowsTotals) {
+  constexpr int kCols = 300;
+  SimplexCounts counts(1, kCols);
+  for (int c = 1; c < kCols; c += 7) counts.Append(0, c, 2.0 + c);
+  Sgrld a = MakeSgrld(1, kCols, {0.1}, 9);
+  Sgrld b = MakeSgrld(1, kCols, {0.1}, 9);
+  Sgrld c = MakeSgrld(1, kCols, {0.1}, 9);
+  const SparseCountsRow row = counts.row(0);
+  const double h = 0.01;
+  a.StepRow(0, row, h);
+  b.StepRowBlock(0, row, h, kCols, row.total);
+  for (int j = 0; j < kCols; ++j) EXPECT_EQ(a.theta(0)[j], b.theta(0)[j]) << j;
+  EXPECT_EQ(a.row_sum(0), b.row_sum(0));
+  // A whole row 4 times wider with 3 times the counts: coefficient 1 − (h/2)(1 + 3ĉ/(4V)).
+  c.StepRowBlock(0, row, h, 4.0 * kCols, 3 * row.total);
+  const double shift = 0.5 * h * (row.total / kCols - 3 * row.total / (4.0 * kCols));
+  for (int j = 0; j < kCols; ++j) EXPECT_NEAR(c.theta(0)[j], a.theta(0)[j] + shift, 1e-12) << j;
+  EXPECT_NEAR(std::exp(c.LogRowMass(0)), c.row_sum(0), 1e-12 * c.row_sum(0));
+}
+
 // Many independent chains (the rows) with full-batch counts: after T steps with T h / 2 = 20
 // relaxation times, each row's ω is one draw from SGRLD's stationary law, independent of the
 // other rows. In the full-batch limit with small h that law is the posterior Dir(α + n): the

@@ -90,27 +90,44 @@ void SimplexSampler::StepRows(const SimplexCounts& counts, double h, int row_beg
   }
 }
 
-void SimplexSampler::StepRow(int row, const SparseCountsRow& counts, double h) {
-  CheckStepArguments("SimplexSampler::StepRow", rows(), cols(), h, row, row + 1);
+void SimplexSampler::CheckSparseRow(const char* what, int row,
+                                    const SparseCountsRow& counts) const {
   SGMCMC_CHECK(counts.cols.size() == counts.values.size())
-      << "SimplexSampler::StepRow: row " << row << " has " << counts.cols.size()
-      << " columns and " << counts.values.size() << " values";
+      << what << ": row " << row << " has " << counts.cols.size() << " columns and "
+      << counts.values.size() << " values";
   double total = 0;
   for (size_t e = 0; e < counts.cols.size(); ++e) {
     const int32_t col = counts.cols[e];
     SGMCMC_CHECK(col >= (e == 0 ? 0 : counts.cols[e - 1] + 1) && col < cols())
-        << "SimplexSampler::StepRow: row " << row << " column " << col << " at entry " << e
+        << what << ": row " << row << " column " << col << " at entry " << e
         << " is out of [0, " << cols() << ") or not above the previous one";
     SGMCMC_CHECK(counts.values[e] > 0 && std::isfinite(counts.values[e]))
-        << "SimplexSampler::StepRow: value at (" << row << ", " << col
-        << ") must be finite and > 0, got " << counts.values[e];
+        << what << ": value at (" << row << ", " << col << ") must be finite and > 0, got "
+        << counts.values[e];
     total += counts.values[e];
   }
   SGMCMC_CHECK(total == counts.total)
-      << "SimplexSampler::StepRow: row " << row << " total " << counts.total
+      << what << ": row " << row << " total " << counts.total
       << " is not the sum of its values in column order, " << total;
+}
+
+void SimplexSampler::StepRow(int row, const SparseCountsRow& counts, double h) {
+  CheckStepArguments("SimplexSampler::StepRow", rows(), cols(), h, row, row + 1);
+  CheckSparseRow("SimplexSampler::StepRow", row, counts);
   rng::Engine engine = NextEngine(row);
   StepRowSparse(row, counts, h, engine);
+}
+
+void SimplexSampler::StepRowBlock(int row, const SparseCountsRow& counts, double h,
+                                  double whole_row_sum, double whole_count_total) {
+  CheckStepArguments("SimplexSampler::StepRowBlock", rows(), cols(), h, row, row + 1);
+  CheckSparseRow("SimplexSampler::StepRowBlock", row, counts);
+  SGMCMC_CHECK(whole_row_sum > 0 && std::isfinite(whole_row_sum) && whole_count_total >= 0 &&
+               std::isfinite(whole_count_total))
+      << "SimplexSampler::StepRowBlock: row " << row << " whole row sum " << whole_row_sum
+      << " and count total " << whole_count_total << " must be finite, > 0 and >= 0";
+  rng::Engine engine = NextEngine(row);
+  StepRowSparseBlock(row, counts, h, whole_row_sum, whole_count_total, engine);
 }
 
 void SimplexSampler::StepRows(const DenseCountsView& counts, double h, int row_begin, int row_end) {

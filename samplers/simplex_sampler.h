@@ -100,6 +100,16 @@ class SimplexSampler : public SimplexParameters {
   // values finite and > 0, total their sum in column order (all checked, O(entries)). Bit for
   // bit the step StepRows takes with a SimplexCounts holding that row.
   void StepRow(int row, const SparseCountsRow& counts, double h);
+  // StepRow for a sampler that holds one block of columns of a wider simplex (the column
+  // blocks of models/lda/distributed_lda.h): the same update of these columns, with the whole
+  // row's mass Σ_j θ_j = `whole_row_sum` and count total ĉ_· = `whole_count_total` where the
+  // update depends on them (SGRLD's ω ĉ_· term; SCIR's entries move independently, so for
+  // it this is StepRow). `counts` as for StepRow, its total this block's; both wholes finite,
+  // > 0 and >= 0 (checked).
+  void StepRowBlock(int row, const SparseCountsRow& counts, double h, double whole_row_sum,
+                    double whole_count_total);
+  // log Σ_j θ_row,j, the log of the row's mass (ω = θ / Σθ).
+  virtual double LogRowMass(int row) const = 0;
   void Step(const SimplexCounts& counts, double h) { StepRows(counts, h, 0, rows()); }
   void Step(const DenseCountsView& counts, double h) { StepRows(counts, h, 0, rows()); }
 
@@ -139,6 +149,13 @@ class SimplexSampler : public SimplexParameters {
                              rng::Engine& engine) = 0;
   virtual void StepRowDense(int row, absl::Span<const double> counts, double h,
                             rng::Engine& engine) = 0;
+  // StepRowBlock's step (see there); the default, for samplers whose entries move
+  // independently, is StepRowSparse.
+  virtual void StepRowSparseBlock(int row, const SparseCountsRow& counts, double h,
+                                  double whole_row_sum, double whole_count_total,
+                                  rng::Engine& engine) {
+    StepRowSparse(row, counts, h, engine);
+  }
 
   // Checks row and span size for SetTheta / SetLogTheta; `what` names the caller.
   absl::Status ValidateRowInput(const char* what, int row, absl::Span<const double> values) const;
@@ -151,6 +168,8 @@ class SimplexSampler : public SimplexParameters {
   // CHECK-fails naming the row if a dense count of the row is negative or not finite.
   static void CheckDenseCounts(absl::Span<const double> counts, int row);
   rng::Engine NextEngine(int row);
+  // CHECK-fails unless `counts` is a valid sparse row of `row` (see StepRow).
+  void CheckSparseRow(const char* what, int row, const SparseCountsRow& counts) const;
 
   SimplexSamplerOptions options_;
   std::vector<double> alpha_;   // cols entries

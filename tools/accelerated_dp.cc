@@ -18,7 +18,10 @@
 // size, its --top_items most probable items by name).
 //
 // Checkpoint: with --output_dir, rank 0 rewrites checkpoint.pb there after each run (method x
-// start); --resume skips the runs it holds (tools/accelerated_dp_experiment.h).
+// start) and every --checkpoint_every iterations of a run, with the run's sampler state;
+// --resume skips the finished runs and continues the run under way from its state,
+// bit-identically (tools/accelerated_dp_experiment.h); --stop_after_runs and --stop_after
+// interrupt.
 //
 // Examples:
 //   bazel run -c opt //tools:accelerated_dp -- --workers=2 --output_dir=/tmp/adp
@@ -117,12 +120,21 @@ ABSL_FLAG(bool, plot, true, "With --output_dir, draw trace.png with gnuplot.");
 ABSL_FLAG(int, stop_after_runs, 0,
           "Stop after this many runs (method x start) done in all, writing the checkpoint and "
           "no other output, as if interrupted; continue with --resume (0: run them all).");
+ABSL_FLAG(int, stop_after, 0,
+          "Stop when a run has done this many iterations in all (the parallel samplers: at "
+          "their first synchronisation at or after it), writing the checkpoint with its state "
+          "and no other output, as if interrupted; continue with --resume (0: never).");
+ABSL_FLAG(int, checkpoint_every, 50,
+          "With --output_dir, also write the checkpoint every this many iterations of a run, "
+          "with the run's state (the parallel samplers: at their first synchronisation at or "
+          "after each multiple), so that --resume continues the run from there (0: only after "
+          "each run).");
 ABSL_FLAG(bool, resume, false,
           "Continue the job whose checkpoint.pb is in --output_dir (same data, settings and "
-          "worker count): the runs (method x start) it finished are not run again, and the "
-          "outputs equal an uninterrupted job's, the later runs' seconds aside. With "
-          "--output_dir, rank 0 rewrites the checkpoint after each run; a run interrupted "
-          "midway restarts from its beginning.");
+          "worker count): the runs (method x start) it finished are not run again and the run "
+          "under way continues from its last --checkpoint_every state, and the outputs equal "
+          "an uninterrupted job's, the seconds aside. With --output_dir, rank 0 rewrites the "
+          "checkpoint after each run and every --checkpoint_every iterations.");
 
 namespace sgmcmc::tools {
 namespace {
@@ -156,13 +168,16 @@ AcceleratedDpExperimentOptions OptionsFromFlags() {
   if (!dir.empty()) o.checkpoint_path = dir + "/checkpoint.pb";
   o.resume = absl::GetFlag(FLAGS_resume);
   o.stop_after_runs = absl::GetFlag(FLAGS_stop_after_runs);
+  o.stop_after = absl::GetFlag(FLAGS_stop_after);
+  o.checkpoint_every = absl::GetFlag(FLAGS_checkpoint_every);
   return o;
 }
 
 absl::Status Report(const char* argv0, const AcceleratedDpResult& result, int top_items) {
   if (!result.complete) {
-    std::cout << "stopped after " << absl::GetFlag(FLAGS_stop_after_runs)
-              << " run(s); checkpoint in " << FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir))
+    std::cout << "stopped (--stop_after_runs=" << absl::GetFlag(FLAGS_stop_after_runs)
+              << ", --stop_after=" << absl::GetFlag(FLAGS_stop_after) << "); checkpoint in "
+              << FromWorkingDirectory(absl::GetFlag(FLAGS_output_dir))
               << "; continue with --resume\n";
     return absl::OkStatus();
   }
@@ -218,9 +233,12 @@ int main(int argc, char** argv) {
         AcceleratedDpExperimentOptions options = sgmcmc::tools::OptionsFromFlags();
         options.progress = &std::cerr;
         SGMCMC_RETURN_IF_ERROR(sgmcmc::tools::AsFlagError(options.Validate()));
-        if ((options.resume || options.stop_after_runs > 0) && options.checkpoint_path.empty()) {
+        if ((options.resume || options.stop_after_runs > 0 || options.stop_after > 0) &&
+            options.checkpoint_path.empty()) {
           return absl::InvalidArgumentError(absl::StrCat(
-              options.resume ? "--resume" : "--stop_after_runs",
+              options.resume                  ? "--resume"
+              : options.stop_after_runs > 0 ? "--stop_after_runs"
+                                              : "--stop_after",
               ": needs --output_dir, where the checkpoint is"));
         }
         if (absl::GetFlag(FLAGS_top_items) < 1) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/base/casts.h"
+#include "absl/functional/function_ref.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -74,6 +75,9 @@ class StepClock {
     }
   }
   void Stop() { own_ += cpu_ ? ThreadCpuSeconds() - cpu_start_ : SecondsSince(wall_start_); }
+  // A resumed run's seconds so far (`seconds`, the total over the ranks for the CPU clock)
+  // held by `owner` (rank 0), the other ranks' own seconds restarting from 0.
+  void Restore(double seconds, bool owner) { own_ = owner ? seconds : 0; }
   // The seconds so far; collective (every rank of comm) with the CPU clock.
   absl::StatusOr<double> Seconds() const {
     if (!cpu_ || comm_ == nullptr) return own_;
@@ -113,6 +117,113 @@ struct Run {
   }
 };
 
+// The kind of the tool's checkpoint files (tools/checkpoint_file.h).
+constexpr absl::string_view kCheckpointKind = "accelerated_dp";
+
+// A trace point in the checkpoint, and back.
+void SaveTracePoint(const AcceleratedDpTracePoint& p, AcceleratedDpCheckpoint::TracePoint& q) {
+  q.set_method(p.method);
+  q.set_init(p.init);
+  q.set_iteration(p.iteration);
+  q.set_seconds(p.seconds);
+  q.set_test_log_likelihood(p.test_log_likelihood);
+  q.set_features(p.features);
+  q.set_alpha(p.alpha);
+}
+
+AcceleratedDpTracePoint ReadTracePoint(const AcceleratedDpCheckpoint::TracePoint& q) {
+  return {q.method(), q.init(), q.iteration(), q.seconds(), q.test_log_likelihood(),
+          q.features(), q.alpha()};
+}
+
+// The checkpoints inside one run (options.checkpoint_every, stop_after): the run's trace so far
+// and its sampler's state, written by rank 0 with the finished runs of `checkpoint`.
+class RunCheckpoints {
+ public:
+  using InProgress = AcceleratedDpCheckpoint::InProgress;
+
+  // The run `key` whose trace points start at trace[trace_begin]; `writer`: this rank writes.
+  RunCheckpoints(const AcceleratedDpExperimentOptions& options, const std::string& key,
+                 AcceleratedDpCheckpoint& checkpoint, bool writer,
+                 std::vector<AcceleratedDpTracePoint>& trace)
+      : options_(options),
+        key_(key),
+        checkpoint_(checkpoint),
+        writer_(writer),
+        trace_(trace),
+        trace_begin_(trace.size()) {
+    if (checkpoint.in_progress().run() == key) {
+      resume_ = &checkpoint.in_progress();
+      last_ = resume_->iteration();
+    }
+  }
+
+  // The saved state of this run if it was under way, else null.
+  const InProgress* resume() const { return resume_; }
+  // Resumes the run after `restored`, its sampler's RestoreState from resume(): the clock's
+  // seconds (held by `owner`), the saved trace points and a progress line; the iterations
+  // done. DataLoss naming the file and the run if the restore failed.
+  absl::StatusOr<int> Resume(const absl::Status& restored, StepClock& clock, bool owner) {
+    if (!restored.ok()) {
+      return absl::DataLossError(absl::StrCat(options_.checkpoint_path, ": the saved state of ",
+                                              key_, " does not fit: ", restored.message()));
+    }
+    clock.Restore(resume_->seconds(), owner);
+    for (const AcceleratedDpCheckpoint::TracePoint& q : resume_->trace()) {
+      trace_.push_back(ReadTracePoint(q));
+    }
+    if (writer_ && options_.progress != nullptr) {
+      *options_.progress << "[" << key_ << "] resumed at iteration " << resume_->iteration()
+                         << "\n";
+    }
+    return static_cast<int>(resume_->iteration());
+  }
+  // Whether stop_after ends the run after `done` iterations (called where the sampler can be
+  // saved, so the first such point at or after stop_after).
+  bool Stops(int64_t done) const {
+    return options_.stop_after > 0 && done >= options_.stop_after && done < options_.iterations;
+  }
+  // Whether to save after `done` iterations (where the sampler can be saved): at the first
+  // such point at or after each multiple of checkpoint_every, and where the run stops.
+  bool Due(int64_t done) const {
+    if (Stops(done)) return true;
+    const int64_t every = options_.checkpoint_every;
+    return every > 0 && !options_.checkpoint_path.empty() && done < options_.iterations &&
+           done / every > last_ / every;
+  }
+  // Records the run after `done` iterations and `seconds` sampling seconds, `fill` setting its
+  // sampler's state; rank 0 writes the file.
+  absl::Status Save(int64_t done, double seconds, absl::FunctionRef<void(InProgress&)> fill) {
+    last_ = done;
+    if (!writer_ || options_.checkpoint_path.empty()) return absl::OkStatus();
+    InProgress& saved = *checkpoint_.mutable_in_progress();
+    saved.Clear();
+    saved.set_run(key_);
+    saved.set_iteration(done);
+    saved.set_seconds(seconds);
+    for (size_t i = trace_begin_; i < trace_.size(); ++i) {
+      SaveTracePoint(trace_[i], *saved.add_trace());
+    }
+    fill(saved);
+    resume_ = nullptr;  // `saved` is overwritten: no longer the state read
+    return WriteCheckpoint(options_.checkpoint_path, kCheckpointKind,
+                           checkpoint_.SerializeAsString());
+  }
+  void set_stopped() { stopped_ = true; }
+  bool stopped() const { return stopped_; }
+
+ private:
+  const AcceleratedDpExperimentOptions& options_;
+  const std::string key_;
+  AcceleratedDpCheckpoint& checkpoint_;
+  const bool writer_;
+  std::vector<AcceleratedDpTracePoint>& trace_;
+  const size_t trace_begin_;
+  const InProgress* resume_ = nullptr;
+  int64_t last_ = 0;  // iterations at the last save (or the resume)
+  bool stopped_ = false;
+};
+
 // Where an atom holds log θ: the Dirichlet model's atoms are log θ; the logistic-normal
 // model's are [η | log softmax(η)].
 int LogProbOffset(const AcceleratedDpExperimentOptions& options, int dimension) {
@@ -143,7 +254,8 @@ AcceleratedDpFeatures KeptFeatures(const AcceleratedDpExperimentOptions& options
 absl::Status RunParallel(const AcceleratedDpExperimentOptions& options, bool accelerated,
                          const models::CountMatrix& train, const models::CountMatrix& test,
                          absl::Span<const int32_t> initial, parallel::Communicator& comm,
-                         const Run& run, std::vector<AcceleratedDpFeatures>* features) {
+                         const Run& run, RunCheckpoints& checkpoints,
+                         std::vector<AcceleratedDpFeatures>* features) {
   SGMCMC_ASSIGN_OR_RETURN(std::unique_ptr<models::DpComponentModel> model_ptr,
                           MakeAcceleratedDpModel(options, train.dimension));
   models::DpComponentModel& model = *model_ptr;
@@ -155,16 +267,36 @@ absl::Status RunParallel(const AcceleratedDpExperimentOptions& options, bool acc
   SGMCMC_ASSIGN_OR_RETURN(auto sampler,
                           models::DpParallelSampler::Create(&comm, &model, &train, po, initial));
   StepClock clock(options, &comm);
-  SGMCMC_ASSIGN_OR_RETURN(double ll, sampler->TestLogPredictive(test));
-  run.Add(0, 0, ll, sampler->num_features(), sampler->alpha());
-  for (int t = 1; t <= options.iterations; ++t) {
+  int start = 0;
+  if (const RunCheckpoints::InProgress* saved = checkpoints.resume()) {
+    SGMCMC_ASSIGN_OR_RETURN(start, checkpoints.Resume(sampler->RestoreState(saved->parallel()),
+                                                      clock, comm.rank() == 0));
+  } else {
+    SGMCMC_ASSIGN_OR_RETURN(const double ll, sampler->TestLogPredictive(test));
+    run.Add(0, 0, ll, sampler->num_features(), sampler->alpha());
+  }
+  if (checkpoints.Stops(start)) {
+    checkpoints.set_stopped();
+    return absl::OkStatus();
+  }
+  for (int t = start + 1; t <= options.iterations; ++t) {
     clock.Start();
     SGMCMC_RETURN_IF_ERROR(sampler->Iterate());
     clock.Stop();
     if (!sampler->just_synchronised()) continue;
-    SGMCMC_ASSIGN_OR_RETURN(ll, sampler->TestLogPredictive(test));
+    SGMCMC_ASSIGN_OR_RETURN(const double ll, sampler->TestLogPredictive(test));
     SGMCMC_ASSIGN_OR_RETURN(const double seconds, clock.Seconds());
     run.Add(t, seconds, ll, sampler->num_features(), sampler->alpha());
+    if (checkpoints.Due(t)) {  // at a synchronisation, where the sampler can be saved
+      SGMCMC_ASSIGN_OR_RETURN(models::DpParallelState state, sampler->SaveState());
+      SGMCMC_RETURN_IF_ERROR(checkpoints.Save(t, seconds, [&](RunCheckpoints::InProgress& p) {
+        *p.mutable_parallel() = std::move(state);
+      }));
+    }
+    if (checkpoints.Stops(t)) {
+      checkpoints.set_stopped();
+      return absl::OkStatus();
+    }
   }
   if (comm.rank() == 0) {
     features->push_back(
@@ -182,6 +314,7 @@ double SumTestLogPredictive(const models::DpNeal8& sampler, const models::CountM
 absl::Status RunCollapsed(const AcceleratedDpExperimentOptions& options,
                           const models::CountMatrix& train, const models::CountMatrix& test,
                           absl::Span<const int32_t> initial, const Run& run,
+                          RunCheckpoints& checkpoints,
                           std::vector<AcceleratedDpFeatures>* features) {
   SGMCMC_ASSIGN_OR_RETURN(std::unique_ptr<models::DpComponentModel> model_ptr,
                           MakeAcceleratedDpModel(options, train.dimension));
@@ -191,14 +324,33 @@ absl::Status RunCollapsed(const AcceleratedDpExperimentOptions& options,
   no.seed = options.seed;
   models::DpNeal8 sampler(&model, &train, no, initial);
   StepClock clock(options, /*comm=*/nullptr);
-  run.Add(0, 0, SumTestLogPredictive(sampler, test), sampler.num_clusters(), sampler.alpha());
-  for (int t = 1; t <= options.iterations; ++t) {
+  int start = 0;
+  if (const RunCheckpoints::InProgress* saved = checkpoints.resume()) {
+    SGMCMC_ASSIGN_OR_RETURN(
+        start, checkpoints.Resume(sampler.RestoreState(saved->collapsed()), clock, /*owner=*/true));
+  } else {
+    run.Add(0, 0, SumTestLogPredictive(sampler, test), sampler.num_clusters(), sampler.alpha());
+  }
+  if (checkpoints.Stops(start)) {
+    checkpoints.set_stopped();
+    return absl::OkStatus();
+  }
+  for (int t = start + 1; t <= options.iterations; ++t) {
     clock.Start();
     sampler.Sweep();
     clock.Stop();
     SGMCMC_ASSIGN_OR_RETURN(const double seconds, clock.Seconds());
     run.Add(t, seconds, SumTestLogPredictive(sampler, test), sampler.num_clusters(),
             sampler.alpha());
+    if (checkpoints.Due(t)) {
+      SGMCMC_RETURN_IF_ERROR(checkpoints.Save(t, seconds, [&](RunCheckpoints::InProgress& p) {
+        *p.mutable_collapsed() = sampler.SaveState();
+      }));
+    }
+    if (checkpoints.Stops(t)) {
+      checkpoints.set_stopped();
+      return absl::OkStatus();
+    }
   }
   const models::DpClusterTable& clusters = sampler.clusters();
   std::vector<double> atoms;
@@ -215,7 +367,7 @@ absl::Status RunCollapsed(const AcceleratedDpExperimentOptions& options,
 absl::Status RunUncollapsed(const AcceleratedDpExperimentOptions& options,
                             const models::CountMatrix& train, const models::CountMatrix& test,
                             absl::Span<const int32_t> initial, parallel::Communicator& comm,
-                            const Run& run) {
+                            const Run& run, RunCheckpoints& checkpoints) {
   SGMCMC_ASSIGN_OR_RETURN(std::unique_ptr<models::DpComponentModel> model_ptr,
                           MakeAcceleratedDpModel(options, train.dimension));
   models::DpComponentModel& model = *model_ptr;
@@ -224,19 +376,35 @@ absl::Status RunUncollapsed(const AcceleratedDpExperimentOptions& options,
   SGMCMC_ASSIGN_OR_RETURN(auto sampler,
                           models::DpDistributedSlice::Create(&comm, &model, &train, so, initial));
   StepClock clock(options, &comm);
-  for (int t = 1; t <= options.iterations; ++t) {
+  int start = 0;
+  if (const RunCheckpoints::InProgress* saved = checkpoints.resume()) {
+    SGMCMC_ASSIGN_OR_RETURN(start, checkpoints.Resume(sampler->RestoreState(saved->uncollapsed()),
+                                                      clock, comm.rank() == 0));
+  }
+  if (checkpoints.Stops(start)) {
+    checkpoints.set_stopped();
+    return absl::OkStatus();
+  }
+  for (int t = start + 1; t <= options.iterations; ++t) {
     clock.Start();
     SGMCMC_RETURN_IF_ERROR(sampler->Step());
     clock.Stop();
     SGMCMC_ASSIGN_OR_RETURN(const double ll, sampler->TestLogPredictive(test));
     SGMCMC_ASSIGN_OR_RETURN(const double seconds, clock.Seconds());
     run.Add(t, seconds, ll, sampler->num_occupied(), sampler->alpha());
+    if (checkpoints.Due(t)) {
+      SGMCMC_ASSIGN_OR_RETURN(models::DpDistributedSliceState state, sampler->SaveState());
+      SGMCMC_RETURN_IF_ERROR(checkpoints.Save(t, seconds, [&](RunCheckpoints::InProgress& p) {
+        *p.mutable_uncollapsed() = std::move(state);
+      }));
+    }
+    if (checkpoints.Stops(t)) {
+      checkpoints.set_stopped();
+      return absl::OkStatus();
+    }
   }
   return absl::OkStatus();
 }
-
-// The kind of the tool's checkpoint files (tools/checkpoint_file.h).
-constexpr absl::string_view kCheckpointKind = "accelerated_dp";
 
 // Everything the runs' results depend on, and a fingerprint of the data, for the checkpoint.
 std::string CheckpointSettings(const AcceleratedDpExperimentOptions& o,
@@ -262,15 +430,7 @@ std::string CheckpointSettings(const AcceleratedDpExperimentOptions& o,
 void SaveRun(const AcceleratedDpResult& result, size_t trace_begin, size_t features_begin,
              AcceleratedDpCheckpoint& checkpoint) {
   for (size_t i = trace_begin; i < result.trace.size(); ++i) {
-    const AcceleratedDpTracePoint& p = result.trace[i];
-    AcceleratedDpCheckpoint::TracePoint& q = *checkpoint.add_trace();
-    q.set_method(p.method);
-    q.set_init(p.init);
-    q.set_iteration(p.iteration);
-    q.set_seconds(p.seconds);
-    q.set_test_log_likelihood(p.test_log_likelihood);
-    q.set_features(p.features);
-    q.set_alpha(p.alpha);
+    SaveTracePoint(result.trace[i], *checkpoint.add_trace());
   }
   for (size_t i = features_begin; i < result.features.size(); ++i) {
     const AcceleratedDpFeatures& f = result.features[i];
@@ -300,8 +460,7 @@ absl::Status RestoreCheckpoint(const std::string& path, AcceleratedDpCheckpoint&
   }
   checkpoint = std::move(saved);
   for (const AcceleratedDpCheckpoint::TracePoint& q : checkpoint.trace()) {
-    result.trace.push_back({q.method(), q.init(), q.iteration(), q.seconds(),
-                            q.test_log_likelihood(), q.features(), q.alpha()});
+    result.trace.push_back(ReadTracePoint(q));
   }
   for (const AcceleratedDpCheckpoint::Features& g : checkpoint.features()) {
     AcceleratedDpFeatures f;
@@ -341,6 +500,8 @@ absl::Status AcceleratedDpExperimentOptions::Validate() const {
   }
   SGMCMC_RETURN_IF_ERROR(AtLeast("max_vocabulary", max_vocabulary, 1));
   SGMCMC_RETURN_IF_ERROR(AtLeast("stop_after_runs", stop_after_runs, 0));
+  SGMCMC_RETURN_IF_ERROR(AtLeast("checkpoint_every", checkpoint_every, 0));
+  SGMCMC_RETURN_IF_ERROR(AtLeast("stop_after", stop_after, 0));
   SGMCMC_RETURN_IF_ERROR(AtLeast("dimension", dimension, 2));
   SGMCMC_RETURN_IF_ERROR(AtLeast("counts_per_point", counts_per_point, 1));
   SGMCMC_RETURN_IF_ERROR(AtLeast("true_components", true_components, 1));
@@ -705,7 +866,13 @@ absl::StatusOr<AcceleratedDpResult> RunAcceleratedDpExperiment(
     read = RestoreCheckpoint(options.checkpoint_path, checkpoint, result);
     if (read.ok() && options.progress != nullptr && comm.rank() == 0) {
       *options.progress << "resumed from " << options.checkpoint_path << ": "
-                        << checkpoint.finished_runs_size() << " run(s) done\n";
+                        << checkpoint.finished_runs_size() << " run(s) done"
+                        << (checkpoint.in_progress().run().empty()
+                                ? ""
+                                : absl::StrCat("; ", checkpoint.in_progress().run(),
+                                               " at iteration ",
+                                               checkpoint.in_progress().iteration()))
+                        << "\n";
     }
   }
   // Every rank has read it before rank 0 writes it again; all fail if one could not.
@@ -731,14 +898,25 @@ absl::StatusOr<AcceleratedDpResult> RunAcceleratedDpExperiment(
       const size_t features_before = result.features.size();
       const Run run{&result.trace, method, init, options.iterations,
                     comm.rank() == 0 ? options.progress : nullptr};
+      RunCheckpoints checkpoints(options, key, checkpoint, comm.rank() == 0, result.trace);
       if (method == "accelerated" || method == "hybrid") {
         SGMCMC_RETURN_IF_ERROR(RunParallel(options, method == "accelerated", train, test, initial,
-                                           comm, run, &result.features));
+                                           comm, run, checkpoints, &result.features));
       } else if (method == "uncollapsed") {
-        SGMCMC_RETURN_IF_ERROR(RunUncollapsed(options, train, test, initial, comm, run));
+        SGMCMC_RETURN_IF_ERROR(
+            RunUncollapsed(options, train, test, initial, comm, run, checkpoints));
       } else if (comm.rank() == 0) {  // collapsed: serial
-        SGMCMC_RETURN_IF_ERROR(RunCollapsed(options, train, test, initial, run, &result.features));
+        SGMCMC_RETURN_IF_ERROR(
+            RunCollapsed(options, train, test, initial, run, checkpoints, &result.features));
       }
+      // Every rank learns whether stop_after stopped the run (collapsed runs on rank 0 alone).
+      double stopped[1] = {checkpoints.stopped() ? 1.0 : 0.0};
+      SGMCMC_RETURN_IF_ERROR(comm.AllReduceSum(absl::MakeSpan(stopped)));
+      if (stopped[0] > 0) {
+        result.complete = false;
+        return result;
+      }
+      checkpoint.clear_in_progress();
       if (comm.rank() == 0 && !options.checkpoint_path.empty()) {
         checkpoint.add_finished_runs(key);
         SaveRun(result, trace_before, features_before, checkpoint);

@@ -119,16 +119,25 @@ struct AcceleratedDpExperimentOptions {
   // the thread back end.
   std::string clock = "wall";
   // Checkpoint file (tools/accelerated_dp_checkpoint.proto), rewritten by rank 0 after each
-  // run (method x start); empty (default): none. With `resume`, the runs it holds are not run
-  // again: their trace and features come from it, and the job's outputs equal an
-  // uninterrupted job's, the later runs' seconds aside. A run interrupted midway restarts from
-  // its beginning (the samplers keep no mid-run checkpoint). A checkpoint of other settings,
-  // data or worker count is refused (FailedPrecondition naming it). Default false.
+  // run (method x start) and, with the run under way (its trace so far and its sampler's
+  // state), every checkpoint_every iterations of a run (>= 0; 0, the default: only after
+  // runs): for the parallel samplers at the first synchronisation at or after each multiple,
+  // where their state is saved; empty (default): none. With `resume`, the runs it holds are
+  // not run again (their trace and features come from it) and the run under way continues
+  // from its state, bit-identically: the job's outputs equal an uninterrupted job's, the
+  // seconds aside. A checkpoint of other settings, data or worker count is refused
+  // (FailedPrecondition naming it), a damaged one or a saved state that does not fit the run
+  // too (DataLoss naming it). Default false.
   std::string checkpoint_path;
   bool resume = false;
+  int checkpoint_every = 0;
   // Stop after this many runs done in all (finished before the resume included), as if the
   // job were interrupted there, the checkpoint written; >= 0, 0 (default): run them all.
   int stop_after_runs = 0;
+  // Stop when a run has done this many iterations in all (the parallel samplers: at the
+  // first synchronisation at or after it), its state written, as if interrupted; a resumed
+  // run at or past it stops at once. >= 0, 0 (default): never.
+  int stop_after = 0;
   // Progress lines from rank 0 (about ten per run and one when it ends: method, start,
   // iteration, sampling seconds, test log predictive, features); null: none.
   std::ostream* progress = nullptr;
@@ -155,7 +164,7 @@ struct AcceleratedDpTracePoint {
 
 struct AcceleratedDpResult {
   int workers = 1;
-  // Whether every run is done (false after stop_after_runs stopped the job).
+  // Whether every run is done (false after stop_after_runs or stop_after stopped the job).
   bool complete = true;
   // The data's image shape (0 x 0: not images), item names (empty for images and synthetic
   // data) and what the loading and the starts dropped or changed, for the user.

@@ -22,6 +22,8 @@
 #include "rng/engine.h"
 #include "rng/multinomial.h"
 #include "testing/file_testing.h"
+#include "tools/accelerated_dp_checkpoint.pb.h"
+#include "tools/checkpoint_file.h"
 
 namespace sgmcmc::tools {
 namespace {
@@ -511,6 +513,101 @@ TEST(AcceleratedDpExperimentTest, StoppedAndResumedJobEqualsTheUninterruptedJob)
   EXPECT_EQ(fails(3).code(), absl::StatusCode::kFailedPrecondition);
   testing::FlipMiddleByte(options.checkpoint_path);
   EXPECT_EQ(fails(2).code(), absl::StatusCode::kDataLoss);
+}
+
+// Every trace point's numbers, bit for bit (not printed), the seconds aside.
+void ExpectSameTrace(const AcceleratedDpResult& a, const AcceleratedDpResult& b) {
+  ASSERT_EQ(a.trace.size(), b.trace.size());
+  for (size_t i = 0; i < a.trace.size(); ++i) {
+    EXPECT_EQ(a.trace[i].method, b.trace[i].method) << i;
+    EXPECT_EQ(a.trace[i].iteration, b.trace[i].iteration) << i;
+    EXPECT_EQ(a.trace[i].test_log_likelihood, b.trace[i].test_log_likelihood) << i;
+    EXPECT_EQ(a.trace[i].features, b.trace[i].features) << i;
+    EXPECT_EQ(a.trace[i].alpha, b.trace[i].alpha) << i;
+  }
+  ASSERT_EQ(a.features.size(), b.features.size());
+  for (size_t f = 0; f < a.features.size(); ++f) {
+    EXPECT_EQ(a.features[f].probabilities, b.features[f].probabilities) << f;
+    EXPECT_EQ(a.features[f].sizes, b.features[f].sizes) << f;
+  }
+}
+
+// Each method interrupted inside its run (stop_after 7: the parallel samplers stop at their
+// synchronisation at 8, inside the accelerated stage; then, resumed, at 13 -> 16, in the exact
+// stage), its state saved every 3 iterations on the way, and resumed to the end on 2 workers,
+// ends bit-identical to the uninterrupted job: every trace point and the final features.
+TEST(AcceleratedDpExperimentTest, InterruptedInsideRunsAndResumedEqualsTheUninterruptedJob) {
+  AcceleratedDpExperimentOptions options = Small();
+  options.train_points = 150;
+  options.iterations = 20;
+  options.accelerated_iterations = 10;
+  options.sync_every = 4;
+  options.inits = {"random"};
+  const std::string dir = absl::StrCat(::testing::TempDir(), "/adp_inside");
+  std::filesystem::create_directories(dir);
+  // The accelerated sampler twice: with the Dirichlet base, and with the logistic-normal one,
+  // whose parameters the synchronisations move (saved as the model's global state).
+  const std::pair<std::string, std::string> cases[] = {{"accelerated", "dirichlet"},
+                                                       {"hybrid", "dirichlet"},
+                                                       {"collapsed", "dirichlet"},
+                                                       {"uncollapsed", "dirichlet"},
+                                                       {"accelerated", "logistic_normal"}};
+  for (const auto& [method, likelihood] : cases) {
+    options.likelihood = likelihood;
+    options.methods = {method};
+    options.checkpoint_path.clear();
+    options.checkpoint_every = options.stop_after = 0;
+    options.resume = false;
+    const AcceleratedDpResult whole = RunOn(2, options);
+    options.checkpoint_path = absl::StrCat(dir, "/", method, "_", options.likelihood, ".pb");
+    options.checkpoint_every = 3;
+    options.stop_after = 7;
+    EXPECT_FALSE(RunOn(2, options).complete) << method;
+    options.resume = true;
+    options.stop_after = 13;
+    std::ostringstream log;
+    options.progress = &log;
+    EXPECT_FALSE(RunOn(2, options).complete) << method;
+    options.progress = nullptr;
+    const int64_t first_stop = method == "collapsed" || method == "uncollapsed" ? 7 : 8;
+    EXPECT_TRUE(absl::StrContains(log.str(), absl::StrCat(": 0 run(s) done; ", method,
+                                                          "/random at iteration ", first_stop)))
+        << log.str();
+    options.stop_after = 0;
+    const AcceleratedDpResult resumed = RunOn(2, options);
+    EXPECT_TRUE(resumed.complete) << method;
+    ExpectSameTrace(resumed, whole);
+  }
+}
+
+// A saved state that does not fit the run (a well-formed file from another version or by hand)
+// is refused naming the file and the run, not resumed from or crashed on.
+TEST(AcceleratedDpExperimentTest, ASavedStateThatDoesNotFitIsRefused) {
+  AcceleratedDpExperimentOptions options = Small();
+  options.train_points = 100;
+  options.iterations = 10;
+  options.methods = {"collapsed"};
+  options.inits = {"one"};
+  options.checkpoint_path = absl::StrCat(::testing::TempDir(), "/adp_misfit.pb");
+  options.stop_after = 5;
+  EXPECT_FALSE(RunOn(1, options).complete);
+  AcceleratedDpCheckpoint checkpoint;
+  ASSERT_TRUE(checkpoint.ParseFromString(
+      ReadCheckpoint(options.checkpoint_path, "accelerated_dp").value()));
+  ASSERT_EQ(checkpoint.in_progress().run(), "collapsed/one");
+  checkpoint.mutable_in_progress()->mutable_collapsed()->mutable_allocations()->RemoveLast();
+  ASSERT_TRUE(WriteCheckpoint(options.checkpoint_path, "accelerated_dp",
+                              checkpoint.SerializeAsString())
+                  .ok());
+  options.resume = true;
+  options.stop_after = 0;
+  auto model = parallel::MakeSingleProcessCommunicator();
+  const absl::Status status = RunAcceleratedDpExperiment(options, *model).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << status;
+  EXPECT_EQ(status.message(),
+            options.checkpoint_path +
+                ": the saved state of collapsed/one does not fit: DpNeal8State.allocations has "
+                "99 labels for 100 rows");
 }
 
 }  // namespace

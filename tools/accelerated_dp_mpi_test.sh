@@ -1,6 +1,7 @@
 #!/bin/sh
 # //tools:accelerated_dp under mpirun -np 2 and 4 (oversubscribed, loopback) gives the same
-# trace as the thread back end with as many workers (bit-identical; only the seconds differ);
+# trace as the thread back end with as many workers (bit-identical; only the seconds differ),
+# also when stopped inside a run and resumed;
 # progress lines come from rank 0 only; bad flags end every rank, rank 0 printing the error
 # once (threads: before the run, --workers and --output_dir included); a rank killed mid-run ends the job
 # with an error from mpirun, never a hang.
@@ -27,6 +28,20 @@ for np in 2 4; do
   done
   cmp "${TEST_TMPDIR}/threads${np}.trace" "${TEST_TMPDIR}/mpi${np}.trace"
 done
+# Under MPI too, a job stopped inside a run (accelerated from one cluster: at its
+# synchronisation at 20, the state gathered from both ranks) and resumed from that state ends
+# with the uninterrupted job's trace.
+# shellcheck disable=SC2086
+mpi -np 2 "${bin}" --backend=mpi ${flags} --output_dir="${TEST_TMPDIR}/mpi_inside" \
+  --stop_after=15 --checkpoint_every=10 > "${TEST_TMPDIR}/mpi_inside.out" 2>&1
+grep -q "^stopped (--stop_after_runs=0, --stop_after=15)" "${TEST_TMPDIR}/mpi_inside.out"
+# shellcheck disable=SC2086
+mpi -np 2 "${bin}" --backend=mpi ${flags} --output_dir="${TEST_TMPDIR}/mpi_inside" --resume \
+  > "${TEST_TMPDIR}/mpi_inside.out" 2>&1
+grep -q "resumed from .*: 0 run(s) done; accelerated/one at iteration 20" \
+  "${TEST_TMPDIR}/mpi_inside.out"
+cut -d, -f1-3,5-7 "${TEST_TMPDIR}/mpi_inside/trace.csv" > "${TEST_TMPDIR}/mpi_inside.trace"
+cmp "${TEST_TMPDIR}/threads2.trace" "${TEST_TMPDIR}/mpi_inside.trace"
 # 2 starts x (accelerated, hybrid: 1 + 3 syncs; collapsed: 1 + 30 sweeps; uncollapsed: 30
 # steps) + the header: the traces are complete.
 test "$(wc -l < "${TEST_TMPDIR}/mpi2.trace")" -eq 139
@@ -68,26 +83,12 @@ test "$(grep -c "sync_every" "${TEST_TMPDIR}/bad.out")" -eq 1
 mpi -np 2 "${bin}" --backend=mpi --iterations=1000000 --methods=accelerated --inits=one \
   > "${TEST_TMPDIR}/killed.out" 2>&1 &
 launcher=$!
-descendants() {
-  for child in $(ps -o pid= --ppid "$1"); do
-    echo "${child}"
-    descendants "${child}"
-  done
-}
-victim=""
-for _ in $(seq 1 200); do
-  ranks=""
-  for pid in $(descendants "${launcher}"); do
-    if [ "$(ps -o comm= -p "${pid}")" = "accelerated_dp" ]; then ranks="${ranks} ${pid}"; fi
-  done
-  # shellcheck disable=SC2086
-  set -- ${ranks}
-  if [ "$#" -ge 2 ]; then
-    victim="$2"
-    break
-  fi
-  sleep 0.1
-done
+# shellcheck source=tools/mpi_ranks_testing.sh
+. "${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/mpi_ranks_testing.sh"
+ranks="$(ranks_of "${launcher}" accelerated_dp 2)"
+# shellcheck disable=SC2086
+set -- ${ranks}
+victim="$2"
 test -n "${victim}"
 sleep 1
 kill -9 "${victim}"

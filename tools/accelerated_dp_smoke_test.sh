@@ -1,8 +1,8 @@
 #!/bin/sh
 # Smoke test of //tools:accelerated_dp on threads: a job killed for real once its checkpoint
-# exists and resumed, and a job stopped after 2 of its 4 runs and resumed, write the same
-# outputs as the uninterrupted job (the seconds aside); a UCI corpus gives feature tables by
-# item name; bad flags name the flag.
+# exists and resumed, a job stopped after 2 of its 4 runs and one stopped inside its first run,
+# resumed, write the same outputs as the uninterrupted job (the seconds aside); a UCI corpus
+# gives feature tables by item name; bad flags name the flag.
 set -eu
 bin="${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/accelerated_dp"
 flags="--train_points=400 --test_points=50 --iterations=60 --accelerated_iterations=20
@@ -36,7 +36,8 @@ wait "${pid}" 2> /dev/null || true
 # shellcheck disable=SC2086
 "${bin}" ${flags} --output_dir="${TEST_TMPDIR}/killed" --resume > /dev/null \
   2> "${TEST_TMPDIR}/killed.err"
-grep -q "^resumed from ${TEST_TMPDIR}/killed/checkpoint.pb: [1-4] run(s) done" \
+# (The first checkpoint is the first run's state at iteration 50, --checkpoint_every's default.)
+grep -q "^resumed from ${TEST_TMPDIR}/killed/checkpoint.pb: [0-4] run(s) done" \
   "${TEST_TMPDIR}/killed.err"
 strip "${TEST_TMPDIR}/killed" > "${TEST_TMPDIR}/killed.txt"
 cmp "${TEST_TMPDIR}/whole.txt" "${TEST_TMPDIR}/killed.txt"
@@ -44,7 +45,7 @@ cmp "${TEST_TMPDIR}/whole.txt" "${TEST_TMPDIR}/killed.txt"
 # shellcheck disable=SC2086
 "${bin}" ${flags} --output_dir="${TEST_TMPDIR}/stopped" --stop_after_runs=2 \
   > "${TEST_TMPDIR}/stopped.out" 2> /dev/null
-grep -q "^stopped after 2 run(s); checkpoint in ${TEST_TMPDIR}/stopped; continue with --resume" \
+grep -q "^stopped (--stop_after_runs=2, --stop_after=0); checkpoint in ${TEST_TMPDIR}/stopped; " \
   "${TEST_TMPDIR}/stopped.out"
 test ! -e "${TEST_TMPDIR}/stopped/trace.csv"
 # shellcheck disable=SC2086
@@ -57,6 +58,19 @@ if grep -q "^\[accelerated one\]" "${TEST_TMPDIR}/stopped.err"; then
 fi
 strip "${TEST_TMPDIR}/stopped" > "${TEST_TMPDIR}/stopped.txt"
 cmp "${TEST_TMPDIR}/whole.txt" "${TEST_TMPDIR}/stopped.txt"
+# Stopped inside the first run (the accelerated sampler's synchronisation at 30, states saved
+# every 20 iterations), then resumed from its state.
+# shellcheck disable=SC2086
+"${bin}" ${flags} --output_dir="${TEST_TMPDIR}/inside" --stop_after=25 --checkpoint_every=20 \
+  > "${TEST_TMPDIR}/inside.out" 2> /dev/null
+grep -q "^stopped (--stop_after_runs=0, --stop_after=25)" "${TEST_TMPDIR}/inside.out"
+# shellcheck disable=SC2086
+"${bin}" ${flags} --output_dir="${TEST_TMPDIR}/inside" --resume > /dev/null \
+  2> "${TEST_TMPDIR}/inside.err"
+grep -q "resumed from .*: 0 run(s) done; accelerated/one at iteration 30" \
+  "${TEST_TMPDIR}/inside.err"
+strip "${TEST_TMPDIR}/inside" > "${TEST_TMPDIR}/inside.txt"
+cmp "${TEST_TMPDIR}/whole.txt" "${TEST_TMPDIR}/inside.txt"
 # Another worker count: refused, naming the checkpoint.
 # shellcheck disable=SC2086
 if "${bin}" ${flags} --workers=3 --output_dir="${TEST_TMPDIR}/stopped" --resume > /dev/null \
@@ -78,7 +92,7 @@ grep -q "^note: .*docword.toy.txt: 1 of 4 rows without a count dropped" "${TEST_
 grep -q "apple (\|banana (\|cherry (" "${TEST_TMPDIR}/uci/features_collapsed_random.csv"
 # Bad flags name the flag.
 for bad in "--num_auxiliary=100000000" "--max_count=0" "--resume" "--top_items=0" \
-  "--test=x.txt"; do
+  "--test=x.txt" "--stop_after=5" "--checkpoint_every=-1"; do
   if "${bin}" --iterations=2 "${bad}" > "${TEST_TMPDIR}/bad.out" 2>&1; then
     echo "expected failure for ${bad}" >&2
     exit 1

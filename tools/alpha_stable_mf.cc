@@ -16,9 +16,17 @@
 // first signal's WAVs (clean, noisy, denoised per method), and with gnuplot sdr.png (box plot)
 // and spectrograms.png (tools/plots/alpha_stable_mf.gp); synthetic.csv in synthetic mode.
 //
+// A chain that diverges (non-finite W or H) is reported with its iteration and marked
+// DIVERGED in summary.txt (and left out of sdr.csv / synthetic.csv); the other runs go on and
+// their outputs are written, and the tool then exits with status 1 naming the diverged runs
+// and their step flags (as tools/matrix_factorization does). A diverged training chain of
+// W_speech, on which every run depends, ends the tool at once.
+//
 // Checkpoints: every run (the training of W_speech, each test signal x method; each method in
-// synthetic mode) is recorded in --output_dir/checkpoint_MODE.pb; --resume takes the recorded
-// runs from there (tools/alpha_stable_mf_checkpoint.h); --stop_after_runs interrupts.
+// synthetic mode) is recorded in --output_dir/checkpoint_MODE.pb, and the chain of the run
+// under way every --checkpoint_every sweeps; --resume takes the recorded runs from there and
+// continues the run under way from its chain, bit-identically
+// (tools/alpha_stable_mf_checkpoint.h); --stop_after_runs and --stop_after interrupt.
 //
 // Example (the paper's sample counts on the full generated data set):
 //   tools/speech/make_speech_data.sh /tmp/speech
@@ -69,10 +77,17 @@ ABSL_FLAG(bool, plot, true, "Draw the PNGs with gnuplot when it is installed.");
 ABSL_FLAG(bool, resume, false,
           "Continue from checkpoint_MODE.pb in --output_dir (same data and flags): the runs it "
           "holds (training of W_speech, each signal x method; each method in synthetic mode) "
-          "are not run again; the outputs equal an uninterrupted run's, later timings aside.");
+          "are not run again and the run under way continues from its last --checkpoint_every "
+          "sweep; the outputs equal an uninterrupted run's, the timings aside.");
+ABSL_FLAG(int, checkpoint_every, 100,
+          "Also write the checkpoint every this many sweeps of a run, with its chain, so that "
+          "--resume continues the run from there (0: only after each run).");
 ABSL_FLAG(int, stop_after_runs, 0,
           "Stop once this many runs are done, writing the checkpoint and no other output, as "
           "if interrupted; continue with --resume (0: run them all).");
+ABSL_FLAG(int, stop_after, 0,
+          "Stop when a run has done this many sweeps in all, writing the checkpoint with its "
+          "chain and no other output, as if interrupted; continue with --resume (0: never).");
 
 namespace sgmcmc::tools {
 namespace {
@@ -90,6 +105,14 @@ absl::Status GenerateShortData(const char* argv0, const std::string& dir) {
     return absl::InternalError(absl::StrCat("generating the speech data failed: ", command));
   }
   return absl::OkStatus();
+}
+
+// A diverged chain names its step field ("lower psgld_step"): the flag of that name.
+absl::Status NameStepFlags(const absl::Status& status) {
+  return NameFlags(status, {{"sgld_step", "--sgld_step"},
+                            {"psgld_step", "--psgld_step"},
+                            {"hamcmc_step", "--hamcmc_step"},
+                            {"train_step", "--train_step"}});
 }
 
 absl::Status Run(const char* argv0) {
@@ -128,6 +151,8 @@ absl::Status Run(const char* argv0) {
   options.seed = absl::GetFlag(FLAGS_seed);
   options.resume = absl::GetFlag(FLAGS_resume);
   options.stop_after_runs = absl::GetFlag(FLAGS_stop_after_runs);
+  options.checkpoint_every = absl::GetFlag(FLAGS_checkpoint_every);
+  options.stop_after = absl::GetFlag(FLAGS_stop_after);
   // The flag of synthetic_rows and synthetic_cols is --synthetic_size (rows = cols).
   if (absl::Status s = NameFlags(options.Validate(), {{"synthetic_rows", "synthetic_size"},
                                                       {"synthetic_cols", "synthetic_size"}});
@@ -140,9 +165,10 @@ absl::Status Run(const char* argv0) {
   const std::string mode = absl::GetFlag(FLAGS_mode);
   // Every run of the mode is checkpointed there (tools/alpha_stable_mf_checkpoint.h).
   options.checkpoint_path = absl::StrCat(output_dir, "/checkpoint_", mode, ".pb");
-  const std::string stopped = absl::StrCat("stopped after ", options.stop_after_runs,
-                                           " run(s); checkpoint in ", options.checkpoint_path,
-                                           "; continue with --resume\n");
+  const std::string stopped =
+      absl::StrCat("stopped (--stop_after_runs=", options.stop_after_runs, ", --stop_after=",
+                   options.stop_after, "); checkpoint in ", options.checkpoint_path,
+                   "; continue with --resume\n");
   if (mode == "synthetic") {
     absl::StatusOr<std::vector<SyntheticRecoveryRow>> rows = RunSyntheticRecovery(options);
     if (!rows.ok()) return rows.status();
@@ -152,7 +178,9 @@ absl::Status Run(const char* argv0) {
     }
     const std::string csv = SyntheticCsv(*rows);
     std::cout << csv;
-    return WriteFile(output_dir + "/synthetic.csv", csv);
+    if (absl::Status s = WriteFile(output_dir + "/synthetic.csv", csv); !s.ok()) return s;
+    // A diverged method is an error, after the others' rows are written.
+    return DivergedRuns(*rows);
   }
   if (mode != "denoise") {
     return absl::InvalidArgumentError(
@@ -165,11 +193,7 @@ absl::Status Run(const char* argv0) {
   }
   absl::StatusOr<SpeechDenoisingResult> result = RunSpeechDenoising(options);
   if (!result.ok()) {
-    // A diverged chain names its step field ("lower psgld_step"): the flag of that name.
-    return NameFlags(result.status(), {{"sgld_step", "--sgld_step"},
-                                       {"psgld_step", "--psgld_step"},
-                                       {"hamcmc_step", "--hamcmc_step"},
-                                       {"train_step", "--train_step"}});
+    return NameStepFlags(result.status());
   }
   if (!result->complete) {
     std::cout << stopped;
@@ -185,7 +209,8 @@ absl::Status Run(const char* argv0) {
     if (!plotted.ok()) std::cout << "figures skipped: " << plotted.message() << "\n";
   }
   std::cout << "outputs in " << output_dir << "\n";
-  return absl::OkStatus();
+  // A diverged run is an error, after the others' outputs are written; it names its flag.
+  return NameStepFlags(DivergedRuns(result->denoised));
 }
 
 }  // namespace

@@ -109,6 +109,7 @@ Eigen::MatrixXd AlphaStableMfCheckpointer::fixed_w() const {
 absl::Status AlphaStableMfCheckpointer::SetTrained(const Eigen::MatrixXd& fixed_w,
                                                    double seconds_per_sample,
                                                    double acceptance_rate) {
+  checkpoint_.clear_in_progress();
   checkpoint_.set_trained(true);
   checkpoint_.set_w_rows(static_cast<int32_t>(fixed_w.rows()));
   checkpoint_.set_w_cols(static_cast<int32_t>(fixed_w.cols()));
@@ -133,6 +134,7 @@ absl::StatusOr<std::optional<DenoisedSignal>> AlphaStableMfCheckpointer::FindSig
     signal.input_sdr_db = s.input_sdr_db();
     signal.acceptance_rate = s.acceptance_rate();
     signal.seconds_per_sample = s.seconds_per_sample();
+    signal.diverged = s.diverged();
     signal.denoised.assign(s.denoised().begin(), s.denoised().end());
     return signal;
   }
@@ -140,6 +142,7 @@ absl::StatusOr<std::optional<DenoisedSignal>> AlphaStableMfCheckpointer::FindSig
 }
 
 absl::Status AlphaStableMfCheckpointer::AddSignal(const DenoisedSignal& signal, uint64_t data) {
+  checkpoint_.clear_in_progress();
   AlphaStableMfCheckpoint::Signal& s = *checkpoint_.add_signals();
   s.set_name(signal.name);
   s.set_method(signal.method);
@@ -147,6 +150,7 @@ absl::Status AlphaStableMfCheckpointer::AddSignal(const DenoisedSignal& signal, 
   s.set_input_sdr_db(signal.input_sdr_db);
   s.set_acceptance_rate(signal.acceptance_rate);
   s.set_seconds_per_sample(signal.seconds_per_sample);
+  s.set_diverged(signal.diverged);
   s.mutable_denoised()->Assign(signal.denoised.begin(), signal.denoised.end());
   s.set_data(data);
   return Write();
@@ -163,12 +167,14 @@ std::optional<SyntheticRecoveryRow> AlphaStableMfCheckpointer::FindRow(
     row.constant_error = r.constant_error();
     row.acceptance_rate = r.acceptance_rate();
     row.seconds_per_sample = r.seconds_per_sample();
+    row.diverged = r.diverged();
     return row;
   }
   return std::nullopt;
 }
 
 absl::Status AlphaStableMfCheckpointer::AddRow(const SyntheticRecoveryRow& row) {
+  checkpoint_.clear_in_progress();
   AlphaStableMfCheckpoint::SyntheticRow& r = *checkpoint_.add_rows();
   r.set_method(row.method);
   r.set_relative_error(row.relative_error);
@@ -176,7 +182,34 @@ absl::Status AlphaStableMfCheckpointer::AddRow(const SyntheticRecoveryRow& row) 
   r.set_constant_error(row.constant_error);
   r.set_acceptance_rate(row.acceptance_rate);
   r.set_seconds_per_sample(row.seconds_per_sample);
+  r.set_diverged(row.diverged);
   return Write();
+}
+
+absl::StatusOr<std::optional<models::AlphaStableMfChainState>>
+AlphaStableMfCheckpointer::FindInProgress(const std::string& run, uint64_t data) const {
+  const AlphaStableMfCheckpoint::InProgress& saved = checkpoint_.in_progress();
+  if (saved.run() != run) return std::nullopt;
+  if (saved.data() != data) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        path_, ": the run ", run, " under way was on other data than the data read now"));
+  }
+  return saved.state();
+}
+
+absl::Status AlphaStableMfCheckpointer::SaveInProgress(
+    const std::string& run, uint64_t data, const models::AlphaStableMfChainState& state) {
+  AlphaStableMfCheckpoint::InProgress& saved = *checkpoint_.mutable_in_progress();
+  saved.set_run(run);
+  saved.set_data(data);
+  *saved.mutable_state() = state;
+  return Write();
+}
+
+std::string AlphaStableMfCheckpointer::InProgressNote() const {
+  const AlphaStableMfCheckpoint::InProgress& saved = checkpoint_.in_progress();
+  if (saved.run().empty()) return "";
+  return absl::StrCat("; ", saved.run(), " resumed at sweep ", saved.state().iteration());
 }
 
 }  // namespace sgmcmc::tools

@@ -1,14 +1,17 @@
-// Checkpoints of the alpha_stable_mf experiment (tools/alpha_stable_mf_experiment.h) at run
-// granularity: after the training of W_speech and after each (test signal, method) run in
-// denoise mode, after each method in synthetic mode, the runs finished so far are written
+// Checkpoints of the alpha_stable_mf experiment (tools/alpha_stable_mf_experiment.h): after the
+// training of W_speech and after each (test signal, method) run in denoise mode, after each
+// method in synthetic mode, the runs finished so far are written
 // (tools/alpha_stable_mf_checkpoint.proto, in the checksummed frame of tools/checkpoint_file.h);
-// a resumed experiment takes them from there instead of running them again. Every run draws
-// from its own streams of the seed, so the resumed outputs equal the uninterrupted ones, the
-// later runs' timings aside. A run interrupted midway restarts from its beginning (the models'
-// chains keep no mid-run state).
+// a resumed experiment takes them from there instead of running them again. Within a run, the
+// chain's state (models::AlphaStableMfChainState) is written with them every
+// options.checkpoint_every sweeps and where options.stop_after stops it; a resumed experiment
+// continues that run from it. Every run draws from its own streams of the seed and a chain
+// resumes bit-identically, so the resumed outputs equal the uninterrupted ones, the timings
+// aside.
 //
-// Cost: one checkpoint write per run, of every finished run's result (the denoised signals:
-// 8 bytes per sample).
+// Cost: one checkpoint write per run and per checkpoint_every sweeps, of every finished run's
+// result (the denoised signals: 8 bytes per sample) and the chain under way (theta, Phi and the
+// running sums: a few doubles per spectrogram cell).
 //
 // Example:
 //   SGMCMC_ASSIGN_OR_RETURN(AlphaStableMfCheckpointer checkpoints,
@@ -65,6 +68,16 @@ class AlphaStableMfCheckpointer {
 
   // Whether options.stop_after_runs (> 0) runs are finished (read ones included).
   bool ShouldStop() const;
+
+  // The saved chain of run `run` (see the proto) if it was under way at the last write
+  // (FailedPrecondition naming the file if it ran on other data, fingerprint `data`); and
+  // recording one (written at once). Finishing a run (SetTrained, AddSignal, AddRow) drops it.
+  absl::StatusOr<std::optional<models::AlphaStableMfChainState>> FindInProgress(
+      const std::string& run, uint64_t data) const;
+  absl::Status SaveInProgress(const std::string& run, uint64_t data,
+                              const models::AlphaStableMfChainState& state);
+  // "; RUN resumed at sweep T" for the progress line if a run was under way, else "".
+  std::string InProgressNote() const;
 
  private:
   AlphaStableMfCheckpointer() = default;

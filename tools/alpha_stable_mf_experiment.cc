@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -26,6 +27,14 @@ namespace {
 
 // Factors of a trained W below this are raised to it (a fixed W must be > 0).
 constexpr double kMinFixedW = 1e-12;
+constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
+
+// Whether a run's error is its chain's divergence (models::RunAlphaStableMf's Internal), which
+// is recorded, not the end of the experiment.
+bool IsDivergence(const absl::Status& status) {
+  return status.code() == absl::StatusCode::kInternal &&
+         absl::StrContains(status.message(), " diverged at iteration ");
+}
 // Floor of the normalised power spectrogram (-30 dB relative to its median).
 constexpr double kPowerFloor = 1e-3;
 
@@ -85,11 +94,40 @@ std::string LogSpectrogram(absl::Span<const double> signal, int num_bins) {
   return MatrixDat((power.array() + 1e-10).log10().matrix());
 }
 
-// One chain of `method` with the experiment's sample counts on a fresh model of `power`.
+// Runs `run` on `model` as the experiment's run `key` (data fingerprint `data`, see
+// tools/alpha_stable_mf_checkpoint.proto): from its saved chain if it was under way, its chain
+// saved every options.checkpoint_every sweeps and where options.stop_after stops it (the
+// result is then incomplete). DataLoss naming the checkpoint if the saved chain does not fit.
+absl::StatusOr<models::AlphaStableMfResult> RunWithCheckpoints(
+    models::AlphaStableMf& model, models::AlphaStableMfRunOptions run,
+    const AlphaStableMfExperimentOptions& options, AlphaStableMfCheckpointer& checkpoints,
+    const std::string& key, uint64_t data) {
+  absl::StatusOr<std::optional<models::AlphaStableMfChainState>> saved =
+      checkpoints.FindInProgress(key, data);
+  if (!saved.ok()) return saved.status();
+  if (saved->has_value()) run.resume = &**saved;
+  run.checkpoint_every = options.checkpoint_every;
+  run.stop_after = options.stop_after;
+  run.checkpoint = [&](const models::AlphaStableMfChainState& state) {
+    return checkpoints.SaveInProgress(key, data, state);
+  };
+  absl::StatusOr<models::AlphaStableMfResult> result = models::RunAlphaStableMf(model, run);
+  if (!result.ok() && run.resume != nullptr &&
+      result.status().code() == absl::StatusCode::kInvalidArgument) {
+    return absl::DataLossError(absl::StrCat(options.checkpoint_path, ": the saved chain of ",
+                                            key, " does not fit: ",
+                                            result.status().message()));
+  }
+  return result;
+}
+
+// One chain of `method` with the experiment's sample counts on a fresh model of `power`, as
+// run `key` (RunWithCheckpoints).
 absl::StatusOr<models::AlphaStableMfResult> SampleModel(
     const Eigen::MatrixXd& power, const models::AlphaStableMfOptions& model_options,
     const AlphaStableMfExperimentOptions& options, const AlphaStableMfSamplerSettings& settings,
-    models::MfMethod method) {
+    models::MfMethod method, AlphaStableMfCheckpointer& checkpoints, const std::string& key,
+    uint64_t data) {
   absl::StatusOr<std::unique_ptr<models::AlphaStableMf>> model =
       models::AlphaStableMf::Create(power, model_options);
   if (!model.ok()) return model.status();
@@ -97,7 +135,17 @@ absl::StatusOr<models::AlphaStableMfResult> SampleModel(
   run.sampler = settings.RunOptions(method, options.samples, options.seed);
   run.average_last = options.average_last;
   run.phi_stride = settings.phi_stride;
-  return models::RunAlphaStableMf(**model, run);
+  return RunWithCheckpoints(**model, run, options, checkpoints, key, data);
+}
+
+// The progress line of a resumed experiment.
+void PrintResumed(const AlphaStableMfExperimentOptions& options,
+                  const AlphaStableMfCheckpointer& checkpoints) {
+  const std::string note = checkpoints.InProgressNote();
+  if (checkpoints.resumed_runs() > 0 || !note.empty()) {
+    std::cout << "resumed from " << options.checkpoint_path << ": "
+              << checkpoints.resumed_runs() << " run(s) done" << note << "\n";
+  }
 }
 
 }  // namespace
@@ -204,9 +252,13 @@ absl::Status AlphaStableMfExperimentOptions::Validate() const {
         train_samples, " and ", train_average_last));
   }
   if (methods.empty()) return absl::InvalidArgumentError("methods must not be empty");
-  if (stop_after_runs < 0) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("stop_after_runs must be >= 0, got ", stop_after_runs));
+  for (const auto& [field, value] :
+       {std::pair<const char*, int>{"stop_after_runs", stop_after_runs},
+        {"checkpoint_every", checkpoint_every},
+        {"stop_after", stop_after}}) {
+    if (value < 0) {
+      return absl::InvalidArgumentError(absl::StrCat(field, " must be >= 0, got ", value));
+    }
   }
   if (settings.phi_stride < 1) {
     return absl::InvalidArgumentError(
@@ -291,10 +343,7 @@ absl::StatusOr<SpeechDenoisingResult> RunSpeechDenoising(
       FingerprintValues(absl::MakeConstSpan(reinterpret_cast<const double*>(train.data()),
                                             2 * static_cast<size_t>(train.size()))));
   if (!checkpoints.ok()) return checkpoints.status();
-  if (checkpoints->resumed_runs() > 0) {
-    std::cout << "resumed from " << options.checkpoint_path << ": "
-              << checkpoints->resumed_runs() << " run(s) done\n";
-  }
+  PrintResumed(options, *checkpoints);
 
   models::AlphaStableSource speech;
   speech.alpha = options.speech_alpha;
@@ -321,11 +370,15 @@ absl::StatusOr<SpeechDenoisingResult> RunSpeechDenoising(
     }
     train_run.average_last = options.train_average_last;
     train_run.phi_stride = options.settings.phi_stride;
-    absl::StatusOr<models::AlphaStableMfResult> trained =
-        models::RunAlphaStableMf(**train_model, train_run);
+    absl::StatusOr<models::AlphaStableMfResult> trained = RunWithCheckpoints(
+        **train_model, train_run, options, *checkpoints, "train", /*data=*/0);
     if (!trained.ok()) {
       const absl::Status named = NameFlags(trained.status(), {{"step_size", "train_step"}});
       return absl::Status(named.code(), absl::StrCat("training W: ", named.message()));
+    }
+    if (!trained->complete) {  // options.stop_after
+      result.complete = false;
+      return result;
     }
     result.train_seconds_per_sample = trained->seconds_per_sample;
     result.train_acceptance_rate = trained->acceptance_rate;
@@ -378,18 +431,33 @@ absl::StatusOr<SpeechDenoisingResult> RunSpeechDenoising(
         result.complete = false;
         return result;
       }
+      DenoisedSignal out;
+      out.name = name;
+      out.method = models::MfMethodName(method);
       absl::StatusOr<models::AlphaStableMfResult> sampled =
-          SampleModel(power, denoise_options, options, options.settings, method);
+          SampleModel(power, denoise_options, options, options.settings, method, *checkpoints,
+                      absl::StrCat(name, "/", out.method), mix_fingerprint);
       if (!sampled.ok()) {
         // A divergence names the method's step ("lower step_size" did not say whose).
         const absl::Status named =
             NameFlags(sampled.status(), {{"step_size", StepField(method)}});
-        return absl::Status(named.code(), absl::StrCat(name, ": ", named.message()));
+        if (!IsDivergence(named)) {
+          return absl::Status(named.code(), absl::StrCat(name, ": ", named.message()));
+        }
+        // Recorded, and the other runs go on.
+        out.diverged = std::string(named.message());
+        out.sdr_db = out.acceptance_rate = out.seconds_per_sample = kNan;
+        out.input_sdr_db = input_sdr;
+        std::cout << name << " " << out.method << " DIVERGED: " << out.diverged << "\n";
+        if (absl::Status s = checkpoints->AddSignal(out, mix_fingerprint); !s.ok()) return s;
+        result.denoised.push_back(std::move(out));
+        continue;
+      }
+      if (!sampled->complete) {  // options.stop_after
+        result.complete = false;
+        return result;
       }
       const Eigen::MatrixXcd estimate = spectrum.array() * sampled->mean_gain[0].array();
-      DenoisedSignal out;
-      out.name = name;
-      out.method = models::MfMethodName(method);
       out.denoised =
           linalg::InverseStft(estimate, static_cast<int>(mix->samples.size()));
       out.sdr_db = SignalToDistortionRatio(clean->samples, out.denoised);
@@ -433,10 +501,7 @@ absl::StatusOr<std::vector<SyntheticRecoveryRow>> RunSyntheticRecovery(
       AlphaStableMfCheckpointer::Open(options, "synthetic", FingerprintValues(
           absl::MakeConstSpan(data.power.data(), static_cast<size_t>(data.power.size()))));
   if (!checkpoints.ok()) return checkpoints.status();
-  if (checkpoints->resumed_runs() > 0) {
-    std::cout << "resumed from " << options.checkpoint_path << ": "
-              << checkpoints->resumed_runs() << " run(s) done\n";
-  }
+  PrintResumed(options, *checkpoints);
   std::vector<SyntheticRecoveryRow> rows;
   for (models::MfMethod method : options.methods) {
     if (std::optional<SyntheticRecoveryRow> done =
@@ -445,11 +510,24 @@ absl::StatusOr<std::vector<SyntheticRecoveryRow>> RunSyntheticRecovery(
       continue;
     }
     if (checkpoints->ShouldStop()) return rows;
-    absl::StatusOr<models::AlphaStableMfResult> sampled =
-        SampleModel(data.power, model_options, options, options.synthetic_settings, method);
-    if (!sampled.ok()) return sampled.status();
     SyntheticRecoveryRow row;
     row.method = models::MfMethodName(method);
+    absl::StatusOr<models::AlphaStableMfResult> sampled =
+        SampleModel(data.power, model_options, options, options.synthetic_settings, method,
+                    *checkpoints, row.method, /*data=*/0);
+    if (!sampled.ok()) {
+      if (!IsDivergence(sampled.status())) return sampled.status();
+      // The synthetic settings have no flags: "lower step_size" stays as the model says.
+      row.diverged = std::string(sampled.status().message());
+      row.relative_error = row.acceptance_rate = row.seconds_per_sample = kNan;
+      row.constant_error = constant_error;
+      row.derived_error = derived_error;
+      std::cout << row.method << " DIVERGED: " << row.diverged << "\n";
+      if (absl::Status s = checkpoints->AddRow(row); !s.ok()) return s;
+      rows.push_back(row);
+      continue;
+    }
+    if (!sampled->complete) return rows;  // options.stop_after
     row.relative_error = (sampled->mean_v[0] - truth).norm() / truth.norm();
     row.constant_error = constant_error;
     row.derived_error = derived_error;
@@ -464,6 +542,7 @@ absl::StatusOr<std::vector<SyntheticRecoveryRow>> RunSyntheticRecovery(
 std::string SdrCsv(const SpeechDenoisingResult& result) {
   std::string out = "signal,method,sdr_db,input_sdr_db,acceptance_rate,seconds_per_sample\n";
   for (const DenoisedSignal& d : result.denoised) {
+    if (!d.diverged.empty()) continue;
     absl::StrAppendFormat(&out, "%s,%s,%.4f,%.4f,%.4f,%.6g\n", d.name, d.method, d.sdr_db,
                           d.input_sdr_db, d.acceptance_rate, d.seconds_per_sample);
   }
@@ -475,7 +554,13 @@ std::string SdrSummary(const SpeechDenoisingResult& result) {
   std::map<std::string, std::pair<double, double>> sums;  // method -> (sdr, seconds)
   std::map<std::string, int> counts;
   double input_sum = 0;
+  std::string diverged;
   for (const DenoisedSignal& d : result.denoised) {
+    if (!d.diverged.empty()) {
+      absl::StrAppendFormat(&diverged, "%-6s DIVERGED on %s: %s; not in sdr.csv\n", d.method,
+                            d.name, d.diverged);
+      continue;
+    }
     if (counts[d.method]++ == 0) methods.push_back(d.method);
     sums[d.method].first += d.sdr_db;
     sums[d.method].second += d.seconds_per_sample;
@@ -492,7 +577,7 @@ std::string SdrSummary(const SpeechDenoisingResult& result) {
     absl::StrAppendFormat(&out, "%-6s mean SDR %6.2f dB  %.2f ms/sample\n", m,
                           sums[m].first / counts[m], sums[m].second / counts[m] * 1e3);
   }
-  return out;
+  return out + diverged;
 }
 
 OutputFiles SpeechOutputs(const SpeechDenoisingResult& result, int num_bins) {
@@ -500,6 +585,7 @@ OutputFiles SpeechOutputs(const SpeechDenoisingResult& result, int num_bins) {
   std::map<std::string, std::string> per_method;
   std::vector<std::string> methods;
   for (const DenoisedSignal& d : result.denoised) {
+    if (!d.diverged.empty()) continue;
     if (!per_method.count(d.method)) methods.push_back(d.method);
     absl::StrAppendFormat(&per_method[d.method], "%.4f\n", d.sdr_db);
   }
@@ -513,7 +599,7 @@ OutputFiles SpeechOutputs(const SpeechDenoisingResult& result, int num_bins) {
   files.emplace_back(result.names[0] + "_clean.wav", wav(result.clean[0]));
   files.emplace_back(result.names[0] + "_noisy.wav", wav(result.mixture[0]));
   for (const DenoisedSignal& d : result.denoised) {
-    if (d.name != result.names[0]) continue;
+    if (d.name != result.names[0] || !d.diverged.empty()) continue;
     files.emplace_back("spectrogram_" + d.method + ".dat", LogSpectrogram(d.denoised, num_bins));
     files.emplace_back(d.name + "_" + d.method + ".wav", wav(d.denoised));
   }
@@ -524,11 +610,34 @@ std::string SyntheticCsv(absl::Span<const SyntheticRecoveryRow> rows) {
   std::string out =
       "method,relative_error,constant_error,acceptance_rate,seconds_per_sample,derived_error\n";
   for (const SyntheticRecoveryRow& r : rows) {
+    if (!r.diverged.empty()) continue;
     absl::StrAppendFormat(&out, "%s,%.4f,%.4f,%.4f,%.6g,%.4f\n", r.method, r.relative_error,
                           r.constant_error, r.acceptance_rate, r.seconds_per_sample,
                           r.derived_error);
   }
   return out;
+}
+
+absl::Status DivergedRuns(absl::Span<const DenoisedSignal> denoised) {
+  std::string message;
+  for (const DenoisedSignal& d : denoised) {
+    if (d.diverged.empty()) continue;
+    absl::StrAppend(&message, message.empty() ? "" : "; ", d.name, ": ", d.diverged);
+  }
+  if (message.empty()) return absl::OkStatus();
+  return absl::InternalError(
+      absl::StrCat(message, " (the runs that finished are in summary.txt and sdr.csv)"));
+}
+
+absl::Status DivergedRuns(absl::Span<const SyntheticRecoveryRow> rows) {
+  std::string message;
+  for (const SyntheticRecoveryRow& r : rows) {
+    if (r.diverged.empty()) continue;
+    absl::StrAppend(&message, message.empty() ? "" : "; ", r.diverged);
+  }
+  if (message.empty()) return absl::OkStatus();
+  return absl::InternalError(
+      absl::StrCat(message, " (the methods that finished are in synthetic.csv)"));
 }
 
 }  // namespace sgmcmc::tools

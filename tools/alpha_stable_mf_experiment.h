@@ -103,13 +103,18 @@ struct AlphaStableMfExperimentOptions {
   int synthetic_rank = 1;
   AlphaStableMfSamplerSettings synthetic_settings = LogParametrizationSettings();
   // Checkpoint file (tools/alpha_stable_mf_checkpoint.h), rewritten after every run (the
-  // training of W_speech, each test signal x method; each method in synthetic mode); empty
-  // (default): none. With `resume`, the runs it holds are taken from it, not run again; the
-  // outputs equal an uninterrupted experiment's, the later runs' timings aside. stop_after_runs
-  // (>= 0; 0, the default: never) stops once that many runs are done, as if interrupted.
+  // training of W_speech, each test signal x method; each method in synthetic mode) and, with
+  // the chain of the run under way, every checkpoint_every sweeps of a run (>= 0; 0, the
+  // default: only after runs); empty (default): none. With `resume`, the runs it holds are
+  // taken from it, not run again, and the run under way continues from its chain; the outputs
+  // equal an uninterrupted experiment's, the timings aside. stop_after_runs (>= 0; 0, the
+  // default: never) stops once that many runs are done, stop_after (>= 0; 0, the default:
+  // never) once a run has done that many sweeps in all (its chain saved), as if interrupted.
   std::string checkpoint_path;
   bool resume = false;
   int stop_after_runs = 0;
+  int checkpoint_every = 0;
+  int stop_after = 0;
 
   absl::Status Validate() const;
 };
@@ -120,6 +125,11 @@ double SignalToDistortionRatio(absl::Span<const double> clean, absl::Span<const 
 struct DenoisedSignal {
   std::string name;  // "mix_00"
   std::string method;
+  // Empty if the chain ran to the end; else why it stopped, e.g. "sgld diverged at iteration
+  // 12 (non-finite W or H); lower sgld_step" (naming the method's settings field). A diverged
+  // run has NaN SDRs and no `denoised` samples; the other runs go on (as in
+  // tools/matrix_factorization).
+  std::string diverged;
   double sdr_db = 0;
   double input_sdr_db = 0;  // SDR of the mixture itself
   double acceptance_rate = 0;
@@ -128,7 +138,7 @@ struct DenoisedSignal {
 };
 
 struct SpeechDenoisingResult {
-  // False when stop_after_runs stopped the experiment (the rest is partial).
+  // False when stop_after_runs or stop_after stopped the experiment (the rest is partial).
   bool complete = true;
   int sample_rate = 16000;
   int train_frames = 0;
@@ -141,11 +151,16 @@ struct SpeechDenoisingResult {
   std::vector<DenoisedSignal> denoised;  // signal-major, then method
 };
 
+// A diverged (signal, method) run is recorded (DenoisedSignal::diverged) and the experiment
+// goes on; a diverged training chain of W_speech, on which every run depends, is an error
+// ("training W: ... lower train_step").
 absl::StatusOr<SpeechDenoisingResult> RunSpeechDenoising(
     const AlphaStableMfExperimentOptions& options);
 
 struct SyntheticRecoveryRow {
   std::string method;
+  // As DenoisedSignal::diverged (the errors are then NaN).
+  std::string diverged;
   // Relative Frobenius error of the averaged W H against the truth.
   double relative_error = 0;
   // The error an efficient estimator reaches at this noise level,
@@ -155,20 +170,26 @@ struct SyntheticRecoveryRow {
   double acceptance_rate = 0;
   double seconds_per_sample = 0;
 };
-// Fewer rows than methods when stop_after_runs stopped it.
+// Fewer rows than methods when stop_after_runs or stop_after stopped it.
 absl::StatusOr<std::vector<SyntheticRecoveryRow>> RunSyntheticRecovery(
     const AlphaStableMfExperimentOptions& options);
 
-// sdr.csv: signal,method,sdr_db,input_sdr_db,acceptance_rate,seconds_per_sample.
+// sdr.csv: signal,method,sdr_db,input_sdr_db,acceptance_rate,seconds_per_sample; diverged
+// runs are left out.
 std::string SdrCsv(const SpeechDenoisingResult& result);
-// Text summary: per-signal SDR table and per-method mean SDR and time per sample.
+// Text summary: per-method mean SDR and time per sample over the runs that finished, and a
+// "METHOD DIVERGED on SIGNAL: ..." line per diverged run.
 std::string SdrSummary(const SpeechDenoisingResult& result);
+// Internal naming every diverged run ("mix_00: sgld diverged at iteration 12 (...); lower
+// sgld_step; ..."), to be returned after the other runs' outputs are written; OK if none.
+absl::Status DivergedRuns(absl::Span<const DenoisedSignal> denoised);
+absl::Status DivergedRuns(absl::Span<const SyntheticRecoveryRow> rows);
 // Output files: sdr.csv, summary.txt, sdr_<method>.dat (one SDR per line, for the box plot),
 // spectrogram_{clean,noisy,<method>}.dat of the first test signal (gnuplot matrix: log10 power,
 // I rows x J columns) and the WAVs of the first signal (clean, noisy, denoised per method).
 OutputFiles SpeechOutputs(const SpeechDenoisingResult& result, int num_bins);
 // synthetic.csv: method,relative_error,constant_error,acceptance_rate,seconds_per_sample,
-// derived_error.
+// derived_error; diverged methods are left out (DivergedRuns names them).
 std::string SyntheticCsv(absl::Span<const SyntheticRecoveryRow> rows);
 
 }  // namespace sgmcmc::tools

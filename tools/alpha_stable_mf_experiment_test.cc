@@ -1,5 +1,6 @@
 #include "tools/alpha_stable_mf_experiment.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -11,6 +12,9 @@
 #include "gtest/gtest.h"
 #include "rng/engine.h"
 #include "rng/normal.h"
+#include "tools/alpha_stable_mf_checkpoint.pb.h"
+#include "tools/checkpoint_file.h"
+#include "tools/tool_support.h"
 
 namespace sgmcmc::tools {
 namespace {
@@ -61,6 +65,28 @@ AlphaStableMfExperimentOptions SmallOptions(const std::string& dir) {
   return options;
 }
 
+// Denoise mode with K = 5, sgld and hamcmc, 40 sweeps per signal and `train_samples` of
+// training, the last halves averaged: for the checkpoint tests.
+AlphaStableMfExperimentOptions TinyDenoising(const std::string& dir, int train_samples) {
+  AlphaStableMfExperimentOptions options = SmallOptions(dir);
+  options.speech_rank = 5;
+  options.train_samples = train_samples;
+  options.train_average_last = train_samples / 2;
+  options.samples = 40;
+  options.average_last = 20;
+  options.methods = {models::MfMethod::kSgld, models::MfMethod::kHamcmc};
+  return options;
+}
+
+// Synthetic mode on a 20 x 20 matrix, `samples` sweeps, the last half averaged.
+AlphaStableMfExperimentOptions SmallSynthetic(int samples) {
+  AlphaStableMfExperimentOptions options;
+  options.synthetic_rows = options.synthetic_cols = 20;
+  options.samples = samples;
+  options.average_last = samples / 2;
+  return options;
+}
+
 // SDR of the best scalar gain g* m (g* = <s, m> / <m, m>, least squares) of `mixture` m
 // against `clean` s: what a denoiser that only scales its input can reach at most.
 double BestScalarGainSdr(const std::vector<double>& clean, const std::vector<double>& mixture) {
@@ -108,23 +134,72 @@ TEST(RunSpeechDenoisingTest, DenoisesTonesInWhiteNoise) {
   }
 }
 
-// A diverged chain said "lower step_size": it names the method's own step field (the tool's
-// flag), and the training chain's is train_step.
-TEST(RunSpeechDenoisingTest, ADivergenceNamesTheStepField) {
+// A diverged chain ended the experiment, throwing the finished runs away, and said "lower
+// step_size": it is recorded with its iteration and its method's step field (the tool's flag),
+// the other methods run and are written, the summary marks it and sdr.csv leaves it out. The
+// training chain's divergence is still an error (every run needs W_speech), naming train_step.
+TEST(RunSpeechDenoisingTest, ADivergedRunIsMarkedAndTheOthersKept) {
   const std::string dir = WriteDataSet();
   AlphaStableMfExperimentOptions options = SmallOptions(dir);
-  options.methods = {models::MfMethod::kSgld};
+  options.methods = {models::MfMethod::kSgld, models::MfMethod::kPsgld};
   options.settings.sgld_step = 1e300;  // theta overflows at the first step
-  absl::Status status = RunSpeechDenoising(options).status();
-  EXPECT_TRUE(absl::StartsWith(status.message(), "mix_00: sgld diverged at iteration ") &&
-              absl::EndsWith(status.message(), "lower sgld_step"))
+  absl::StatusOr<SpeechDenoisingResult> result = RunSpeechDenoising(options);
+  ASSERT_TRUE(result.ok()) << result.status();
+  ASSERT_EQ(result->denoised.size(), 2u);
+  const DenoisedSignal& diverged = result->denoised[0];
+  EXPECT_TRUE(absl::StartsWith(diverged.diverged, "sgld diverged at iteration ") &&
+              absl::EndsWith(diverged.diverged, "lower sgld_step"))
+      << diverged.diverged;
+  EXPECT_TRUE(std::isnan(diverged.sdr_db));
+  EXPECT_TRUE(diverged.denoised.empty());
+  EXPECT_TRUE(result->denoised[1].diverged.empty());
+  EXPECT_TRUE(std::isfinite(result->denoised[1].sdr_db));
+  const std::string csv = SdrCsv(*result);
+  EXPECT_FALSE(absl::StrContains(csv, "mix_00,sgld,")) << csv;
+  EXPECT_TRUE(absl::StrContains(csv, "mix_00,psgld,")) << csv;
+  const std::string summary = SdrSummary(*result);
+  EXPECT_TRUE(absl::StrContains(summary, "sgld   DIVERGED on mix_00: sgld diverged at iteration "))
+      << summary;
+  EXPECT_TRUE(absl::StrContains(summary, "psgld  mean SDR")) << summary;
+  std::vector<std::string> names;
+  for (const auto& [name, contents] : SpeechOutputs(*result, 256)) names.push_back(name);
+  for (const char* absent : {"sdr_sgld.dat", "spectrogram_sgld.dat", "mix_00_sgld.wav"}) {
+    EXPECT_EQ(std::find(names.begin(), names.end(), absent), names.end()) << absent;
+  }
+  EXPECT_NE(std::find(names.begin(), names.end(), "mix_00_psgld.wav"), names.end());
+  const absl::Status status = DivergedRuns(result->denoised);
+  EXPECT_EQ(status.code(), absl::StatusCode::kInternal);
+  EXPECT_TRUE(absl::StartsWith(status.message(), "mix_00: sgld diverged at iteration "))
       << status;
+  EXPECT_TRUE(DivergedRuns(absl::MakeConstSpan(result->denoised).subspan(1)).ok());
+
   options = SmallOptions(dir);
   options.train_step = 1e300;
-  status = RunSpeechDenoising(options).status();
-  EXPECT_TRUE(absl::StartsWith(status.message(), "training W: sgld diverged at iteration ") &&
-              absl::EndsWith(status.message(), "lower train_step"))
-      << status;
+  const absl::Status training = RunSpeechDenoising(options).status();
+  EXPECT_TRUE(absl::StartsWith(training.message(), "training W: sgld diverged at iteration ") &&
+              absl::EndsWith(training.message(), "lower train_step"))
+      << training;
+}
+
+// Synthetic mode likewise: the diverged method has a marked row, left out of the CSV, and the
+// others' rows are unchanged by it.
+TEST(RunSyntheticRecoveryTest, ADivergedMethodIsMarkedAndTheOthersKept) {
+  AlphaStableMfExperimentOptions options = SmallSynthetic(60);
+  options.methods = {models::MfMethod::kSgld, models::MfMethod::kPsgld};
+  options.synthetic_settings.sgld_step = 1e300;
+  absl::StatusOr<std::vector<SyntheticRecoveryRow>> rows = RunSyntheticRecovery(options);
+  ASSERT_TRUE(rows.ok()) << rows.status();
+  ASSERT_EQ(rows->size(), 2u);
+  EXPECT_TRUE(absl::StartsWith((*rows)[0].diverged, "sgld diverged at iteration "))
+      << (*rows)[0].diverged;
+  EXPECT_TRUE((*rows)[1].diverged.empty());
+  // psgld's row is the one it has alone (every method draws its own streams).
+  options.methods = {models::MfMethod::kPsgld};
+  EXPECT_EQ((*rows)[1].relative_error, RunSyntheticRecovery(options).value()[0].relative_error);
+  const std::string csv = SyntheticCsv(*rows);
+  EXPECT_FALSE(absl::StrContains(csv, "\nsgld,")) << csv;
+  EXPECT_TRUE(absl::StrContains(csv, "\npsgld,")) << csv;
+  EXPECT_EQ(DivergedRuns(*rows).code(), absl::StatusCode::kInternal);
 }
 
 TEST(RunSpeechDenoisingTest, ReportsMissingFiles) {
@@ -229,13 +304,7 @@ TEST(RunSyntheticRecoveryTest, OneRowPerMethodWithinTheDerivedError) {
 // the runs before the stop kept). Another setting is refused, naming the checkpoint.
 TEST(RunSpeechDenoisingTest, StoppedAndResumedExperimentEqualsTheUninterruptedOne) {
   const std::string dir = WriteDataSet();
-  AlphaStableMfExperimentOptions options = SmallOptions(dir);
-  options.speech_rank = 5;
-  options.train_samples = 40;
-  options.train_average_last = 20;
-  options.samples = 40;
-  options.average_last = 20;
-  options.methods = {models::MfMethod::kSgld, models::MfMethod::kHamcmc};
+  AlphaStableMfExperimentOptions options = TinyDenoising(dir, 40);
   options.checkpoint_path = ::testing::TempDir() + "/amf_whole.pb";
   absl::StatusOr<SpeechDenoisingResult> whole = RunSpeechDenoising(options);
   ASSERT_TRUE(whole.ok()) << whole.status();
@@ -275,10 +344,7 @@ TEST(RunSpeechDenoisingTest, StoppedAndResumedExperimentEqualsTheUninterruptedOn
 
 // Synthetic mode stopped after its first method and resumed: the same rows.
 TEST(RunSyntheticRecoveryTest, StoppedAndResumedEqualsTheUninterruptedOne) {
-  AlphaStableMfExperimentOptions options;
-  options.synthetic_rows = options.synthetic_cols = 20;
-  options.samples = 100;
-  options.average_last = 50;
+  AlphaStableMfExperimentOptions options = SmallSynthetic(100);
   const std::vector<SyntheticRecoveryRow> whole = RunSyntheticRecovery(options).value();
   options.checkpoint_path = ::testing::TempDir() + "/amf_synthetic.pb";
   options.stop_after_runs = 1;
@@ -292,6 +358,86 @@ TEST(RunSyntheticRecoveryTest, StoppedAndResumedEqualsTheUninterruptedOne) {
     EXPECT_EQ(resumed[r].relative_error, whole[r].relative_error) << r;
     EXPECT_EQ(resumed[r].acceptance_rate, whole[r].acceptance_rate) << r;
   }
+}
+
+// Interrupted inside runs (--stop_after): first inside the training of W_speech (sweep 10 of
+// 20), then, resumed, inside the first signal's sgld chain (sweep 30 of 40), then resumed to
+// the end, with chains saved every 7 sweeps: the denoised signals, SDRs and acceptance rates
+// equal the uninterrupted experiment's bit for bit.
+TEST(RunSpeechDenoisingTest, InterruptedInsideRunsAndResumedEqualsTheUninterruptedOne) {
+  const std::string dir = WriteDataSet();
+  AlphaStableMfExperimentOptions options = TinyDenoising(dir, 20);
+  const SpeechDenoisingResult whole = RunSpeechDenoising(options).value();
+  options.checkpoint_path = ::testing::TempDir() + "/amf_inside.pb";
+  options.checkpoint_every = 7;
+  options.stop_after = 10;
+  const SpeechDenoisingResult in_training = RunSpeechDenoising(options).value();
+  EXPECT_FALSE(in_training.complete);
+  EXPECT_TRUE(in_training.denoised.empty());
+  options.resume = true;
+  options.stop_after = 30;
+  const SpeechDenoisingResult in_sgld = RunSpeechDenoising(options).value();
+  EXPECT_FALSE(in_sgld.complete);
+  EXPECT_TRUE(in_sgld.denoised.empty());
+  options.stop_after = 0;
+  const SpeechDenoisingResult resumed = RunSpeechDenoising(options).value();
+  ASSERT_TRUE(resumed.complete);
+  EXPECT_EQ(resumed.train_acceptance_rate, whole.train_acceptance_rate);
+  ASSERT_EQ(resumed.denoised.size(), whole.denoised.size());
+  for (size_t d = 0; d < whole.denoised.size(); ++d) {
+    EXPECT_EQ(resumed.denoised[d].method, whole.denoised[d].method);
+    EXPECT_EQ(resumed.denoised[d].denoised, whole.denoised[d].denoised) << d;
+    EXPECT_EQ(resumed.denoised[d].sdr_db, whole.denoised[d].sdr_db) << d;
+    EXPECT_EQ(resumed.denoised[d].acceptance_rate, whole.denoised[d].acceptance_rate) << d;
+  }
+}
+
+// Synthetic mode interrupted inside its second method and resumed: the same rows. A damaged
+// checkpoint, and one whose saved chain does not fit the run (a well-formed file from another
+// version or hand), are refused naming the file, not resumed from.
+TEST(RunSyntheticRecoveryTest, InterruptedInsideARunAndResumedEqualsTheUninterruptedOne) {
+  AlphaStableMfExperimentOptions options = SmallSynthetic(100);
+  options.methods = {models::MfMethod::kPsgld, models::MfMethod::kHamcmc};
+  const std::vector<SyntheticRecoveryRow> whole = RunSyntheticRecovery(options).value();
+  const std::string path = ::testing::TempDir() + "/amf_synthetic_inside.pb";
+  options.checkpoint_path = path;
+  options.checkpoint_every = 20;
+  options.stop_after_runs = 1;  // psgld done, then hamcmc stopped at sweep 70
+  EXPECT_EQ(RunSyntheticRecovery(options).value().size(), 1u);
+  options.stop_after_runs = 0;
+  options.stop_after = 70;
+  options.resume = true;
+  EXPECT_EQ(RunSyntheticRecovery(options).value().size(), 1u);
+  const std::string bytes = ReadFile(path).value();
+  options.stop_after = 0;
+  const std::vector<SyntheticRecoveryRow> resumed = RunSyntheticRecovery(options).value();
+  ASSERT_EQ(resumed.size(), whole.size());
+  for (size_t r = 0; r < whole.size(); ++r) {
+    EXPECT_EQ(resumed[r].relative_error, whole[r].relative_error) << r;
+    EXPECT_EQ(resumed[r].acceptance_rate, whole[r].acceptance_rate) << r;
+  }
+
+  std::string damaged = bytes;
+  damaged[damaged.size() / 2] ^= 0x10;
+  ASSERT_TRUE(WriteFile(path, damaged).ok());
+  absl::Status status = RunSyntheticRecovery(options).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << status;
+  EXPECT_TRUE(absl::StartsWith(status.message(), path + ": ")) << status;
+
+  AlphaStableMfCheckpoint checkpoint;
+  ASSERT_TRUE(
+      checkpoint.ParseFromString(UnframeCheckpoint(path, "alpha_stable_mf", bytes).value()));
+  ASSERT_EQ(checkpoint.in_progress().run(), "hamcmc");
+  EXPECT_EQ(checkpoint.in_progress().state().iteration(), 70);
+  checkpoint.mutable_in_progress()->mutable_state()->mutable_phi()->RemoveLast();
+  ASSERT_TRUE(WriteCheckpoint(path, "alpha_stable_mf", checkpoint.SerializeAsString()).ok());
+  status = RunSyntheticRecovery(options).status();
+  EXPECT_EQ(status.code(), absl::StatusCode::kDataLoss) << status;
+  EXPECT_TRUE(absl::StrContains(
+      status.message(),
+      path + ": the saved chain of hamcmc does not fit: AlphaStableMfChainState.phi has 399 "
+             "values, the model needs 400"))
+      << status;
 }
 
 }  // namespace

@@ -43,18 +43,26 @@ for bad in "--sgld_step=0" "--psgld_lambda=-1" "--hamcmc_gamma=0" "--hamcmc_memo
   grep -q -- "^alpha_stable_mf: INVALID_ARGUMENT: ${bad%%=*} must be " "${TEST_TMPDIR}/err"
   test ! -s "${TEST_TMPDIR}/stdout"
 done
-# A diverged chain names the flag of its step ("lower step_size" did not say whose).
-if "${bin}" --output_dir="${out}" --data_dir="${out}/data" --methods=sgld --sgld_step=1e300 \
-  --samples=5 --average_last=1 --train_samples=5 --train_average_last=1 --speech_rank=20 \
-  --noplot > /dev/null 2> "${TEST_TMPDIR}/err"; then
+# A diverged chain is marked and the other methods' outputs written, then the tool exits 1
+# naming the flag of its step ("lower step_size" did not say whose; a divergence used to end
+# the tool and throw the finished runs away).
+if "${bin}" --output_dir="${out}d" --data_dir="${out}/data" --methods=sgld,psgld \
+  --sgld_step=1e300 --samples=5 --average_last=1 --train_samples=5 --train_average_last=1 \
+  --speech_rank=20 --noplot > "${TEST_TMPDIR}/stdout" 2> "${TEST_TMPDIR}/err"; then
   echo "expected a divergence at --sgld_step=1e300" >&2
   exit 1
 fi
-grep -q "^alpha_stable_mf: INTERNAL: mix_00: sgld diverged at iteration .*lower --sgld_step$" \
+grep -q "^alpha_stable_mf: INTERNAL: mix_00: sgld diverged at iteration .*lower --sgld_step " \
   "${TEST_TMPDIR}/err"
-# Checkpoints (synthetic mode): a run killed for real once its checkpoint exists, and one
-# stopped after its first method, resumed, write the uninterrupted run's synthetic.csv (the
-# seconds column aside).
+grep -q "^sgld   DIVERGED on mix_00: sgld diverged at iteration " "${out}d/summary.txt"
+grep -q "^mix_00,psgld," "${out}d/sdr.csv"
+if grep -q "^mix_00,sgld," "${out}d/sdr.csv"; then
+  echo "a diverged run in sdr.csv" >&2
+  exit 1
+fi
+# Checkpoints (synthetic mode): a run killed for real once its checkpoint exists, one stopped
+# after its first method and one stopped inside it, resumed, write the uninterrupted run's
+# synthetic.csv (the seconds column aside).
 sflags="--mode=synthetic --samples=400 --average_last=100 --synthetic_size=30 --noplot"
 # shellcheck disable=SC2086
 "${bin}" ${sflags} --output_dir="${out}k0" > /dev/null
@@ -68,17 +76,29 @@ kill -9 "${pid}" 2> /dev/null || true
 wait "${pid}" 2> /dev/null || true
 # shellcheck disable=SC2086
 "${bin}" ${sflags} --output_dir="${out}k1" --resume > "${TEST_TMPDIR}/k1.out"
-grep -q "resumed from ${out}k1/checkpoint_synthetic.pb: [1-3] run(s) done" "${TEST_TMPDIR}/k1.out" ||
+# (The first checkpoint is the first method's chain at sweep 100, --checkpoint_every's default.)
+grep -q "resumed from ${out}k1/checkpoint_synthetic.pb: [0-3] run(s) done" \
+  "${TEST_TMPDIR}/k1.out" ||
   test ! -e "${out}k1/checkpoint_synthetic.pb"
 # shellcheck disable=SC2086
 "${bin}" ${sflags} --output_dir="${out}k2" --stop_after_runs=1 > "${TEST_TMPDIR}/k2.out"
-grep -q "^stopped after 1 run(s); checkpoint in ${out}k2/checkpoint_synthetic.pb" \
+grep -q "^stopped (--stop_after_runs=1, --stop_after=0); checkpoint in ${out}k2/checkpoint_" \
   "${TEST_TMPDIR}/k2.out"
 test ! -e "${out}k2/synthetic.csv"
 # shellcheck disable=SC2086
 "${bin}" ${sflags} --output_dir="${out}k2" --resume > "${TEST_TMPDIR}/k2.out"
 grep -q "resumed from ${out}k2/checkpoint_synthetic.pb: 1 run(s) done" "${TEST_TMPDIR}/k2.out"
-for k in k1 k2; do
+# Stopped inside the first method's chain (sweep 150 of 400, chains saved every 50) and resumed
+# from there.
+# shellcheck disable=SC2086
+"${bin}" ${sflags} --output_dir="${out}k3" --stop_after=150 --checkpoint_every=50 \
+  > "${TEST_TMPDIR}/k3.out"
+grep -q "^stopped (--stop_after_runs=0, --stop_after=150)" "${TEST_TMPDIR}/k3.out"
+# shellcheck disable=SC2086
+"${bin}" ${sflags} --output_dir="${out}k3" --resume > "${TEST_TMPDIR}/k3.out"
+grep -q "resumed from ${out}k3/checkpoint_synthetic.pb: 0 run(s) done; sgld resumed at sweep 150" \
+  "${TEST_TMPDIR}/k3.out"
+for k in k1 k2 k3; do
   cut -d, -f1-4,6 "${out}k0/synthetic.csv" > "${TEST_TMPDIR}/k0.csv"
   cut -d, -f1-4,6 "${out}${k}/synthetic.csv" > "${TEST_TMPDIR}/${k}.csv"
   cmp "${TEST_TMPDIR}/k0.csv" "${TEST_TMPDIR}/${k}.csv"

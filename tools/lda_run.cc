@@ -35,6 +35,7 @@
 #include "tools/checkpoint_file.h"
 #include "tools/gnuplot.h"
 #include "tools/lda_checkpoint.pb.h"
+#include "tools/lda_stream_state.h"
 #include "tools/tool_support.h"
 
 namespace sgmcmc::tools {
@@ -241,7 +242,7 @@ class RunTrainer {
       }
       SGMCMC_RETURN_IF_ERROR(RestoreState(checkpoint, path, lda, schedule));
       if (stream.has_value()) {
-        SGMCMC_RETURN_IF_ERROR(RestoreStream(checkpoint.stream(), path, *stream, stream_engine));
+        SGMCMC_RETURN_IF_ERROR(RestoreLdaStreamState(checkpoint.stream(), path, *stream, stream_engine));
       }
       progress_ << absl::StrFormat("[%s] resumed from %s at iteration %d\n", run_.name, path,
                                    lda.iteration());
@@ -297,7 +298,7 @@ class RunTrainer {
       }
       if (config_.checkpoint_every() > 0 && m % config_.checkpoint_every() == 0 && !last) {
         SaveState(lda, schedule, checkpoint);
-        if (stream.has_value()) SaveStream(*stream, stream_engine, checkpoint);
+        if (stream.has_value()) SaveLdaStreamState(*stream, stream_engine, *checkpoint.mutable_stream());
         SGMCMC_RETURN_IF_ERROR(
             WriteCheckpoint(path, kCheckpointKind, checkpoint.SerializeAsString()));
       }
@@ -306,7 +307,7 @@ class RunTrainer {
       SGMCMC_RETURN_IF_ERROR(Evaluate(lda, schedule, checkpoint));  // e.g. resumed at the end
     }
     SaveState(lda, schedule, checkpoint);
-    if (stream.has_value()) SaveStream(*stream, stream_engine, checkpoint);
+    if (stream.has_value()) SaveLdaStreamState(*stream, stream_engine, *checkpoint.mutable_stream());
     SGMCMC_RETURN_IF_ERROR(
         WriteCheckpoint(path, kCheckpointKind, checkpoint.SerializeAsString()));
     if (stream_ended && lda.iteration() < run_.iterations) {
@@ -331,31 +332,6 @@ class RunTrainer {
  private:
   int StreamPasses() const {
     return config_.stream().has_passes() ? config_.stream().passes() : 1;
-  }
-
-  static void SaveStream(const data::UciMinibatchStream& stream, const rng::Engine& engine,
-                         LdaCheckpoint& checkpoint) {
-    const data::UciMinibatchStream::State state = stream.state();
-    LdaStreamState& out = *checkpoint.mutable_stream();
-    out.mutable_buffer_ids()->Assign(state.buffer_ids.begin(), state.buffer_ids.end());
-    out.set_next_document(state.next_document);
-    out.set_passes_completed(state.passes_completed);
-    out.set_documents_emitted(state.documents_emitted);
-    out.set_engine_position(engine.position());
-  }
-
-  static absl::Status RestoreStream(const LdaStreamState& saved, const std::string& path,
-                                    data::UciMinibatchStream& stream, rng::Engine& engine) {
-    data::UciMinibatchStream::State state;
-    state.buffer_ids.assign(saved.buffer_ids().begin(), saved.buffer_ids().end());
-    state.next_document = saved.next_document();
-    state.passes_completed = saved.passes_completed();
-    state.documents_emitted = saved.documents_emitted();
-    if (absl::Status s = stream.Restore(state); !s.ok()) {
-      return absl::Status(s.code(), absl::StrCat(path, ": the stream's position: ", s.message()));
-    }
-    engine.Seek(saved.engine_position());
-    return absl::OkStatus();
   }
 
   absl::StatusOr<models::Lda> CreateLda(const std::string& source) {
@@ -984,14 +960,15 @@ absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options) {
       stdin_stream.has_value()
           ? LoadStreamedLdaData(config, options.source, &stdin_stream->reader())
           : LoadLdaData(config, options.source, options.argv0));
-  // Runs without a preset get the default for the training corpus' document length (a
-  // streamed corpus' is not known in advance: those keep kDefaultLdaPreset).
-  if (!data.streamed) {
-    SGMCMC_ASSIGN_OR_RETURN(
-        runs, ResolveLdaRuns(config, options.source,
-                             static_cast<double>(data.train.num_tokens()) /
-                                 std::max(1, data.train.num_documents())));
-  }
+  // Runs without a preset get the default for the training documents' mean length; a
+  // stream is not read in advance, so there that of its held-out documents (the stream's
+  // first documents, or a test file of the same corpus), both parts of their split.
+  const double mean_document_length =
+      data.streamed
+          ? static_cast<double>(data.test.observed.num_tokens() + data.test.held_out.num_tokens()) /
+                std::max(1, data.test.observed.num_documents())
+          : static_cast<double>(data.train.num_tokens()) / std::max(1, data.train.num_documents());
+  SGMCMC_ASSIGN_OR_RETURN(runs, ResolveLdaRuns(config, options.source, mean_document_length));
   SGMCMC_RETURN_IF_ERROR(FitLdaRunsToData(
       data.streamed ? data.streamed_documents : data.train.num_documents(), options.source, runs,
       data.streamed ? (config.stream().has_passes() ? config.stream().passes() : 1) : 0));

@@ -65,7 +65,9 @@ printf 'runs { num_topics: 3 minibatch_size: 8 gibbs_sweeps: 4 }\n' > "${stream}
   --test_docword="${stream}/test.txt" --threads=2 --plot=false --output_dir="${stream}/out" \
   < "${stream}/docword.txt.gz" 2> "${stream}/stderr"
 grep -q "training: 40 documents streamed per pass (never in memory), V = 6" "${stream}/stderr"
-grep -q "scir_fast: held-out perplexity .* after 5 iterations" "${stream}/out/summary.txt"
+# The default preset follows the held-out documents' mean length (5 tokens: sgrld_fast).
+grep -q "sgrld_fast: held-out perplexity .* after 5 iterations" "${stream}/out/summary.txt"
+grep -q "preset sgrld_fast (default for a mean document length of 5.0 tokens" "${stream}/stderr"
 # Standard input cannot be read twice.
 if "${tool}" --config="${stream}/small.textpb" --stream_docword=- --vocab="${stream}/vocab.txt" \
   --test_docword="${stream}/test.txt" --passes=2 --plot=false --output_dir="${stream}/out2" \

@@ -16,30 +16,8 @@ export LSAN_OPTIONS
 mpi() { timeout 120 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader,tcp "$@"; }
 flags="--record_every=10 --noplot --synthetic_rows=150 --synthetic_cols=120 \
 --synthetic_density=0.3 --rank=3 --sigma_x=0.5 --sgld_step=2e-3 --methods=sgld --blocks=6"
-descendants() {
-  for child in $(ps -o pid= --ppid "$1"); do
-    echo "${child}"
-    descendants "${child}"
-  done
-}
-# The rank pids of the job started by `launcher`, once all 3 run.
-ranks_of() {
-  job="$1"
-  for _ in $(seq 1 300); do
-    ranks=""
-    for pid in $(descendants "${job}"); do
-      if [ "$(ps -o comm= -p "${pid}")" = "matrix_factoriz" ]; then ranks="${ranks} ${pid}"; fi
-    done
-    # shellcheck disable=SC2086
-    set -- ${ranks}
-    if [ "$#" -ge 3 ]; then
-      echo "${ranks}"
-      return 0
-    fi
-    sleep 0.05
-  done
-  return 1
-}
+# shellcheck source=tools/mpi_ranks_testing.sh
+. "${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/mpi_ranks_testing.sh"
 # Seeded: the same three (rank, delay) pairs on every run of the test.
 awk 'BEGIN { srand(31)
   for (i = 0; i < 3; ++i) printf "%d %.2f\n", int(rand() * 3), 0.5 + 3 * rand() }' \
@@ -50,7 +28,7 @@ while read -r victim_index delay; do
     --checkpoint_dir="${TEST_TMPDIR}/kill_ckpt" --checkpoint_every=50 \
     --output_dir="${TEST_TMPDIR}/killed" > "${TEST_TMPDIR}/killed.out" 2>&1 &
   launcher=$!
-  ranks="$(ranks_of "${launcher}")"
+  ranks="$(ranks_of "${launcher}" matrix_factoriz 3)"
   # shellcheck disable=SC2086
   set -- ${ranks}
   shift "${victim_index}"

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
 #include "base/check.h"
 #include "math/special_functions.h"
 #include "rng/beta.h"
@@ -141,6 +142,47 @@ void DpClusterTable::Clear() {
   sizes_.clear();
   open_.clear();
   free_.clear();
+}
+
+absl::Status DpComponentModel::RestoreGlobalState(absl::Span<const double> state) {
+  if (state.empty()) return absl::OkStatus();
+  return absl::InvalidArgumentError(absl::StrCat(
+      "this component model has no global state, got ", state.size(), " values"));
+}
+
+absl::Status DpClusterTable::RestoreContents(std::vector<double> atoms,
+                                             std::vector<double> stats,
+                                             std::vector<int64_t> sizes, std::vector<char> open,
+                                             std::vector<int> free) {
+  const size_t slots = sizes.size();
+  if (open.size() != slots || atoms.size() != slots * model_->atom_size() ||
+      stats.size() != slots * model_->stats_size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "cluster table: ", slots, " sizes, ", open.size(), " open flags, ", atoms.size(),
+        " atom values and ", stats.size(), " statistics do not fit ", slots, " slots of ",
+        model_->atom_size(), " and ", model_->stats_size(), " values"));
+  }
+  std::vector<char> listed(slots, 0);
+  for (const int k : free) {
+    if (k < 0 || static_cast<size_t>(k) >= slots || open[k] || listed[k]) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "cluster table: free slot ", k, " is out of range, open or listed twice"));
+    }
+    listed[k] = 1;
+  }
+  for (size_t k = 0; k < slots; ++k) {
+    if (sizes[k] < 0 || (!open[k] && (sizes[k] != 0 || !listed[k]))) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("cluster table: slot ", k, " has size ", sizes[k], " and is ",
+                       open[k] ? "open" : "closed", listed[k] ? "" : " and not free"));
+    }
+  }
+  atoms_ = std::move(atoms);
+  stats_ = std::move(stats);
+  sizes_ = std::move(sizes);
+  open_ = std::move(open);
+  free_ = std::move(free);
+  return absl::OkStatus();
 }
 
 LogCountTable::LogCountTable(int64_t max_n) {

@@ -42,6 +42,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/types/span.h"
 #include "base/check.h"
 #include "rng/engine.h"
@@ -96,6 +97,13 @@ class DpComponentModel {
     (void)atoms;
     (void)num_atoms;
   }
+
+  // The parameters UpdateGlobal moves, for checkpoints (empty, the default: none), and their
+  // restoration: RestoreGlobalState(GlobalState()) on a model made with the same arguments
+  // makes it behave bit-identically. InvalidArgument (nothing changed) for a state of the
+  // wrong length or with non-finite values; the default accepts only an empty state.
+  virtual std::vector<double> GlobalState() const { return {}; }
+  virtual absl::Status RestoreGlobalState(absl::Span<const double> state);
 };
 
 // log (Σ_d x_d)! / Π_d x_d!, the multinomial coefficient of a count row of `dimension` entries.
@@ -180,6 +188,21 @@ class DpClusterTable {
   void Remove(int k, const double* x);
   // Frees every slot.
   void Clear();
+
+  // The whole table, for checkpoints: per slot its atom, statistics, size and open flag, and
+  // the free slots in reuse order (the last is reused first).
+  absl::Span<const double> all_atoms() const { return atoms_; }
+  absl::Span<const double> all_stats() const { return stats_; }
+  absl::Span<const int64_t> all_sizes() const { return sizes_; }
+  absl::Span<const char> all_open() const { return open_; }
+  absl::Span<const int> free_slots() const { return free_; }
+  // Replaces the table by those contents (RestoreContents of the accessors' values restores it
+  // exactly). InvalidArgument (nothing changed), naming what is wrong, unless the lengths fit
+  // the slots and the model, the free slots are exactly the closed ones (once each), a closed
+  // slot is empty and every size is >= 0.
+  absl::Status RestoreContents(std::vector<double> atoms, std::vector<double> stats,
+                               std::vector<int64_t> sizes, std::vector<char> open,
+                               std::vector<int> free);
 
  private:
   const DpComponentModel* model_;

@@ -145,4 +145,58 @@ absl::StatusOr<double> DpDistributedSlice::TestLogPredictive(const CountMatrix& 
                                       log_leftover_);
 }
 
+absl::StatusOr<DpDistributedSliceState> DpDistributedSlice::SaveState() {
+  SGMCMC_ASSIGN_OR_RETURN(const std::vector<int32_t> allocations, GatherAllocations());
+  DpDistributedSliceState state;
+  state.set_steps(steps_);
+  state.set_alpha(alpha_);
+  state.set_num_occupied(num_occupied_);
+  state.mutable_allocations()->Assign(allocations.begin(), allocations.end());
+  state.mutable_atoms()->Assign(atoms_.begin(), atoms_.end());
+  state.mutable_weights()->Assign(weights_.begin(), weights_.end());
+  state.set_log_leftover(log_leftover_);
+  return state;
+}
+
+absl::Status DpDistributedSlice::RestoreState(const DpDistributedSliceState& state) {
+  auto invalid = [](auto... what) {
+    return absl::InvalidArgumentError(absl::StrCat("DpDistributedSliceState.", what...));
+  };
+  const int a = model_->atom_size();
+  if (state.steps() < 0) return invalid("steps must be >= 0, got ", state.steps());
+  if (!(std::isfinite(state.alpha()) && state.alpha() > 0)) {
+    return invalid("alpha must be finite and > 0, got ", state.alpha());
+  }
+  if (state.atoms_size() % a != 0 || state.weights_size() > state.atoms_size() / a ||
+      state.num_occupied() < 0 || state.num_occupied() > state.weights_size()) {
+    return invalid("atoms, weights and num_occupied: ", state.atoms_size(), " values (", a,
+                   " per atom), ", state.weights_size(), " weights, ", state.num_occupied(),
+                   " occupied");
+  }
+  for (const double v : state.atoms()) {
+    if (!std::isfinite(v)) return invalid("atoms must be finite, got ", v);
+  }
+  for (const double w : state.weights()) {
+    if (!(w >= 0 && w <= 1)) return invalid("weights must be in [0, 1], got ", w);
+  }
+  if (state.allocations_size() != data_->rows()) {
+    return invalid("allocations has ", state.allocations_size(), " labels for ", data_->rows(),
+                   " rows");
+  }
+  for (int i = 0; i < state.allocations_size(); ++i) {
+    if (state.allocations(i) < 0 || state.allocations(i) >= kMaxComponents) {
+      return invalid("allocations[", i, "] = ", state.allocations(i), " is not in [0, ",
+                     kMaxComponents, ")");
+    }
+  }
+  steps_ = state.steps();
+  alpha_ = state.alpha();
+  num_occupied_ = state.num_occupied();
+  z_.assign(state.allocations().begin() + begin_, state.allocations().begin() + end_);
+  atoms_.assign(state.atoms().begin(), state.atoms().end());
+  weights_.assign(state.weights().begin(), state.weights().end());
+  log_leftover_ = state.log_leftover();
+  return absl::OkStatus();
+}
+
 }  // namespace sgmcmc::models

@@ -20,6 +20,10 @@
 // counts (exact for the multinomial's statistics): bit-identical on threads and MPI and for
 // every worker count.
 //
+// Checkpoints: SaveState between steps (models/dp/distributed_slice_state.proto: allocations,
+// atoms, the last weights, α) continues bit-identically after RestoreState, on any number of
+// workers.
+//
 // Cost per step on worker p: O(n_p K_i cost(LogLikelihood)) (K_i = #{j : ω_j > u_i}); two
 // all-reduces of O(K stats) doubles; O(K) atom moves on every worker.
 //
@@ -37,6 +41,7 @@
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
 #include "models/dp/component_model.h"
+#include "models/dp/distributed_slice_state.pb.h"
 #include "models/dp/neal8.h"
 #include "models/dp/parallel.h"
 #include "parallel/communicator.h"
@@ -78,6 +83,14 @@ class DpDistributedSlice : private DpWorkerRows {
   // Collective: Σ over the rows of `test` of log p(x | ω, θ, leftover stick to H), rows split
   // over the workers, the sum identical on every rank. Requires a step.
   absl::StatusOr<double> TestLogPredictive(const CountMatrix& test);
+
+  // Collective: the sampler's state between steps (models/dp/distributed_slice_state.proto),
+  // the same on every rank. RestoreState (every rank, the same state; not collective) into a
+  // sampler made with the same model, data and options continues bit-identically, for any
+  // worker count. InvalidArgument naming the field (nothing changed) if the state does not
+  // fit: lengths, allocations in [0, 2^24), finite atoms, weights in [0, 1], α finite > 0.
+  absl::StatusOr<DpDistributedSliceState> SaveState();
+  absl::Status RestoreState(const DpDistributedSliceState& state);
 
  private:
   DpDistributedSlice(parallel::Communicator* comm, DpComponentModel* model,

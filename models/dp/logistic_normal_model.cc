@@ -161,4 +161,25 @@ void DpLogisticNormalModel::UpdateGlobal(rng::Engine& engine, absl::Span<const d
   RefreshBank();
 }
 
+std::vector<double> DpLogisticNormalModel::GlobalState() const {
+  std::vector<double> state(model_.loadings().begin(), model_.loadings().end());
+  state.insert(state.end(), model_.mean().begin(), model_.mean().end());
+  return state;
+}
+
+absl::Status DpLogisticNormalModel::RestoreGlobalState(absl::Span<const double> state) {
+  const size_t loadings = model_.loadings().size(), mean = model_.mean().size();
+  if (state.size() != loadings + mean) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "logistic-normal base: a global state of ", state.size(), " values, expected ",
+        loadings + mean, " (loadings and mean)"));
+  }
+  if (absl::Status s = model_.SetBase(state.subspan(0, loadings), state.subspan(loadings));
+      !s.ok()) {
+    return s;
+  }
+  RefreshBank();
+  return absl::OkStatus();
+}
+
 }  // namespace sgmcmc::models

@@ -74,6 +74,9 @@ class DpLogisticNormalModel final : public DpComponentModel {
   double LogEmpiricalDensity(const double* x, const double* atom) const override;
   double LogMarginal(const double* x) const override;
   void UpdateGlobal(rng::Engine& engine, absl::Span<const double> atoms, int num_atoms) override;
+  // (Λ row-major, m): the base the UpdateGlobal moves; restoring it also re-maps the bank.
+  std::vector<double> GlobalState() const override;
+  absl::Status RestoreGlobalState(absl::Span<const double> state) override;
 
  private:
   // Writes η and its log softmax into `atom`.

@@ -194,4 +194,77 @@ double DpNeal8::LogPredictive(const double* x) const {
   return DpLogPredictive(*model_, x, log_weights, atoms, std::log(alpha_) - log_norm);
 }
 
+DpNeal8State DpNeal8::SaveState() const {
+  DpNeal8State state;
+  state.set_sweeps(sweeps_);
+  state.set_alpha(alpha_);
+  state.mutable_allocations()->Assign(z_.begin(), z_.end());
+  for (const char open : clusters_.all_open()) state.add_slot_open(open != 0);
+  state.mutable_slot_sizes()->Assign(clusters_.all_sizes().begin(), clusters_.all_sizes().end());
+  state.mutable_slot_atoms()->Assign(clusters_.all_atoms().begin(), clusters_.all_atoms().end());
+  state.mutable_slot_stats()->Assign(clusters_.all_stats().begin(), clusters_.all_stats().end());
+  state.mutable_free_slots()->Assign(clusters_.free_slots().begin(),
+                                     clusters_.free_slots().end());
+  state.mutable_pool()->Assign(pool_.begin(), pool_.end());
+  state.set_proposals(proposals_);
+  state.set_acceptances(acceptances_);
+  return state;
+}
+
+absl::Status DpNeal8::RestoreState(const DpNeal8State& state) {
+  auto invalid = [](auto... what) {
+    return absl::InvalidArgumentError(absl::StrCat("DpNeal8State.", what...));
+  };
+  if (state.sweeps() < 0) return invalid("sweeps must be >= 0, got ", state.sweeps());
+  if (!(std::isfinite(state.alpha()) && state.alpha() > 0)) {
+    return invalid("alpha must be finite and > 0, got ", state.alpha());
+  }
+  if (state.allocations_size() != data_->rows()) {
+    return invalid("allocations has ", state.allocations_size(), " labels for ", data_->rows(),
+                   " rows");
+  }
+  if (state.pool_size() != static_cast<int64_t>(pool_.size())) {
+    return invalid("pool has ", state.pool_size(), " values, expected ", pool_.size());
+  }
+  for (const auto* values : {&state.pool(), &state.slot_atoms()}) {
+    for (const double v : *values) {
+      if (!std::isfinite(v)) return invalid("pool and slot_atoms must be finite, got ", v);
+    }
+  }
+  // Each allocation is an open slot, and each slot's size its member count.
+  const int slots = state.slot_sizes_size();
+  std::vector<int64_t> members(slots, 0);
+  for (int i = 0; i < state.allocations_size(); ++i) {
+    const int32_t k = state.allocations(i);
+    if (k < 0 || k >= slots || k >= state.slot_open_size() || !state.slot_open(k)) {
+      return invalid("allocations[", i, "] = ", k, " is not an open slot");
+    }
+    ++members[k];
+  }
+  for (int k = 0; k < slots; ++k) {
+    if (members[k] != state.slot_sizes(k)) {
+      return invalid("slot_sizes[", k, "] = ", state.slot_sizes(k), ", but ", members[k],
+                     " rows are allocated to it");
+    }
+  }
+  DpClusterTable clusters(model_);
+  if (absl::Status s = clusters.RestoreContents(
+          {state.slot_atoms().begin(), state.slot_atoms().end()},
+          {state.slot_stats().begin(), state.slot_stats().end()},
+          {state.slot_sizes().begin(), state.slot_sizes().end()},
+          {state.slot_open().begin(), state.slot_open().end()},
+          {state.free_slots().begin(), state.free_slots().end()});
+      !s.ok()) {
+    return invalid("slot_*: ", s.message());
+  }
+  clusters_ = std::move(clusters);
+  sweeps_ = state.sweeps();
+  alpha_ = state.alpha();
+  z_.assign(state.allocations().begin(), state.allocations().end());
+  pool_.assign(state.pool().begin(), state.pool().end());
+  proposals_ = state.proposals();
+  acceptances_ = state.acceptances();
+  return absl::OkStatus();
+}
+
 }  // namespace sgmcmc::models

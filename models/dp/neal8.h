@@ -22,7 +22,8 @@
 //   4. α | K, N by West (1992), if sampled.
 //
 // Random streams: sweep t uses rng::Engine(seed, DpTaggedStream(kDpNeal8StreamTag, t + 1, 0));
-// the initial atoms stream step 0. Bit-identical for a given seed.
+// the initial atoms stream step 0. Bit-identical for a given seed, also across a checkpoint
+// (SaveState / RestoreState between sweeps).
 //
 // Cost per sweep: O(N (K + m) · cost(LogLikelihood)) for the allocations, plus for ρ > 0
 // O(m N · cost(LogEmpiricalDensity)) for the two Q evaluations per proposal; memory
@@ -42,6 +43,7 @@
 #include "absl/status/status.h"
 #include "absl/types/span.h"
 #include "models/dp/component_model.h"
+#include "models/dp/neal8_state.pb.h"
 #include "rng/engine.h"
 
 namespace sgmcmc::models {
@@ -99,6 +101,14 @@ class DpNeal8 {
   // log p(x | z, θ, α) with weights n_k / (N + α) for the occupied clusters and α / (N + α)
   // for a new one (the mean of G given z and the atoms).
   double LogPredictive(const double* x) const;
+
+  // The chain's state between sweeps (models/dp/neal8_state.proto), and its restoration into a
+  // sampler made with the same model, data and options: the sweeps that follow are
+  // bit-identical to the uninterrupted chain's. InvalidArgument naming the field (nothing
+  // changed) if the state does not fit: lengths, allocations to open slots whose sizes are
+  // their member counts, finite atoms and pool, α finite and > 0.
+  DpNeal8State SaveState() const;
+  absl::Status RestoreState(const DpNeal8State& state);
 
  private:
   void RefreshPool(rng::Engine& engine);

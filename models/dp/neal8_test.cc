@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <vector>
 
 #include "gtest/gtest.h"
@@ -106,6 +107,53 @@ TEST(DpNeal8Test, SameSeedIsBitIdentical) {
             std::vector<int32_t>(b.allocations().begin(), b.allocations().end()));
   EXPECT_EQ(a.alpha(), b.alpha());
   EXPECT_EQ(a.LogPredictive(data.row(0)), b.LogPredictive(data.row(0)));
+}
+
+// A chain saved after 12 sweeps and restored into a fresh sampler (same model, data, options)
+// continues bit-identically, with ρ > 0 (the pool persists between sweeps), from singletons
+// whose clusters close (so the free slots and their order matter). A state that does not
+// fit is refused naming the field, leaving the sampler as it was.
+TEST(DpNeal8Test, SaveAndRestoreContinuesBitIdentically) {
+  const MultinomialDirichletModel model(8, 1.0);
+  const CountMatrix data = SyntheticMultinomialMixture({120}, 8, 40, 4, 1.0, 3)[0];
+  DpNeal8Options options;
+  options.empirical_probability = 0.3;
+  std::vector<int32_t> singletons(120);  // many clusters close in the first sweeps
+  std::iota(singletons.begin(), singletons.end(), 0);
+  DpNeal8 whole(&model, &data, options, singletons);
+  for (int t = 0; t < 12; ++t) whole.Sweep();
+  const DpNeal8State state = whole.SaveState();
+  DpNeal8 restored(&model, &data, options);
+  ASSERT_TRUE(restored.RestoreState(state).ok());
+  EXPECT_EQ(restored.SaveState().SerializeAsString(), state.SerializeAsString());
+  for (int t = 0; t < 10; ++t) {
+    whole.Sweep();
+    restored.Sweep();
+  }
+  EXPECT_EQ(restored.SaveState().SerializeAsString(), whole.SaveState().SerializeAsString());
+  EXPECT_EQ(restored.LogPredictive(data.row(0)), whole.LogPredictive(data.row(0)));
+  EXPECT_GT(state.free_slots_size(), 0);
+
+  const std::pair<void (*)(DpNeal8State&), const char*> cases[] = {
+      {[](DpNeal8State& s) { s.set_alpha(0); }, "DpNeal8State.alpha must be finite and > 0"},
+      {[](DpNeal8State& s) { s.mutable_allocations()->RemoveLast(); },
+       "DpNeal8State.allocations has 119 labels for 120 rows"},
+      {[](DpNeal8State& s) { s.set_allocations(0, 100000); },
+       "DpNeal8State.allocations[0] = 100000 is not an open slot"},
+      {[](DpNeal8State& s) { s.set_slot_sizes(0, s.slot_sizes(0) + 1); },
+       "DpNeal8State.slot_sizes[0] = "},
+      {[](DpNeal8State& s) { s.mutable_pool()->RemoveLast(); }, "DpNeal8State.pool has "},
+      {[](DpNeal8State& s) { s.mutable_slot_stats()->RemoveLast(); },
+       "DpNeal8State.slot_*: cluster table: "},
+  };
+  for (const auto& [damage, message] : cases) {
+    DpNeal8State bad = state;
+    damage(bad);
+    const absl::Status status = restored.RestoreState(bad);
+    EXPECT_EQ(status.code(), absl::StatusCode::kInvalidArgument) << message;
+    EXPECT_NE(std::string(status.message()).find(message), std::string::npos) << status;
+  }
+  EXPECT_EQ(restored.SaveState().SerializeAsString(), whole.SaveState().SerializeAsString());
 }
 
 TEST(MultinomialDirichletModelTest, DensitiesMatchRngDirichlet) {

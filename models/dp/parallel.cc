@@ -348,21 +348,33 @@ absl::Status DpParallelSampler::Synchronise() {
     log1m_b_ = 0;
   }
   p_star_ = next_p_star;
-  // 4. Local relabelling; on p*, the features not instantiated (all their points are p*'s)
-  // become the collapsed tail.
+  // 4. Local relabelling.
+  for (int32_t& label : z_) {
+    label = relabel[label >= 0 ? label : local_index[-1 - label]];
+    SGMCMC_CHECK(label >= 0);
+  }
+  instantiated_ = std::move(instantiated);
+  BuildLocal();
+  ++syncs_;
+  just_synced_ = true;
+  return absl::OkStatus();
+}
+
+void DpParallelSampler::BuildLocal() {
+  // On p*, the features not instantiated (all their points are p*'s) become the collapsed
+  // tail, in the order of their first row.
+  const int a = model_->atom_size(), num_k = num_features();
   local_.Clear();
   tail_points_ = 0;
   slot_feature_.clear();
   std::vector<int32_t> tail_slot(num_k, -1);
   local_counts_.assign(num_k, 0);
   for (int32_t& label : z_) {
-    label = relabel[label >= 0 ? label : local_index[-1 - label]];
-    SGMCMC_CHECK(label >= 0);
-    if (instantiated[label]) {
+    if (instantiated_[label]) {
       ++local_counts_[label];
       continue;
     }
-    SGMCMC_CHECK(rank == p_star_) << "a tail feature off p*";
+    SGMCMC_CHECK(comm_->rank() == p_star_) << "a tail feature off p*";
     if (tail_slot[label] < 0) {
       tail_slot[label] = local_.Open(atoms_.data() + static_cast<size_t>(label) * a);
       slot_feature_.push_back(label);
@@ -372,7 +384,106 @@ absl::Status DpParallelSampler::Synchronise() {
     local_.Add(tail_slot[feature], data_->row(begin_ + (&label - z_.data())));
     ++tail_points_;
   }
-  ++syncs_;
+}
+
+absl::StatusOr<DpParallelState> DpParallelSampler::SaveState() {
+  if (!just_synced_) {
+    return absl::FailedPreconditionError(
+        "DpParallelSampler::SaveState: only right after a synchronisation");
+  }
+  DpParallelState state;
+  SGMCMC_ASSIGN_OR_RETURN(const std::vector<int32_t> allocations, GatherAllocations());
+  state.set_workers(comm_->size());
+  state.set_iterations(iterations_);
+  state.set_synchronisations(syncs_);
+  state.mutable_atoms()->Assign(atoms_.begin(), atoms_.end());
+  state.mutable_counts()->Assign(counts_.begin(), counts_.end());
+  for (const char i : instantiated_) state.add_instantiated(i != 0);
+  state.mutable_log_pi()->Assign(log_pi_.begin(), log_pi_.end());
+  state.set_log_b(log_b_);
+  state.set_log1m_b(log1m_b_);
+  state.set_alpha(alpha_);
+  state.set_p_star(p_star_);
+  state.mutable_allocations()->Assign(allocations.begin(), allocations.end());
+  const std::vector<double> global = model_->GlobalState();
+  state.mutable_model_global()->Assign(global.begin(), global.end());
+  return state;
+}
+
+absl::Status DpParallelSampler::RestoreState(const DpParallelState& state) {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  auto invalid = [](auto... what) {
+    return absl::InvalidArgumentError(absl::StrCat("DpParallelState.", what...));
+  };
+  const int p = comm_->size(), a = model_->atom_size();
+  if (state.workers() != p) {
+    return invalid("workers = ", state.workers(), ", but the sampler has ", p);
+  }
+  if (state.iterations() < 0 || state.synchronisations() < 1) {
+    return invalid("iterations must be >= 0 and synchronisations >= 1, got ",
+                   state.iterations(), " and ", state.synchronisations());
+  }
+  const int num_k = state.counts_size();
+  if (num_k < 1 || state.atoms_size() != static_cast<int64_t>(num_k) * a ||
+      state.instantiated_size() != num_k || state.log_pi_size() != num_k) {
+    return invalid("counts, atoms, instantiated and log_pi have ", num_k, ", ",
+                   state.atoms_size(), ", ", state.instantiated_size(), " and ",
+                   state.log_pi_size(), " values, not K >= 1, K x ", a, ", K and K");
+  }
+  for (const double v : state.atoms()) {
+    if (!std::isfinite(v)) return invalid("atoms must be finite, got ", v);
+  }
+  for (int k = 0; k < num_k; ++k) {  // log π_k < inf, and −inf off S
+    const double v = state.log_pi(k);
+    if (std::isnan(v) || v == kInf || (!state.instantiated(k) && v != -kInf)) {
+      return invalid("log_pi[", k, "] = ", v, " for a feature ",
+                     state.instantiated(k) ? "in S" : "off S (must be -inf)");
+    }
+  }
+  if (!(std::isfinite(state.alpha()) && state.alpha() > 0)) {
+    return invalid("alpha must be finite and > 0, got ", state.alpha());
+  }
+  if (state.p_star() < 0 || state.p_star() >= p) {
+    return invalid("p_star must be in [0, ", p, "), got ", state.p_star());
+  }
+  if (state.allocations_size() != data_->rows()) {
+    return invalid("allocations has ", state.allocations_size(), " labels for ", data_->rows(),
+                   " rows");
+  }
+  // Each allocation a feature; the counts its members; a tail feature's rows all p*'s.
+  const auto [tail_begin, tail_end] =
+      std::pair<int64_t, int64_t>{data_->rows() * state.p_star() / p,
+                                  data_->rows() * (state.p_star() + 1) / p};
+  std::vector<int64_t> members(num_k, 0);
+  for (int64_t i = 0; i < data_->rows(); ++i) {
+    const int32_t k = state.allocations(static_cast<int>(i));
+    if (k < 0 || k >= num_k) return invalid("allocations[", i, "] = ", k, " is not a feature");
+    if (!state.instantiated(k) && (i < tail_begin || i >= tail_end)) {
+      return invalid("allocations[", i, "] = ", k, ": a tail feature off p*");
+    }
+    ++members[k];
+  }
+  for (int k = 0; k < num_k; ++k) {
+    if (members[k] != state.counts(k)) {
+      return invalid("counts[", k, "] = ", state.counts(k), ", but ", members[k],
+                     " rows are allocated to it");
+    }
+  }
+  if (absl::Status s = model_->RestoreGlobalState(state.model_global()); !s.ok()) {
+    return invalid("model_global: ", s.message());
+  }
+  iterations_ = state.iterations();
+  syncs_ = state.synchronisations();
+  atoms_.assign(state.atoms().begin(), state.atoms().end());
+  counts_.assign(state.counts().begin(), state.counts().end());
+  instantiated_.assign(state.instantiated().begin(), state.instantiated().end());
+  log_pi_.assign(state.log_pi().begin(), state.log_pi().end());
+  log_b_ = state.log_b();
+  log1m_b_ = state.log1m_b();
+  alpha_ = state.alpha();
+  p_star_ = state.p_star();
+  z_.assign(state.allocations().begin() + begin_, state.allocations().begin() + end_);
+  BuildLocal();
   just_synced_ = true;
   return absl::OkStatus();
 }

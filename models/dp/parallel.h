@@ -53,6 +53,11 @@
 // count on threads and under MPI (for models whose statistics are integer-valued, as the
 // multinomial's; real-valued statistics are summed in the back end's order).
 //
+// Checkpoints: SaveState right after a synchronisation (models/dp/parallel_state.proto) holds
+// the replicated state, the rows' features and the component model's global state; every
+// worker's local state follows from them (the unoccupied atoms are redrawn before they are
+// read), so RestoreState continues a run bit-identically on as many workers.
+//
 // Cost per iteration on worker p: O(n_p (K + K_p + m) · cost(LogLikelihood)); per
 // synchronisation O((K + ΣK*_p)(stats + atom)) communicated and O(n_p stats) to recount,
 // plus K atom updates on every worker.
@@ -78,6 +83,7 @@
 #include "absl/types/span.h"
 #include "models/dp/component_model.h"
 #include "models/dp/neal8.h"
+#include "models/dp/parallel_state.pb.h"
 #include "parallel/communicator.h"
 #include "rng/engine.h"
 
@@ -180,6 +186,18 @@ class DpParallelSampler : private DpWorkerRows {
   // the workers, the sum exact and identical on every rank.
   absl::StatusOr<double> TestLogPredictive(const CountMatrix& test);
 
+  // Collective, right after a synchronisation (FailedPrecondition otherwise): the sampler's
+  // state (models/dp/parallel_state.proto), the same on every rank. RestoreState (every rank,
+  // the same state) into a sampler made with the same model, data, options and worker count
+  // continues bit-identically to the uninterrupted run. InvalidArgument naming the field
+  // (nothing changed) if the state does not fit: lengths, worker count, allocations to
+  // features whose counts are their member counts (a tail feature's rows all p*'s), finite
+  // atoms, log π below +inf (−inf off S), α finite and > 0, the model's global state
+  // (DpComponentModel::RestoreGlobalState).
+  // Not collective; it also restores the model's global state.
+  absl::StatusOr<DpParallelState> SaveState();
+  absl::Status RestoreState(const DpParallelState& state);
+
  private:
   DpParallelSampler(parallel::Communicator* comm, DpComponentModel* model,
                     const CountMatrix* data, const DpParallelOptions& options);
@@ -192,6 +210,9 @@ class DpParallelSampler : private DpWorkerRows {
   // The local features' atoms given their local members.
   void UpdateLocalAtoms(rng::Engine& engine);
   absl::Status Synchronise();
+  // The local counts and the tail's table from z_ (features) and instantiated_, as a
+  // synchronisation leaves them.
+  void BuildLocal();
 
   DpParallelOptions options_;
   int64_t iterations_ = 0, syncs_ = 0;
@@ -200,6 +221,7 @@ class DpParallelSampler : private DpWorkerRows {
   std::vector<double> atoms_;  // K x atom_size
   std::vector<int64_t> counts_;
   std::vector<double> log_pi_;
+  std::vector<char> instantiated_;  // feature k in S, as of the last synchronisation
   double log_b_ = 0, log1m_b_ = 0, alpha_;
   int p_star_ = 0;
   // Local: z_ for rows [begin_, end_): k >= 0 an instantiated feature, −1 − c local

@@ -126,7 +126,7 @@ void LdaCountModel::SampleDocuments(absl::Span<const int64_t> batch, uint64_t ke
     // share cache lines; any fixed scan order leaves the conditional posterior invariant.
     std::sort(local.begin(), local.end());
     DocumentGibbsState state(local, num_topics_);
-    rng::Engine engine(key, static_cast<uint64_t>(slot));
+    rng::Engine engine(key, static_cast<uint64_t>(stream_ids_.empty() ? slot : stream_ids_[slot]));
     InitializeAssignments(table_, engine, state);
     // Kept sweeps: each token's topic is mostly the same as in the previous sweep, so the
     // counts are added per run of equal topics (one scattered write per run, not per sweep).
@@ -334,7 +334,11 @@ void LdaCountModel::RunSweeps(uint64_t key, absl::Span<const int64_t> batch,
                    [&](int64_t a, int64_t b) { return doc_cost[a] > doc_cost[b]; });
   stats_.order_seconds = SecondsSince(order_start);
   const int64_t documents = scale_documents_ > 0 ? scale_documents_ : num_items();
-  const double scale = static_cast<double>(documents) / batch.size() / kept_sweeps();
+  const double scale =
+      raw_counts_ ? 1.0 : static_cast<double>(documents) / batch.size() / kept_sweeps();
+  SGMCMC_CHECK(stream_ids_.empty() || stream_ids_.size() == batch.size())
+      << "LdaCountModel: " << stream_ids_.size() << " stream ids for " << batch.size()
+      << " documents";
   row_sizes_.resize(num_topics_);
   chunk_cols_.resize(threads);
   chunk_values_.resize(threads);

@@ -108,6 +108,18 @@ class LdaCountModel final : public samplers::CountModel {
   // fitting, LdaOptions::corpus_documents). 0 restores the default.
   void set_scale_documents(int64_t documents) { scale_documents_ = documents; }
 
+  // For a caller that sweeps one share of a minibatch and sums the shares' counts itself
+  // (models/lda/distributed_lda.h): `stream_ids` (one per slot of the following calls'
+  // batches, or empty for the slots themselves) keys each document's Gibbs stream, so a
+  // document draws the same whichever share holds it; with `raw` the counts handed over are
+  // the kept sweeps' integer sums Σ_d Σ_sweeps n_dkw, unscaled (exact in a double), for the
+  // caller to add over the shares and scale by (D/n) / kept_sweeps(). The span must outlive
+  // the calls.
+  void set_stream_ids(absl::Span<const int64_t> stream_ids) { stream_ids_ = stream_ids; }
+  void set_raw_counts(bool raw) { raw_counts_ = raw; }
+  // Sweeps whose counts are averaged (S - floor(S/2), or 1 for kLastSweep).
+  int kept_sweeps() const { return gibbs_sweeps_ - burn_in_sweeps(); }
+
   // Gibbs sweeps per document of the following ScaledCounts calls (an early sweep schedule,
   // LdaOptions::early_gibbs_sweeps); >= 1 (checked).
   void set_gibbs_sweeps(int gibbs_sweeps);
@@ -174,7 +186,6 @@ class LdaCountModel final : public samplers::CountModel {
   int burn_in_sweeps() const {
     return estimator_ == LdaCountEstimator::kLastSweep ? gibbs_sweeps_ - 1 : gibbs_sweeps_ / 2;
   }
-  int kept_sweeps() const { return gibbs_sweeps_ - burn_in_sweeps(); }
 
   // The minibatch's distinct words over the threads, in three phases separated by barriers:
   // thread t sets the bits of the words of its chunk of documents in its own bitset
@@ -222,6 +233,8 @@ class LdaCountModel final : public samplers::CountModel {
   parallel::ThreadPool* pool_;
   LdaCountEstimator estimator_;
   int64_t scale_documents_ = 0;  // 0: num_items()
+  absl::Span<const int64_t> stream_ids_;  // empty: the slots
+  bool raw_counts_ = false;
 
   // Scratch of ScaledCounts, reused across calls.
   mutable std::vector<int32_t> local_of_word_;  // V, -1 outside the current minibatch

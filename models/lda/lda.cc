@@ -14,9 +14,8 @@
 #include "samplers/sgrld.h"
 
 namespace sgmcmc::models {
-namespace {
 
-absl::StatusOr<std::unique_ptr<samplers::SimplexSampler>> MakeSampler(
+absl::StatusOr<std::unique_ptr<samplers::SimplexSampler>> MakeLdaTopicSampler(
     const LdaOptions& options, int vocabulary_size) {
   samplers::SimplexSamplerOptions sampler_options;
   sampler_options.rows = options.num_topics;
@@ -37,8 +36,6 @@ absl::StatusOr<std::unique_ptr<samplers::SimplexSampler>> MakeSampler(
   if (!sgrld.ok()) return sgrld.status();
   return std::make_unique<samplers::Sgrld>(*std::move(sgrld));
 }
-
-}  // namespace
 
 absl::string_view LdaSamplerName(LdaSampler sampler) {
   return sampler == LdaSampler::kScir ? "scir" : "sgrld";
@@ -242,7 +239,7 @@ absl::StatusOr<Lda> Lda::CreateOn(const data::Corpus& train, const LdaOptions& o
   if (!minibatch.ok()) return minibatch.status();
   auto step_size = samplers::StepSize::Create(options.step_size);
   if (!step_size.ok()) return step_size.status();
-  auto sampler = MakeSampler(options, train.vocabulary_size());
+  auto sampler = MakeLdaTopicSampler(options, train.vocabulary_size());
   if (!sampler.ok()) return sampler.status();
   return Lda(train, options, pool, *std::move(count_model), *std::move(minibatch), *step_size,
              *std::move(sampler));

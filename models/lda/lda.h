@@ -201,6 +201,11 @@ absl::string_view LdaPresetName(LdaPreset preset);
 // Inverse of LdaPresetName; InvalidArgument listing the valid names.
 absl::StatusOr<LdaPreset> ParseLdaPreset(absl::string_view name);
 
+// The topic sampler of `options` (sampler, topic_update, β, seed) for K = options.num_topics
+// rows of `vocabulary_size` columns: Scir, LazyScir or Sgrld.
+absl::StatusOr<std::unique_ptr<samplers::SimplexSampler>> MakeLdaTopicSampler(
+    const LdaOptions& options, int vocabulary_size);
+
 // Stream ids of the LDA driver under the run's seed; their top byte (0x1D) differs from the
 // simplex samplers' (0x5C) and from data::kSplitStream.
 inline constexpr uint64_t kLdaDriverStream = uint64_t{0x1D} << 56;

@@ -350,8 +350,111 @@ absl::Status AlphaStableMfRunOptions::Validate() const {
     return absl::InvalidArgumentError(
         absl::StrCat("batch_size must be >= 0 (0: N / 10), got ", sampler.batch_size));
   }
+  if (checkpoint_every < 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("checkpoint_every must be >= 0, got ", checkpoint_every));
+  }
+  if (stop_after < 0) {
+    return absl::InvalidArgumentError(absl::StrCat("stop_after must be >= 0, got ", stop_after));
+  }
   return absl::OkStatus();
 }
+
+namespace {
+
+// Appends the column-major entries of `m` to `out`.
+void AppendMatrix(const Eigen::MatrixXd& m, google::protobuf::RepeatedField<double>& out) {
+  out.Add(m.data(), m.data() + m.size());
+}
+
+// Reads matrices of the shapes of `out` from `values` (their total size, checked by the caller).
+void ReadMatrices(const google::protobuf::RepeatedField<double>& values,
+                  std::vector<Eigen::MatrixXd>& out) {
+  int64_t offset = 0;
+  for (Eigen::MatrixXd& m : out) {
+    std::copy(values.begin() + offset, values.begin() + offset + m.size(), m.data());
+    offset += m.size();
+  }
+}
+
+AlphaStableMfResult Incomplete() {
+  AlphaStableMfResult result;
+  result.complete = false;
+  return result;
+}
+
+int64_t TotalSize(const std::vector<Eigen::MatrixXd>& matrices) {
+  int64_t total = 0;
+  for (const Eigen::MatrixXd& m : matrices) total += m.size();
+  return total;
+}
+
+// The chain's state after `done` sweeps; `sums` holds the running sums in its mean_* fields.
+AlphaStableMfChainState SaveChain(int64_t done, const samplers::EuclideanSampler& sampler,
+                                  const rng::Engine& metropolis, const AlphaStableMf& model,
+                                  const AlphaStableMfResult& sums, double accepted) {
+  AlphaStableMfChainState state;
+  state.set_iteration(done);
+  *state.mutable_sampler() = sampler.SaveState();
+  state.set_metropolis_position(metropolis.position());
+  for (int s = 0; s < model.num_sources(); ++s) {
+    AppendMatrix(model.phi(s), *state.mutable_phi());
+    AppendMatrix(sums.mean_v[s], *state.mutable_sum_v());
+    AppendMatrix(sums.mean_w[s], *state.mutable_sum_w());
+    AppendMatrix(sums.mean_gain[s], *state.mutable_sum_gain());
+  }
+  state.set_accepted(accepted);
+  state.set_seconds(sums.seconds);
+  return state;
+}
+
+// Restores SaveChain's `state` of a run of `iterations` sweeps. InvalidArgument naming the
+// field (AlphaStableMfChainState.x, or SamplerState.x) if it does not fit the model and the
+// run, before anything is changed.
+absl::Status RestoreChain(const AlphaStableMfChainState& state, int iterations,
+                          samplers::EuclideanSampler& sampler, rng::Engine& metropolis,
+                          AlphaStableMf& model, AlphaStableMfResult& sums, double& accepted) {
+  auto invalid = [](absl::string_view field, auto... what) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("AlphaStableMfChainState.", field, " ", what...));
+  };
+  if (state.iteration() < 0 || state.iteration() > iterations) {
+    return invalid("iteration", "must be in [0, ", iterations, "], got ", state.iteration());
+  }
+  if (state.sampler().iteration() != state.iteration()) {
+    return invalid("sampler.iteration", "must equal iteration ", state.iteration(), ", got ",
+                   state.sampler().iteration());
+  }
+  std::vector<Eigen::MatrixXd> phi;
+  for (int s = 0; s < model.num_sources(); ++s) phi.push_back(model.phi(s));
+  const std::pair<absl::string_view, std::pair<int64_t, int64_t>> sizes[] = {
+      {"phi", {state.phi_size(), TotalSize(phi)}},
+      {"sum_v", {state.sum_v_size(), TotalSize(sums.mean_v)}},
+      {"sum_w", {state.sum_w_size(), TotalSize(sums.mean_w)}},
+      {"sum_gain", {state.sum_gain_size(), TotalSize(sums.mean_gain)}}};
+  for (const auto& [field, size] : sizes) {
+    if (size.first != size.second) {
+      return invalid(field, "has ", size.first, " values, the model needs ", size.second);
+    }
+  }
+  for (int i = 0; i < state.phi_size(); ++i) {
+    if (!PositiveFinite(state.phi(i))) {
+      return invalid(absl::StrCat("phi[", i, "]"), "must be finite and > 0, got ", state.phi(i));
+    }
+  }
+  if (absl::Status s = sampler.RestoreState(state.sampler()); !s.ok()) return s;
+  metropolis.Seek(state.metropolis_position());
+  ReadMatrices(state.phi(), phi);
+  for (int s = 0; s < model.num_sources(); ++s) model.mutable_phi(s) = phi[s];
+  ReadMatrices(state.sum_v(), sums.mean_v);
+  ReadMatrices(state.sum_w(), sums.mean_w);
+  ReadMatrices(state.sum_gain(), sums.mean_gain);
+  accepted = state.accepted();
+  sums.seconds = state.seconds();
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 absl::StatusOr<AlphaStableMfResult> RunAlphaStableMf(AlphaStableMf& model,
                                                      const AlphaStableMfRunOptions& run) {
@@ -363,7 +466,8 @@ absl::StatusOr<AlphaStableMfResult> RunAlphaStableMf(AlphaStableMf& model,
     sampler_options.batch_size = std::max<int64_t>(1, model.num_items() / 10);
   }
 
-  // Start: Phi from the prior, W and H at the data's scale.
+  // Start: Phi from the prior, W and H at the data's scale (the sampler is created from it
+  // also when resuming, then restored).
   rng::Engine metropolis_engine(run.sampler.seed, /*stream=*/2);
   for (int s = 0; s < num_src; ++s) {
     for (double& phi : model.mutable_phi(s).reshaped()) {
@@ -407,7 +511,7 @@ absl::StatusOr<AlphaStableMfResult> RunAlphaStableMf(AlphaStableMf& model,
     Eigen::MatrixXd& phi = model.mutable_phi(s);
     phi = phi.array().max(model.power().array() / (kMaxInitialPowerRatio * num_src * base));
   }
-  for (int sweep = 0; sweep < run.phi_warmup_sweeps; ++sweep) {
+  for (int sweep = 0; run.resume == nullptr && sweep < run.phi_warmup_sweeps; ++sweep) {
     model.MetropolisPhi(theta0, metropolis_engine);
   }
   absl::StatusOr<std::unique_ptr<samplers::EuclideanSampler>> sampler =
@@ -423,7 +527,28 @@ absl::StatusOr<AlphaStableMfResult> RunAlphaStableMf(AlphaStableMf& model,
   using Clock = std::chrono::steady_clock;
   double accepted = 0;
   const int iterations = run.sampler.iterations;
-  for (int t = 1; t <= iterations; ++t) {
+  int64_t start = 0;
+  if (run.resume != nullptr) {
+    if (absl::Status s = RestoreChain(*run.resume, iterations, **sampler, metropolis_engine,
+                                      model, result, accepted);
+        !s.ok()) {
+      return s;
+    }
+    start = run.resume->iteration();
+  }
+  // Whether stop_after stops the run after `done` sweeps; then the state is saved.
+  auto stops = [&](int64_t done) {
+    return run.stop_after > 0 && done >= run.stop_after && done < iterations;
+  };
+  auto save = [&](int64_t done) -> absl::Status {
+    if (!run.checkpoint) return absl::OkStatus();
+    return run.checkpoint(SaveChain(done, **sampler, metropolis_engine, model, result, accepted));
+  };
+  if (stops(start)) {
+    if (absl::Status s = save(start); !s.ok()) return s;
+    return Incomplete();
+  }
+  for (int t = static_cast<int>(start) + 1; t <= iterations; ++t) {
     const Clock::time_point start = Clock::now();
     accepted += model.MetropolisPhi((*sampler)->theta(), metropolis_engine, run.phi_stride, t);
     (*sampler)->Step();
@@ -451,6 +576,11 @@ absl::StatusOr<AlphaStableMfResult> RunAlphaStableMf(AlphaStableMf& model,
         result.mean_gain[s].array() += variances[s].array() / total.array();
       }
     }
+    const bool stop = stops(t);
+    if (stop || (run.checkpoint_every > 0 && t % run.checkpoint_every == 0 && t < iterations)) {
+      if (absl::Status s = save(t); !s.ok()) return s;
+    }
+    if (stop) return Incomplete();
   }
   for (int s = 0; s < num_src; ++s) {
     result.mean_v[s] /= run.average_last;

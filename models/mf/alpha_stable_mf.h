@@ -30,6 +30,11 @@
 // min(1, p(X_ij | Phi') / p(X_ij | Phi))) followed by one SG-MCMC step on W, H given Phi,
 // with minibatches of entries (the paper: N_Omega = I J / 10).
 //
+// Checkpoints: RunAlphaStableMf saves the chain's state in the middle of its sweeps
+// (AlphaStableMfChainState, models/mf/alpha_stable_mf_state.proto: the SG-MCMC sampler's
+// SamplerState, the Metropolis stream's position, Phi and the running sums) and continues a
+// run from it bit-identically (AlphaStableMfRunOptions::checkpoint_every, resume, stop_after).
+//
 // Cost: AddLikelihoodPotentialGradient O(n K_total) per call, PriorPotentialGradient O(D);
 // Gibbs sweep: O(I J K_total) for V plus I J S stable draws for the Metropolis step, plus the
 // SG-MCMC step. Not thread-safe. Measured by tools/alpha_stable_mf (time per sample).
@@ -44,6 +49,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -51,6 +57,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/types/span.h"
+#include "models/mf/alpha_stable_mf_state.pb.h"
 #include "models/mf/matrix_factorization.h"
 #include "rng/engine.h"
 #include "samplers/gradient_model.h"
@@ -208,10 +215,25 @@ struct AlphaStableMfRunOptions {
   // and source), at the price of slower mixing of Phi.
   int phi_stride = 1;
 
+  // Mid-run checkpoints (models/mf/alpha_stable_mf_state.proto). With `resume` non-null the
+  // chain continues from that state, saved by a run of the same model (data, options) and
+  // run options, and ends bit-identical to the uninterrupted run (the seconds aside); the
+  // start and the Phi warm-up are skipped. Every `checkpoint_every` sweeps (>= 0; 0, the
+  // default: never) and when `stop_after` stops the run, `checkpoint` (if set) is called with
+  // the state; an error it returns ends the run. `stop_after` (>= 0; 0, the default: run to
+  // the end) stops the run once that many sweeps are done in all (a resumed run at or past
+  // it stops at once), as if interrupted: the result is then incomplete.
+  int checkpoint_every = 0;
+  std::function<absl::Status(const AlphaStableMfChainState&)> checkpoint;
+  const AlphaStableMfChainState* resume = nullptr;
+  int stop_after = 0;
+
   absl::Status Validate() const;
 };
 
 struct AlphaStableMfResult {
+  // False when stop_after stopped the run; the other fields are then unset.
+  bool complete = true;
   // Per source: the averages of V_s = W_s H_s, of W_s and of the Wiener gain
   // sigma2^s / sigma2 over the last samples.
   std::vector<Eigen::MatrixXd> mean_v;
@@ -230,8 +252,8 @@ struct AlphaStableMfResult {
 // is log 2; median Phi_s from 1001 prior draws), so that the initial variances match the
 // data's scale (the mean of P is useless: Phi has no mean) (a sampled H of a source with fixed W starts at
 // m_s / (K_s mean W) instead). Streams of sampler.seed: 0 the SG-MCMC chain, 1 the start,
-// 2 the Metropolis step. InvalidArgument on bad options; Internal if the chain diverges (a
-// non-finite theta).
+// 2 the Metropolis step. InvalidArgument on bad options or a `resume` state that does not fit
+// the model (naming the field); Internal if the chain diverges (a non-finite theta).
 absl::StatusOr<AlphaStableMfResult> RunAlphaStableMf(AlphaStableMf& model,
                                                      const AlphaStableMfRunOptions& run);
 
