@@ -1,7 +1,9 @@
 #include "data/line_reader.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <utility>
 
@@ -11,7 +13,21 @@
 namespace sgmcmc::data {
 namespace {
 
+// The largest block read at once (and zlib's input buffer for files of 128 KiB and more).
 constexpr size_t kBlockSize = size_t{1} << 20;
+constexpr unsigned kGzBufferSize = 1u << 17;
+// The first block of an input of unknown size (standard input) and the smallest first block.
+constexpr size_t kUnknownSizeBlock = size_t{1} << 16;
+constexpr size_t kMinBlockSize = size_t{1} << 12;
+
+// The size of the file at `path` if it is a regular file, else -1 (standard input, a pipe).
+int64_t RegularFileSize(const std::string& path) {
+  struct stat info;
+  if (path == kStandardInput || stat(path.c_str(), &info) != 0 || !S_ISREG(info.st_mode)) {
+    return -1;
+  }
+  return static_cast<int64_t>(info.st_size);
+}
 
 }  // namespace
 
@@ -29,12 +45,22 @@ absl::StatusOr<LineReader> LineReader::Open(const std::string& path) {
     return absl::NotFoundError(
         absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
   }
-  gzbuffer(file, 1 << 17);
-  return LineReader(path, std::make_unique<GzFile>(file));
+  // Buffers sized to the input (a small file costs a few KiB, not zlib's 3 x 128 KiB and a
+  // 1 MiB block); a file of 1 MiB or more reads 1 MiB blocks from the first, as before. The
+  // size of a gzip file is the compressed one, so its blocks grow (doubling) as it is read.
+  const int64_t size = RegularFileSize(path);
+  const size_t first_block =
+      size < 0 ? kUnknownSizeBlock
+               : std::clamp(static_cast<size_t>(size) + 1, kMinBlockSize, kBlockSize);
+  const unsigned gz_buffer =
+      size < 0 ? kGzBufferSize
+               : static_cast<unsigned>(std::min<int64_t>(kGzBufferSize, size + 1));
+  gzbuffer(file, std::max(gz_buffer, 64u));
+  return LineReader(path, std::make_unique<GzFile>(file), first_block);
 }
 
-LineReader::LineReader(std::string path, std::unique_ptr<GzFile> file)
-    : path_(std::move(path)), file_(std::move(file)) {}
+LineReader::LineReader(std::string path, std::unique_ptr<GzFile> file, size_t first_block)
+    : path_(std::move(path)), file_(std::move(file)), block_size_(first_block) {}
 LineReader::LineReader(LineReader&&) noexcept = default;
 LineReader& LineReader::operator=(LineReader&&) noexcept = default;
 LineReader::~LineReader() = default;
@@ -45,8 +71,8 @@ bool LineReader::Fill() {
   if (begin_ > 0 && unread > 0) std::memmove(&buffer_[0], &buffer_[begin_], unread);
   begin_ = 0;
   end_ = unread;
-  if (buffer_.size() < unread + kBlockSize) buffer_.resize(unread + kBlockSize);
-  const int read = gzread(file_->file, &buffer_[end_], static_cast<unsigned>(kBlockSize));
+  if (buffer_.size() < unread + block_size_) buffer_.resize(unread + block_size_);
+  const int read = gzread(file_->file, &buffer_[end_], static_cast<unsigned>(block_size_));
   if (read < 0) {
     int code = 0;
     const char* message = gzerror(file_->file, &code);
@@ -66,6 +92,8 @@ bool LineReader::Fill() {
     return false;
   }
   end_ += static_cast<size_t>(read);
+  // A full block: more may follow (a gzip file, or one that grew), so read twice as much next.
+  if (static_cast<size_t>(read) == block_size_) block_size_ = std::min(2 * block_size_, kBlockSize);
   return true;
 }
 

@@ -44,7 +44,10 @@ double BetaFourthCentralMoment(double a, double b) {
 TEST(BetaSampleTest, MatchesBetaCdfAcrossShapesAndSeeds) {
   const std::pair<double, double> shapes[] = {{0.25, 0.25}, {0.5, 0.5}, {0.2, 3}, {1, 1},    {2, 5},
                                               {50, 0.7},    {1, 30},    {7, 7},   {1e3, 2e3}};
-  for (const auto& [a, b] : shapes) {
+  for (const auto& shape : shapes) {
+    // Named variables, not structured bindings: C++17 lambdas cannot capture those (GCC
+    // accepts it; clang, the compiler of --config=ubsan, tsan and fuzz, does not).
+    const double a = shape.first, b = shape.second;
     for (uint64_t seed : {1, 2}) {
       Engine engine(seed, 31);
       const auto draws = DrawMany(kDraws, [&] { return BetaSample(engine, a, b); });

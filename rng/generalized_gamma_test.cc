@@ -29,7 +29,11 @@ double RawMoment(double a, double d, double p, int k) {
 TEST(GeneralizedGammaSampleTest, MatchesCdfAcrossParametersAndSeeds) {
   const std::tuple<double, double, double> cases[] = {
       {1, 2, 1}, {2, 1.5, 1.5}, {std::sqrt(2.0), 3, 2}, {0.5, 0.3, 0.7}, {3, 1, 5}, {1, 8, 0.5}};
-  for (const auto& [a, d, p] : cases) {
+  for (const auto& parameters : cases) {
+    // Named variables, not structured bindings: C++17 lambdas cannot capture those (GCC
+    // accepts it; clang, the compiler of --config=ubsan, tsan and fuzz, does not).
+    const double a = std::get<0>(parameters), d = std::get<1>(parameters),
+                 p = std::get<2>(parameters);
     for (uint64_t seed : {1, 2}) {
       Engine engine(seed, 61);
       const auto draws = DrawMany(50000, [&] { return GeneralizedGammaSample(engine, a, d, p); });
@@ -53,7 +57,11 @@ TEST(GeneralizedGammaSampleTest, MatchesCdfAcrossParametersAndSeeds) {
 TEST(GeneralizedGammaPowerSampleTest, MatchesCdfAtAlphaStableMfParameters) {
   const std::tuple<double, double, double> cases[] = {
       {2, 1, -2 / 1.2}, {2, 1, -2 / 1.89}, {1, 0.5, -2 / 1.2}, {1.5, 3, 2 / 1.89}};
-  for (const auto& [a, b, c] : cases) {
+  for (const auto& parameters : cases) {
+    // Named variables, not structured bindings: C++17 lambdas cannot capture those (GCC
+    // accepts it; clang, the compiler of --config=ubsan, tsan and fuzz, does not).
+    const double a = std::get<0>(parameters), b = std::get<1>(parameters),
+                 c = std::get<2>(parameters);
     for (uint64_t seed : {1, 2}) {
       Engine engine(seed, 62);
       const auto draws =

@@ -72,7 +72,10 @@ TEST(NormalSampleTest, FarTailIsReachedAndFinite) {
 
 // KS + chi-squared + mean + variance for two (mean, sd) pairs: 8 checks.
 TEST(NormalSampleTest, MeanAndSd) {
-  for (const auto& [mean, sd] : {std::pair{-3.0, 0.25}, std::pair{1e6, 1e3}}) {
+  for (const auto& parameters : {std::pair{-3.0, 0.25}, std::pair{1e6, 1e3}}) {
+    // Named variables, not structured bindings: C++17 lambdas cannot capture those (GCC
+    // accepts it; clang, the compiler of --config=ubsan, tsan and fuzz, does not).
+    const double mean = parameters.first, sd = parameters.second;
     Engine engine(6);
     const auto draws = DrawMany(100000, [&] { return NormalSample(engine, mean, sd); });
     const std::string label = "mean=" + std::to_string(mean) + " sd=" + std::to_string(sd);

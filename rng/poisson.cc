@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "base/check.h"
+#include "rng/gamma.h"
 #include "rng/internal/bounded_exp.h"
 #include "rng/internal/reciprocal_table.h"
 #include "rng/internal/saddle_point.h"
@@ -178,6 +179,25 @@ int64_t PoissonSample(Engine& engine, double mean) {
   if (mean < kBranchFree12MaxMean) return PoissonBranchFreeInversion<12>(engine, mean);
   if (mean < kInversionMaxMean) return PoissonBranchFreeInversion<16>(engine, mean);
   return PoissonPtrs(engine, mean);
+}
+
+double PoissonSampleUnbounded(Engine& engine, double mean) {
+  SGMCMC_CHECK(mean >= 0 && std::isfinite(mean))
+      << "PoissonSampleUnbounded: mean must be finite and >= 0, got " << mean;
+  // Arrivals of a unit-rate Poisson process counted so far (an integer-valued double).
+  double counted = 0;
+  while (mean > kMaxPoissonMean) {
+    const double n = std::floor(0.875 * mean);  // an integer-valued double
+    const double arrival = GammaSample(engine, n);
+    // G >= mean would make K ~ Binomial(n - 1, mean / G) (see poisson.h): GammaSample draws
+    // G = (n - 1/3) (1 + Z / (3 sqrt(n - 1/3)))^3, so it needs Z > 0.13 sqrt(n) > 2e8, and the
+    // normal ziggurat's tail never exceeds a few hundred.
+    SGMCMC_CHECK(arrival < mean) << "PoissonSampleUnbounded: a Gamma(" << n << ") draw of "
+                                 << arrival << " at mean " << mean;
+    counted += n;
+    mean -= arrival;
+  }
+  return counted + static_cast<double>(PoissonSample(engine, mean));
 }
 
 double PoissonLogPmf(int64_t k, double mean) {

@@ -18,7 +18,7 @@ namespace sgmcmc::rng {
 namespace {
 
 // Every statistical check below fails with probability testing::kFalseFailureRate = 1e-6 when
-// the generator is exact (p-value threshold); this file runs 132 of them, so a correct
+// the generator is exact (p-value threshold); this file runs 159 of them, so a correct
 // generator fails a run with probability < 2e-4 (Bonferroni).
 
 constexpr uint64_t kSeeds[] = {1, 2, 3};
@@ -130,6 +130,54 @@ TEST(PoissonSampleTest, LargestMeanStaysInRange) {
   EXPECT_LT(odd, 600);
 }
 
+// Up to kMaxPoissonMean PoissonSampleUnbounded is PoissonSample's draw, word for word.
+TEST(PoissonSampleUnboundedTest, IsPoissonSampleUpToTheLargestMean) {
+  Engine engine(8), twin = engine;
+  for (double mean : {0.0, 1e-300, 0.5, 5.0, 30.0, 1e12, kMaxPoissonMean}) {
+    for (int i = 0; i < 100; ++i) {
+      ASSERT_EQ(PoissonSampleUnbounded(engine, mean),
+                static_cast<double>(PoissonSample(twin, mean)))
+          << "mean=" << mean << " draw " << i;
+    }
+  }
+  EXPECT_EQ(engine.position(), twin.position());
+}
+
+// Above 2^62 (the gamma reduction, one round at 1e19 and 5e19 = 2^65.4, two or three at
+// 1e21): the moments and the normal limit of HugeMeansMatchMomentsAndNormalLimit, whose
+// Berry-Esseen argument bounds the normal approximation by 0.6 / sqrt(mean) < 1e-9 here;
+// the draws' rounding to double (spacing 2048 at 1e19, 2^18 at 1e21) moves the standardised
+// value by < 1e-5, far below the KS critical value ~0.04 at n = 20000. A reduction that
+// dropped the n arrivals, or used mean - n for mean - G, is off by ~mean / sd standard
+// deviations; one that reused the gamma draw's randomness would fail the variance.
+TEST(PoissonSampleUnboundedTest, HugeMeansMatchMomentsAndNormalLimit) {
+  for (double mean : {1e19, 5e19, 1e21}) {
+    const double sd = std::sqrt(mean);
+    for (uint64_t seed : kSeeds) {
+      Engine engine(seed, /*stream=*/17);
+      std::vector<double> standardised(20000);
+      for (double& z : standardised) z = (PoissonSampleUnbounded(engine, mean) - mean) / sd;
+      rng_internal::ExpectMoments(standardised, 0, 1, 3 + 1 / mean, Label(mean, seed));
+      const auto ks = testing::KolmogorovSmirnovTest(
+          standardised, [](double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); });
+      EXPECT_TRUE(ks.Passed()) << Label(mean, seed) << " " << ks;
+    }
+  }
+}
+
+// Means far beyond int64 (SCIR's Poisson mean for a log θ near its bound of 512): finite,
+// and within a few ulps of the mean, since sd / mean = 1e-100 at 1e200.
+TEST(PoissonSampleUnboundedTest, AstronomicalMeansAreFiniteAndAtTheMean) {
+  Engine engine(9);
+  for (double mean : {1e30, 1e100, 1e200, 1e300}) {
+    for (int i = 0; i < 10; ++i) {
+      const double k = PoissonSampleUnbounded(engine, mean);
+      ASSERT_TRUE(std::isfinite(k)) << "mean=" << mean;
+      EXPECT_NEAR(k / mean, 1, 1e-12) << "mean=" << mean;
+    }
+  }
+}
+
 // Stream stability: the first draws for seed 42 are pinned, one mean per algorithm branch.
 TEST(PoissonSampleTest, PinnedDraws) {
   Engine engine(42);
@@ -189,6 +237,9 @@ TEST(PoissonDeathTest, RejectsInvalidMean) {
                "PoissonSample: mean .* got inf");
   EXPECT_DEATH(PoissonSample(engine, 1e19), "PoissonSample: mean .* got 1e\\+19");
   EXPECT_DEATH(PoissonLogPmf(0, -2.0), "PoissonLogPmf: mean .* got -2");
+  EXPECT_DEATH(PoissonSampleUnbounded(engine, -1.0), "PoissonSampleUnbounded: mean .* got -1");
+  EXPECT_DEATH(PoissonSampleUnbounded(engine, std::numeric_limits<double>::infinity()),
+               "PoissonSampleUnbounded: mean .* got inf");
 }
 
 }  // namespace

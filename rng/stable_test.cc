@@ -84,7 +84,10 @@ TEST(StableSampleTest, EmpiricalCharacteristicFunction) {
   const std::pair<double, double> laws[] = {
       {0.3, 0.0}, {0.3, 0.9}, {0.5, 0.5},  {0.8, -0.3}, {1.0, 0.5},   {1.0, -1.0}, {1.2, 1.0},
       {1.5, 0.0}, {1.5, 0.5}, {1.5, -1.0}, {1.9, 0.2},  {1.99, -0.8}, {2.0, 0.0}};
-  for (const auto& [alpha, beta] : laws) {
+  for (const auto& law : laws) {
+    // Named variables, not structured bindings: C++17 lambdas cannot capture those (GCC
+    // accepts it; clang, the compiler of --config=ubsan, tsan and fuzz, does not).
+    const double alpha = law.first, beta = law.second;
     Engine engine(7, static_cast<uint64_t>(alpha * 1000 + beta * 10 + 10));
     const auto draws = DrawMany(kDraws, [&] { return StableSample(engine, alpha, beta); });
     for (double t : {0.5, 1.0, 2.0}) {

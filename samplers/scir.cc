@@ -83,7 +83,7 @@ using scir_internal::RootTwoLambda;
 using scir_internal::kLinearFloor;
 using scir_internal::PoissonMean;
 using scir_internal::CirPoissonSampleSmall;
-using scir_internal::CirPoissonSample;
+using scir_internal::CirPoissonSampleReal;
 using scir_internal::LogCirTransition;
 
 // Coordinates per block of the row loops (buffers on the stack, vectorised passes).
@@ -265,14 +265,15 @@ double ScirRowStepSequential(rng::Engine& engine, RowState row, absl::Span<const
       const int i = poisson_entries[k];
       const double a = kSymmetric ? alpha[0] : alpha[begin + i];
       const double lambda = lambdas[k];
-      const int64_t p = lambda >= 1 ? rng::PoissonSample(engine, lambda)
-                                    : CirPoissonSampleSmall(engine, lambda, uniforms[k]);
+      const double p =
+          lambda >= 1 ? rng::PoissonSampleUnbounded(engine, lambda)
+                      : static_cast<double>(CirPoissonSampleSmall(engine, lambda, uniforms[k]));
       if (p == 0) {
         from_table[i] = true;
       } else {
         // a + P > 1: rng::GammaSample draws what rng::LogGammaSample would (Marsaglia-Tsang,
         // finite and > 0); the logs are taken below in one vectorised pass.
-        gamma_draws[gammas] = rng::GammaSample(engine, a + static_cast<double>(p));
+        gamma_draws[gammas] = rng::GammaSample(engine, a + p);
         gamma_entries[gammas] = i;
         ++gammas;
       }
@@ -518,8 +519,7 @@ double ScirGammaStep(rng::Engine& engine, double theta, double shape, double rat
     const double root = rng::NormalSample(engine) + mean.Root();
     g = 0.5 * root * root + (rest > 0 ? rng::GammaSample(engine, rest) : 0.0);
   } else {
-    const int64_t p = CirPoissonSample(engine, mean.lambda);
-    g = rng::GammaSample(engine, shape + static_cast<double>(p));
+    g = rng::GammaSample(engine, shape + CirPoissonSampleReal(engine, mean.lambda));
   }
   return one_minus_decay / rate * g;
 }

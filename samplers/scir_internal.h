@@ -95,12 +95,20 @@ inline int64_t CirPoissonSample(rng::Engine& engine, double lambda) {
   return CirPoissonSampleSmall(engine, lambda, rng::UniformDouble(engine));
 }
 
+// CirPoissonSample for every finite λ, as a double: above rng::kMaxPoissonMean = 2^62 (a θ of
+// e^43 at h = 1, or a count-sized θ at a step of 1e-10; P then exceeds int64 range) by
+// rng::PoissonSampleUnbounded, exact up to rounding; below, the same draw and engine words.
+inline double CirPoissonSampleReal(rng::Engine& engine, double lambda) {
+  if (lambda > rng::kMaxPoissonMean) return rng::PoissonSampleUnbounded(engine, lambda);
+  return static_cast<double>(CirPoissonSample(engine, lambda));
+}
+
 // log θ' of the exact CIR transition towards Gamma(a, 1), a = alpha + count, from Poisson
 // mean λ. θ'/(1 − e^{-h}) = Gamma(a + Poisson(λ)) = χ'²(2a, 2λ)/2, drawn as:
 //  - a >= 1/2 (rest = a − 1/2 = (alpha − 1/2) + count >= 0): a noncentral χ² with df = 2a >= 1
 //    is (Z + √(2λ))² + χ²(2a − 1), so θ'/(1 − e^{-h}) = (Z + √(2λ))²/2 + Gamma(a − 1/2): one
 //    normal, plus (rest > 0) one log-gamma combined by log-add-exp;
-//  - a < 1/2: P ~ Poisson(λ) (CirPoissonSample), then log Gamma(a + P).
+//  - a < 1/2: P ~ Poisson(λ) (CirPoissonSampleReal), then log Gamma(a + P).
 // `zero_count_table`, if not null, samples log Gamma(alpha − 1/2) (alpha >= 1/2) or
 // log Gamma(alpha) (alpha < 1/2) and replaces rng::LogGammaSample for zero counts.
 inline double LogCirTransition(rng::Engine& engine, const PoissonMean& mean, double alpha,
@@ -117,11 +125,11 @@ inline double LogCirTransition(rng::Engine& engine, const PoissonMean& mean, dou
     }
     return std::max(cir.log_scale + log_g, kLowest);
   }
-  const int64_t p = CirPoissonSample(engine, mean.lambda);
+  const double p = CirPoissonSampleReal(engine, mean.lambda);
   if (p == 0 && count == 0 && zero_count_table != nullptr) {
     return cir.log_scale + zero_count_table->Sample(engine);
   }
-  return cir.log_scale + rng::LogGammaSample(engine, (alpha + count) + static_cast<double>(p));
+  return cir.log_scale + rng::LogGammaSample(engine, (alpha + count) + p);
 }
 
 // The shared rng::LogGammaTable of `shape`, or null outside the table's shapes.

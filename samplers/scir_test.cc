@@ -536,6 +536,61 @@ TEST(ScirTest, PoissonBranchOfPositiveRealStepsWithStochasticShape) {
   }
 }
 
+// Poisson means above rng::kMaxPoissonMean = 2^62 (found by //fuzz:lda_checkpoint_fuzzer: a
+// restored log θ of 42.6 gave λ = 5.6e18 at the fixture's step size, and the step failed a
+// CHECK in rng::PoissonSample; fuzz/corpus/lda_checkpoint/regression_poisson_mean_above_2pow62).
+// Shapes a < 1/2 draw P ~ Poisson(λ), now by rng::PoissonSampleUnbounded. 2000 chains step
+// once from λ = 3.0e19 (log θ = 42.6 at h = 0.1), 1e19 and 1e25 on every path that draws P:
+// the vectorised row kernel (symmetric α = 0.1), the per-entry LogCirTransition (asymmetric
+// α) and the scalar ScirGammaStep / ScirLogGammaStep. G = θ'/(1 − e^{-h}) = Gamma(a + P) has
+// mean a + λ and variance a + 2λ, and is normal to within its skewness ~1/√λ < 1e-9
+// (Berry-Esseen), so the standardised G is KS-tested against N(0, 1); log θ' of ~43-58
+// carries a rounding of ~1e-14 relative, 1e-5 of a standard deviation (2√λ/λ > 2e-13).
+// 2 x 3 + 2 = 8 KS checks at false-failure rate 1e-6 each. A λ that exceeds int64 range and
+// is truncated, or a P drawn as if λ were 2^62, is off by ~λ/√λ standard deviations.
+TEST(ScirTest, PoissonMeansAboveTwoToThe62StepExactly) {
+  constexpr int kChains = 2000;
+  constexpr double kH = 0.1;
+  const double scale = -std::expm1(-kH);
+  const double log_rate = -kH - std::log(scale);
+  const std::vector<double> log_thetas = {42.6, std::log(1e19) - log_rate,
+                                          std::log(1e25) - log_rate};
+  const auto standardised = [&](double log_theta_after, double a, double log_theta_before) {
+    const double lambda = std::exp(log_theta_before + log_rate);
+    return (std::exp(log_theta_after) / scale - (a + lambda)) / std::sqrt(a + 2 * lambda);
+  };
+  const auto expect_normal = [](const std::vector<double>& z, const std::string& label) {
+    const testing::TestResult ks = testing::KolmogorovSmirnovTest(
+        z, [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); });
+    EXPECT_TRUE(ks.Passed()) << label << ": " << ks;
+  };
+  const int cols = static_cast<int>(log_thetas.size());
+  for (const std::vector<double>& alpha :
+       {std::vector<double>{0.1}, std::vector<double>{0.1, 0.2, 0.3}}) {
+    Scir scir = MakeScir(kChains, cols, alpha, /*seed=*/31);
+    for (int r = 0; r < kChains; ++r) ASSERT_TRUE(scir.SetLogTheta(r, log_thetas).ok());
+    scir.Step(SameCountsEveryRow(kChains, std::vector<double>(cols, 0.0)), kH);
+    for (int j = 0; j < cols; ++j) {
+      const double a = alpha.size() == 1 ? alpha[0] : alpha[j];
+      std::vector<double> z(kChains);
+      for (int r = 0; r < kChains; ++r) {
+        z[r] = standardised(scir.log_theta(r)[j], a, log_thetas[j]);
+      }
+      expect_normal(z, absl::StrCat("alpha size ", alpha.size(), " col ", j));
+    }
+  }
+  rng::Engine engine(32);
+  std::vector<double> linear(kChains), log_space(kChains);
+  for (int r = 0; r < kChains; ++r) {
+    linear[r] = standardised(std::log(ScirGammaStep(engine, std::exp(42.6), 0.2, 1.0, kH)),
+                             0.2, 42.6);
+    log_space[r] = standardised(ScirLogGammaStep(engine, log_thetas[2], 0.2, 1.0, kH), 0.2,
+                                log_thetas[2]);
+  }
+  expect_normal(linear, "ScirGammaStep");
+  expect_normal(log_space, "ScirLogGammaStep");
+}
+
 TEST(ScirDeathTest, BadArgumentsDie) {
   rng::Engine engine(1);
   EXPECT_DEATH(ScirGammaStep(engine, 1.0, 0.0, 1.0, 0.1), "ScirGammaStep: shape must be");

@@ -251,9 +251,39 @@ void CheckCheckpoint() {
             std::string::npos);
   bad = state;
   bad.set_velocity(1, 2.2e214);  // finite, but v'v overflows (found by the same target)
-  EXPECT_NE(std::string(b->RestoreState(bad).message()).find("squared norm that overflows"),
+  EXPECT_NE(std::string(b->RestoreState(bad).message()).find("velocity has a squared norm of inf"),
+            std::string::npos);
+  // Found by the same target: a thermostat of -5e234 scaled v to inf at the next B step. The
+  // bound is ξ ε_0 >= -64 (here ε_0 = 0.05: ξ >= -1280); |v|² <= 1e200 (sphere_sampler.h).
+  bad = state;
+  bad.set_thermostat(-5e234);
+  EXPECT_NE(std::string(b->RestoreState(bad).message()).find("thermostat is -5e+234"),
+            std::string::npos);
+  bad.set_thermostat(-1281);
+  EXPECT_FALSE(b->RestoreState(bad).ok());
+  bad = state;
+  bad.set_velocity(1, 1.1e100);
+  EXPECT_NE(std::string(b->RestoreState(bad).message()).find("above the bound 1e+200"),
             std::string::npos);
   EXPECT_TRUE(a->x() == b->x());  // failed restores changed nothing
+
+  // At the bounds (ξ ε_0 = -64, |v|² just below 1e200, tangent) the chain steps on
+  // with finite, unit columns.
+  SphereSamplerState edge = state;
+  edge.set_thermostat(-64 / 0.05);
+  const double scale = 0.999e100 / Eigen::Map<const Eigen::VectorXd>(edge.velocity().data(),
+                                                                 edge.velocity_size())
+                                   .norm();
+  for (int i = 0; i < edge.velocity_size(); ++i) edge.set_velocity(i, edge.velocity(i) * scale);
+  std::unique_ptr<SphereSampler> c = Make<S>(model, x0, options);
+  ASSERT_TRUE(c->RestoreState(edge).ok()) << c->RestoreState(edge);
+  for (int m = 0; m < 5; ++m) {
+    c->Step();
+    ASSERT_TRUE(c->x().allFinite() && c->velocity().allFinite()) << "step " << m;
+    for (int k = 0; k < c->x().cols(); ++k) {
+      EXPECT_NEAR(c->x().col(k).norm(), 1, 1e-6) << "step " << m;
+    }
+  }
 }
 
 TEST(SggmcTest, CheckpointRoundTripIsBitIdentical) {

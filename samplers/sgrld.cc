@@ -30,7 +30,12 @@ struct RowInputs {
 double SgrldRowStep(double* theta, int cols, double row_sum, const RowInputs& in, double h,
                     rng::Engine& engine) {
   const double half_h = 0.5 * h;
-  const double theta_coefficient = 1.0 - half_h * (1.0 + in.count_total / row_sum);
+  // ĉ_·/θ_· overflows for a row of almost no mass (a subnormal θ_·, e.g. a restored stick row
+  // of 8e-320 and 8e-320: θ became inf, then NaN; found by //fuzz:dp_checkpoint_fuzzer). The
+  // term ω_j ĉ_· (ω_j <= 1) is then taken entry by entry as (θ_j / θ_·) ĉ_·.
+  const double count_per_mass = in.count_total / row_sum;
+  const bool tiny_row = !std::isfinite(count_per_mass);
+  const double theta_coefficient = 1.0 - half_h * (1.0 + (tiny_row ? 0.0 : count_per_mass));
   const double symmetric_offset = half_h * in.alpha[0];
   alignas(64) double noise[Sgrld::kNoiseBlock];
   size_t next_entry = 0;
@@ -46,6 +51,7 @@ double SgrldRowStep(double* theta, int cols, double row_sum, const RowInputs& in
       z = theta_coefficient * t + half_h * ConstArrayMap(in.alpha.data() + begin, n) +
           (h * t).sqrt() * z;
     }
+    if (tiny_row) z -= (half_h * in.count_total) * (t / row_sum);
     if (in.dense_counts != nullptr) {
       z += half_h * ConstArrayMap(in.dense_counts + begin, n);
     }

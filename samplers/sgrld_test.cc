@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -250,6 +251,38 @@ TEST(SgrldTest, CheckpointAfterAnExactMirrorHitRestores) {
 
 // Stream stability: the first step of a fixed 1 x 5 problem, pinned to 17 digits, so any change
 // of the sampler's (or its generators') random stream is a deliberate, visible diff.
+// A row of almost no mass: θ = (8e-320, 8e-320), subnormal (found by
+// //fuzz:dp_checkpoint_fuzzer as a restored stick row; fuzz/corpus/dp_checkpoint/
+// regression_slice_allocation_nan). ĉ_·/θ_· overflowed and the step gave θ = inf, then NaN.
+// With θ ≈ 0 the step is deterministic up to √(hθ) ζ ~ 1e-160: θ'_j = (h/2)(α_j + ĉ_j − ω_j
+// ĉ_·) with ω = (1/2, 1/2) exactly (equal entries), the mirror of a negative value, so
+// (0.05, 5e-5) for α = (1, 1e-3), ĉ = (1, 1), h = 0.1, to rounding; sparse and dense counts
+// alike. A row of 8e-320 and 3.9e-34 (a finite ĉ_·/θ_·) gives ω = (0, 1): (0.1, 0.04995).
+TEST(SgrldTest, RowOfSubnormalMassStepsToTheDriftsValue) {
+  constexpr double kH = 0.1;
+  const auto check = [&](const std::vector<double>& theta, double expected0, double expected1) {
+    for (bool dense : {false, true}) {
+      Sgrld sgrld = MakeSgrld(1, 2, {1.0, 1e-3}, 3);
+      ASSERT_TRUE(sgrld.SetTheta(0, theta).ok());
+      if (dense) {
+        const std::vector<double> counts = {1.0, 1.0};
+        sgrld.Step(DenseCountsView{1, 2, counts}, kH);
+      } else {
+        SimplexCounts counts(1, 2);
+        counts.Append(0, 0, 1.0);
+        counts.Append(0, 1, 1.0);
+        sgrld.Step(counts, kH);
+      }
+      const std::string label = absl::StrFormat("theta %g %g dense %d", theta[0], theta[1], dense);
+      EXPECT_NEAR(sgrld.theta(0)[0], expected0, 1e-15) << label;
+      EXPECT_NEAR(sgrld.theta(0)[1], expected1, 1e-15) << label;
+      EXPECT_NEAR(sgrld.row_sum(0), expected0 + expected1, 1e-15) << label;
+    }
+  };
+  check({8.087e-320, 8.087e-320}, 0.05, 5e-5);
+  check({8.087e-320, 3.851859888788471e-34}, 0.1, 0.04995);
+}
+
 TEST(SgrldTest, PinnedFirstStep) {
   Sgrld sampler = MakeSgrld(1, 5, {0.1}, 42);
   SimplexCounts counts(1, 5);

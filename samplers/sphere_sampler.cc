@@ -170,6 +170,15 @@ absl::Status SphereSampler::RestoreState(const SphereSamplerState& state) {
     return absl::InvalidArgumentError(absl::StrCat(
         "SphereSamplerState.thermostat must be finite, got ", state.thermostat()));
   }
+  // Found by //fuzz:sam_checkpoint_fuzzer: a thermostat of -5e234 (sphere_sampler.h).
+  const double largest_step = initial_step_size();
+  if (!(state.thermostat() * largest_step >= kMinRestoredThermostatTimesStep)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "SphereSamplerState.thermostat is ", state.thermostat(), ": with the largest step ",
+        largest_step, " it must be at least ", kMinRestoredThermostatTimesStep / largest_step,
+        " (a chain's thermostat starts at the friction and falls by at most the step per inner "
+        "step; below the bound a step scales the velocity by more than e^32)"));
+  }
   if (!(std::isfinite(state.last_step_size()) && state.last_step_size() >= 0)) {
     return absl::InvalidArgumentError(
         absl::StrCat("SphereSamplerState.last_step_size must be finite and >= 0, got ",
@@ -187,9 +196,11 @@ absl::Status SphereSampler::RestoreState(const SphereSamplerState& state) {
   Eigen::Map<const Eigen::MatrixXd> v(state.velocity().data(), x_.rows(), x_.cols());
   // Found by //fuzz:sam_checkpoint_fuzzer: finite entries of 1e214 overflowed v'v (gSGNHT's
   // thermostat, the geodesic flow's |v|) to inf and the next step to NaN.
-  if (!std::isfinite(v.squaredNorm())) {
+  if (!(v.squaredNorm() <= kMaxRestoredVelocitySquaredNorm)) {
     return absl::InvalidArgumentError(absl::StrCat(
-        "SphereSamplerState.velocity has a squared norm that overflows: ", v.squaredNorm()));
+        "SphereSamplerState.velocity has a squared norm of ", v.squaredNorm(),
+        ", above the bound ", kMaxRestoredVelocitySquaredNorm,
+        " (a chain's is about the manifold dimension)"));
   }
   for (int k = 0; k < v.cols(); ++k) {
     const double along = x.col(k).dot(v.col(k));

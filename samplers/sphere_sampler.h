@@ -54,6 +54,20 @@ struct GeodesicSamplerOptions {
   absl::Status Validate(int64_t num_items) const;
 };
 
+// Bounds on a restored state (SphereSampler::RestoreState) that no chain comes near and that
+// keep the next iterations finite (found by //fuzz:sam_checkpoint_fuzzer: a thermostat of
+// -5e234 scaled the velocity by e^{-ξ ε/2} = inf, and the next geodesic step gave NaN):
+//  - the velocity's squared norm |v|² <= 1e200 (a chain's |v|² is about m = K(d - 1): the
+//    friction or thermostat keeps v near N(0, Λ(x)));
+//  - the thermostat ξ ε_0 >= -64, with ε_0 the schedule's largest step: a chain's ξ starts at
+//    the friction C > 0 and falls by at most ε per inner step (its update adds
+//    (|v|²/m - 1) ε/2 twice, gSGNHT, or (|v|²/m - 1) ε once, the embedded SGNHT), while each
+//    O step injects noise. Within the bound a gSGNHT B half-step scales v by at most e^{32}
+//    and an embedded SGNHT step by at most 65, so an inner step multiplies |v|² by at most
+//    e^{128} < 4e55 before the thermostat's update turns positive: 1e200 x 4e55 is finite.
+inline constexpr double kMaxRestoredVelocitySquaredNorm = 1e200;
+inline constexpr double kMinRestoredThermostatTimesStep = -64;
+
 class SphereSampler {
  public:
   virtual ~SphereSampler() = default;
@@ -81,8 +95,9 @@ class SphereSampler {
   SphereSamplerState SaveState() const;
   // InvalidArgument, naming the field, for a state of another sampler or shape, a non-finite
   // value, a column of x off the unit sphere by more than 1e-6, a velocity whose squared norm
-  // overflows, a velocity column not tangent to x (|x . v| > 1e-6 max(1, |v|)) or a negative
-  // count. A failed restore leaves the chain unchanged.
+  // exceeds kMaxRestoredVelocitySquaredNorm, a velocity column not tangent to x
+  // (|x . v| > 1e-6 max(1, |v|)), a thermostat below kMinRestoredThermostatTimesStep / ε_0 or a
+  // negative count. A failed restore leaves the chain unchanged.
   absl::Status RestoreState(const SphereSamplerState& state);
 
  protected:

@@ -82,7 +82,7 @@ std::string MatrixDat(const Eigen::MatrixXd& m) {
   std::string out;
   for (Eigen::Index i = 0; i < m.rows(); ++i) {
     for (Eigen::Index j = 0; j < m.cols(); ++j) {
-      absl::StrAppendFormat(&out, j == 0 ? "%.4g" : " %.4g", m(i, j));
+      absl::StrAppendFormat(&out, "%s%.4g", j == 0 ? "" : " ", m(i, j));  // constexpr format
     }
     out += "\n";
   }

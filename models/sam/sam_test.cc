@@ -157,7 +157,7 @@ TEST(SamTest, SggmcWithGmcThetaLearnsSyntheticTopics) {
   hyper.sigma = 1;
   hyper.kappa = kappa;
   hyper.alpha = 1;
-  hyper.m = Eigen::VectorXd::Constant(v, 1 / std::sqrt(double{v}));
+  hyper.m = Eigen::VectorXd::Constant(v, 1 / std::sqrt(static_cast<double>(v)));
   SamTopicModel model(SampleSamDocuments(truth, 200, kappa, 1), hyper);
   const Eigen::SparseMatrix<double> test = SampleSamDocuments(truth, 100, kappa, 2);
   SamThetaSampling sampling;
@@ -202,7 +202,7 @@ SamHyperparameters SmallHyper(int v, int k, double kappa) {
   SamHyperparameters hyper;
   hyper.num_topics = k;
   hyper.kappa = kappa;
-  hyper.m = Eigen::VectorXd::Constant(v, 1 / std::sqrt(double{v}));
+  hyper.m = Eigen::VectorXd::Constant(v, 1 / std::sqrt(static_cast<double>(v)));
   return hyper;
 }
 
