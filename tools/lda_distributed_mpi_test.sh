@@ -107,27 +107,10 @@ expect_error flag "block_width must be >= 2" "${dir}/lda_distributed" ${flags} -
 # not 0, not 124: a hang), and no result is written.
 # shellcheck source=tools/mpi_ranks_testing.sh
 . "${dir}/mpi_ranks_testing.sh"
-awk 'BEGIN { srand(29)
-  for (i = 0; i < 3; ++i) printf "%d %.2f\n", int(rand() * 3), 0.3 + 2 * rand() }' > "${t}/kills"
-while read -r victim delay; do
-  # shellcheck disable=SC2086
+# shellcheck disable=SC2086
+kill_at_seeded_points 29 0.3 2 lda_distributed 3 "${t}/killed.out" \
   mpi -np 3 "${dir}/lda_distributed_mpi" ${flags} --passes=100000 --checkpoint_every=7 \
-    --output_dir="${t}/killed" > "${t}/killed.out" 2>&1 &
-  launcher=$!
-  ranks="$(ranks_of "${launcher}" lda_distributed 3)"
-  # shellcheck disable=SC2086
-  set -- ${ranks}
-  shift "${victim}"
-  sleep "${delay}"
-  kill -9 "$1"
-  code=0
-  wait "${launcher}" || code=$?
-  if [ "${code}" -eq 0 ] || [ "${code}" -eq 124 ]; then
-    echo "rank ${victim} killed after ${delay} s: exit code ${code} (0: no error; 124: hang)" >&2
-    cat "${t}/killed.out" >&2
-    exit 1
-  fi
-  grep -qi "signal 9\|killed" "${t}/killed.out"
-  test ! -e "${t}/killed/summary.txt"
-done < "${t}/kills"
+  --output_dir="${t}/killed"
+test "${killed_points}" -eq 3
+test ! -e "${t}/killed/summary.txt"
 echo PASS

@@ -19,31 +19,12 @@ flags="--record_every=10 --noplot --synthetic_rows=150 --synthetic_cols=120 \
 # shellcheck source=tools/mpi_ranks_testing.sh
 . "${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/mpi_ranks_testing.sh"
 # Seeded: the same three (rank, delay) pairs on every run of the test.
-awk 'BEGIN { srand(31)
-  for (i = 0; i < 3; ++i) printf "%d %.2f\n", int(rand() * 3), 0.5 + 3 * rand() }' \
-  > "${TEST_TMPDIR}/kills"
-while read -r victim_index delay; do
-  # shellcheck disable=SC2086
+# shellcheck disable=SC2086
+kill_at_seeded_points 31 0.5 3 matrix_factoriz 3 "${TEST_TMPDIR}/killed.out" \
   mpi -np 3 "${bin}" ${flags} --iterations=1000000 \
-    --checkpoint_dir="${TEST_TMPDIR}/kill_ckpt" --checkpoint_every=50 \
-    --output_dir="${TEST_TMPDIR}/killed" > "${TEST_TMPDIR}/killed.out" 2>&1 &
-  launcher=$!
-  ranks="$(ranks_of "${launcher}" matrix_factoriz 3)"
-  # shellcheck disable=SC2086
-  set -- ${ranks}
-  shift "${victim_index}"
-  sleep "${delay}"
-  kill -9 "$1"
-  code=0
-  wait "${launcher}" || code=$?
-  if [ "${code}" -eq 0 ] || [ "${code}" -eq 124 ]; then
-    echo "rank ${victim_index} killed after ${delay} s: exit code ${code}" \
-      "(0: no error; 124: hang)" >&2
-    cat "${TEST_TMPDIR}/killed.out" >&2
-    exit 1
-  fi
-  grep -qi "signal 9\|killed" "${TEST_TMPDIR}/killed.out"
-done < "${TEST_TMPDIR}/kills"
+  --checkpoint_dir="${TEST_TMPDIR}/kill_ckpt" --checkpoint_every=50 \
+  --output_dir="${TEST_TMPDIR}/killed"
+test "${killed_points}" -eq 3
 
 # Checkpoints of two iterations: every rank writes at 10, then at 20; rank 1's file of 10
 # is put back beside the others' of 20.

@@ -25,3 +25,35 @@ ranks_of() {
   done
   return 1
 }
+#   kill_at_seeded_points SEED MIN SPAN NAME COUNT LOG COMMAND...
+#                               three times: starts COMMAND (an mpirun of COUNT ranks named
+#                               NAME; stdin /dev/null, output to LOG) in the background, kills
+#                               a seeded rank with SIGKILL after a seeded MIN + [0, SPAN) s,
+#                               and fails unless the job ends with an error (exit code not 0,
+#                               not 124: a hang) naming the signal.
+kill_at_seeded_points() {
+  seed="$1"; lo="$2"; span="$3"; name="$4"; count="$5"; log="$6"
+  shift 6
+  points="$(awk -v s="${seed}" -v lo="${lo}" -v span="${span}" -v n="${count}" 'BEGIN { srand(s)
+    for (i = 0; i < 3; ++i) printf "%d:%.2f ", int(rand() * n), lo + span * rand() }')"
+  for point in ${points}; do
+    victim="${point%%:*}"
+    delay="${point#*:}"
+    "$@" < /dev/null > "${log}" 2>&1 &
+    launcher=$!
+    pids="$(ranks_of "${launcher}" "${name}" "${count}")" || return 1
+    # shellcheck disable=SC2086  # unquoted on purpose: drops the leading blank
+    pid="$(echo ${pids} | cut -d' ' -f"$((victim + 1))")"
+    sleep "${delay}"
+    kill -9 "${pid}"
+    code=0
+    wait "${launcher}" || code=$?
+    if [ "${code}" -eq 0 ] || [ "${code}" -eq 124 ]; then
+      echo "rank ${victim} killed after ${delay} s: exit code ${code} (0: no error; 124: hang)" >&2
+      cat "${log}" >&2
+      return 1
+    fi
+    grep -qi "signal 9\|killed" "${log}" || return 1
+    killed_points=$((${killed_points:-0} + 1))
+  done
+}
