@@ -4,6 +4,7 @@
 #
 #   bench/fuzz.sh [SECONDS_PER_TARGET] [TARGET ...]     # default 180 s, every target
 #   bench/fuzz.sh 60 wav_fuzzer ratings_fuzzer
+#   FUZZ_RUNS=10000000 bench/fuzz.sh 7200 idx_fuzzer   # stop at 10^7 executions (or 7200 s)
 #
 # Each target runs on a scratch copy of its seeds (fuzz/corpus/<name>/; the inputs libFuzzer
 # adds stay out of the repository, under $FUZZ_WORK, default /tmp/sgmcmc_fuzz). A crash, a
@@ -46,9 +47,13 @@ for target in "${targets[@]}"; do
   mkdir -p "${corpus}" "${findings}"
   log="${work}/${target}.log"
   status=0
-  "${bin}/${target}" -max_total_time="${seconds}" -timeout=10 -rss_limit_mb=2048 \
+  limit=(-max_total_time="${seconds}")
+  [[ -n "${FUZZ_RUNS:-}" ]] && limit+=(-runs="${FUZZ_RUNS}")
+  start="${SECONDS}"
+  "${bin}/${target}" "${limit[@]}" -timeout=10 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="${findings}/" \
     "${corpus}" "fuzz/corpus/${name}" > "${log}" 2>&1 || status=$?
+  elapsed=$(( SECONDS - start ))
   runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "${log}" | tail -1)"
   rate="$(sed -n 's/^stat::average_exec_per_sec: *//p' "${log}" | tail -1)"
   rss="$(sed -n 's/^stat::peak_rss_mb: *//p' "${log}" | tail -1)"
@@ -61,5 +66,5 @@ for target in "${targets[@]}"; do
   else
     found="exit ${status}: $(ls "${findings}" | head -3 | tr '\n' ' ')(log ${log})"
   fi
-  echo "| ${target} | ${seconds} | ${runs:-?} | ${rate:-?} | ${cov:-?} | ${ft:-?} | ${units:-?} | ${rss:-?} | ${found} |"
+  echo "| ${target} | ${elapsed} | ${runs:-?} | ${rate:-?} | ${cov:-?} | ${ft:-?} | ${units:-?} | ${rss:-?} | ${found} |"
 done

@@ -1,6 +1,8 @@
 #include "data/idx_reader.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <memory>
@@ -35,12 +37,20 @@ absl::StatusOr<std::string> ReadDecompressed(const std::string& path) {
   if (file == nullptr) {
     return absl::NotFoundError(absl::StrCat(path, ": cannot open: ", std::strerror(errno)));
   }
-  constexpr unsigned kBlock = 1u << 20;
+  // The first read asks for the file's size plus one byte (a plain file then ends on the second
+  // read without a second large block; a gzip file's contents are larger, and each block that
+  // comes back full doubles the next), 4 KiB to 1 MiB: a fixed 1 MiB block per read made small
+  // files cost two fresh 1 MiB zero-filled buffers each.
+  constexpr size_t kMinBlock = 4096, kMaxBlock = size_t{1} << 20;
+  const std::uintmax_t file_size = std::filesystem::file_size(path, error);
+  size_t block = error ? kMinBlock
+                       : static_cast<size_t>(std::clamp<std::uintmax_t>(file_size + 1, kMinBlock,
+                                                                        kMaxBlock));
   std::string contents;
   while (true) {
     const size_t old_size = contents.size();
-    contents.resize(old_size + kBlock);
-    const int read = gzread(file.get(), &contents[old_size], kBlock);
+    contents.resize(old_size + block);
+    const int read = gzread(file.get(), &contents[old_size], static_cast<unsigned>(block));
     if (read < 0) {
       int code = 0;
       const char* message = gzerror(file.get(), &code);
@@ -48,6 +58,7 @@ absl::StatusOr<std::string> ReadDecompressed(const std::string& path) {
           absl::StrCat(path, ": byte ", old_size, ": corrupt gzip stream: ", message));
     }
     contents.resize(old_size + static_cast<size_t>(read));
+    if (static_cast<size_t>(read) == block) block = std::min(2 * block, kMaxBlock);
     if (read == 0) {
       // gzread returns 0 at the end and on a truncated stream; gzerror tells them apart.
       int code = Z_OK;
@@ -104,15 +115,20 @@ absl::StatusOr<IdxArray> ParseIdx(const std::string& path, const std::string& by
                                    " bytes, file has ", bytes.size()));
   }
   IdxArray array;
-  int64_t items = 1;
+  // `items` is the product of the sizes; `extent`, the product with a size of 0 counted as 1,
+  // bounds every size and every partial product as well, so an empty array (one size 0) cannot
+  // declare items of billions of bytes each (ImagesToCounts sizes its columns by them).
+  int64_t items = 1, extent = 1;
   for (int k = 0; k < ndims; ++k) {
     const int64_t size = BigEndian32(bytes, 4 + 4 * k);
     array.sizes.push_back(size);
-    if (size > 0 && items > limits.max_items / size) {  // items * size > max_items
+    const int64_t factor = std::max<int64_t>(size, 1);
+    if (extent > limits.max_items / factor) {  // extent * factor > max_items
       return ParseError(path, 4 + 4 * k,
                         absl::StrCat("sizes multiply past IdxLimits.max_items = ",
-                                     limits.max_items));
+                                     limits.max_items, " (a size of 0 counted as 1)"));
     }
+    extent *= factor;
     items *= size;
   }
   const size_t data_size = bytes.size() - header_size;

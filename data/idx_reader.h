@@ -13,10 +13,10 @@
 // Errors: a missing file is NotFound, a directory InvalidArgument ("path: is a directory");
 // anything malformed is InvalidArgument (DataLoss for a corrupt or truncated gzip stream)
 // with the message "path: byte N: what was expected, what was found", N being the offset in
-// the decompressed stream: a wrong magic, an unsupported
-// type or dimension count, truncated sizes or data, trailing bytes after the data, a product
-// of sizes beyond IdxLimits::max_items. Sizes are checked against the bytes actually read
-// before anything sized by them is allocated.
+// the decompressed stream: a wrong magic, an unsupported type or dimension count, truncated
+// sizes or data, trailing bytes after the data, a product of sizes (a size of 0 counted as 1)
+// beyond IdxLimits::max_items. Sizes are checked against the bytes actually read before
+// anything sized by them is allocated.
 //
 // Counts (ImagesToCounts): pixel intensity p in [0, 255] becomes the count
 //   c = floor(p (levels) / 256),   levels = IdxCountOptions::max_count + 1,
