@@ -1,5 +1,9 @@
 #include "data/tokenizer.h"
 
+#include <memory>
+#include <string>
+#include <utility>
+
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
@@ -31,27 +35,29 @@ void TokenCounts::Add(const TokenCounts& other) {
 
 absl::StatusOr<Tokenizer> Tokenizer::Create(const TokenizerOptions& options) {
   SGMCMC_RETURN_IF_ERROR(options.Validate());
-  absl::flat_hash_set<std::string> stop_words;
   if (options.stop_words_path.empty()) {
-    for (const char* word : EnglishStopWords()) stop_words.insert(word);
-  } else {
-    SGMCMC_ASSIGN_OR_RETURN(LineReader reader, LineReader::Open(options.stop_words_path));
-    absl::string_view line;
-    while (reader.Next(&line)) {
-      const absl::string_view word = absl::StripAsciiWhitespace(line);
-      if (word.empty() || word[0] == '#') continue;
-      for (char c : word) {
-        if (!IsAsciiLetter(static_cast<unsigned char>(c)) || absl::ascii_isupper(c)) {
-          return reader.Error(absl::StrCat(
-              "a stop word must be lower-case ASCII letters (tokens never contain anything "
-              "else), got '",
-              word, "'"));
-        }
-      }
-      stop_words.insert(std::string(word));
-    }
-    SGMCMC_RETURN_IF_ERROR(reader.status());
+    // Built on first use (thread-safe static initialisation) and shared by every tokenizer.
+    static const auto* const kEnglish = new std::shared_ptr<const StopWordSet>(
+        std::make_shared<const StopWordSet>(EnglishStopWords().begin(), EnglishStopWords().end()));
+    return Tokenizer(options, *kEnglish);
   }
+  auto stop_words = std::make_shared<StopWordSet>();
+  SGMCMC_ASSIGN_OR_RETURN(LineReader reader, LineReader::Open(options.stop_words_path));
+  absl::string_view line;
+  while (reader.Next(&line)) {
+    const absl::string_view word = absl::StripAsciiWhitespace(line);
+    if (word.empty() || word[0] == '#') continue;
+    for (char c : word) {
+      if (!IsAsciiLetter(static_cast<unsigned char>(c)) || absl::ascii_isupper(c)) {
+        return reader.Error(absl::StrCat(
+            "a stop word must be lower-case ASCII letters (tokens never contain anything "
+            "else), got '",
+            word, "'"));
+      }
+    }
+    stop_words->insert(std::string(word));
+  }
+  SGMCMC_RETURN_IF_ERROR(reader.status());
   return Tokenizer(options, std::move(stop_words));
 }
 

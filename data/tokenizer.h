@@ -18,6 +18,7 @@
 #define SGMCMC_DATA_TOKENIZER_H_
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -70,17 +71,20 @@ class Tokenizer {
     ForEachToken(text, counts, [&](absl::string_view token) { tokens->emplace_back(token); });
   }
 
-  bool IsStopWord(absl::string_view word) const { return stop_words_.contains(word); }
-  int num_stop_words() const { return static_cast<int>(stop_words_.size()); }
+  bool IsStopWord(absl::string_view word) const { return stop_words_->contains(word); }
+  int num_stop_words() const { return static_cast<int>(stop_words_->size()); }
 
  private:
-  Tokenizer(const TokenizerOptions& options, absl::flat_hash_set<std::string> stop_words)
+  using StopWordSet = absl::flat_hash_set<std::string>;
+
+  Tokenizer(const TokenizerOptions& options, std::shared_ptr<const StopWordSet> stop_words)
       : options_(options), stop_words_(std::move(stop_words)) {}
 
   static bool IsAsciiLetter(unsigned char c) { return ((c | 0x20) - 'a') < 26u; }
 
   TokenizerOptions options_;
-  absl::flat_hash_set<std::string> stop_words_;
+  // Immutable and shared by copies; the built-in English list is built once per process.
+  std::shared_ptr<const StopWordSet> stop_words_;
 };
 
 template <typename Emit>
