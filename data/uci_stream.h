@@ -49,6 +49,7 @@
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
+#include "base/check.h"
 #include "data/document_reader.h"
 #include "data/minibatch.h"
 #include "data/uci_reader.h"
@@ -89,6 +90,12 @@ class UciMinibatchStream {
   // the rest; returns false once nothing is left. Malformed input is an error status naming
   // the file and line.
   absl::StatusOr<bool> Next(rng::Engine& engine, DocumentMinibatch* out);
+
+  // Documents per minibatch from the next Next() on; >= 1 (CHECKed).
+  void set_batch_size(int batch_size) {
+    SGMCMC_CHECK(batch_size >= 1) << "UciMinibatchStream::set_batch_size: got " << batch_size;
+    options_.batch_size = batch_size;
+  }
 
   // The source (its D, V and path).
   const DocumentReader& reader() const { return *reader_; }

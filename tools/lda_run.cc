@@ -585,6 +585,7 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
     r.iterations = run.has_iterations() ? run.iterations() : kDefaultLdaIterations;
     r.iterations_set = run.has_iterations();
     r.burn_in_set = run.has_burn_in();
+    r.minibatch_size_set = run.has_minibatch_size();
     if (r.iterations < 1) {
       return ConfigError(source,
                          absl::StrCat(field, ".iterations must be >= 1, got ", r.iterations));
@@ -647,6 +648,14 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
   return resolved;
 }
 
+int DefaultStreamedMinibatchSize(int64_t documents_per_pass, int preset_minibatch_size) {
+  constexpr int64_t kMaxStreamedMinibatch = 1000;
+  constexpr int64_t kMinUpdatesPerPass = 100;
+  return static_cast<int>(std::max<int64_t>(
+      preset_minibatch_size,
+      std::min(kMaxStreamedMinibatch, documents_per_pass / kMinUpdatesPerPass)));
+}
+
 absl::Status FitLdaRunsToData(int num_documents, const std::string& source,
                               std::vector<ResolvedLdaRun>& runs, int passes) {
   for (ResolvedLdaRun& run : runs) {
@@ -658,6 +667,14 @@ absl::Status FitLdaRunsToData(int num_documents, const std::string& source,
                                                 "it cannot train from a stream"));
       }
       o.corpus_documents = num_documents;
+      if (!run.minibatch_size_set) {
+        const int preset_minibatch_size = o.minibatch_size;
+        o.minibatch_size = DefaultStreamedMinibatchSize(num_documents, preset_minibatch_size);
+        run.minibatch_reason = absl::StrFormat(
+            "minibatch_size %d (default for a stream of %d documents: D / 100, between the "
+            "preset's %d and 1000; set the run's minibatch_size to choose; bench/README.md)",
+            o.minibatch_size, num_documents, preset_minibatch_size);
+      }
       if (!run.iterations_set) {
         run.iterations = (static_cast<int64_t>(passes) * num_documents + o.minibatch_size - 1) /
                          o.minibatch_size;
@@ -972,6 +989,8 @@ absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options) {
   SGMCMC_RETURN_IF_ERROR(FitLdaRunsToData(
       data.streamed ? data.streamed_documents : data.train.num_documents(), options.source, runs,
       data.streamed ? (config.stream().has_passes() ? config.stream().passes() : 1) : 0));
+  // Standard input's stream was opened before the fit, with the unfitted minibatch size.
+  if (stdin_stream.has_value()) stdin_stream->set_batch_size(runs[0].options.minibatch_size);
   const std::string directory = LdaOutputDirectory(config);
   SGMCMC_RETURN_IF_ERROR(
       CreateOutputDirectory(directory, absl::StrCat(options.source, ": output_dir")));
@@ -998,8 +1017,8 @@ absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options) {
 
   std::vector<std::string> names, summary;
   for (const ResolvedLdaRun& run : runs) {
-    if (!run.preset_reason.empty()) {
-      progress << absl::StrFormat("[%s] %s\n", run.name, run.preset_reason);
+    for (const std::string* reason : {&run.preset_reason, &run.minibatch_reason}) {
+      if (!reason->empty()) progress << absl::StrFormat("[%s] %s\n", run.name, *reason);
     }
     progress << absl::StrFormat("[%s] %s\n", run.name, Settings(config, run, data));
     RunTrainer trainer(config, run, data, directory, &pool, progress);
