@@ -20,8 +20,9 @@ Methods (--methods, comma-separated):
                chunksize = --peer_batch, one update() call over the whole stream;
   gensim_mcN   gensim LdaMulticore with workers = N (N + 1 processes: N E-step workers and the
                master, which merges and does the M-step), chunksize = --peer_batch;
-  ours:PRESET  the `lda` tool streaming the docword file (one thread, one pass), the preset's
-               minibatch size unless --our_minibatch; scored on its snapshots (the headline
+  ours:PRESET  the `lda` tool streaming the docword file (one thread, one pass), the tool's
+               streamed minibatch size (D / 100, 50 to 1000) unless --our_minibatch or the
+               method's minibatch_size; scored on its snapshots (the headline
                estimate: the last sample before burn-in ends, the posterior mean after).
 A method may carry settings after slashes: a peer's batch (minibatch / chunksize), offset and
 decay (the step size (offset + t)^-decay: scikit-learn's learning_offset / learning_decay,
@@ -512,7 +513,7 @@ def main():
     parser.add_argument("--first", default="256,512,1024,2048,3072",
                         help="early peer checkpoints (documents)")
     parser.add_argument("--our_minibatch", type=int, default=0, help="0: the preset's")
-    parser.add_argument("--our_eval_every", type=int, default=50)
+    parser.add_argument("--our_eval_every", type=int, default=2)
     parser.add_argument("--our_run_fields", default="",
                         help="LdaRunConfig fields (textproto) added to our runs")
     parser.add_argument("--seed", type=int, default=1)

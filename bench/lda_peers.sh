@@ -30,6 +30,6 @@ fi
 uptime
 nice -n 10 /usr/bin/python3 bench/lda_peers.py --bin_dir="${bin}/tools" \
   --corpus_dir="${work}/corpus" --work="${work}/work" --out="${out}" \
-  --methods="${METHODS:-ours:sgrld_fast,ours:sgrld_fast/burn_in=200,ours:sgrld_fast_early,sklearn,sklearn/decay=0.9,sklearn/batch=1024,gensim,gensim/decay=0.9,gensim/batch=1024,gensim_mc1,gensim_mc2,sklearn/batch=1024/passes=3,gensim/batch=1024/passes=2}" \
+  --methods="${METHODS:-ours:sgrld_fast,ours:sgrld_fast/minibatch_size=50,ours:scir_fast,sklearn,sklearn/decay=0.9,sklearn/batch=1024,gensim,gensim/decay=0.9,gensim/batch=1024,gensim_mc1,gensim_mc2,sklearn/batch=1024/passes=3,gensim/batch=1024/passes=2}" \
   "${@:3}"
 uptime

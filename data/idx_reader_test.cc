@@ -148,6 +148,12 @@ TEST(IdxReaderTest, CorruptHeaders) {
   // The default limit, 2^31 - 1 items, rejects the 2^33 announced too.
   ExpectError(ReadIdxFile(huge).status(), absl::StatusCode::kInvalidArgument, huge, 8,
               "past IdxLimits.max_items");
+  // Zero items of 16 x 1677721720 bytes each (a libFuzzer find): the product is 0, but the
+  // image size alone is past the limit, and ImagesToCounts would size its columns by it.
+  const std::string empty_but_huge =
+      WriteRawTestFile("empty_but_huge", IdxBytes({0, 16, 0x64000078}, {}));
+  ExpectError(ReadIdxImages(empty_but_huge, limits).status(), absl::StatusCode::kInvalidArgument,
+              empty_but_huge, 12, "past IdxLimits.max_items = 1048576 (a size of 0 counted as 1)");
 }
 
 TEST(IdxReaderTest, TruncatedAndTrailingData) {

@@ -306,6 +306,32 @@ TEST(LoadLdaDataTest, ErrorsNameTheField) {
   EXPECT_EQ(data->test.held_out.num_tokens(), 30);
 }
 
+// A streamed run without minibatch_size gets D / 100 documents, between the preset's size and
+// 1000, and says so; a set one is kept, and the corpus in memory keeps the preset's.
+TEST(FitLdaRunsToDataTest, StreamedRunsDefaultToAHundredUpdatesAPass) {
+  EXPECT_EQ(DefaultStreamedMinibatchSize(1000000, 50), 1000);
+  EXPECT_EQ(DefaultStreamedMinibatchSize(100000, 50), 1000);
+  EXPECT_EQ(DefaultStreamedMinibatchSize(25000, 50), 250);
+  EXPECT_EQ(DefaultStreamedMinibatchSize(3000, 50), 50);
+  EXPECT_EQ(DefaultStreamedMinibatchSize(10, 50), 50);
+  const LdaConfig config = *ParseLdaConfig(
+      "runs { name: 'a' preset: 'sgrld_fast' } runs { name: 'b' minibatch_size: 7 }", "cfg");
+  auto runs = ResolveLdaRuns(config, "cfg");
+  ASSERT_TRUE(runs.ok()) << runs.status();
+  ASSERT_TRUE(FitLdaRunsToData(25000, "cfg", *runs, /*passes=*/2).ok());
+  EXPECT_EQ((*runs)[0].options.minibatch_size, 250);
+  EXPECT_EQ((*runs)[0].iterations, 200);  // two passes of 25000 / 250
+  EXPECT_EQ((*runs)[0].minibatch_reason,
+            "minibatch_size 250 (default for a stream of 25000 documents: D / 100, between the "
+            "preset's 50 and 1000; set the run's minibatch_size to choose; bench/README.md)");
+  EXPECT_EQ((*runs)[1].options.minibatch_size, 7);
+  EXPECT_EQ((*runs)[1].minibatch_reason, "");
+  runs = ResolveLdaRuns(config, "cfg");
+  ASSERT_TRUE(FitLdaRunsToData(25000, "cfg", *runs).ok());  // in memory
+  EXPECT_EQ((*runs)[0].options.minibatch_size, 50);
+  EXPECT_EQ((*runs)[0].minibatch_reason, "");
+}
+
 // The exact scheme (LdaCountEstimator::kPersistentJoint) from the config and the flag: SCIR
 // and the full batch only, each other combination refused with a message naming it.
 TEST(ResolveLdaRunsTest, PersistentJointIsFullBatchScirOnly) {
