@@ -221,9 +221,18 @@ int MinibatchTopicTable::SampleAlphaBucket(int u, rng::Engine& engine) const {
   if (!(y < total)) y = std::nextafter(total, 0.0);
   // The first block whose cumulative sum exceeds y (exists: the last one is total > y), i.e.
   // the number of earlier blocks whose cumulative sum is <= y (they do not decrease), counted
-  // without a data-dependent branch; its sum is then > 0.
-  int b = 0;
-  for (int i = 0; i + 1 < num_blocks_; ++i) b += blocks[i] <= y;
+  // without a data-dependent branch; its sum is then > 0. Counted in two steps, as the sums
+  // do not decrease: the groups of kAlphaBlock blocks whose last sum is <= y (all their
+  // blocks are), then the blocks of the next group before its last (which is > y): at most
+  // K / kAlphaBlock^2 + kAlphaBlock - 1 compares instead of K / kAlphaBlock (K = 5000: 19 + 15
+  // instead of 312). The same count, so the same draw, as the scan of every block.
+  const int last = num_blocks_ - 1;  // blocks[last] = total > y
+  int groups = 0;
+  for (int i = kAlphaBlock - 1; i < last; i += kAlphaBlock) groups += blocks[i] <= y;
+  const int group_first = groups * kAlphaBlock;
+  const int group_end = std::min(group_first + kAlphaBlock - 1, last);
+  int b = group_first;
+  for (int i = group_first; i < group_end; ++i) b += blocks[i] <= y;
   // Inside it, inversion of the rest y - (sum of the earlier blocks), uniform on the block's
   // mass; if rounding leaves the rest at or above the block's summed mass, the block's last
   // topic of positive probability (an event of probability O(2^-53), so still no topic with

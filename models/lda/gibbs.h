@@ -7,8 +7,10 @@
 // and is split into two buckets (the doc-sparse half of Yao, Mimno & McCallum 2009):
 //   - the per-word part α π_kw, with mass α Σ_k π_kw, sampled from a table built once per
 //     minibatch for each distinct word (MinibatchTopicTable): the cumulative sums of π_{·w}
-//     at every kAlphaBlock-th topic, so a draw (by inversion) scans at most K / kAlphaBlock
-//     block sums and then kAlphaBlock topics. The table costs one pass over the column, fused
+//     at every kAlphaBlock-th topic, so a draw (by inversion) compares its uniform with every
+//     kAlphaBlock-th of these block sums, then with at most kAlphaBlock - 1 block sums, then
+//     scans at most kAlphaBlock topics (K = 5000: 19 + 15 + 16 steps instead of 312 + 16 with
+//     a scan of every block sum). The table costs one pass over the column, fused
 //     with computing its mass, and no allocation; the bucket is rare (its mass is α K π̄_w
 //     against n_d π_w|d), so an O(1) alias table (O(K) to build per word) would not pay.
 //     Measured at large K (issue 29, bench/README "The sparse sweep at large K"): Walker/Vose
@@ -27,9 +29,12 @@
 // sums one token's masses while the previous token's search is still running.
 //
 // Cost: O(nnz_d) per token update, nnz_d = number of distinct topics in the document (after
-// the first sweeps usually far below K), plus O(K / kAlphaBlock + kAlphaBlock) with
+// the first sweeps usually far below K), plus O(K / kAlphaBlock^2 + kAlphaBlock) with
 // probability mass_alpha / (mass_alpha + mass_sparse). The table costs O(K) per distinct
-// word. Measured: models/lda/gibbs_benchmark.cc.
+// word. Measured: models/lda/gibbs_benchmark.cc. Scalar code (the baseline x86-64 build, SSE2):
+// AVX2 versions of the mass loop and of both searches (four topics per instruction, the same
+// draws, dispatched at run time) were measured no faster at K = 100 and 1000 and are not kept
+// (bench/README.md, "The sparse sweep at large K").
 //
 // Example:
 //   // topics: K x U, column u = π_{·w} of the minibatch's u-th distinct word.
@@ -102,7 +107,7 @@ class MinibatchTopicTable {
   // α Σ_k π_kw of local word u.
   double alpha_mass(int u) const { return alpha_mass_[u]; }
   // Draws k with probability π_kw / Σ_k' π_k'w for local word u, by inversion of one
-  // uniform (one engine word). O(K / kAlphaBlock + kAlphaBlock).
+  // uniform (one engine word). O(K / kAlphaBlock^2 + kAlphaBlock).
   int SampleAlphaBucket(int u, rng::Engine& engine) const;
 
  private:

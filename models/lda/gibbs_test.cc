@@ -1,5 +1,6 @@
 #include "models/lda/gibbs.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -305,8 +306,9 @@ TEST(GibbsSweepTest, FirstTokenFollowsExactConditionalWithManyTopicsPresent) {
 // Issue 29's large K, with as many topics per document as generated 200-token documents hold
 // there (models/lda/gibbs_benchmark.cc, BM_LdaGibbsSweepGenerated: ~30 to ~165; here 30 to
 // 80, to keep the test short): K = 1000 and 5000, where the α bucket's table spans 63 and 313
-// blocks, α = 0.01 (sparse bucket dominant) and α = 1 (α bucket dominant), with and without
-// exact zeros. Same test and false-failure rate (1e-6 per case) as above.
+// blocks (searched by groups of 16 blocks, then blocks), α = 0.01 (sparse bucket dominant) and
+// α = 1 (α bucket dominant), with and without exact zeros. Same test and false-failure rate
+// (1e-6 per case) as above.
 TEST(GibbsSweepTest, FirstTokenFollowsExactConditionalAtLargeK) {
   const std::vector<ManyTopicsCase> cases = {{1000, 30, 0.01, 0.3, 71},
                                              {1000, 60, 1.0, 0.0, 72},
@@ -506,7 +508,8 @@ TEST(MinibatchTopicTableTest, AlphaBucketDrawsFollowTheColumn) {
   };
   const std::vector<Case> cases = {{1, 0.0, 1},   {5, 0.0, 2},    {16, 0.3, 3}, {17, 0.0, 4},
                                    {33, 0.5, 5},  {100, 0.0, 6},  {100, 0.9, 7}, {100, 0.0, 8},
-                                   {250, 0.7, 9}, {48, 0.95, 10}};
+                                   {250, 0.7, 9}, {48, 0.95, 10}, {1000, 0.3, 11},
+                                   {4099, 0.0, 12}};
   constexpr int kVocabulary = 3;
   constexpr int kDraws = 200000;
   for (const Case& c : cases) {
@@ -538,6 +541,55 @@ TEST(MinibatchTopicTableTest, AlphaBucketDrawsFollowTheColumn) {
 }
 
 // The α mass of an all-zero column is α K and of any other column α Σ_k π_kw.
+// The α bucket's search (groups of kAlphaBlock blocks, then blocks, then topics) finds
+// the same topic as the plain inversion it replaces, draw for draw: the block sums recomputed
+// here in the table's order (each block in topic order, then the running sum), the first block
+// whose running sum exceeds y = U x total by a scan of every block, then the first topic
+// inside it whose running sum exceeds the rest. K from one group to 313 blocks (partial last
+// group and block), with exact zeros.
+TEST(MinibatchTopicTableTest, AlphaBucketEqualsPlainInversion) {
+  constexpr int kBlock = MinibatchTopicTable::kAlphaBlock;
+  constexpr int kDraws = 20000;
+  for (const int num_topics : {16, 255, 256, 257, 1000, 4099, 5000}) {
+    SCOPED_TRACE(::testing::Message() << "K=" << num_topics);
+    const std::vector<double> values = RandomTopics(num_topics, 2, 0.5, num_topics);
+    const TopicMatrixView topics{values, num_topics, 2};
+    const MinibatchTopicTable table = TableFor(topics, 0.5, {0, 1});
+    for (int u = 0; u < 2; ++u) {
+      const int num_blocks = (num_topics + kBlock - 1) / kBlock;
+      std::vector<double> blocks(num_blocks);
+      double running = 0;
+      for (int b = 0; b < num_blocks; ++b) {
+        double block_sum = 0;
+        for (int k = b * kBlock; k < std::min((b + 1) * kBlock, num_topics); ++k) {
+          block_sum += topics.at(k, u);
+        }
+        blocks[b] = running += block_sum;
+      }
+      rng::Engine engine(num_topics, u), reference(num_topics, u);
+      for (int r = 0; r < kDraws; ++r) {
+        double y = rng::UniformDouble(reference) * running;
+        if (!(y < running)) y = std::nextafter(running, 0.0);
+        int b = 0;
+        while (blocks[b] <= y) ++b;
+        const double rest = y - (b == 0 ? 0.0 : blocks[b - 1]);
+        int expected = -1, last_positive = b * kBlock;
+        double sum = 0;
+        for (int k = b * kBlock; k < std::min((b + 1) * kBlock, num_topics); ++k) {
+          sum += topics.at(k, u);
+          if (rest < sum) {
+            expected = k;
+            break;
+          }
+          if (topics.at(k, u) > 0) last_positive = k;
+        }
+        if (expected < 0) expected = last_positive;
+        ASSERT_EQ(table.SampleAlphaBucket(u, engine), expected) << "draw " << r << " word " << u;
+      }
+    }
+  }
+}
+
 TEST(MinibatchTopicTableTest, AllZeroColumnHasUniformAlphaMass) {
   std::vector<double> values = RandomTopics(37, 2, 0.0, 57);
   for (int k = 0; k < 37; ++k) values[k * 2 + 1] = 0;
