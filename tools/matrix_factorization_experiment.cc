@@ -220,6 +220,35 @@ std::string OtherRankCountCheckpoint(const std::string& directory, models::MfMet
 // Restores `chain` and the trace from this rank's checkpoint when every rank has one;
 // collective. FailedPrecondition when only checkpoints of another rank count exist
 // (`other_rank_count`, one of them, or "").
+// The tool's own part of a checkpoint (the chain checks the rest): trace records at strictly
+// increasing iterations in [1, the chain's iteration] with finite, non-negative,
+// non-decreasing seconds, and finite, non-negative sampler seconds. (RMSEs are kept as
+// recorded: the running average's is NaN during burn-in.)
+absl::Status CheckRunRecord(const models::MfChainState& state) {
+  if (!(std::isfinite(state.sampler_seconds()) && state.sampler_seconds() >= 0)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "sampler_seconds must be finite and >= 0, got ", state.sampler_seconds()));
+  }
+  int64_t last_iteration = 0;
+  double last_seconds = 0;
+  for (int i = 0; i < state.trace_size(); ++i) {
+    const models::MfTraceRecord& r = state.trace(i);
+    if (r.iteration() <= last_iteration || r.iteration() > state.iteration()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          "trace[", i, "].iteration is ", r.iteration(), ", expected in (", last_iteration,
+          ", ", state.iteration(), "]"));
+    }
+    if (!(std::isfinite(r.seconds()) && r.seconds() >= last_seconds)) {
+      return absl::InvalidArgumentError(absl::StrCat("trace[", i, "].seconds is ", r.seconds(),
+                                                     ", expected finite and >= ",
+                                                     last_seconds));
+    }
+    last_iteration = r.iteration();
+    last_seconds = r.seconds();
+  }
+  return absl::OkStatus();
+}
+
 absl::Status MaybeResume(const std::string& path, const std::string& other_rank_count,
                          const std::string& fingerprint, parallel::Communicator& comm,
                          models::DistributedMfChain& chain,
@@ -256,6 +285,7 @@ absl::Status MaybeResume(const std::string& path, const std::string& other_rank_
                        state.options_fingerprint(), "; this run: ", fingerprint));
     } else {
       local = chain.RestoreState(state);
+      if (local.ok()) local = CheckRunRecord(state);
       if (!local.ok()) local = absl::Status(local.code(), absl::StrCat(path, ": ", local.message()));
     }
   }

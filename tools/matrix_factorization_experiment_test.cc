@@ -14,6 +14,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "models/mf/matrix_factorization.h"
+#include "models/mf/matrix_factorization_state.pb.h"
 #include "parallel/communicator.h"
 #include "testing/file_testing.h"
 #include "tools/checkpoint_file.h"
@@ -240,6 +241,26 @@ TEST(MatrixFactorizationExperimentTest, InterruptedAndResumedRunEqualsAnUninterr
   // The legacy (unframed) checkpoint resumes.
   ASSERT_TRUE(WriteFile(rank1, payload).ok());
   EXPECT_EQ(MatrixFactorizationTraceCsvWithoutSeconds(RunOnRanks(o, 2)), full);
+  // The tool's own record is checked too: a trace record past the chain's iteration, or
+  // negative sampler seconds (the chain does not read them; found by mf_checkpoint_fuzzer).
+  models::MfChainState state;
+  ASSERT_TRUE(state.ParseFromString(payload));
+  for (const bool trace : {true, false}) {
+    models::MfChainState bad = state;
+    if (trace) {
+      bad.add_trace()->set_iteration(static_cast<int32_t>(state.iteration() + 1));
+    } else {
+      bad.set_sampler_seconds(-1);
+    }
+    ASSERT_TRUE(WriteFile(rank1, bad.SerializeAsString()).ok());
+    for (const absl::Status& s : StatusesOnTwoRanks(o)) {
+      EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+      EXPECT_THAT(std::string(s.message()),
+                  HasSubstr(trace ? absl::StrCat(rank1, ": trace[", state.trace_size(),
+                                                 "].iteration is ", state.iteration() + 1)
+                                  : rank1 + ": sampler_seconds must be finite and >= 0, got -1"));
+    }
+  }
   ASSERT_TRUE(WriteFile(rank1, saved).ok());
   // Other options do not resume from these checkpoints.
   o.sgld_step *= 2;
