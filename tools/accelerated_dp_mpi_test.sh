@@ -7,12 +7,9 @@
 # with an error from mpirun, never a hang.
 set -eu
 bin="${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/accelerated_dp"
-# Under --config=asan: Open MPI's own allocations are not reported as leaks of ours (full
-# stacks: Debian's libmpi has no frame pointers, so the fast unwinder stops inside it).
-suppressions="${TEST_SRCDIR}/${TEST_WORKSPACE}/third_party/openmpi_lsan_suppressions.txt"
-LSAN_OPTIONS="suppressions=${suppressions}:fast_unwind_on_malloc=0${LSAN_OPTIONS:+:${LSAN_OPTIONS}}"
-export LSAN_OPTIONS
-mpi() { timeout 300 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader,tcp "$@"; }
+# mpi (loopback mpirun), LSAN_OPTIONS for --config=asan and the rank-killing helpers.
+# shellcheck source=tools/mpi_ranks_testing.sh
+. "${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/mpi_ranks_testing.sh"
 flags="--train_points=300 --test_points=40 --iterations=30 --accelerated_iterations=10
   --initial_clusters=20 --methods=accelerated,hybrid,collapsed,uncollapsed --inits=one,kmeans"
 for np in 2 4; do
@@ -83,8 +80,6 @@ test "$(grep -c "sync_every" "${TEST_TMPDIR}/bad.out")" -eq 1
 mpi -np 2 "${bin}" --backend=mpi --iterations=1000000 --methods=accelerated --inits=one \
   > "${TEST_TMPDIR}/killed.out" 2>&1 &
 launcher=$!
-# shellcheck source=tools/mpi_ranks_testing.sh
-. "${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/mpi_ranks_testing.sh"
 ranks="$(ranks_of "${launcher}" accelerated_dp 2)"
 # shellcheck disable=SC2086
 set -- ${ranks}

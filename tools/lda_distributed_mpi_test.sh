@@ -9,10 +9,8 @@
 # - a bad flag is refused naming it; a rank killed mid-run ends the job, never a hang.
 set -eu
 dir="${TEST_SRCDIR}/${TEST_WORKSPACE}/tools"
-suppressions="${TEST_SRCDIR}/${TEST_WORKSPACE}/third_party/openmpi_lsan_suppressions.txt"
-LSAN_OPTIONS="suppressions=${suppressions}:fast_unwind_on_malloc=0${LSAN_OPTIONS:+:${LSAN_OPTIONS}}"
-export LSAN_OPTIONS
-mpi() { timeout 300 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader,tcp "$@"; }
+# shellcheck source=tools/mpi_ranks_testing.sh
+. "${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/mpi_ranks_testing.sh"
 t="${TEST_TMPDIR}"
 "${dir}/lda_generate_corpus" --output_dir="${t}/c" --documents=600 --heldout_documents=50 \
   --vocabulary_size=500 --num_topics=8 --mean_document_length=50 --seed=3 > /dev/null
@@ -105,8 +103,6 @@ expect_error flag "block_width must be >= 2" "${dir}/lda_distributed" ${flags} -
 # A rank killed with SIGKILL at a seeded random point (0.3 to 2.3 s in: set-up, sweeps,
 # exchanges or a checkpoint write), whichever rank: mpirun ends the job with an error (exit code
 # not 0, not 124: a hang), and no result is written.
-# shellcheck source=tools/mpi_ranks_testing.sh
-. "${dir}/mpi_ranks_testing.sh"
 # shellcheck disable=SC2086
 kill_at_seeded_points 29 0.3 2 lda_distributed 3 "${t}/killed.out" \
   mpi -np 3 "${dir}/lda_distributed_mpi" ${flags} --passes=100000 --checkpoint_every=7 \

@@ -8,16 +8,12 @@
 #   never taken for a whole checkpoint; resuming from a whole set continues the run.
 set -eu
 bin="${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/matrix_factorization_mpi"
-# Under --config=asan: Open MPI's own allocations are not reported as leaks of ours (full
-# stacks: Debian's libmpi has no frame pointers, so the fast unwinder stops inside it).
-suppressions="${TEST_SRCDIR}/${TEST_WORKSPACE}/third_party/openmpi_lsan_suppressions.txt"
-LSAN_OPTIONS="suppressions=${suppressions}:fast_unwind_on_malloc=0${LSAN_OPTIONS:+:${LSAN_OPTIONS}}"
-export LSAN_OPTIONS
-mpi() { timeout 120 mpirun --allow-run-as-root --oversubscribe --mca btl self,vader,tcp "$@"; }
-flags="--record_every=10 --noplot --synthetic_rows=150 --synthetic_cols=120 \
---synthetic_density=0.3 --rank=3 --sigma_x=0.5 --sgld_step=2e-3 --methods=sgld --blocks=6"
+# mpi (loopback mpirun, 120 s), LSAN_OPTIONS for --config=asan and the rank-killing helpers.
+MPI_TIMEOUT=120
 # shellcheck source=tools/mpi_ranks_testing.sh
 . "${TEST_SRCDIR}/${TEST_WORKSPACE}/tools/mpi_ranks_testing.sh"
+flags="--record_every=10 --noplot --synthetic_rows=150 --synthetic_cols=120 \
+--synthetic_density=0.3 --rank=3 --sigma_x=0.5 --sgld_step=2e-3 --methods=sgld --blocks=6"
 # Seeded: the same three (rank, delay) pairs on every run of the test.
 # shellcheck disable=SC2086
 kill_at_seeded_points 31 0.5 3 matrix_factoriz 3 "${TEST_TMPDIR}/killed.out" \

@@ -1,9 +1,18 @@
 # shellcheck shell=sh
-# Shell functions for the sh_tests that kill an MPI rank (sourced, not run):
+# Shell set-up and functions for the tools' MPI sh_tests (sourced, not run). Sourcing it sets
+# LSAN_OPTIONS so that, under --config=asan, Open MPI's own allocations are not reported as
+# leaks of ours (full stacks: Debian's libmpi has no frame pointers, so the fast unwinder
+# stops inside it), and defines:
+#   mpi ARGS...                 mpirun on loopback, oversubscribed, killed after
+#                               ${MPI_TIMEOUT:-300} s (set MPI_TIMEOUT before sourcing);
 #   descendants PID             every descendant process id of PID, one per line;
 #   ranks_of JOB NAME COUNT     the ids of the COUNT processes whose command name (ps comm,
 #                               at most 15 characters) is NAME among JOB's descendants, on one
 #                               line, once all of them run; status 1 after 15 s without them.
+suppressions="${TEST_SRCDIR}/${TEST_WORKSPACE}/third_party/openmpi_lsan_suppressions.txt"
+LSAN_OPTIONS="suppressions=${suppressions}:fast_unwind_on_malloc=0${LSAN_OPTIONS:+:${LSAN_OPTIONS}}"
+export LSAN_OPTIONS
+mpi() { timeout "${MPI_TIMEOUT:-300}" mpirun --allow-run-as-root --oversubscribe --mca btl self,vader,tcp "$@"; }
 descendants() {
   for child in $(ps -o pid= --ppid "$1"); do
     echo "${child}"
