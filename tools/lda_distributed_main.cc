@@ -46,6 +46,8 @@ ABSL_FLAG(std::string, preset, "sgrld_fast",
 ABSL_FLAG(int, num_topics, 100, "Topics K (overrides the preset's).");
 ABSL_FLAG(int, minibatch_size, 1000, "Documents per minibatch (all ranks together).");
 ABSL_FLAG(int, gibbs_sweeps, 0, "Gibbs sweeps per document; 0: the preset's.");
+ABSL_FLAG(double, alpha, 0, "Document-topic Dirichlet parameter α (> 0); 0: the preset's.");
+ABSL_FLAG(double, beta, 0, "Topic-word Dirichlet parameter β (> 0); 0: the preset's.");
 ABSL_FLAG(int, passes, 1, "Passes over the stream (>= 1).");
 ABSL_FLAG(int64_t, max_iterations, 0, "Stop after this many iterations; 0: when the stream ends.");
 ABSL_FLAG(int, shuffle_buffer, 1000, "Documents in the stream's shuffle buffer (>= 1).");
@@ -91,6 +93,8 @@ absl::StatusOr<models::DistributedLdaOptions> OptionsFromFlags(int64_t documents
   if (absl::GetFlag(FLAGS_gibbs_sweeps) != 0) {
     options.lda.gibbs_sweeps = absl::GetFlag(FLAGS_gibbs_sweeps);
   }
+  if (absl::GetFlag(FLAGS_alpha) != 0) options.lda.alpha = absl::GetFlag(FLAGS_alpha);
+  if (absl::GetFlag(FLAGS_beta) != 0) options.lda.beta = absl::GetFlag(FLAGS_beta);
   options.lda.seed = absl::GetFlag(FLAGS_seed);
   options.lda.corpus_documents = documents;
   options.block_width = absl::GetFlag(FLAGS_block_width);
@@ -105,6 +109,8 @@ absl::StatusOr<models::DistributedLdaOptions> OptionsFromFlags(int64_t documents
   SGMCMC_RETURN_IF_ERROR(NameFlags(options.Validate(),
                                    {{"LdaOptions.num_topics", "--num_topics"},
                                     {"LdaOptions.gibbs_sweeps", "--gibbs_sweeps"},
+                                    {"LdaOptions.alpha", "--alpha"},
+                                    {"LdaOptions.beta", "--beta"},
                                     {"DistributedLdaOptions.block_width", "--block_width"}}));
   return options;
 }

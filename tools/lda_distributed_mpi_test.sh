@@ -100,6 +100,9 @@ expect_error missing "rank 1: .*missing.txt" mpi -np 3 "${t}/rank1_missing.sh"
 # shellcheck disable=SC2086
 expect_error flag "block_width must be >= 2" "${dir}/lda_distributed" ${flags} --block_width=1 \
   --output_dir="${t}/flag"
+# shellcheck disable=SC2086
+expect_error beta_flag "beta must be finite and > 0, got -1" "${dir}/lda_distributed" ${flags} \
+  --beta=-1 --output_dir="${t}/beta_flag"
 # A rank killed with SIGKILL at a seeded random point (0.3 to 2.3 s in: set-up, sweeps,
 # exchanges or a checkpoint write), whichever rank: mpirun ends the job with an error (exit code
 # not 0, not 124: a hang), and no result is written.
