@@ -18,8 +18,19 @@ namespace {
 
 constexpr int kMaxRows = 1 << 24;
 // Prior draws and carried-over rows are clamped to log θ >= this, so exp(log θ) stays a
-// normal double (SGRLD stores θ itself); the mass moved is below 1e-300.
+// normal double (SGRLD stores θ itself); the mass moved is below 1e-300. The sticks' log v and
+// log(1 - v) are clamped to it too: SGRLD's mirrored step can leave θ = 0 (and a restored
+// SCIR row any finite log θ), and a stick with v = 1 made log(1 - v) = -inf, the α posterior's
+// rate infinite, α = 0 and the next prior stick a Gamma(0) draw (found by
+// //fuzz:dp_checkpoint_fuzzer; fuzz/corpus/dp_checkpoint/regression_alpha_zero).
 constexpr double kMinLogTheta = -700.0;
+
+// log v and log(1 - v) of stick j, each clamped to kMinLogTheta.
+void LogStick(const samplers::SimplexSampler& sticks, int j, double log_stick[2]) {
+  sticks.LogSimplex(j, absl::MakeSpan(log_stick, 2));
+  log_stick[0] = std::max(log_stick[0], kMinLogTheta);
+  log_stick[1] = std::max(log_stick[1], kMinLogTheta);
+}
 
 absl::Status PositiveFinite(const char* name, double value) {
   if (!(std::isfinite(value) && value > 0)) {
@@ -218,7 +229,7 @@ void DpStochasticSlice::Step() {
   log1m_v_.resize(max_label);
   double log_stick[2];
   for (int j = 0; j < max_label; ++j) {
-    sticks_->LogSimplex(j, absl::MakeSpan(log_stick, 2));
+    LogStick(*sticks_, j, log_stick);
     log_v_[j] = log_stick[0];
     log1m_v_[j] = log_stick[1];
   }
@@ -247,7 +258,11 @@ void DpStochasticSlice::Step() {
       u_[b] = weights_[z_[batch[b]]] * rng::UniformDouble(engine);
     }
   });
-  const double log_u_min = std::log(*std::min_element(u_.begin(), u_.end()));
+  // A slice below e^kMinLogTheta (a weight that underflowed to 0 gives u = 0) is taken at it:
+  // the sticks beyond it hold less than 1e-304 of the mass, and a slice of 0 would need
+  // infinitely many.
+  const double log_u_min =
+      std::max(std::log(*std::min_element(u_.begin(), u_.end())), kMinLogTheta);
 
   // 5. α | v of the occupied range.
   rng::Engine global(seed, DpGlobalStream(t));
@@ -260,7 +275,7 @@ void DpStochasticSlice::Step() {
   for (int j = max_label; log_leftover_ >= log_u_min; ++j) {
     EnsureCapacity(j + 1);
     SetPriorComponent(t, j, global);
-    sticks_->LogSimplex(j, absl::MakeSpan(log_stick, 2));
+    LogStick(*sticks_, j, log_stick);
     log_v_.push_back(log_stick[0]);
     log1m_v_.push_back(log_stick[1]);
     weights_.push_back(std::exp(log_stick[0] + log_leftover_));

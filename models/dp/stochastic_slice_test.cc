@@ -208,6 +208,44 @@ DpStochasticOptions TinyDataOptions(DpSimplexSampler kind, double step, bool sam
   return options;
 }
 
+// Sticks at v = 1 and v = 0 (an SGRLD row with θ = 0, which its mirrored step can leave and
+// a checkpoint restores; an SCIR row with log θ = -1e308) and an α of 5e303 made log(1 - v)
+// = -inf, the α posterior's rate infinite, α = 0, and then a Gamma(0) prior stick (a CHECK
+// failure): found by //fuzz:dp_checkpoint_fuzzer. (Its input, replayed by
+// //fuzz:dp_checkpoint_fuzzer_test, also had a weight underflow to 0, so a slice of 0, which
+// with the sticks' logs clamped alone added sticks up to the 2^24 limit.) Now every step keeps
+// α finite and > 0 and the weights finite, non-negative and summing to at most 1.
+TEST(DpStochasticSliceTest, SticksAtZeroOrOneKeepAlphaPositive) {
+  const data::Corpus corpus = TinyPartitionCorpus();
+  for (DpSimplexSampler kind : {DpSimplexSampler::kScir, DpSimplexSampler::kSgrld}) {
+    DpStochasticOptions options = TinyDataOptions(kind, 0.02, /*sample_alpha=*/true);
+    auto sampler = DpStochasticSlice::Create(&corpus, options).value();
+    for (int t = 0; t < 3; ++t) sampler->Step();
+    DpStochasticSliceState state = sampler->SaveState();
+    const bool log = kind == DpSimplexSampler::kScir;
+    const double zero = log ? -1e308 : 0.0, one = log ? 0.0 : 1.0;
+    for (int j = 0; j < state.sticks().rows(); ++j) {
+      // Stick 1 at v = 0, every other at v = 1.
+      state.mutable_sticks()->set_parameters(2 * j, j == 1 ? zero : one);
+      state.mutable_sticks()->set_parameters(2 * j + 1, j == 1 ? one : zero);
+    }
+    // An α so large that the sticks' counts swamp their rows (the fuzzer's state).
+    state.set_alpha(5e303);
+    ASSERT_TRUE(sampler->RestoreState(state).ok()) << DpSimplexSamplerName(kind);
+    for (int t = 0; t < 5; ++t) {
+      sampler->Step();
+      EXPECT_TRUE(std::isfinite(sampler->alpha()) && sampler->alpha() > 0)
+          << DpSimplexSamplerName(kind) << " step " << t << ": alpha " << sampler->alpha();
+      double total = 0;
+      for (double w : sampler->weights()) {
+        EXPECT_TRUE(std::isfinite(w) && w >= 0) << DpSimplexSamplerName(kind) << " weight " << w;
+        total += w;
+      }
+      EXPECT_LE(total, 1 + 1e-12) << DpSimplexSamplerName(kind);
+    }
+  }
+}
+
 // An independent reference for the SCIR path: with the whole data as the minibatch (n = N)
 // and steps so long that the CIR transition forgets its start (h = 40: exp(-h) ~ 4e-18), each
 // SCIR step draws its rows from the exact Gamma laws, i.e. the sticks from Beta(1 + m_j,
