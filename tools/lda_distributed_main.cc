@@ -16,6 +16,7 @@
 #include "absl/strings/str_format.h"
 #include "base/seconds_since.h"
 #include "base/status_macros.h"
+#include "base/check.h"
 #include "data/corpus.h"
 #include "data/minibatch.h"
 #include "data/split.h"
@@ -41,8 +42,10 @@ ABSL_FLAG(std::string, true_topics, "",
           "The true K x V topics (.phi/.tsv/.f64, e.g. from lda_generate_corpus) to score the "
           "posterior mean's recovery against; empty: none.");
 ABSL_FLAG(std::string, output_dir, "", "Directory for summary.txt, trace.csv, topics.phi.");
-ABSL_FLAG(std::string, preset, "sgrld_fast",
-          "LDA settings (scir_paper, sgrld_paper, scir_fast, sgrld_fast, sgrld_fast_early).");
+ABSL_FLAG(std::string, preset, "",
+          "LDA settings (scir_paper, sgrld_paper, scir_fast, sgrld_fast, sgrld_fast_early); "
+          "empty: from the stream's entries per topic-word cell, NNZ / (K V): sgrld_fast from "
+          "4 on, else scir_fast with beta 0.01 (models::DefaultLdaSettingsByDensity).");
 ABSL_FLAG(int, num_topics, 100, "Topics K (overrides the preset's).");
 ABSL_FLAG(int, minibatch_size, 1000, "Documents per minibatch (all ranks together).");
 ABSL_FLAG(int, gibbs_sweeps, 0, "Gibbs sweeps per document; 0: the preset's.");
@@ -83,12 +86,28 @@ double PeakRssMiB() {
   return 0;
 }
 
-// The options from the flags; the same on every rank.
-absl::StatusOr<models::DistributedLdaOptions> OptionsFromFlags(int64_t documents) {
-  SGMCMC_ASSIGN_OR_RETURN(const models::LdaPreset preset,
-                          models::ParseLdaPreset(absl::GetFlag(FLAGS_preset)));
+// The options from the flags; the same on every rank. Without --preset, the settings follow
+// the stream's density (`entries`, its NNZ, over K x `vocabulary` cells), and `reason` says
+// why; otherwise `reason` is left empty.
+absl::StatusOr<models::DistributedLdaOptions> OptionsFromFlags(int64_t documents,
+                                                               int64_t entries, int vocabulary,
+                                                               std::string& reason) {
   models::DistributedLdaOptions options;
-  options.lda = models::LdaPresetOptions(preset);
+  if (absl::GetFlag(FLAGS_preset).empty()) {
+    if (absl::GetFlag(FLAGS_num_topics) < 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("--num_topics must be >= 1, got ", absl::GetFlag(FLAGS_num_topics)));
+    }
+    const models::LdaDensityDefault chosen = models::DefaultLdaSettingsByDensity(
+        entries, absl::GetFlag(FLAGS_num_topics), vocabulary);
+    options.lda = models::LdaPresetOptions(chosen.preset);
+    options.lda.beta = chosen.beta;
+    reason = chosen.reason;
+  } else {
+    SGMCMC_ASSIGN_OR_RETURN(const models::LdaPreset preset,
+                            models::ParseLdaPreset(absl::GetFlag(FLAGS_preset)));
+    options.lda = models::LdaPresetOptions(preset);
+  }
   options.lda.num_topics = absl::GetFlag(FLAGS_num_topics);
   if (absl::GetFlag(FLAGS_gibbs_sweeps) != 0) {
     options.lda.gibbs_sweeps = absl::GetFlag(FLAGS_gibbs_sweeps);
@@ -157,8 +176,14 @@ absl::Status RunDistributedLda(const char* /*argv0*/, parallel::Communicator& co
       data::UciMinibatchStream::Open(docword, stream_options);
   SGMCMC_RETURN_IF_ERROR(comm.AgreeOnStatus(stream.status()));
   const int vocabulary = stream->reader().vocabulary_size();
-  SGMCMC_ASSIGN_OR_RETURN(const models::DistributedLdaOptions options,
-                          OptionsFromFlags(stream->num_streamed_documents()));
+  // UciMinibatchStream::Open(path) reads through a UciDocumentReader: its header has NNZ.
+  const auto* uci = dynamic_cast<const data::UciDocumentReader*>(&stream->reader());
+  SGMCMC_CHECK(uci != nullptr) << "lda_distributed: the stream's reader is not a UCI reader";
+  std::string settings_reason;
+  SGMCMC_ASSIGN_OR_RETURN(
+      const models::DistributedLdaOptions options,
+      OptionsFromFlags(stream->num_streamed_documents(), uci->header().num_entries, vocabulary,
+                       settings_reason));
   const int K = options.lda.num_topics;
 
   // Rank 0's evaluators: the held-out split and the true topics.
@@ -216,11 +241,15 @@ absl::Status RunDistributedLda(const char* /*argv0*/, parallel::Communicator& co
                           models::DistributedLda::Create(vocabulary, options, &comm, pool.get()));
   if (root) {
     std::printf("lda_distributed: %d rank(s) x %d thread(s); %s: %d documents per pass, V = %d; "
-                "K = %d, %s, minibatch %d, %d column blocks of %d\n",
+                "K = %d, %s, alpha %g, beta %g, minibatch %d, %d column blocks of %d\n",
                 comm.size(), absl::GetFlag(FLAGS_threads), docword.c_str(),
                 stream->num_streamed_documents(), vocabulary, K,
                 std::string(models::LdaSamplerName(options.lda.sampler)).c_str(),
-                stream_options.batch_size, lda->num_blocks(), options.block_width);
+                options.lda.alpha, options.lda.beta, stream_options.batch_size, lda->num_blocks(),
+                options.block_width);
+    if (!settings_reason.empty()) {
+      std::printf("settings (no --preset): %s\n", settings_reason.c_str());
+    }
     std::fflush(stdout);
   }
 

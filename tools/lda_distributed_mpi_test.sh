@@ -20,6 +20,9 @@ flags="--stream_docword=${t}/c/docword.txt --test_docword=${t}/c/heldout.docword
 # shellcheck disable=SC2086
 "${dir}/lda_distributed" ${flags} --threads=2 --output_dir="${t}/ref" > "${t}/ref.out"
 grep -q "^topic recovery: mean Hellinger distance" "${t}/ref/summary.txt"
+# No --preset: the settings by density (NNZ 9884 / (K 8 x V 500) = 2.47 entries per cell).
+grep -q "^settings (no --preset): 2.471 document-word entries per topic-word cell .* < 4: scir_fast with beta 0.01" "${t}/ref.out"
+grep -q "K = 8, scir, alpha 0.1, beta 0.01," "${t}/ref.out"
 test "$(wc -l < "${t}/ref/trace.csv")" -eq 2
 for r in 2 4; do
   # shellcheck disable=SC2086

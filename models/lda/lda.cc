@@ -160,6 +160,27 @@ LdaPreset DefaultLdaPreset(double mean_document_length) {
                                                             : LdaPreset::kSgrldFast;
 }
 
+LdaDensityDefault DefaultLdaSettingsByDensity(int64_t entries, int num_topics,
+                                              int vocabulary_size) {
+  SGMCMC_CHECK(entries >= 0 && num_topics >= 1 && vocabulary_size >= 1)
+      << "DefaultLdaSettingsByDensity: need entries >= 0, K, V >= 1, got " << entries << ", "
+      << num_topics << ", " << vocabulary_size;
+  const double density = static_cast<double>(entries) /
+                         (static_cast<double>(num_topics) * static_cast<double>(vocabulary_size));
+  const std::string per_cell = absl::StrCat(absl::SixDigits(density),
+                                            " document-word entries per topic-word cell (NNZ ",
+                                            entries, " / (K ", num_topics, " x V ",
+                                            vocabulary_size, "))");
+  if (density >= kSgrldMinEntriesPerCell) {
+    return {LdaPreset::kSgrldFast, LdaPresetOptions(LdaPreset::kSgrldFast).beta,
+            absl::StrCat(per_cell, " >= ", kSgrldMinEntriesPerCell, ": sgrld_fast")};
+  }
+  return {LdaPreset::kScirFast, kSparseCellBeta,
+          absl::StrCat(per_cell, " < ", kSgrldMinEntriesPerCell, ": scir_fast with beta ",
+                       kSparseCellBeta,
+                       " (SGRLD over-weights the rare words when counts are this sparse)")};
+}
+
 absl::string_view LdaPresetName(LdaPreset preset) {
   switch (preset) {
     case LdaPreset::kScirPaper:

@@ -196,6 +196,28 @@ LdaOptions LdaPresetOptions(LdaPreset preset);
 // SGRLD ended lower at a third to a quarter of the time). Any mean_document_length >= 0.
 inline constexpr double kScirMinMeanDocumentLength = 100;
 LdaPreset DefaultLdaPreset(double mean_document_length);
+
+// The settings for a streamed run over many topics and words when the user names none (the
+// lda_distributed tool), from the density of the counts: `entries` distinct (document, word)
+// pairs (a docword file's NNZ) per topic-word cell, entries / (K V). From
+// kSgrldMinEntriesPerCell on: kSgrldFast. Below it: kScirFast with β = kSparseCellBeta.
+// Measured (bench/README.md, "K = 1000: where the mass goes"), one pass of lda_distributed on
+// synthetic corpora of the same generator: at 7.9 entries per cell (K = 100, V = 10^4, 10^5
+// documents) sgrld_fast ended at held-out perplexity 354.9, scir_fast at 372.7 and scir_fast
+// with β = 0.01 at 403.5; at 0.16 and 1.6 (K = 1000, V = 5 x 10^4, 10^5 and 10^6 documents)
+// SGRLD's Euler step left most of every topic's mass on the rarest words (perplexity 2227
+// and 1542, worse than the unigram's 1458), scir_fast ended at 1740 (10^5) and with
+// β = 0.01 at 1489 (10^5) and 1469 (10^6). The threshold lies between the measured
+// densities; `reason` says which rule applied. Requires entries >= 0, K, V >= 1.
+inline constexpr double kSgrldMinEntriesPerCell = 4;
+inline constexpr double kSparseCellBeta = 0.01;
+struct LdaDensityDefault {
+  LdaPreset preset;
+  double beta;         // the preset's β, or kSparseCellBeta
+  std::string reason;  // e.g. "0.16 document-word entries per topic-word cell (< 4): ..."
+};
+LdaDensityDefault DefaultLdaSettingsByDensity(int64_t entries, int num_topics,
+                                              int vocabulary_size);
 // "scir_paper", "sgrld_paper", "scir_fast", "sgrld_fast", "sgrld_fast_early".
 absl::string_view LdaPresetName(LdaPreset preset);
 // Inverse of LdaPresetName; InvalidArgument listing the valid names.

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "data/corpus.h"
+#include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "models/lda/testing.h"
 #include "parallel/thread_pool.h"
@@ -144,6 +145,26 @@ TEST(LdaPresetTest, DefaultPresetByMeanDocumentLength) {
   EXPECT_EQ(DefaultLdaPreset(kScirMinMeanDocumentLength), LdaPreset::kScirFast);
   EXPECT_EQ(DefaultLdaPreset(136), LdaPreset::kScirFast);
   EXPECT_EQ(DefaultLdaPreset(245), LdaPreset::kScirFast);
+}
+
+// The streamed default by density (bench/README.md, "K = 1000: where the mass goes"): the
+// measured corpora (NNZ 7.9e6 at K = 100, V = 10^4: SGRLD; NNZ 7.9e6 and 7.9e7 at K = 1000,
+// V = 5 x 10^4: SCIR with β = 0.01) and both sides of the threshold.
+TEST(LdaPresetTest, DefaultSettingsByDensity) {
+  const LdaDensityDefault dense = DefaultLdaSettingsByDensity(7901267, 100, 10000);
+  EXPECT_EQ(dense.preset, LdaPreset::kSgrldFast);
+  EXPECT_EQ(dense.beta, LdaPresetOptions(LdaPreset::kSgrldFast).beta);
+  EXPECT_THAT(dense.reason, testing::HasSubstr("7.90127 document-word entries per topic-word"));
+  EXPECT_THAT(dense.reason, testing::HasSubstr("sgrld_fast"));
+  for (const int64_t entries : {int64_t{0}, int64_t{7901267}, int64_t{79051893}}) {
+    const LdaDensityDefault sparse = DefaultLdaSettingsByDensity(entries, 1000, 50000);
+    EXPECT_EQ(sparse.preset, LdaPreset::kScirFast) << entries;
+    EXPECT_EQ(sparse.beta, kSparseCellBeta) << entries;
+    EXPECT_THAT(sparse.reason, testing::HasSubstr("scir_fast with beta 0.01")) << entries;
+  }
+  // 4 entries per cell exactly: SGRLD; one fewer: SCIR.
+  EXPECT_EQ(DefaultLdaSettingsByDensity(4 * 10 * 100, 10, 100).preset, LdaPreset::kSgrldFast);
+  EXPECT_EQ(DefaultLdaSettingsByDensity(4 * 10 * 100 - 1, 10, 100).preset, LdaPreset::kScirFast);
 }
 
 TEST(LdaPresetTest, PaperSettingsOfBakerEtAlTable2AndTunedSettings) {
