@@ -486,7 +486,9 @@ absl::StatusOr<LdaConfig> ReadLdaConfig(const std::string& path) {
 
 absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& config,
                                                            const std::string& source,
-                                                           double mean_document_length) {
+                                                           double mean_document_length,
+                                                           int64_t stream_entries,
+                                                           int vocabulary_size) {
   std::vector<LdaRunConfig> runs(config.runs().begin(), config.runs().end());
   const bool default_run = runs.empty();
   if (default_run) runs.emplace_back();
@@ -496,17 +498,43 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
     const std::string field = absl::StrCat("runs[", i, "]");
     std::string preset_name = run.preset().empty() ? kDefaultLdaPreset : run.preset();
     std::string preset_reason;
+    double density_beta = 0;  // > 0: the β of the density rule
     if (run.preset().empty() && run.sampler() == LdaRunConfig::SAMPLER_UNSPECIFIED &&
         run.topic_update() != LdaRunConfig::LAZY &&
         run.count_estimator() != LdaRunConfig::PERSISTENT_JOINT && mean_document_length >= 0) {
-      const models::LdaPreset chosen = models::DefaultLdaPreset(mean_document_length);
-      preset_name = std::string(models::LdaPresetName(chosen));
-      preset_reason = absl::StrFormat(
-          "preset %s (default for a mean document length of %.1f tokens, %s %g; set the run's "
-          "preset to choose; bench/README.md)",
-          preset_name, mean_document_length,
-          mean_document_length >= models::kScirMinMeanDocumentLength ? ">=" : "<",
-          models::kScirMinMeanDocumentLength);
+      const int num_topics = run.has_num_topics()
+                                 ? run.num_topics()
+                                 : (default_run ? kDefaultLdaNumTopics
+                                                : models::LdaPresetOptions(
+                                                      models::LdaPreset::kScirFast)
+                                                      .num_topics);
+      const bool by_density = stream_entries >= 0 && vocabulary_size > 0 && num_topics >= 1;
+      const models::LdaDensityDefault chosen =
+          by_density
+              ? models::DefaultLdaSettingsByDensity(stream_entries, num_topics, vocabulary_size)
+              : models::LdaDensityDefault{models::LdaPreset::kSgrldFast, 0, ""};
+      // Sparse counts: the density rule's SCIR; otherwise the rule by document length.
+      if (by_density && chosen.preset == models::LdaPreset::kScirFast) {
+        preset_name = std::string(models::LdaPresetName(chosen.preset));
+        density_beta = chosen.beta;
+        preset_reason = absl::StrFormat(
+            "preset %s%s (default for a stream of %.3g document-word entries per topic-word "
+            "cell, NNZ / (K V) = %d / (%d x %d), < %g, where SGRLD over-weights the rare words; "
+            "set the run's preset to choose; bench/README.md)",
+            preset_name, run.has_beta() ? "" : absl::StrCat(" with beta ", chosen.beta),
+            static_cast<double>(stream_entries) /
+                (static_cast<double>(num_topics) * static_cast<double>(vocabulary_size)),
+            stream_entries, num_topics, vocabulary_size, models::kSgrldMinEntriesPerCell);
+      } else {
+        preset_name =
+            std::string(models::LdaPresetName(models::DefaultLdaPreset(mean_document_length)));
+        preset_reason = absl::StrFormat(
+            "preset %s (default for a mean document length of %.1f tokens, %s %g; set the run's "
+            "preset to choose; bench/README.md)",
+            preset_name, mean_document_length,
+            mean_document_length >= models::kScirMinMeanDocumentLength ? ">=" : "<",
+            models::kScirMinMeanDocumentLength);
+      }
     }
     absl::StatusOr<models::LdaPreset> preset = models::ParseLdaPreset(preset_name);
     if (!preset.ok()) {
@@ -526,6 +554,7 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
     }
     if (run.has_num_topics()) o.num_topics = run.num_topics();
     if (run.has_alpha()) o.alpha = run.alpha();
+    if (density_beta > 0) o.beta = density_beta;
     if (run.has_beta()) o.beta = run.beta();
     if (run.step_size().has_h()) o.step_size.h = run.step_size().h();
     if (run.step_size().has_tau()) o.step_size.tau = run.step_size().tau();
@@ -864,6 +893,9 @@ absl::StatusOr<LdaData> LoadStreamedLdaData(const LdaConfig& config, const std::
     test.tokens = std::move(read->tokens);
     data.streamed_documents = num_documents;
   }
+  if (const auto* uci = dynamic_cast<const data::UciDocumentReader*>(reader)) {
+    data.streamed_entries = uci->header().num_entries;
+  }
   data.test = data::SplitForDocumentCompletion(test);
   data.description = absl::StrCat(
       "stream: ", reader->path(), ", ", num_documents, " documents per pass, V = ",
@@ -985,7 +1017,10 @@ absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options) {
           ? static_cast<double>(data.test.observed.num_tokens() + data.test.held_out.num_tokens()) /
                 std::max(1, data.test.observed.num_documents())
           : static_cast<double>(data.train.num_tokens()) / std::max(1, data.train.num_documents());
-  SGMCMC_ASSIGN_OR_RETURN(runs, ResolveLdaRuns(config, options.source, mean_document_length));
+  SGMCMC_ASSIGN_OR_RETURN(
+      runs, ResolveLdaRuns(config, options.source, mean_document_length,
+                           data.streamed ? data.streamed_entries : -1,
+                           data.train.vocabulary_size()));
   SGMCMC_RETURN_IF_ERROR(FitLdaRunsToData(
       data.streamed ? data.streamed_documents : data.train.num_documents(), options.source, runs,
       data.streamed ? (config.stream().has_passes() ? config.stream().passes() : 1) : 0));

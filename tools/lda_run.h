@@ -105,10 +105,18 @@ struct ResolvedLdaRun {
 // PERSISTENT_JOINT) gets models::DefaultLdaPreset(mean_document_length) (the training
 // corpus' tokens per document: scir_fast for long documents, sgrld_fast for short ones) with
 // its reason in preset_reason; with mean_document_length < 0 (corpus not read yet) and for
-// the other runs without a preset, kDefaultLdaPreset.
+// the other runs without a preset, kDefaultLdaPreset. A UCI stream's runs are first fitted
+// to its density: with `stream_entries` >= 0 (the docword header's NNZ) and
+// `vocabulary_size` V, a run that the rule above would set (K its num_topics) and whose
+// NNZ / (K V) is below models::kSgrldMinEntriesPerCell gets scir_fast with β =
+// models::kSparseCellBeta (unless the run sets beta) and says so in preset_reason; at the
+// measured K = 1000 corpora SGRLD ended worse than the unigram and scir_fast's β = 0.1 at 1740
+// against 1489 (bench/README.md, "K = 1000: where the mass goes").
 absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& config,
                                                            const std::string& source,
-                                                           double mean_document_length = -1);
+                                                           double mean_document_length = -1,
+                                                           int64_t stream_entries = -1,
+                                                           int vocabulary_size = 0);
 
 // The minibatch size of a streamed run that sets none: D / 100 documents (a pass of at least
 // 100 topic updates), at least the preset's size and at most 1000. Measured (bench/README.md,
@@ -149,6 +157,8 @@ struct LdaData {
   // streamed (OpenLdaStream), `streamed_documents` per pass.
   bool streamed = false;
   int streamed_documents = 0;
+  // A UCI stream's NNZ (its header's, held-out documents included); -1 for raw text.
+  int64_t streamed_entries = -1;
 };
 
 // Loads the corpus of `config` (the embedded KOS corpus by default; `argv0` locates it) and

@@ -168,6 +168,51 @@ TEST(ResolveLdaRunsTest, DefaultPresetByMeanDocumentLength) {
   EXPECT_EQ((*ResolveLdaRuns(LdaConfig(), "cfg"))[0].preset_reason, "");
 }
 
+// A UCI stream's runs without a preset are fitted to its density first
+// (models::DefaultLdaSettingsByDensity): sparse counts get scir_fast with β = 0.01 (the run's
+// beta if it sets one), dense ones the rule by document length; raw text (no NNZ) and corpora
+// in memory only the latter.
+TEST(ResolveLdaRunsTest, StreamedRunsWithoutPresetFollowTheDensity) {
+  const LdaConfig config = *ParseLdaConfig(
+      "runs { name: 'k1000' num_topics: 1000 } runs { name: 'beta' num_topics: 1000 beta: 0.2 } "
+      "runs { name: 'k10' num_topics: 10 } runs { name: 'named' preset: 'sgrld_fast' "
+      "num_topics: 1000 }",
+      "cfg");
+  // NNZ 7,901,267 over V = 50,000: 0.16 entries per cell at K = 1000, 15.8 at K = 10.
+  auto runs = ResolveLdaRuns(config, "cfg", 68.0, 7901267, 50000);
+  ASSERT_TRUE(runs.ok()) << runs.status();
+  EXPECT_EQ((*runs)[0].options.sampler, models::LdaSampler::kScir);
+  EXPECT_EQ((*runs)[0].options.beta, models::kSparseCellBeta);
+  EXPECT_NE((*runs)[0].preset_reason.find(
+                "preset scir_fast with beta 0.01 (default for a stream of 0.158 document-word "
+                "entries per topic-word cell, NNZ / (K V) = 7901267 / (1000 x 50000), < 4,"),
+            std::string::npos)
+      << (*runs)[0].preset_reason;
+  EXPECT_EQ((*runs)[1].options.sampler, models::LdaSampler::kScir);
+  EXPECT_EQ((*runs)[1].options.beta, 0.2);
+  EXPECT_NE((*runs)[1].preset_reason.find("preset scir_fast (default for a stream of 0.158"),
+            std::string::npos)
+      << (*runs)[1].preset_reason;
+  // Dense: the rule by document length (68 tokens: SGRLD).
+  EXPECT_EQ((*runs)[2].options.sampler, models::LdaSampler::kSgrld);
+  EXPECT_NE((*runs)[2].preset_reason.find("(default for a mean document length of 68.0"),
+            std::string::npos)
+      << (*runs)[2].preset_reason;
+  EXPECT_EQ((*runs)[3].options.sampler, models::LdaSampler::kSgrld);
+  EXPECT_EQ((*runs)[3].preset_reason, "");
+  // No NNZ (raw text, or a corpus in memory): the rule by document length for every run.
+  runs = ResolveLdaRuns(config, "cfg", 68.0);
+  ASSERT_TRUE(runs.ok()) << runs.status();
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ((*runs)[i].options.sampler, models::LdaSampler::kSgrld) << (*runs)[i].name;
+  }
+  // The default run's K (kDefaultLdaNumTopics = 50): 7,901,267 / (50 x 50,000) = 3.2 < 4.
+  runs = ResolveLdaRuns(LdaConfig(), "cfg", 136.0, 7901267, 50000);
+  ASSERT_TRUE(runs.ok()) << runs.status();
+  EXPECT_EQ((*runs)[0].name, "scir_fast");
+  EXPECT_EQ((*runs)[0].options.beta, models::kSparseCellBeta);
+}
+
 // The tool says which preset the rule chose and why, and names the outputs after it: the
 // small corpus has 30 tokens per document, so SGRLD.
 TEST(RunLdaTest, RunWithoutPresetUsesTheDefaultForTheCorpus) {
