@@ -15,14 +15,15 @@ t="${TEST_TMPDIR}"
 "${dir}/lda_generate_corpus" --output_dir="${t}/c" --documents=600 --heldout_documents=50 \
   --vocabulary_size=500 --num_topics=8 --mean_document_length=50 --seed=3 > /dev/null
 flags="--stream_docword=${t}/c/docword.txt --test_docword=${t}/c/heldout.docword.txt \
---true_topics=${t}/c/topics.phi --num_topics=8 --minibatch_size=60 --passes=5 \
+--true_topics=${t}/c/topics.phi --num_topics=25 --minibatch_size=60 --passes=5 \
 --block_width=64 --gibbs_sweeps=10"
 # shellcheck disable=SC2086
 "${dir}/lda_distributed" ${flags} --threads=2 --output_dir="${t}/ref" > "${t}/ref.out"
 grep -q "^topic recovery: mean Hellinger distance" "${t}/ref/summary.txt"
-# No --preset: the settings by density (NNZ 9884 / (K 8 x V 500) = 2.47 entries per cell).
-grep -q "^settings (no --preset): 2.471 document-word entries per topic-word cell .* < 4: scir_fast with beta 0.01" "${t}/ref.out"
-grep -q "K = 8, scir, alpha 0.1, beta 0.01," "${t}/ref.out"
+# No --preset: the settings by density (NNZ 9884 / (K 25 x V 500) = 0.79 entries per cell,
+# so SCIR with beta 0.1 x 0.79).
+grep -q "^settings (no --preset): 0.79072 document-word entries per topic-word cell .* < 2: scir_fast with beta 0.079072 " "${t}/ref.out"
+grep -q "K = 25, scir, alpha 0.1, beta 0.079072," "${t}/ref.out"
 test "$(wc -l < "${t}/ref/trace.csv")" -eq 2
 for r in 2 4; do
   # shellcheck disable=SC2086

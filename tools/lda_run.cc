@@ -519,12 +519,17 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
         density_beta = chosen.beta;
         preset_reason = absl::StrFormat(
             "preset %s%s (default for a stream of %.3g document-word entries per topic-word "
-            "cell, NNZ / (K V) = %d / (%d x %d), < %g, where SGRLD over-weights the rare words; "
+            "cell, NNZ / (K V) = %d / (%d x %d), < %g, where SGRLD over-weights the rare words%s; "
             "set the run's preset to choose; bench/README.md)",
-            preset_name, run.has_beta() ? "" : absl::StrCat(" with beta ", chosen.beta),
+            preset_name,
+            run.has_beta() ? "" : absl::StrCat(" with beta ", absl::SixDigits(chosen.beta)),
             static_cast<double>(stream_entries) /
                 (static_cast<double>(num_topics) * static_cast<double>(vocabulary_size)),
-            stream_entries, num_topics, vocabulary_size, models::kSgrldMinEntriesPerCell);
+            stream_entries, num_topics, vocabulary_size, models::kSgrldMinEntriesPerCell,
+            run.has_beta() ? ""
+                           : absl::StrCat("; beta ", models::kScirBetaPerEntryPerCell,
+                                          " x the density, within [",
+                                          models::kScirMinDensityBeta, ", 0.1]"));
       } else {
         preset_name =
             std::string(models::LdaPresetName(models::DefaultLdaPreset(mean_document_length)));

@@ -108,10 +108,10 @@ struct ResolvedLdaRun {
 // the other runs without a preset, kDefaultLdaPreset. A UCI stream's runs are first fitted
 // to its density: with `stream_entries` >= 0 (the docword header's NNZ) and
 // `vocabulary_size` V, a run that the rule above would set (K its num_topics) and whose
-// NNZ / (K V) is below models::kSgrldMinEntriesPerCell gets scir_fast with β =
-// models::kSparseCellBeta (unless the run sets beta) and says so in preset_reason; at the
-// measured K = 1000 corpora SGRLD ended worse than the unigram and scir_fast's β = 0.1 at 1740
-// against 1489 (bench/README.md, "K = 1000: where the mass goes").
+// NNZ / (K V) is below models::kSgrldMinEntriesPerCell gets scir_fast with the β of
+// models::DefaultLdaSettingsByDensity (unless the run sets beta) and says so in
+// preset_reason; on the measured corpora SGRLD ended up to 45% worse there (bench/README.md,
+// "The default by density on real text").
 absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& config,
                                                            const std::string& source,
                                                            double mean_document_length = -1,

@@ -169,9 +169,9 @@ TEST(ResolveLdaRunsTest, DefaultPresetByMeanDocumentLength) {
 }
 
 // A UCI stream's runs without a preset are fitted to its density first
-// (models::DefaultLdaSettingsByDensity): sparse counts get scir_fast with β = 0.01 (the run's
-// beta if it sets one), dense ones the rule by document length; raw text (no NNZ) and corpora
-// in memory only the latter.
+// (models::DefaultLdaSettingsByDensity): sparse counts get scir_fast with β = 0.1 x the
+// density within [0.01, 0.1] (the run's beta if it sets one), dense ones the rule by document
+// length; raw text (no NNZ) and corpora in memory only the latter.
 TEST(ResolveLdaRunsTest, StreamedRunsWithoutPresetFollowTheDensity) {
   const LdaConfig config = *ParseLdaConfig(
       "runs { name: 'k1000' num_topics: 1000 } runs { name: 'beta' num_topics: 1000 beta: 0.2 } "
@@ -182,10 +182,12 @@ TEST(ResolveLdaRunsTest, StreamedRunsWithoutPresetFollowTheDensity) {
   auto runs = ResolveLdaRuns(config, "cfg", 68.0, 7901267, 50000);
   ASSERT_TRUE(runs.ok()) << runs.status();
   EXPECT_EQ((*runs)[0].options.sampler, models::LdaSampler::kScir);
-  EXPECT_EQ((*runs)[0].options.beta, models::kSparseCellBeta);
+  EXPECT_NEAR((*runs)[0].options.beta, 0.015802534, 1e-15);
   EXPECT_NE((*runs)[0].preset_reason.find(
-                "preset scir_fast with beta 0.01 (default for a stream of 0.158 document-word "
-                "entries per topic-word cell, NNZ / (K V) = 7901267 / (1000 x 50000), < 4,"),
+                "preset scir_fast with beta 0.0158025 (default for a stream of 0.158 "
+                "document-word entries per topic-word cell, NNZ / (K V) = 7901267 / (1000 x "
+                "50000), < 2, where SGRLD over-weights the rare words; beta 0.1 x the density, "
+                "within [0.01, 0.1];"),
             std::string::npos)
       << (*runs)[0].preset_reason;
   EXPECT_EQ((*runs)[1].options.sampler, models::LdaSampler::kScir);
@@ -206,11 +208,20 @@ TEST(ResolveLdaRunsTest, StreamedRunsWithoutPresetFollowTheDensity) {
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ((*runs)[i].options.sampler, models::LdaSampler::kSgrld) << (*runs)[i].name;
   }
-  // The default run's K (kDefaultLdaNumTopics = 50): 7,901,267 / (50 x 50,000) = 3.2 < 4.
+  // The default run's K (kDefaultLdaNumTopics = 50): 2,000,000 / (50 x 50,000) = 0.8 < 2,
+  // β = 0.08; 7,901,267 / (50 x 50,000) = 3.2 >= 2: the rule by length (136 tokens: SCIR
+  // with the preset's β).
+  runs = ResolveLdaRuns(LdaConfig(), "cfg", 136.0, 2000000, 50000);
+  ASSERT_TRUE(runs.ok()) << runs.status();
+  EXPECT_EQ((*runs)[0].name, "scir_fast");
+  EXPECT_NEAR((*runs)[0].options.beta, 0.08, 1e-15);
   runs = ResolveLdaRuns(LdaConfig(), "cfg", 136.0, 7901267, 50000);
   ASSERT_TRUE(runs.ok()) << runs.status();
   EXPECT_EQ((*runs)[0].name, "scir_fast");
-  EXPECT_EQ((*runs)[0].options.beta, models::kSparseCellBeta);
+  EXPECT_EQ((*runs)[0].options.beta, models::LdaPresetOptions(models::LdaPreset::kScirFast).beta);
+  EXPECT_NE((*runs)[0].preset_reason.find("(default for a mean document length of 136.0"),
+            std::string::npos)
+      << (*runs)[0].preset_reason;
 }
 
 // The tool says which preset the rule chose and why, and names the outputs after it: the

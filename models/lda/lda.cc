@@ -175,10 +175,14 @@ LdaDensityDefault DefaultLdaSettingsByDensity(int64_t entries, int num_topics,
     return {LdaPreset::kSgrldFast, LdaPresetOptions(LdaPreset::kSgrldFast).beta,
             absl::StrCat(per_cell, " >= ", kSgrldMinEntriesPerCell, ": sgrld_fast")};
   }
-  return {LdaPreset::kScirFast, kSparseCellBeta,
+  const double preset_beta = LdaPresetOptions(LdaPreset::kScirFast).beta;
+  const double beta =
+      std::clamp(kScirBetaPerEntryPerCell * density, kScirMinDensityBeta, preset_beta);
+  return {LdaPreset::kScirFast, beta,
           absl::StrCat(per_cell, " < ", kSgrldMinEntriesPerCell, ": scir_fast with beta ",
-                       kSparseCellBeta,
-                       " (SGRLD over-weights the rare words when counts are this sparse)")};
+                       absl::SixDigits(beta), " (", kScirBetaPerEntryPerCell,
+                       " x the density, within [", kScirMinDensityBeta, ", ", preset_beta,
+                       "]; SGRLD over-weights the rare words when counts are this sparse)")};
 }
 
 absl::string_view LdaPresetName(LdaPreset preset) {

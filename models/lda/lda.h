@@ -198,23 +198,33 @@ inline constexpr double kScirMinMeanDocumentLength = 100;
 LdaPreset DefaultLdaPreset(double mean_document_length);
 
 // The settings for a streamed run over many topics and words when the user names none (the
-// lda_distributed tool), from the density of the counts: `entries` distinct (document, word)
-// pairs (a docword file's NNZ) per topic-word cell, entries / (K V). From
-// kSgrldMinEntriesPerCell on: kSgrldFast. Below it: kScirFast with β = kSparseCellBeta.
-// Measured (bench/README.md, "K = 1000: where the mass goes"), one pass of lda_distributed on
-// synthetic corpora of the same generator: at 7.9 entries per cell (K = 100, V = 10^4, 10^5
-// documents) sgrld_fast ended at held-out perplexity 354.9, scir_fast at 372.7 and scir_fast
-// with β = 0.01 at 403.5; at 0.16 and 1.6 (K = 1000, V = 5 x 10^4, 10^5 and 10^6 documents)
-// SGRLD's Euler step left most of every topic's mass on the rarest words (perplexity 2227
-// and 1542, worse than the unigram's 1458), scir_fast ended at 1740 (10^5) and with
-// β = 0.01 at 1489 (10^5) and 1469 (10^6). The threshold lies between the measured
-// densities; `reason` says which rule applied. Requires entries >= 0, K, V >= 1.
-inline constexpr double kSgrldMinEntriesPerCell = 4;
-inline constexpr double kSparseCellBeta = 0.01;
+// lda_distributed tool, and the lda tool on a UCI stream), from the density of the counts:
+// `entries` distinct (document, word) pairs (a docword file's NNZ) per topic-word cell,
+// d = entries / (K V).
+//  - From kSgrldMinEntriesPerCell on: kSgrldFast with its β.
+//  - Below it: kScirFast with β = kScirBetaPerEntryPerCell x d, clamped to
+//    [kScirMinDensityBeta, the preset's β = 0.1]: a topic's prior pseudo-counts β V are then
+//    a tenth of its share of the entries, entries / K (the ratio of the tuned scir_fast on KOS
+//    at K = 50, where d = 1.02).
+// Measured (bench/README.md, "The default by density on real text"), one pass, posterior-mean
+// fold-in perplexity, mean of 3 seeds: 20 Newsgroups + Reuters-21578 as one stream (V = 10^4,
+// NNZ 2.32 x 10^6) at K = 100 / 200 / 500 / 1000, d = 2.32 / 1.16 / 0.46 / 0.23: sgrld_fast
+// 720.7 / 763.2 / 923.1 / 1154.8, scir_fast (β 0.1) 727.9 / 694.3 / 710.4 / 792.5, scir_fast
+// with β 0.01 841.3 / 782.4 / 750.5 / 740.3, this rule 720.7 / 694.3 / 709.8 / 735.8; on the
+// synthetic corpora of "K = 1000: where the mass goes" (d = 7.9: sgrld_fast 355 against
+// scir_fast 373; d = 0.16: this rule's β 0.0158 1497, β 0.01 1489, β 0.1 1740, sgrld_fast
+// 2227; d = 1.58: β 0.1 1471, β 0.01 1469, sgrld_fast 1542). SGRLD's Euler step over-weights
+// the rare words when the counts per cell are few; a β too large for the counts swamps them,
+// one too small leaves SCIR's topics too sparse. The threshold lies between the measured
+// densities (SCIR better by 10% at 1.16, a tie at 2.32, where SGRLD is 1.8x faster);
+// `reason` says which rule applied. Requires entries >= 0, K, V >= 1.
+inline constexpr double kSgrldMinEntriesPerCell = 2;
+inline constexpr double kScirBetaPerEntryPerCell = 0.1;
+inline constexpr double kScirMinDensityBeta = 0.01;
 struct LdaDensityDefault {
   LdaPreset preset;
-  double beta;         // the preset's β, or kSparseCellBeta
-  std::string reason;  // e.g. "0.16 document-word entries per topic-word cell (< 4): ..."
+  double beta;         // the preset's β, or SCIR's β by density
+  std::string reason;  // e.g. "0.16 document-word entries per topic-word cell (< 2): ..."
 };
 LdaDensityDefault DefaultLdaSettingsByDensity(int64_t entries, int num_topics,
                                               int vocabulary_size);

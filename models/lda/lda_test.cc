@@ -147,24 +147,50 @@ TEST(LdaPresetTest, DefaultPresetByMeanDocumentLength) {
   EXPECT_EQ(DefaultLdaPreset(245), LdaPreset::kScirFast);
 }
 
-// The streamed default by density (bench/README.md, "K = 1000: where the mass goes"): the
-// measured corpora (NNZ 7.9e6 at K = 100, V = 10^4: SGRLD; NNZ 7.9e6 and 7.9e7 at K = 1000,
-// V = 5 x 10^4: SCIR with β = 0.01) and both sides of the threshold.
+// The streamed default by density (bench/README.md, "The default by density on real text"):
+// the measured corpora on both sides of the threshold, SCIR's β by density with its clamps,
+// and the threshold itself.
 TEST(LdaPresetTest, DefaultSettingsByDensity) {
-  const LdaDensityDefault dense = DefaultLdaSettingsByDensity(7901267, 100, 10000);
-  EXPECT_EQ(dense.preset, LdaPreset::kSgrldFast);
-  EXPECT_EQ(dense.beta, LdaPresetOptions(LdaPreset::kSgrldFast).beta);
-  EXPECT_THAT(dense.reason, testing::HasSubstr("7.90127 document-word entries per topic-word"));
-  EXPECT_THAT(dense.reason, testing::HasSubstr("sgrld_fast"));
-  for (const int64_t entries : {int64_t{0}, int64_t{7901267}, int64_t{79051893}}) {
-    const LdaDensityDefault sparse = DefaultLdaSettingsByDensity(entries, 1000, 50000);
-    EXPECT_EQ(sparse.preset, LdaPreset::kScirFast) << entries;
-    EXPECT_EQ(sparse.beta, kSparseCellBeta) << entries;
-    EXPECT_THAT(sparse.reason, testing::HasSubstr("scir_fast with beta 0.01")) << entries;
+  // Synthetic, K = 100, V = 10^4: 7.9 entries per cell; 20 Newsgroups + Reuters at K = 100:
+  // 2.32. SGRLD with its own β.
+  for (const int64_t entries : {int64_t{7901267}, int64_t{2318764}}) {
+    const LdaDensityDefault dense = DefaultLdaSettingsByDensity(entries, 100, 10000);
+    EXPECT_EQ(dense.preset, LdaPreset::kSgrldFast) << entries;
+    EXPECT_EQ(dense.beta, LdaPresetOptions(LdaPreset::kSgrldFast).beta) << entries;
+    EXPECT_THAT(dense.reason, testing::HasSubstr(">= 2: sgrld_fast")) << entries;
   }
-  // 4 entries per cell exactly: SGRLD; one fewer: SCIR.
-  EXPECT_EQ(DefaultLdaSettingsByDensity(4 * 10 * 100, 10, 100).preset, LdaPreset::kSgrldFast);
-  EXPECT_EQ(DefaultLdaSettingsByDensity(4 * 10 * 100 - 1, 10, 100).preset, LdaPreset::kScirFast);
+  EXPECT_THAT(DefaultLdaSettingsByDensity(7901267, 100, 10000).reason,
+              testing::HasSubstr("7.90127 document-word entries per topic-word"));
+  // SCIR with β = 0.1 x the density, within [0.01, 0.1].
+  struct Case {
+    int64_t entries;
+    int num_topics;
+    int vocabulary_size;
+    double beta;
+  };
+  for (const Case& c : {
+           Case{2318764, 200, 10000, 0.1},         // 1.16 per cell: 0.116, clamped
+           Case{2318764, 500, 10000, 0.04637528},  // 0.46
+           Case{2318764, 1000, 10000, 0.02318764},
+           Case{7901267, 1000, 50000, 0.015802534},  // synthetic, 10^5 documents: 0.158
+           Case{79051893, 1000, 50000, 0.1},         // 10^6 documents: 1.58, clamped
+           Case{0, 1000, 50000, 0.01},               // no entries: the lower clamp
+           Case{4999, 100, 1000, 0.01},              // 0.05: 0.005, clamped
+       }) {
+    const LdaDensityDefault sparse =
+        DefaultLdaSettingsByDensity(c.entries, c.num_topics, c.vocabulary_size);
+    EXPECT_EQ(sparse.preset, LdaPreset::kScirFast) << c.entries << " " << c.num_topics;
+    EXPECT_NEAR(sparse.beta, c.beta, 1e-15) << c.entries << " " << c.num_topics;
+    EXPECT_THAT(sparse.reason, testing::HasSubstr("< 2: scir_fast with beta ")) << c.entries;
+  }
+  EXPECT_THAT(DefaultLdaSettingsByDensity(2318764, 1000, 10000).reason,
+              testing::HasSubstr("scir_fast with beta 0.0231876 (0.1 x the density, within "
+                                 "[0.01, 0.1]"));
+  // 2 entries per cell exactly: SGRLD; one fewer: SCIR (β 0.1 x 1.999 = 0.1999, clamped).
+  EXPECT_EQ(DefaultLdaSettingsByDensity(2 * 10 * 100, 10, 100).preset, LdaPreset::kSgrldFast);
+  const LdaDensityDefault below = DefaultLdaSettingsByDensity(2 * 10 * 100 - 1, 10, 100);
+  EXPECT_EQ(below.preset, LdaPreset::kScirFast);
+  EXPECT_EQ(below.beta, 0.1);
 }
 
 TEST(LdaPresetTest, PaperSettingsOfBakerEtAlTable2AndTunedSettings) {
