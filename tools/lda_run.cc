@@ -1,8 +1,8 @@
 #include "tools/lda_run.h"
 
 #include <algorithm>
-
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <limits>
@@ -898,15 +898,35 @@ absl::StatusOr<LdaData> LoadStreamedLdaData(const LdaConfig& config, const std::
     test.tokens = std::move(read->tokens);
     data.streamed_documents = num_documents;
   }
+  std::string entries_note;
   if (const auto* uci = dynamic_cast<const data::UciDocumentReader*>(reader)) {
     data.streamed_entries = uci->header().num_entries;
+  } else if (test.num_documents() > 0) {
+    // Raw text has no header NNZ and is not read in advance: its held-out documents' distinct
+    // words per document times the stream's documents, a sample as for the mean length.
+    int64_t distinct = 0;
+    std::vector<int32_t> words;
+    for (int d = 0; d < test.num_documents(); ++d) {
+      const absl::Span<const int32_t> document = test.document(d);
+      words.assign(document.begin(), document.end());
+      std::sort(words.begin(), words.end());
+      distinct += std::unique(words.begin(), words.end()) - words.begin();
+    }
+    data.streamed_entries = static_cast<int64_t>(std::llround(
+        static_cast<double>(distinct) / test.num_documents() * num_documents));
+    entries_note = absl::StrCat("; NNZ estimated at ", data.streamed_entries, " (",
+                                absl::SixDigits(static_cast<double>(distinct) /
+                                                test.num_documents()),
+                                " distinct words per held-out document x ", num_documents,
+                                " documents)");
   }
   data.test = data::SplitForDocumentCompletion(test);
   data.description = absl::StrCat(
       "stream: ", reader->path(), ", ", num_documents, " documents per pass, V = ",
       data.train.vocabulary_size(), "; held out: ",
       first_documents ? absl::StrCat("its first ", stream.held_out_documents(), " documents")
-                      : FromWorkingDirectory(stream.test_docword()));
+                      : FromWorkingDirectory(stream.test_docword()),
+      entries_note);
   return data;
 }
 

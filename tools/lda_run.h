@@ -105,12 +105,13 @@ struct ResolvedLdaRun {
 // PERSISTENT_JOINT) gets models::DefaultLdaPreset(mean_document_length) (the training
 // corpus' tokens per document: scir_fast for long documents, sgrld_fast for short ones) with
 // its reason in preset_reason; with mean_document_length < 0 (corpus not read yet) and for
-// the other runs without a preset, kDefaultLdaPreset. A UCI stream's runs are first fitted
-// to its density: with `stream_entries` >= 0 (the docword header's NNZ) and
+// the other runs without a preset, kDefaultLdaPreset. A stream's runs are first fitted to its
+// density: with `stream_entries` >= 0 (the docword header's NNZ, or raw text's estimate,
+// LdaData.streamed_entries) and
 // `vocabulary_size` V, a run that the rule above would set (K its num_topics) and whose
 // NNZ / (K V) is below models::kSgrldMinEntriesPerCell gets scir_fast with the β of
 // models::DefaultLdaSettingsByDensity (unless the run sets beta) and says so in
-// preset_reason; on the measured corpora SGRLD ended up to 45% worse there (bench/README.md,
+// preset_reason; on the measured corpora SGRLD ended up to 57% worse there (bench/README.md,
 // "The default by density on real text").
 absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& config,
                                                            const std::string& source,
@@ -157,7 +158,9 @@ struct LdaData {
   // streamed (OpenLdaStream), `streamed_documents` per pass.
   bool streamed = false;
   int streamed_documents = 0;
-  // A UCI stream's NNZ (its header's, held-out documents included); -1 for raw text.
+  // A UCI stream's NNZ (its header's, held-out documents included); for raw text, which has
+  // no header, an estimate: the held-out documents' mean number of distinct words times the
+  // stream's documents (-1 without held-out documents).
   int64_t streamed_entries = -1;
 };
 

@@ -171,7 +171,7 @@ TEST(ResolveLdaRunsTest, DefaultPresetByMeanDocumentLength) {
 // A UCI stream's runs without a preset are fitted to its density first
 // (models::DefaultLdaSettingsByDensity): sparse counts get scir_fast with β = 0.1 x the
 // density within [0.01, 0.1] (the run's beta if it sets one), dense ones the rule by document
-// length; raw text (no NNZ) and corpora in memory only the latter.
+// length; without NNZ (a corpus in memory) only the latter.
 TEST(ResolveLdaRunsTest, StreamedRunsWithoutPresetFollowTheDensity) {
   const LdaConfig config = *ParseLdaConfig(
       "runs { name: 'k1000' num_topics: 1000 } runs { name: 'beta' num_topics: 1000 beta: 0.2 } "
@@ -360,6 +360,41 @@ TEST(LoadLdaDataTest, ErrorsNameTheField) {
   EXPECT_EQ(data->test.observed.num_documents(), 10);
   // Every 10th token held out: 3 of each 30-token test document.
   EXPECT_EQ(data->test.held_out.num_tokens(), 30);
+}
+
+// Raw text has no header NNZ: the stream's entries are estimated from the held-out documents
+// (their distinct words per document times the documents), and runs without a preset follow
+// the density with it, as for a UCI stream.
+TEST(LoadLdaDataTest, TextStreamEstimatesItsEntriesFromTheHeldOutDocuments) {
+  const std::string dir = TempDir("text_entries");
+  std::string text;
+  // Document d: "alpha beta" three times, and "gamma" when d is odd: 2 or 3 distinct words.
+  for (int d = 0; d < 20; ++d) {
+    text += "alpha beta alpha beta alpha beta";
+    if (d % 2 == 1) text += " gamma";
+    text += "\n";
+  }
+  std::ofstream(dir + "/docs.txt") << text;
+  std::ofstream(dir + "/vocab.txt") << "alpha\nbeta\ngamma\ndelta\n";
+  LdaConfig config = *ParseLdaConfig(
+      "stream { held_out_documents: 5 } runs { num_topics: 10 } runs { num_topics: 2 }", "cfg");
+  config.mutable_stream()->set_text(dir + "/docs.txt");
+  config.mutable_stream()->set_vocab(dir + "/vocab.txt");
+  const absl::StatusOr<LdaData> data = LoadLdaData(config, "cfg", "");
+  ASSERT_TRUE(data.ok()) << data.status();
+  // Held out: documents 0-4 with 2, 3, 2, 3, 2 distinct words: 2.4 x 20 documents.
+  EXPECT_EQ(data->streamed_entries, 48);
+  EXPECT_NE(data->description.find("NNZ estimated at 48 (2.4 distinct words per held-out "
+                                   "document x 20 documents)"),
+            std::string::npos)
+      << data->description;
+  // 48 / (10 x 4) = 1.2 < 2: scir_fast with β 0.1 x 1.2, clamped to 0.1; 48 / (2 x 4) = 6:
+  // the rule by length (6.5 tokens: sgrld_fast).
+  const auto runs = ResolveLdaRuns(config, "cfg", 6.5, data->streamed_entries, 4);
+  ASSERT_TRUE(runs.ok()) << runs.status();
+  EXPECT_EQ((*runs)[0].options.sampler, models::LdaSampler::kScir);
+  EXPECT_EQ((*runs)[0].options.beta, 0.1);
+  EXPECT_EQ((*runs)[1].options.sampler, models::LdaSampler::kSgrld);
 }
 
 // A streamed run without minibatch_size gets D / 100 documents, between the preset's size and
