@@ -114,7 +114,10 @@ absl::StatusOr<models::DistributedLdaOptions> OptionsFromFlags(int64_t documents
     options.lda.gibbs_sweeps = absl::GetFlag(FLAGS_gibbs_sweeps);
   }
   if (absl::GetFlag(FLAGS_alpha) != 0) options.lda.alpha = absl::GetFlag(FLAGS_alpha);
-  if (absl::GetFlag(FLAGS_beta) != 0) options.lda.beta = absl::GetFlag(FLAGS_beta);
+  if (absl::GetFlag(FLAGS_beta) != 0) {
+    options.lda.beta = absl::GetFlag(FLAGS_beta);
+    if (!reason.empty()) absl::StrAppend(&reason, "; --beta replaces its beta: ", options.lda.beta);
+  }
   options.lda.seed = absl::GetFlag(FLAGS_seed);
   options.lda.corpus_documents = documents;
   options.block_width = absl::GetFlag(FLAGS_block_width);

@@ -24,6 +24,12 @@ grep -q "^topic recovery: mean Hellinger distance" "${t}/ref/summary.txt"
 # so SCIR with beta 0.1 x 0.79).
 grep -q "^settings (no --preset): 0.79072 document-word entries per topic-word cell .* < 2: scir_fast with beta 0.079072 " "${t}/ref.out"
 grep -q "K = 25, scir, alpha 0.1, beta 0.079072," "${t}/ref.out"
+# A --beta without --preset replaces the rule's beta, and the settings line says so.
+# shellcheck disable=SC2086
+"${dir}/lda_distributed" ${flags} --beta=0.05 --max_iterations=1 --output_dir="${t}/beta" \
+  > "${t}/beta.out"
+grep -q "^settings (no --preset): .* scir_fast with beta 0.079072 .*; --beta replaces its beta: 0.05$" "${t}/beta.out"
+grep -q "K = 25, scir, alpha 0.1, beta 0.05," "${t}/beta.out"
 test "$(wc -l < "${t}/ref/trace.csv")" -eq 2
 for r in 2 4; do
   # shellcheck disable=SC2086
