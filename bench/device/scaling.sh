@@ -2,7 +2,7 @@
 # Thread / rank scaling of the lda, matrix_factorization and accelerated_dp tools on a many-core
 # machine without Bazel (issues 17, 19, 22); packed with its binaries by bench/device/package.sh.
 #   bash devpkg/scaling.sh [SECTION...]  (all = lda mf dp; or any of
-#   lda mf dp ldacmp copies dp100k dplong mfmpi fm ldadist; ldacmp: bin/lda_base against bin/lda)     (logs: $OUT or /tmp/out)
+#   lda mf dp ldacmp copies dp100k dplong mfmpi fm ldadist ldadef; ldacmp: bin/lda_base against bin/lda)     (logs: $OUT or /tmp/out)
 # lda: KOS, K = 100, scir_fast, 400 iterations at 1-16 threads (outputs' md5 must agree), and
 #      lda_benchmark's per-phase counters; copies: 1, 8 and 16 concurrent one-thread lda runs,
 #      the machine's own ceiling for 16 threads; mf: MovieLens 100k and a 9M-rating synthetic
@@ -123,28 +123,46 @@ for w in 1 2 4 8 16; do
   echo "workers=$w $(grep -E '^accelerated,' /tmp/fm_$w.log)"
 done
 fi
+# ldadist: sgrld_fast (the runs in bench/README.md); ldadef: the default without --preset
+# (by density: 1.58 entries per cell, so scir_fast with beta 0.1), the same scaling rows.
+lda_dist_corpus() {
+  gen=/tmp/c1e6
+  [[ -e $gen/docword.txt ]] || timeout 200 bin/lda_generate_corpus --output_dir=$gen --documents=1000000 \
+    --heldout_documents=1000 --vocabulary_size=50000 --num_topics=1000 --mean_document_length=100 --seed=1 > /tmp/gen.log 2>&1
+  tail -2 /tmp/gen.log
+}
+# lda_dist_scaling TAG ARGS...: 10 iterations of 4000 documents per rows x threads (the topics'
+# md5 must agree), then mpirun -np 4 and 16.
+lda_dist_scaling() {
+  local tag=$1; shift
+  local common="--stream_docword=$gen/docword.txt --num_topics=1000 --minibatch_size=4000 $*"
+  el "== 29: strong scaling ($tag), 10 iterations of 4000 documents (topics' md5 must agree)"
+  for rt in 1x1 2x1 4x1 8x1 16x1 1x2 1x4 1x8 1x16 4x4; do
+    r=${rt%x*}; t=${rt#*x}
+    timeout 120 bin/lda_distributed $common --max_iterations=10 --ranks=$r --threads=$t --output_dir=/tmp/ld_${tag}_$rt > /tmp/ld_${tag}_$rt.log 2>&1
+    echo "ranks=$r threads=$t $(grep -o 'after .* of training' /tmp/ld_${tag}_$rt/summary.txt) md5 $(md5sum < /tmp/ld_${tag}_$rt/topics.phi | cut -c1-12)"
+    sed -n '/^rank,/,$p' /tmp/ld_${tag}_$rt/summary.txt | awk -F, 'NR > 1 { s += $2; c += $3; u += $4; n++ } END { printf "  mean per rank: sweep %.2f s, communication %.2f s, topic update %.2f s\n", s/n, c/n, u/n }'
+  done
+  for np in 4 16; do
+    timeout 120 mpirun --allow-run-as-root --oversubscribe -np $np bin/lda_distributed_mpi $common --max_iterations=10 --output_dir=/tmp/ldm_${tag}_$np > /tmp/ldm_${tag}_$np.log 2>&1
+    echo "mpirun -np $np $(grep -o 'after .* of training' /tmp/ldm_${tag}_$np/summary.txt) md5 $(md5sum < /tmp/ldm_${tag}_$np/topics.phi | cut -c1-12)"
+  done
+}
 if want ldadist; then
 el "== 29: distributed LDA, generated corpus D = 10^6, V = 50,000, K = 1000, 100 tokens/doc"
-gen=/tmp/c1e6
-[[ -e $gen/docword.txt ]] || timeout 200 bin/lda_generate_corpus --output_dir=$gen --documents=1000000 \
-  --heldout_documents=1000 --vocabulary_size=50000 --num_topics=1000 --mean_document_length=100 --seed=1 > /tmp/gen.log 2>&1
-tail -2 /tmp/gen.log
-common="--stream_docword=$gen/docword.txt --num_topics=1000 --preset=sgrld_fast --minibatch_size=4000"
-el "== 29: strong scaling, 10 iterations of 4000 documents (topics' md5 must agree)"
-for rt in 1x1 2x1 4x1 8x1 16x1 1x2 1x4 1x8 1x16 4x4; do
-  r=${rt%x*}; t=${rt#*x}
-  timeout 120 bin/lda_distributed $common --max_iterations=10 --ranks=$r --threads=$t --output_dir=/tmp/ld_$rt > /tmp/ld_$rt.log 2>&1
-  echo "ranks=$r threads=$t $(grep -o 'after .* of training' /tmp/ld_$rt/summary.txt) md5 $(md5sum < /tmp/ld_$rt/topics.phi | cut -c1-12)"
-  sed -n '/^rank,/,$p' /tmp/ld_$rt/summary.txt | awk -F, 'NR > 1 { s += $2; c += $3; u += $4; n++ } END { printf "  mean per rank: sweep %.2f s, communication %.2f s, topic update %.2f s\n", s/n, c/n, u/n }'
-done
-for np in 4 16; do
-  timeout 120 mpirun --allow-run-as-root --oversubscribe -np $np bin/lda_distributed_mpi $common --max_iterations=10 --output_dir=/tmp/ldm_$np > /tmp/ldm_$np.log 2>&1
-  echo "mpirun -np $np $(grep -o 'after .* of training' /tmp/ldm_$np/summary.txt) md5 $(md5sum < /tmp/ldm_$np/topics.phi | cut -c1-12)"
-done
+lda_dist_corpus
+lda_dist_scaling sgrld --preset=sgrld_fast
 el "== 29: one pass over 10^6 documents, 1 rank x 16 threads"
-timeout 240 bin/lda_distributed $common --threads=16 --test_docword=$gen/heldout.docword.txt --true_topics=$gen/topics.phi \
+timeout 240 bin/lda_distributed --stream_docword=$gen/docword.txt --num_topics=1000 --minibatch_size=4000 --preset=sgrld_fast \
+  --threads=16 --test_docword=$gen/heldout.docword.txt --true_topics=$gen/topics.phi \
   --eval_every=50 --output_dir=/tmp/ld_pass16 > /tmp/ld_pass16.log 2>&1
 cat /tmp/ld_pass16/summary.txt /tmp/ld_pass16/trace.csv; cp -r /tmp/ld_pass16 $O/ 2>/dev/null; rm -f $O/ld_pass16/topics.phi
+fi
+if want ldadef; then
+el "== 29: distributed LDA, the default by density (scir_fast, beta 0.1), the same corpus"
+lda_dist_corpus
+lda_dist_scaling default
+grep -h "^settings (no --preset)" /tmp/ld_default_1x1.log
 fi
 tar czf $O/logs.tgz /tmp/*.log /tmp/s41 2>/dev/null
 el "done"
