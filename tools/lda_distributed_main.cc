@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -89,10 +91,12 @@ double PeakRssMiB() {
 
 // The options from the flags; the same on every rank. Without --preset, the settings follow
 // the stream's density (`entries`, its NNZ, over K x `vocabulary` cells), and `reason` says
-// why; otherwise `reason` is left empty.
+// why; otherwise `reason` is left empty, and `note` says so when the preset is an SGRLD one
+// where the density rule would run SCIR (SGRLD measured 10-57% worse there).
 absl::StatusOr<models::DistributedLdaOptions> OptionsFromFlags(int64_t documents,
                                                                int64_t entries, int vocabulary,
-                                                               std::string& reason) {
+                                                               std::string& reason,
+                                                               std::string& note) {
   models::DistributedLdaOptions options;
   if (absl::GetFlag(FLAGS_preset).empty()) {
     if (absl::GetFlag(FLAGS_num_topics) < 1) {
@@ -108,6 +112,18 @@ absl::StatusOr<models::DistributedLdaOptions> OptionsFromFlags(int64_t documents
     SGMCMC_ASSIGN_OR_RETURN(const models::LdaPreset preset,
                             models::ParseLdaPreset(absl::GetFlag(FLAGS_preset)));
     options.lda = models::LdaPresetOptions(preset);
+    if (options.lda.sampler == models::LdaSampler::kSgrld &&
+        absl::GetFlag(FLAGS_num_topics) >= 1) {
+      const models::LdaDensityDefault chosen = models::DefaultLdaSettingsByDensity(
+          entries, absl::GetFlag(FLAGS_num_topics), vocabulary);
+      if (chosen.preset != models::LdaPreset::kSgrldFast) {
+        note = absl::StrCat(
+            "--preset=", absl::GetFlag(FLAGS_preset), " runs SGRLD at ", chosen.reason,
+            "; without --preset it would run that (SCIR ended 10-57% better than SGRLD below 2 "
+            "entries per cell on 20 Newsgroups + Reuters, bench/README.md, \"The default by "
+            "density on real text\")");
+      }
+    }
   }
   options.lda.num_topics = absl::GetFlag(FLAGS_num_topics);
   if (absl::GetFlag(FLAGS_gibbs_sweeps) != 0) {
@@ -183,11 +199,11 @@ absl::Status RunDistributedLda(const char* /*argv0*/, parallel::Communicator& co
   // UciMinibatchStream::Open(path) reads through a UciDocumentReader: its header has NNZ.
   const auto* uci = dynamic_cast<const data::UciDocumentReader*>(&stream->reader());
   SGMCMC_CHECK(uci != nullptr) << "lda_distributed: the stream's reader is not a UCI reader";
-  std::string settings_reason;
+  std::string settings_reason, settings_note;
   SGMCMC_ASSIGN_OR_RETURN(
       const models::DistributedLdaOptions options,
       OptionsFromFlags(stream->num_streamed_documents(), uci->header().num_entries, vocabulary,
-                       settings_reason));
+                       settings_reason, settings_note));
   const int K = options.lda.num_topics;
 
   // Rank 0's evaluators: the held-out split and the true topics.
@@ -254,6 +270,7 @@ absl::Status RunDistributedLda(const char* /*argv0*/, parallel::Communicator& co
     if (!settings_reason.empty()) {
       std::printf("settings (no --preset): %s\n", settings_reason.c_str());
     }
+    if (!settings_note.empty()) std::printf("note: %s\n", settings_note.c_str());
     std::fflush(stdout);
   }
 
@@ -354,7 +371,9 @@ absl::Status RunDistributedLda(const char* /*argv0*/, parallel::Communicator& co
     } else {
       SGMCMC_RETURN_IF_ERROR(lda->GatherTopics(absl::MakeSpan(topics)));
     }
-    double perplexity = 0;
+    // NaN without held-out documents: written as an empty field and "no held-out
+    // perplexity", never as a number.
+    double perplexity = std::numeric_limits<double>::quiet_NaN();
     if (root && fold_in != nullptr) {
       SGMCMC_ASSIGN_OR_RETURN(perplexity, fold_in->Evaluate(topics, pool.get()));
     }
@@ -364,9 +383,10 @@ absl::Status RunDistributedLda(const char* /*argv0*/, parallel::Communicator& co
   auto trace_row = [&](double perplexity) {
     const models::DistributedLda::Timings& t = lda->timings();
     trace_rows.push_back(absl::StrFormat(
-        "%d,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.9g\n", lda->iteration(), documents,
+        "%d,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%s\n", lda->iteration(), documents,
         train_seconds(), t.sweep_seconds, t.communication_seconds, t.topic_update_seconds,
-        t.mean_seconds, eval_seconds, perplexity));
+        t.mean_seconds, eval_seconds,
+        std::isnan(perplexity) ? "" : absl::StrFormat("%.9g", perplexity)));
   };
   while (max_iterations == 0 || lda->iteration() < max_iterations) {
     absl::StatusOr<bool> more = stream->Next(engine, &batch);
@@ -445,11 +465,18 @@ absl::Status RunDistributedLda(const char* /*argv0*/, parallel::Communicator& co
         "topic recovery: mean Hellinger distance %.4f over %d matched topics (0 = exact)\n",
         recovery.mean_hellinger, static_cast<int>(recovery.matches.size()));
   }
-  std::string summary = absl::StrFormat(
-      "lda_distributed: held-out perplexity %.6g (posterior-mean topics over %lld samples, "
-      "fold-in) after %lld iterations, %.2f s of training\n",
-      final_perplexity, static_cast<long long>(lda->mean_samples()),
-      static_cast<long long>(lda->iteration()), total_train_seconds);
+  std::string summary =
+      std::isnan(final_perplexity)
+          ? absl::StrFormat(
+                "lda_distributed: no held-out perplexity (no --test_docword); posterior-mean "
+                "topics over %lld samples after %lld iterations, %.2f s of training\n",
+                static_cast<long long>(lda->mean_samples()),
+                static_cast<long long>(lda->iteration()), total_train_seconds)
+          : absl::StrFormat(
+                "lda_distributed: held-out perplexity %.6g (posterior-mean topics over %lld "
+                "samples, fold-in) after %lld iterations, %.2f s of training\n",
+                final_perplexity, static_cast<long long>(lda->mean_samples()),
+                static_cast<long long>(lda->iteration()), total_train_seconds);
   absl::StrAppend(&summary, recovery_line);
   absl::StrAppendFormat(&summary,
                         "%d rank(s) x %d thread(s), K = %d, V = %d, minibatch %d, %lld documents "

@@ -30,6 +30,24 @@ grep -q "K = 25, scir, alpha 0.1, beta 0.079072," "${t}/ref.out"
   > "${t}/beta.out"
 grep -q "^settings (no --preset): .* scir_fast with beta 0.079072 .*; --beta replaces its beta: 0.05$" "${t}/beta.out"
 grep -q "K = 25, scir, alpha 0.1, beta 0.05," "${t}/beta.out"
+# An SGRLD preset where the rule would run SCIR: a note says so; at K = 8 (2.47 entries per
+# cell, SGRLD's side) none.
+# shellcheck disable=SC2086
+"${dir}/lda_distributed" ${flags} --preset=sgrld_fast --max_iterations=1 \
+  --output_dir="${t}/sgrld" > "${t}/sgrld.out"
+grep -q "^note: --preset=sgrld_fast runs SGRLD at 0.79072 document-word entries per topic-word cell .* < 2: scir_fast with beta 0.079072 .*; without --preset it would run that" "${t}/sgrld.out"
+# shellcheck disable=SC2086
+"${dir}/lda_distributed" ${flags} --preset=sgrld_fast --num_topics=8 --max_iterations=1 \
+  --output_dir="${t}/sgrld8" > "${t}/sgrld8.out"
+if grep -q "^note:" "${t}/sgrld8.out"; then exit 1; fi
+# Without --test_docword there is no held-out perplexity: said so, and an empty trace field
+# (never a 0 that reads as a result).
+"${dir}/lda_distributed" --stream_docword="${t}/c/docword.txt" --num_topics=8 --max_iterations=2 \
+  --eval_every=1 --output_dir="${t}/notest" > /dev/null
+grep -q "^lda_distributed: no held-out perplexity (no --test_docword); posterior-mean topics over" "${t}/notest/summary.txt"
+if grep -q "held-out perplexity [0-9]" "${t}/notest/summary.txt"; then exit 1; fi
+awk -F, 'NR > 1 && $9 != "" { exit 1 }' "${t}/notest/trace.csv"
+test "$(wc -l < "${t}/notest/trace.csv")" -eq 3
 test "$(wc -l < "${t}/ref/trace.csv")" -eq 2
 for r in 2 4; do
   # shellcheck disable=SC2086
