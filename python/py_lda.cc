@@ -479,6 +479,24 @@ void RegisterLda(py::module_& m) {
       });
 
   m.def(
+      "lda_default_beta",
+      [](const std::string& sampler, int64_t entries, int num_topics, int num_words) {
+        if (entries < 0 || num_topics < 1 || num_words < 1) {
+          ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+              "lda_default_beta: need entries >= 0, num_topics >= 1 and num_words >= 1, got ",
+              entries, ", ", num_topics, ", ", num_words)));
+        }
+        if (sampler == "sgrld") return models::LdaPresetOptions(models::LdaPreset::kSgrldFast).beta;
+        if (sampler != "scir") {
+          ThrowIfError(absl::InvalidArgumentError(
+              absl::StrCat("sampler must be \"scir\" or \"sgrld\", got \"", sampler, "\"")));
+        }
+        return models::ScirBetaByDensity(entries, num_topics, num_words);
+      },
+      py::arg("sampler"), py::arg("entries"), py::arg("num_topics"), py::arg("num_words"),
+      "The estimator's default topic-word β: sgrld_fast's for SGRLD; for SCIR 0.1 x entries / "
+      "(K V) within [0.01, 0.1] (models::ScirBetaByDensity).");
+  m.def(
       "lda_fold_in",
       [](const py::handle& topics_array, int num_topics, const Int64Input& indptr,
          const Int64Input& indices, const DoubleInput& counts, int num_words, double alpha,

@@ -176,13 +176,22 @@ LdaDensityDefault DefaultLdaSettingsByDensity(int64_t entries, int num_topics,
             absl::StrCat(per_cell, " >= ", kSgrldMinEntriesPerCell, ": sgrld_fast")};
   }
   const double preset_beta = LdaPresetOptions(LdaPreset::kScirFast).beta;
-  const double beta =
-      std::clamp(kScirBetaPerEntryPerCell * density, kScirMinDensityBeta, preset_beta);
+  const double beta = ScirBetaByDensity(entries, num_topics, vocabulary_size);
   return {LdaPreset::kScirFast, beta,
           absl::StrCat(per_cell, " < ", kSgrldMinEntriesPerCell, ": scir_fast with beta ",
                        absl::SixDigits(beta), " (", kScirBetaPerEntryPerCell,
                        " x the density, within [", kScirMinDensityBeta, ", ", preset_beta,
                        "]; SGRLD over-weights the rare words when counts are this sparse)")};
+}
+
+double ScirBetaByDensity(int64_t entries, int num_topics, int vocabulary_size) {
+  SGMCMC_CHECK(entries >= 0 && num_topics >= 1 && vocabulary_size >= 1)
+      << "ScirBetaByDensity: need entries >= 0, K, V >= 1, got " << entries << ", "
+      << num_topics << ", " << vocabulary_size;
+  const double density = static_cast<double>(entries) /
+                         (static_cast<double>(num_topics) * static_cast<double>(vocabulary_size));
+  return std::clamp(kScirBetaPerEntryPerCell * density, kScirMinDensityBeta,
+                    LdaPresetOptions(LdaPreset::kScirFast).beta);
 }
 
 absl::string_view LdaPresetName(LdaPreset preset) {

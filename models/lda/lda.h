@@ -228,6 +228,10 @@ struct LdaDensityDefault {
 };
 LdaDensityDefault DefaultLdaSettingsByDensity(int64_t entries, int num_topics,
                                               int vocabulary_size);
+// The β of the rule's SCIR side for these counts, whatever the density:
+// kScirBetaPerEntryPerCell x entries / (K V) within [kScirMinDensityBeta, scir_fast's β]
+// (the Python estimator's default β for SCIR). Requires entries >= 0, K, V >= 1.
+double ScirBetaByDensity(int64_t entries, int num_topics, int vocabulary_size);
 // "scir_paper", "sgrld_paper", "scir_fast", "sgrld_fast", "sgrld_fast_early".
 absl::string_view LdaPresetName(LdaPreset preset);
 // Inverse of LdaPresetName; InvalidArgument listing the valid names.

@@ -186,6 +186,10 @@ TEST(LdaPresetTest, DefaultSettingsByDensity) {
   EXPECT_THAT(DefaultLdaSettingsByDensity(2318764, 1000, 10000).reason,
               testing::HasSubstr("scir_fast with beta 0.0231876 (0.1 x the density, within "
                                  "[0.01, 0.1]"));
+  // SCIR's β alone, on either side of the threshold (the Python estimator's default).
+  EXPECT_EQ(ScirBetaByDensity(2318764, 100, 10000), 0.1);  // 2.32 per cell: clamped
+  EXPECT_NEAR(ScirBetaByDensity(2318764, 1000, 10000), 0.02318764, 1e-15);
+  EXPECT_EQ(ScirBetaByDensity(0, 1000, 10000), 0.01);
   // 2 entries per cell exactly: SGRLD; one fewer: SCIR (β 0.1 x 1.999 = 0.1999, clamped).
   EXPECT_EQ(DefaultLdaSettingsByDensity(2 * 10 * 100, 10, 100).preset, LdaPreset::kSgrldFast);
   const LdaDensityDefault below = DefaultLdaSettingsByDensity(2 * 10 * 100 - 1, 10, 100);

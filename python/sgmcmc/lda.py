@@ -175,10 +175,16 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Latent Dirichlet allocation sampled by SCIR or SGRLD (Baker et al. 2018; Patterson & Teh
     2013), with the document-topic proportions collapsed by Gibbs sweeps.
 
-    Parameters (defaults: the "scir_fast" preset of models/lda/lda.h with K = 10):
+    Parameters (defaults: the "scir_fast" preset of models/lda/lda.h with K = 10 and β by
+    the counts):
       n_components: number of topics K (>= 1).
       sampler: "scir" or "sgrld".
       alpha, beta: symmetric document-topic and topic-word Dirichlet parameters (> 0).
+        beta None (the default): by the counts, as the tools' default by density
+        (models::DefaultLdaSettingsByDensity, bench/README.md "The default by density on
+        real text"): for SCIR 0.1 x NNZ / (K V) within [0.01, 0.1], NNZ the non-zero
+        entries of fit's X (of partial_fit's first chunk, times total_samples / its rows);
+        for SGRLD sgrld_fast's 0.01. The β used is topic_word_prior_ after fitting.
       batch_size: documents per iteration (clamped to the number of documents).
       step_size, step_size_tau, step_size_kappa: the schedule h (1 + m/tau)^(-kappa).
       gibbs_sweeps: Gibbs sweeps per document per iteration (the last half averaged).
@@ -232,7 +238,7 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         rules, which a sampler has no use for: accepted, and a UserWarning if given.
 
     Attributes after fit: components_ (K x V posterior mean), last_sample_ (K x V), samples_
-    (if stored), seed_ (the library seed of the fit, drawn when random_state is not an int;
+    (if stored), doc_topic_prior_ and topic_word_prior_ (the α and β used), seed_ (the library seed of the fit, drawn when random_state is not an int;
     perplexity's Gibbs sweeps use it too), n_iter_, n_samples_kept_, n_features_in_,
     feature_names_in_ (X a pandas DataFrame), and with held_out, trace_ (rows: iteration,
     step_size, perplexity, running_perplexity; the lda tool's trace CSV without its timing
@@ -241,7 +247,7 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     set_output(transform="pandas") works).
     """
 
-    def __init__(self, n_components=10, sampler="scir", alpha=0.1, beta=0.1, batch_size=50,
+    def __init__(self, n_components=10, sampler="scir", alpha=0.1, beta=None, batch_size=50,
                  step_size=0.5, step_size_tau=10.0, step_size_kappa=0.33, gibbs_sweeps=20,
                  max_iter=1000, total_samples=None, burn_in=None, thin=1, store_samples=False,
                  eval_every=None, eval_sweeps=20, n_threads=None, random_state=None,
@@ -290,7 +296,30 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         return self.alpha if self.doc_topic_prior is None else self.doc_topic_prior
 
     def _beta(self):
-        return self.beta if self.topic_word_prior is None else self.topic_word_prior
+        if self.topic_word_prior is not None:
+            return self.topic_word_prior
+        if self.beta is not None:
+            return self.beta
+        # None: resolved from the counts when the chain was started (_resolve_beta).
+        return getattr(self, "_data_beta", None)
+
+    def _resolve_beta(self, arrays, documents):
+        """The default β for X's counts (beta and topic_word_prior None): stored, so that a
+        running chain's parameters stay the same for later partial_fit chunks and pickles.
+        `documents`: the corpus size the counts stand for (X's rows, or total_samples)."""
+        self._data_beta = None
+        if self.topic_word_prior is not None or self.beta is not None:
+            return
+        sampler = self._sampler()
+        indptr, _, counts, num_words = arrays
+        rows = len(indptr) - 1
+        entries = int(np.count_nonzero(counts))
+        if rows > 0 and documents != rows:
+            entries = int(round(entries * float(documents) / rows))
+        k = _inputs.check_int("n_components", self.n_components, 1, _inputs.INT32_MAX)
+        # Another sampler value: any β, so that the chain's own check names the sampler.
+        self._data_beta = _sgmcmc.lda_default_beta(
+            sampler if sampler in ("scir", "sgrld") else "scir", entries, k, max(num_words, 1))
 
     def _sampler(self):
         if self.learning_method in ("scir", "sgrld"):
@@ -411,6 +440,9 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.n_samples_kept_ = chain.num_kept
         self.last_sample_ = chain.topics()
         self.components_ = chain.mean_topics() if chain.num_kept > 0 else self.last_sample_
+        # The priors the chain runs with (scikit-learn's names; beta=None resolved).
+        self.doc_topic_prior_ = self._chain_options[2]
+        self.topic_word_prior_ = self._chain_options[3]
         if self.store_samples:
             self.samples_ = chain.samples()
         trace = chain.trace()
@@ -455,6 +487,7 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                                   % evaluate_every, UserWarning, stacklevel=2)
         eval_sweeps = _inputs.check_int("eval_sweeps", self.eval_sweeps, 1, _inputs.INT32_MAX)
         self._warn_no_effect()
+        self._resolve_beta(arrays, len(arrays[0]) - 1)
         self._chain = self._new_chain()
         progress, close = self._progress(iterations, "LDA fit")
         try:
@@ -504,6 +537,7 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             self._check_unchanged()
         arrays = self._check_X(X, reset=first)
         if first:
+            self._resolve_beta(arrays, int(total_samples or (len(arrays[0]) - 1)))
             self._chain = self._new_chain()
         self._warn_no_effect()
         try:

@@ -456,6 +456,32 @@ class ErrorPathTest(unittest.TestCase):
         with self.assertRaises(FileNotFoundError):
             datasets.load_uci("/nonexistent/docword.txt", "/nonexistent/vocab.txt")
 
+    def test_default_beta_follows_the_counts(self):
+        # toy_counts: 30 x 12 Poisson(2) counts, NNZ 311 (86%); K = 5: 311 / 60 = 5.2 entries
+        # per cell: 0.1 x 5.2 clamped to 0.1. K = 100: 0.026; K = 5000: 0.0006, clamped to 0.01.
+        X = toy_counts()
+        nnz = np.count_nonzero(X)
+        for k, expected in ((5, 0.1), (100, 0.1 * nnz / (100 * 12)), (5000, 0.01)):
+            lda = small_lda(n_components=k, max_iter=2, eval_every=None).fit(X)
+            self.assertAlmostEqual(lda.topic_word_prior_, expected, places=15, msg=k)
+            self.assertIsNone(lda.beta)
+        # Given: kept; SGRLD's default: sgrld_fast's 0.01.
+        self.assertEqual(small_lda(n_components=300, beta=0.3, max_iter=2, eval_every=None)
+                         .fit(X).topic_word_prior_, 0.3)
+        self.assertEqual(small_lda(n_components=300, topic_word_prior=0.2, max_iter=2,
+                                   eval_every=None).fit(X).topic_word_prior_, 0.2)
+        self.assertEqual(small_lda(sampler="sgrld", max_iter=2, eval_every=None)
+                         .fit(X).topic_word_prior_, 0.01)
+        # partial_fit: the first chunk's NNZ scaled to total_samples, kept for later chunks.
+        lda = small_lda(n_components=300, total_samples=300, eval_every=None)
+        lda.partial_fit(X[:10])
+        chunk = np.count_nonzero(X[:10])
+        self.assertAlmostEqual(lda.topic_word_prior_, 0.1 * round(chunk * 30.0) / 3600,
+                               places=15)
+        lda.partial_fit(X[10:20])
+        self.assertAlmostEqual(lda.topic_word_prior_, 0.1 * round(chunk * 30.0) / 3600,
+                               places=15)
+
     def test_sgrld_runs(self):
         lda = small_lda(sampler="sgrld", step_size=0.1, step_size_tau=100,
                         step_size_kappa=0.6, batch_size=10).fit(toy_counts())
