@@ -9,6 +9,15 @@
 #   bash bench/lda_density_rule.sh [SHARED_DATA_DIR] [WORK_DIR]
 #   KS="500 1000" SEEDS="1 2 3" bash bench/lda_density_rule.sh
 #
+# Another corpus: DOCWORD (a UCI docword file, plain or gzip) and VOCAB stream it instead of
+# the text, with TEST_DOCWORD (over the same vocabulary) as the held-out documents if set,
+# else its first 1,000 documents. The stream is read in file order (through the tool's
+# 1,000-document shuffle buffer), so shuffle a file sorted by label first, e.g. 20 Newsgroups'
+# bag of words (docword.20news.train.txt.gz is sorted by newsgroup):
+#   python3 bench/uci_shuffle.py docword.20news.train.txt.gz /tmp/ng/train.txt.gz 1
+#   DOCWORD=/tmp/ng/train.txt.gz VOCAB=.../vocab.20news.txt \
+#     TEST_DOCWORD=.../docword.20news.test.txt.gz KS="10 15 25" bash bench/lda_density_rule.sh
+#
 # Writes WORK_DIR/density_rule.csv (seed, K, entries per topic-word cell, run, β, perplexity,
 # training seconds) and prints it. About 6 minutes per seed on one core.
 set -euo pipefail
@@ -22,13 +31,20 @@ cd "${repo}"
 ./bazelw build --config=bench //tools:lda //tools:text_to_uci
 bin="$(./bazelw info --config=bench bazel-bin 2>/dev/null)"
 
-if [[ ! -s "${work}/all.txt.gz" ]]; then
+docword="${DOCWORD:-${work}/all.txt.gz}"
+vocab="${VOCAB:-${work}/vocab.txt}"
+if [[ -z "${DOCWORD:-}" && ! -s "${docword}" ]]; then
   python3 bench/lda_online_text.py "${data}" "${work}/docs.txt"
   "${bin}/tools/text_to_uci" --input="${work}/docs.txt" --max_vocabulary_size=10000 \
-    --docword="${work}/all.txt.gz" --vocab_out="${work}/vocab.txt"
+    --docword="${docword}" --vocab_out="${vocab}"
 fi
-# The docword header: D, W, NNZ.
-read -r vocabulary entries < <(zcat "${work}/all.txt.gz" | head -n 3 | tail -n 2 | paste -sd ' ')
+if [[ -n "${TEST_DOCWORD:-}" ]]; then
+  held_out="test_docword: \"${TEST_DOCWORD}\""
+else
+  held_out="held_out_documents: 1000"
+fi
+# The docword header: D, W, NNZ (zcat -f: plain or gzip).
+read -r vocabulary entries < <(zcat -f "${docword}" | head -n 3 | tail -n 2 | paste -sd ' ')
 
 csv="${work}/density_rule.csv"
 echo "seed,num_topics,entries_per_cell,run,beta,perplexity,train_seconds" > "${csv}"
@@ -41,9 +57,9 @@ seed: ${seed}
 threads: 1
 eval_every: 1000000
 stream {
-  docword: "${work}/all.txt.gz"
-  vocab: "${work}/vocab.txt"
-  held_out_documents: 1000
+  docword: "${docword}"
+  vocab: "${vocab}"
+  ${held_out}
   passes: 1
 }
 runs { preset: "sgrld_fast" num_topics: ${k} }

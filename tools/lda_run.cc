@@ -513,8 +513,19 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
           by_density
               ? models::DefaultLdaSettingsByDensity(stream_entries, num_topics, vocabulary_size)
               : models::LdaDensityDefault{models::LdaPreset::kSgrldFast, 0, ""};
-      // Sparse counts: the density rule's SCIR; otherwise the rule by document length.
-      if (by_density && chosen.preset == models::LdaPreset::kScirFast) {
+      // A stream: the density rule, SCIR for sparse counts and SGRLD for dense ones; a corpus
+      // in memory: the rule by document length.
+      if (by_density && chosen.preset == models::LdaPreset::kSgrldFast) {
+        preset_name = std::string(models::LdaPresetName(chosen.preset));
+        preset_reason = absl::StrFormat(
+            "preset %s (default for a stream of %.3g document-word entries per topic-word "
+            "cell, NNZ / (K V) = %d / (%d x %d), >= %g, where SGRLD matches or beats SCIR in a "
+            "third to a half of its time; set the run's preset to choose; bench/README.md)",
+            preset_name,
+            static_cast<double>(stream_entries) /
+                (static_cast<double>(num_topics) * static_cast<double>(vocabulary_size)),
+            stream_entries, num_topics, vocabulary_size, models::kSgrldMinEntriesPerCell);
+      } else if (by_density) {
         preset_name = std::string(models::LdaPresetName(chosen.preset));
         density_beta = chosen.beta;
         preset_reason = absl::StrFormat(

@@ -105,14 +105,14 @@ struct ResolvedLdaRun {
 // PERSISTENT_JOINT) gets models::DefaultLdaPreset(mean_document_length) (the training
 // corpus' tokens per document: scir_fast for long documents, sgrld_fast for short ones) with
 // its reason in preset_reason; with mean_document_length < 0 (corpus not read yet) and for
-// the other runs without a preset, kDefaultLdaPreset. A stream's runs are first fitted to its
-// density: with `stream_entries` >= 0 (the docword header's NNZ, or raw text's estimate,
-// LdaData.streamed_entries) and
-// `vocabulary_size` V, a run that the rule above would set (K its num_topics) and whose
-// NNZ / (K V) is below models::kSgrldMinEntriesPerCell gets scir_fast with the β of
-// models::DefaultLdaSettingsByDensity (unless the run sets beta) and says so in
-// preset_reason; on the measured corpora SGRLD ended up to 57% worse there (bench/README.md,
-// "The default by density on real text").
+// the other runs without a preset, kDefaultLdaPreset. A stream's runs follow its density
+// instead: with `stream_entries` >= 0 (the docword header's NNZ, or raw text's estimate,
+// LdaData.streamed_entries) and `vocabulary_size` V, a run that the rule above would set (K its
+// num_topics) gets models::DefaultLdaSettingsByDensity's choice and says so in preset_reason:
+// below models::kSgrldMinEntriesPerCell entries per cell (NNZ / (K V)) scir_fast with the
+// rule's β (unless the run sets beta), where SGRLD ended up to 57% worse; from it on
+// sgrld_fast, also for long documents, where SCIR ended up to 7% worse after one pass
+// (bench/README.md, "The default by density on real text").
 absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& config,
                                                            const std::string& source,
                                                            double mean_document_length = -1,

@@ -168,10 +168,10 @@ TEST(ResolveLdaRunsTest, DefaultPresetByMeanDocumentLength) {
   EXPECT_EQ((*ResolveLdaRuns(LdaConfig(), "cfg"))[0].preset_reason, "");
 }
 
-// A UCI stream's runs without a preset are fitted to its density first
-// (models::DefaultLdaSettingsByDensity): sparse counts get scir_fast with β = 0.1 x the
-// density within [0.01, 0.1] (the run's beta if it sets one), dense ones the rule by document
-// length; without NNZ (a corpus in memory) only the latter.
+// A UCI stream's runs without a preset follow its density (models::DefaultLdaSettingsByDensity):
+// sparse counts get scir_fast with β = 0.1 x the density within [0.01, 0.1] (the run's beta if
+// it sets one), dense ones sgrld_fast, whatever the document length; without NNZ (a corpus in
+// memory) the rule by document length.
 TEST(ResolveLdaRunsTest, StreamedRunsWithoutPresetFollowTheDensity) {
   const LdaConfig config = *ParseLdaConfig(
       "runs { name: 'k1000' num_topics: 1000 } runs { name: 'beta' num_topics: 1000 beta: 0.2 } "
@@ -195,9 +195,11 @@ TEST(ResolveLdaRunsTest, StreamedRunsWithoutPresetFollowTheDensity) {
   EXPECT_NE((*runs)[1].preset_reason.find("preset scir_fast (default for a stream of 0.158"),
             std::string::npos)
       << (*runs)[1].preset_reason;
-  // Dense: the rule by document length (68 tokens: SGRLD).
+  // Dense: sgrld_fast, for the density.
   EXPECT_EQ((*runs)[2].options.sampler, models::LdaSampler::kSgrld);
-  EXPECT_NE((*runs)[2].preset_reason.find("(default for a mean document length of 68.0"),
+  EXPECT_NE((*runs)[2].preset_reason.find(
+                "preset sgrld_fast (default for a stream of 15.8 document-word entries per "
+                "topic-word cell, NNZ / (K V) = 7901267 / (10 x 50000), >= 2,"),
             std::string::npos)
       << (*runs)[2].preset_reason;
   EXPECT_EQ((*runs)[3].options.sampler, models::LdaSampler::kSgrld);
@@ -209,19 +211,21 @@ TEST(ResolveLdaRunsTest, StreamedRunsWithoutPresetFollowTheDensity) {
     EXPECT_EQ((*runs)[i].options.sampler, models::LdaSampler::kSgrld) << (*runs)[i].name;
   }
   // The default run's K (kDefaultLdaNumTopics = 50): 2,000,000 / (50 x 50,000) = 0.8 < 2,
-  // β = 0.08; 7,901,267 / (50 x 50,000) = 3.2 >= 2: the rule by length (136 tokens: SCIR
-  // with the preset's β).
+  // β = 0.08; 7,901,267 / (50 x 50,000) = 3.2 >= 2: sgrld_fast with its β, although the
+  // documents are long (136 tokens; in memory the rule by length would give scir_fast).
   runs = ResolveLdaRuns(LdaConfig(), "cfg", 136.0, 2000000, 50000);
   ASSERT_TRUE(runs.ok()) << runs.status();
   EXPECT_EQ((*runs)[0].name, "scir_fast");
   EXPECT_NEAR((*runs)[0].options.beta, 0.08, 1e-15);
   runs = ResolveLdaRuns(LdaConfig(), "cfg", 136.0, 7901267, 50000);
   ASSERT_TRUE(runs.ok()) << runs.status();
-  EXPECT_EQ((*runs)[0].name, "scir_fast");
-  EXPECT_EQ((*runs)[0].options.beta, models::LdaPresetOptions(models::LdaPreset::kScirFast).beta);
-  EXPECT_NE((*runs)[0].preset_reason.find("(default for a mean document length of 136.0"),
+  EXPECT_EQ((*runs)[0].name, "sgrld_fast");
+  EXPECT_EQ((*runs)[0].options.beta,
+            models::LdaPresetOptions(models::LdaPreset::kSgrldFast).beta);
+  EXPECT_NE((*runs)[0].preset_reason.find("(default for a stream of 3.16 document-word entries"),
             std::string::npos)
       << (*runs)[0].preset_reason;
+  EXPECT_EQ((*ResolveLdaRuns(LdaConfig(), "cfg", 136.0))[0].name, "scir_fast");
 }
 
 // The tool says which preset the rule chose and why, and names the outputs after it: the
@@ -389,7 +393,7 @@ TEST(LoadLdaDataTest, TextStreamEstimatesItsEntriesFromTheHeldOutDocuments) {
             std::string::npos)
       << data->description;
   // 48 / (10 x 4) = 1.2 < 2: scir_fast with β 0.1 x 1.2, clamped to 0.1; 48 / (2 x 4) = 6:
-  // the rule by length (6.5 tokens: sgrld_fast).
+  // sgrld_fast.
   const auto runs = ResolveLdaRuns(config, "cfg", 6.5, data->streamed_entries, 4);
   ASSERT_TRUE(runs.ok()) << runs.status();
   EXPECT_EQ((*runs)[0].options.sampler, models::LdaSampler::kScir);

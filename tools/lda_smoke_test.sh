@@ -65,9 +65,10 @@ printf 'runs { num_topics: 3 minibatch_size: 8 gibbs_sweeps: 4 }\n' > "${stream}
   --test_docword="${stream}/test.txt" --threads=2 --plot=false --output_dir="${stream}/out" \
   < "${stream}/docword.txt.gz" 2> "${stream}/stderr"
 grep -q "training: 40 documents streamed per pass (never in memory), V = 6" "${stream}/stderr"
-# The default preset follows the held-out documents' mean length (5 tokens: sgrld_fast).
+# The default preset follows the stream's density: 80 entries / (3 topics x 6 words) >= 2.
 grep -q "sgrld_fast: held-out perplexity .* after 5 iterations" "${stream}/out/summary.txt"
-grep -q "preset sgrld_fast (default for a mean document length of 5.0 tokens" "${stream}/stderr"
+grep -q "preset sgrld_fast (default for a stream of 4.44 document-word entries per topic-word cell" \
+  "${stream}/stderr"
 # Standard input cannot be read twice.
 if "${tool}" --config="${stream}/small.textpb" --stream_docword=- --vocab="${stream}/vocab.txt" \
   --test_docword="${stream}/test.txt" --passes=2 --plot=false --output_dir="${stream}/out2" \

@@ -16,7 +16,8 @@ set -eu
 cd "$(dirname "$0")/../.."
 targets=(tools/lda models/lda/lda_benchmark tools/matrix_factorization tools/matrix_factorization_mpi
          tools/accelerated_dp models/dp/neal8_benchmark models/mf/matrix_factorization_benchmark
-         tools/lda_distributed tools/lda_distributed_mpi tools/lda_generate_corpus)
+         tools/lda_distributed tools/lda_distributed_mpi tools/lda_generate_corpus
+         models/lda/gibbs_benchmark)
 labels=()
 for t in "${targets[@]}"; do labels+=("//${t%/*}:${t##*/}"); done
 ./bazelw build --config=bench "${labels[@]}"

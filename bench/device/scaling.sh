@@ -2,14 +2,15 @@
 # Thread / rank scaling of the lda, matrix_factorization and accelerated_dp tools on a many-core
 # machine without Bazel (issues 17, 19, 22); packed with its binaries by bench/device/package.sh.
 #   bash devpkg/scaling.sh [SECTION...]  (all = lda mf dp; or any of
-#   lda mf dp ldacmp copies dp100k dplong mfmpi fm ldadist ldadef; ldacmp: bin/lda_base against bin/lda)     (logs: $OUT or /tmp/out)
+#   lda mf dp ldacmp copies dp100k dplong mfmpi fm ldadist ldadef sweep; ldacmp: bin/lda_base against bin/lda)     (logs: $OUT or /tmp/out)
 # lda: KOS, K = 100, scir_fast, 400 iterations at 1-16 threads (outputs' md5 must agree), and
 #      lda_benchmark's per-phase counters; copies: 1, 8 and 16 concurrent one-thread lda runs,
 #      the machine's own ceiling for 16 threads; mf: MovieLens 100k and a 9M-rating synthetic
 #      matrix at 1-16 ranks (threads); mfmpi: the latter under mpirun; dp: §4.1 at 10 and 2
 #      workers (seeds 1-5) and strong scaling on 100k points; fm: the same on 2,000
 #      Fashion-MNIST images (devpkg/fm: the first 5,000 / 1,000 of Debian's files); dp100k: time to 1% of Algorithm 8
-#      against the accelerated sampler on 100k points, seeds 1-3, threads and mpirun.
+#      against the accelerated sampler on 100k points, seeds 1-3, threads and mpirun;
+#      sweep: gibbs_benchmark's sparse sweep on one core (3 runs) and one copy on every core.
 set -u
 cd "$(dirname "$0")"
 export LD_LIBRARY_PATH=$PWD/lib RUNFILES_DIR=$PWD/runfiles
@@ -163,6 +164,24 @@ el "== 29: distributed LDA, the default by density (scir_fast, beta 0.1), the sa
 lda_dist_corpus
 lda_dist_scaling default
 grep -h "^settings (no --preset)" /tmp/ld_default_1x1.log
+fi
+if want sweep; then
+el "== 29: the sparse Gibbs sweep, token updates/s per core (target >= 20 M/s at K = 1000)"
+f='GibbsSweepGenerated/K:(100|1000|5000)/'
+for r in 1 2 3; do
+  taskset -c 0 bin/gibbs_benchmark --benchmark_filter="$f" --benchmark_min_time=0.5 2>&1 | grep "^BM_"
+done
+el "== 29: the same at K = 1000, alpha = 0.01, on every core at once (one copy per core)"
+n=$(nproc); pids=()
+for c in $(seq 0 $((n - 1))); do
+  taskset -c $c bin/gibbs_benchmark --benchmark_filter='GibbsSweepGenerated/K:1000/alpha_x1000:10$' \
+    --benchmark_min_time=1 > /tmp/sweep_core$c.log 2>&1 &
+  pids+=($!)
+done
+wait "${pids[@]}"  # not a bare wait: that would also wait for the tee above
+for c in $(seq 0 $((n - 1))); do
+  echo "core $c $(grep -o 'items_per_second=[^ ]*' /tmp/sweep_core$c.log)"
+done
 fi
 tar czf $O/logs.tgz /tmp/*.log /tmp/s41 2>/dev/null
 el "done"
