@@ -519,8 +519,8 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
         preset_name = std::string(models::LdaPresetName(chosen.preset));
         preset_reason = absl::StrFormat(
             "preset %s (default for a stream of %.3g document-word entries per topic-word "
-            "cell, NNZ / (K V) = %d / (%d x %d), >= %g, where SGRLD matches or beats SCIR in a "
-            "third to a half of its time; set the run's preset to choose; bench/README.md)",
+            "cell, NNZ / (K V) = %d / (%d x %d), >= %g, where SGRLD matches or beats SCIR in "
+            "about half of its time; set the run's preset to choose; bench/README.md)",
             preset_name,
             static_cast<double>(stream_entries) /
                 (static_cast<double>(num_topics) * static_cast<double>(vocabulary_size)),
