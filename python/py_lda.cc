@@ -79,6 +79,23 @@ int ResolveThreads(int threads) {
   return threads > 0 ? threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
+// The tuned preset of an estimator sampler name ("scir": scir_fast, "sgrld": sgrld_fast);
+// ValueError for another name.
+models::LdaPreset PresetOfSampler(const std::string& sampler) {
+  if (sampler == "scir") return models::LdaPreset::kScirFast;
+  if (sampler != "sgrld") {
+    ThrowIfError(absl::InvalidArgumentError(
+        absl::StrCat("sampler must be \"scir\" or \"sgrld\", got \"", sampler, "\"")));
+  }
+  return models::LdaPreset::kSgrldFast;
+}
+
+// The estimator's sampler name of a default preset (scir_fast or sgrld_fast).
+std::string SamplerOfPreset(models::LdaPreset preset) {
+  return models::LdaPresetOptions(preset).sampler == models::LdaSampler::kScir ? "scir"
+                                                                                : "sgrld";
+}
+
 models::LdaOptions MakeOptions(const std::string& sampler, int num_topics, double alpha,
                                double beta, double h, double tau, double kappa, int batch_size,
                                int gibbs_sweeps, uint64_t seed) {
@@ -486,16 +503,52 @@ void RegisterLda(py::module_& m) {
               "lda_default_beta: need entries >= 0, num_topics >= 1 and num_words >= 1, got ",
               entries, ", ", num_topics, ", ", num_words)));
         }
-        if (sampler == "sgrld") return models::LdaPresetOptions(models::LdaPreset::kSgrldFast).beta;
-        if (sampler != "scir") {
-          ThrowIfError(absl::InvalidArgumentError(
-              absl::StrCat("sampler must be \"scir\" or \"sgrld\", got \"", sampler, "\"")));
-        }
+        const models::LdaPreset preset = PresetOfSampler(sampler);
+        if (preset == models::LdaPreset::kSgrldFast) return models::LdaPresetOptions(preset).beta;
         return models::ScirBetaByDensity(entries, num_topics, num_words);
       },
       py::arg("sampler"), py::arg("entries"), py::arg("num_topics"), py::arg("num_words"),
       "The estimator's default topic-word β: sgrld_fast's for SGRLD; for SCIR 0.1 x entries / "
       "(K V) within [0.01, 0.1] (models::ScirBetaByDensity).");
+  m.def(
+      "lda_preset_schedule",
+      [](const std::string& sampler) {
+        const models::LdaPreset preset = PresetOfSampler(sampler);
+        const samplers::StepSizeOptions step = models::LdaPresetOptions(preset).step_size;
+        return py::make_tuple(step.h, step.tau, step.kappa);
+      },
+      py::arg("sampler"),
+      "The step-size schedule (h, tau, kappa) of h (1 + m/tau)^(-kappa) of the sampler's tuned "
+      "preset: scir_fast for \"scir\", sgrld_fast for \"sgrld\" (models::LdaPresetOptions).");
+  m.def(
+      "lda_default_sampler",
+      [](double mean_document_length, int64_t entries, int num_topics, int num_words,
+         bool streamed) {
+        if (!(mean_document_length >= 0) || entries < 0 || num_topics < 1 || num_words < 1) {
+          ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
+              "lda_default_sampler: need mean_document_length >= 0, entries >= 0, "
+              "num_topics >= 1 and num_words >= 1, got ",
+              mean_document_length, ", ", entries, ", ", num_topics, ", ", num_words)));
+        }
+        if (streamed) {
+          const models::LdaDensityDefault chosen =
+              models::DefaultLdaSettingsByDensity(entries, num_topics, num_words);
+          return py::make_tuple(SamplerOfPreset(chosen.preset),
+                                absl::StrCat("the density of the counts, ", chosen.reason));
+        }
+        const models::LdaPreset preset = models::DefaultLdaPreset(mean_document_length);
+        return py::make_tuple(
+            SamplerOfPreset(preset),
+            absl::StrCat("a mean document length of ", absl::SixDigits(mean_document_length),
+                         " tokens (", preset == models::LdaPreset::kScirFast ? ">= " : "< ",
+                         models::kScirMinMeanDocumentLength, ": ",
+                         models::LdaPresetName(preset), ")"));
+      },
+      py::arg("mean_document_length"), py::arg("entries"), py::arg("num_topics"),
+      py::arg("num_words"), py::arg("streamed"),
+      "The estimator's default sampler and why, as the lda tool's: by the documents' mean "
+      "length for data held in memory (models::DefaultLdaPreset), by the density of the counts "
+      "for a stream (models::DefaultLdaSettingsByDensity). Returns (sampler, reason).");
   m.def(
       "lda_fold_in",
       [](const py::handle& topics_array, int num_topics, const Int64Input& indptr,

@@ -175,10 +175,18 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     """Latent Dirichlet allocation sampled by SCIR or SGRLD (Baker et al. 2018; Patterson & Teh
     2013), with the document-topic proportions collapsed by Gibbs sweeps.
 
-    Parameters (defaults: the "scir_fast" preset of models/lda/lda.h with K = 10 and β by
-    the counts):
+    Parameters (defaults: the "scir_fast" or "sgrld_fast" preset of models/lda/lda.h, chosen
+    by the data as the lda tool chooses, with K = 10 and β by the counts):
       n_components: number of topics K (>= 1).
-      sampler: "scir" or "sgrld".
+      sampler: "scir", "sgrld" or None (the default): by the data, as the lda tool's default
+        preset (bench/README.md). fit: by the documents' mean length, "scir" from 100 tokens
+        per document on, "sgrld" below (models::DefaultLdaPreset: on short documents SGRLD
+        ended lower at a third to a quarter of the time, on long ones SCIR ended 0.5-1.6%
+        lower at 2-3 times the time). partial_fit, a stream: by the density of its first
+        chunk's counts, NNZ / (K V) with NNZ scaled to total_samples, "sgrld" from 2 entries
+        per topic-word cell on, "scir" below (models::DefaultLdaSettingsByDensity). The
+        sampler used is sampler_ after fitting, and sampler_reason_ says why (printed with
+        verbose >= 1).
       alpha, beta: symmetric document-topic and topic-word Dirichlet parameters (> 0).
         beta None (the default): by the counts, as the tools' default by density
         (models::DefaultLdaSettingsByDensity, bench/README.md "The default by density on
@@ -186,7 +194,10 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         entries of fit's X (of partial_fit's first chunk, times total_samples / its rows);
         for SGRLD sgrld_fast's 0.01. The β used is topic_word_prior_ after fitting.
       batch_size: documents per iteration (clamped to the number of documents).
-      step_size, step_size_tau, step_size_kappa: the schedule h (1 + m/tau)^(-kappa).
+      step_size, step_size_tau, step_size_kappa: the schedule h (1 + m/tau)^(-kappa); each
+        None (the default): the sampler's tuned preset's, (0.5, 10, 0.33) for SCIR
+        (scir_fast), (0.1, 100, 0.6) for SGRLD (sgrld_fast). step_size_schedule_ after
+        fitting holds the (h, tau, kappa) used.
       gibbs_sweeps: Gibbs sweeps per document per iteration (the last half averaged).
       max_iter: iterations of fit.
       total_samples: partial_fit's corpus size D: each minibatch of n documents of a chunk
@@ -238,7 +249,9 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         rules, which a sampler has no use for: accepted, and a UserWarning if given.
 
     Attributes after fit: components_ (K x V posterior mean), last_sample_ (K x V), samples_
-    (if stored), doc_topic_prior_ and topic_word_prior_ (the α and β used), seed_ (the library seed of the fit, drawn when random_state is not an int;
+    (if stored), sampler_ (the sampler used), sampler_reason_ (why, when sampler was None),
+    step_size_schedule_ ((h, tau, kappa) used), doc_topic_prior_ and topic_word_prior_ (the
+    α and β used), seed_ (the library seed of the fit, drawn when random_state is not an int;
     perplexity's Gibbs sweeps use it too), n_iter_, n_samples_kept_, n_features_in_,
     feature_names_in_ (X a pandas DataFrame), and with held_out, trace_ (rows: iteration,
     step_size, perplexity, running_perplexity; the lda tool's trace CSV without its timing
@@ -247,8 +260,8 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
     set_output(transform="pandas") works).
     """
 
-    def __init__(self, n_components=10, sampler="scir", alpha=0.1, beta=None, batch_size=50,
-                 step_size=0.5, step_size_tau=10.0, step_size_kappa=0.33, gibbs_sweeps=20,
+    def __init__(self, n_components=10, sampler=None, alpha=0.1, beta=None, batch_size=50,
+                 step_size=None, step_size_tau=None, step_size_kappa=None, gibbs_sweeps=20,
                  max_iter=1000, total_samples=None, burn_in=None, thin=1, store_samples=False,
                  eval_every=None, eval_sweeps=20, n_threads=None, random_state=None,
                  real_counts="round", doc_topic_prior=None, topic_word_prior=None,
@@ -300,34 +313,60 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             return self.topic_word_prior
         if self.beta is not None:
             return self.beta
-        # None: resolved from the counts when the chain was started (_resolve_beta).
+        # None: resolved from the counts when the chain was started (_resolve_defaults).
         return getattr(self, "_data_beta", None)
 
-    def _resolve_beta(self, arrays, documents):
-        """The default β for X's counts (beta and topic_word_prior None): stored, so that a
-        running chain's parameters stay the same for later partial_fit chunks and pickles.
-        `documents`: the corpus size the counts stand for (X's rows, or total_samples)."""
-        self._data_beta = None
-        if self.topic_word_prior is not None or self.beta is not None:
-            return
-        sampler = self._sampler()
+    def _resolve_defaults(self, arrays, documents, streamed):
+        """The defaults that follow the data (sampler, beta, step-size schedule left None),
+        stored so that a running chain's parameters stay the same for later partial_fit chunks
+        and pickles. The sampler: as the lda tool's, by the documents' mean length for fit
+        (models::DefaultLdaPreset), by the density of the counts for partial_fit, a stream
+        (models::DefaultLdaSettingsByDensity); then β by the counts (_sgmcmc.lda_default_beta)
+        and the schedule of the sampler's tuned preset. `documents`: the corpus size the counts
+        stand for (X's rows, or total_samples)."""
+        self._data_sampler = self._data_beta = self._data_schedule = None
+        self.sampler_reason_ = None
         indptr, _, counts, num_words = arrays
         rows = len(indptr) - 1
         entries = int(np.count_nonzero(counts))
         if rows > 0 and documents != rows:
             entries = int(round(entries * float(documents) / rows))
         k = _inputs.check_int("n_components", self.n_components, 1, _inputs.INT32_MAX)
-        # Another sampler value: any β, so that the chain's own check names the sampler.
-        self._data_beta = _sgmcmc.lda_default_beta(
-            sampler if sampler in ("scir", "sgrld") else "scir", entries, k, max(num_words, 1))
+        sampler = self._sampler()
+        if sampler is None:
+            mean_length = float(np.sum(counts)) / rows if rows > 0 else 0.0
+            sampler, reason = _sgmcmc.lda_default_sampler(mean_length, entries, k,
+                                                          max(num_words, 1), streamed)
+            self._data_sampler = sampler
+            self.sampler_reason_ = "sampler %r (default for %s)" % (sampler, reason)
+        # Another sampler value: any β and schedule, so that the chain's own check names it.
+        known = sampler if sampler in ("scir", "sgrld") else "scir"
+        if self.topic_word_prior is None and self.beta is None:
+            self._data_beta = _sgmcmc.lda_default_beta(known, entries, k, max(num_words, 1))
+        self._data_schedule = _sgmcmc.lda_preset_schedule(known)
 
-    def _sampler(self):
+    def _explicit_sampler(self):
+        """The sampler the parameters name (learning_method "scir"/"sgrld", else sampler), or
+        None."""
         if self.learning_method in ("scir", "sgrld"):
             return self.learning_method
         if self.learning_method not in (None, "online", "batch"):
             raise ValueError("learning_method must be None, \"online\", \"batch\", \"scir\" or "
                              "\"sgrld\", got %r" % (self.learning_method,))
         return self.sampler
+
+    def _sampler(self):
+        sampler = self._explicit_sampler()
+        # None: resolved from the data when the chain was started (_resolve_defaults).
+        return getattr(self, "_data_sampler", None) if sampler is None else sampler
+
+    def _schedule(self):
+        """(h, tau, kappa): the given values, else the sampler's preset's."""
+        preset = getattr(self, "_data_schedule", None) or (None, None, None)
+        tau = self.learning_offset if self.learning_offset is not None else self.step_size_tau
+        kappa = self.learning_decay if self.learning_decay is not None else self.step_size_kappa
+        return (preset[0] if self.step_size is None else self.step_size,
+                preset[1] if tau is None else tau, preset[2] if kappa is None else kappa)
 
     # -- input handling -------------------------------------------------------------------
 
@@ -354,10 +393,9 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         (-1: None), thin, store_samples. A running chain keeps them (partial_fit, pickling)."""
         sampler = self._sampler()
         if not isinstance(sampler, str):
-            raise TypeError("sampler must be \"scir\" or \"sgrld\", got %r" % (sampler,))
+            raise TypeError("sampler must be None, \"scir\" or \"sgrld\", got %r" % (sampler,))
         real = _inputs.check_real
-        tau = self.step_size_tau if self.learning_offset is None else self.learning_offset
-        kappa = self.step_size_kappa if self.learning_decay is None else self.learning_decay
+        h, tau, kappa = self._schedule()
         batch_size = _inputs.check_int("batch_size", self.batch_size, 1, _inputs.INT64_MAX)
         if self.learning_method == "batch":
             batch_size = _inputs.INT32_MAX
@@ -367,7 +405,7 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                      self._alpha()),
                 real("topic_word_prior" if self.topic_word_prior is not None else "beta",
                      self._beta()),
-                real("step_size", self.step_size),
+                real("step_size", h),
                 real("learning_offset" if self.learning_offset is not None else "step_size_tau",
                      tau),
                 real("learning_decay" if self.learning_decay is not None else
@@ -397,6 +435,12 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                 warnings.warn("%s has no effect in sgmcmc.LDA (a sampler, not scikit-learn's "
                               "variational EM); accepted for compatibility" % name,
                               UserWarning, stacklevel=3)
+
+    def _say_defaults(self):
+        """With verbose >= 1, the sampler chosen from the data and why (as the lda tool says)."""
+        if self.sampler_reason_ is not None and _inputs.check_int(
+                "verbose", self.verbose, 0, _inputs.INT32_MAX) >= 1:
+            print("sgmcmc.LDA: %s" % self.sampler_reason_, flush=True)
 
     def _progress(self, total, description):
         """The chain's progress callback for verbose >= 1 (None otherwise) and its closer."""
@@ -441,8 +485,10 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         self.last_sample_ = chain.topics()
         self.components_ = chain.mean_topics() if chain.num_kept > 0 else self.last_sample_
         # The priors the chain runs with (scikit-learn's names; beta=None resolved).
+        self.sampler_ = self._chain_options[0]
         self.doc_topic_prior_ = self._chain_options[2]
         self.topic_word_prior_ = self._chain_options[3]
+        self.step_size_schedule_ = tuple(self._chain_options[4:7])
         if self.store_samples:
             self.samples_ = chain.samples()
         trace = chain.trace()
@@ -487,8 +533,9 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                                   % evaluate_every, UserWarning, stacklevel=2)
         eval_sweeps = _inputs.check_int("eval_sweeps", self.eval_sweeps, 1, _inputs.INT32_MAX)
         self._warn_no_effect()
-        self._resolve_beta(arrays, len(arrays[0]) - 1)
+        self._resolve_defaults(arrays, len(arrays[0]) - 1, streamed=False)
         self._chain = self._new_chain()
+        self._say_defaults()
         progress, close = self._progress(iterations, "LDA fit")
         try:
             self._chain.fit(*arrays, iterations=iterations, held_out=held,
@@ -537,8 +584,10 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
             self._check_unchanged()
         arrays = self._check_X(X, reset=first)
         if first:
-            self._resolve_beta(arrays, int(total_samples or (len(arrays[0]) - 1)))
+            self._resolve_defaults(arrays, int(total_samples or (len(arrays[0]) - 1)),
+                                   streamed=True)
             self._chain = self._new_chain()
+            self._say_defaults()
         self._warn_no_effect()
         try:
             self._chain.partial_fit(*arrays, total_samples=int(total_samples or 0))

@@ -187,14 +187,14 @@ class LdaTest(unittest.TestCase):
             return lda.components_[:, 20:].sum(axis=1).mean()
 
         def online(total_samples):
-            lda = small_lda(batch_size=10, total_samples=total_samples)
+            lda = small_lda(sampler="scir", batch_size=10, total_samples=total_samples)
             for chunk in chunks:
                 lda.partial_fit(chunk)
             return lda
 
         scaled, unscaled = online(300), online(None)
         self.assertEqual(scaled.n_iter_, 30)
-        full = small_lda(batch_size=10, max_iter=30, burn_in=0).fit(X)
+        full = small_lda(sampler="scir", batch_size=10, max_iter=30, burn_in=0).fit(X)
         # Factors of 3 around the expected 10x (and 1x against fit): the early samples are
         # far from stationary, so the ratios vary with the seed; over seeds 7-10 they were
         # 4.4x-11.5x (scaled vs unscaled) and 0.8x-1.1x (scaled vs fit).
@@ -462,12 +462,12 @@ class ErrorPathTest(unittest.TestCase):
         X = toy_counts()
         nnz = np.count_nonzero(X)
         for k, expected in ((5, 0.1), (100, 0.1 * nnz / (100 * 12)), (5000, 0.01)):
-            lda = small_lda(n_components=k, max_iter=2, eval_every=None).fit(X)
+            lda = small_lda(sampler="scir", n_components=k, max_iter=2, eval_every=None).fit(X)
             self.assertAlmostEqual(lda.topic_word_prior_, expected, places=15, msg=k)
             self.assertIsNone(lda.beta)
         # Given: kept; SGRLD's default: sgrld_fast's 0.01.
-        self.assertEqual(small_lda(n_components=300, beta=0.3, max_iter=2, eval_every=None)
-                         .fit(X).topic_word_prior_, 0.3)
+        self.assertEqual(small_lda(sampler="scir", n_components=300, beta=0.3, max_iter=2,
+                                   eval_every=None).fit(X).topic_word_prior_, 0.3)
         self.assertEqual(small_lda(n_components=300, topic_word_prior=0.2, max_iter=2,
                                    eval_every=None).fit(X).topic_word_prior_, 0.2)
         self.assertEqual(small_lda(sampler="sgrld", max_iter=2, eval_every=None)
@@ -481,6 +481,49 @@ class ErrorPathTest(unittest.TestCase):
         lda.partial_fit(X[10:20])
         self.assertAlmostEqual(lda.topic_word_prior_, 0.1 * round(chunk * 30.0) / 3600,
                                places=15)
+
+    def test_default_sampler_follows_the_data(self):
+        # As the lda tool: fit by the mean document length (toy_counts: 30 documents of
+        # about 24 tokens: SGRLD, with sgrld_fast's schedule and β), ...
+        short = toy_counts()
+        lda = small_lda(max_iter=2, eval_every=None).fit(short)
+        self.assertIsNone(lda.sampler)
+        self.assertIsNone(lda.step_size)
+        self.assertEqual(lda.sampler_, "sgrld")
+        self.assertEqual(lda.step_size_schedule_, (0.1, 100.0, 0.6))
+        self.assertEqual(lda.topic_word_prior_, 0.01)
+        self.assertRegex(lda.sampler_reason_, r"^sampler 'sgrld' \(default for a mean document "
+                                              r"length of 2\d\.\d+ tokens \(< 100: sgrld_fast\)\)$")
+        # ... 120 tokens per document: SCIR with scir_fast's schedule ...
+        long = np.random.RandomState(1).poisson(10.0, size=(30, 12)).astype(float)
+        lda = small_lda(max_iter=2, eval_every=None).fit(long)
+        self.assertEqual(lda.sampler_, "scir")
+        self.assertEqual(lda.step_size_schedule_, (0.5, 10.0, 0.33))
+        self.assertIn(">= 100: scir_fast", lda.sampler_reason_)
+        # ... and a stream (partial_fit) by the density of its first chunk scaled to
+        # total_samples: 10 short documents standing for 30 at K = 2, NNZ / (K V) >= 2: SGRLD;
+        # at K = 300 below 2: SCIR with β by the counts.
+        lda = small_lda(n_components=2, total_samples=30, eval_every=None)
+        lda.partial_fit(short[:10])
+        self.assertEqual(lda.sampler_, "sgrld")
+        self.assertIn("the density of the counts", lda.sampler_reason_)
+        lda.partial_fit(short[10:20])  # the chain keeps its sampler
+        self.assertEqual(lda.sampler_, "sgrld")
+        lda = small_lda(n_components=300, total_samples=30, eval_every=None)
+        lda.partial_fit(short[:10])
+        self.assertEqual(lda.sampler_, "scir")
+        # Given: kept, with that sampler's schedule unless given too; the reason is None.
+        lda = small_lda(sampler="sgrld", max_iter=2, eval_every=None).fit(long)
+        self.assertEqual((lda.sampler_, lda.step_size_schedule_), ("sgrld", (0.1, 100.0, 0.6)))
+        self.assertIsNone(lda.sampler_reason_)
+        lda = small_lda(learning_method="scir", step_size=0.2, learning_offset=50, max_iter=2,
+                        eval_every=None).fit(short)
+        self.assertEqual((lda.sampler_, lda.step_size_schedule_), ("scir", (0.2, 50.0, 0.33)))
+        # The same chain as naming the chosen settings.
+        named = small_lda(sampler="sgrld", step_size=0.1, step_size_tau=100, step_size_kappa=0.6,
+                          beta=0.01, max_iter=2, eval_every=None).fit(short)
+        np.testing.assert_array_equal(small_lda(max_iter=2, eval_every=None).fit(short)
+                                      .components_, named.components_)
 
     def test_sgrld_runs(self):
         lda = small_lda(sampler="sgrld", step_size=0.1, step_size_tau=100,

@@ -141,8 +141,11 @@ class VerboseTest(unittest.TestCase):
         self.assertIn("LDA fit", err.getvalue())
         self.assertIn("20/20", err.getvalue())
         lines = out.getvalue().splitlines()
-        self.assertEqual(len(lines), 2)
-        self.assertRegex(lines[0], r"^iteration: 10 of max_iter: 20, perplexity: \d+\.\d{4}$")
+        self.assertEqual(len(lines), 3)
+        # The sampler the data chose (toy documents are short: SGRLD), then the evaluations.
+        self.assertRegex(lines[0], r"^sgmcmc.LDA: sampler 'sgrld' \(default for a mean document "
+                                   r"length of \d+\.?\d* tokens \(< 100: sgrld_fast\)\)$")
+        self.assertRegex(lines[1], r"^iteration: 10 of max_iter: 20, perplexity: \d+\.\d{4}$")
         err, out = io.StringIO(), io.StringIO()
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(out):
             small().fit(X)
