@@ -533,8 +533,16 @@ void RegisterLda(py::module_& m) {
         if (streamed) {
           const models::LdaDensityDefault chosen =
               models::DefaultLdaSettingsByDensity(entries, num_topics, num_words);
-          return py::make_tuple(SamplerOfPreset(chosen.preset),
-                                absl::StrCat("the density of the counts, ", chosen.reason));
+          const double density = static_cast<double>(entries) /
+                                 (static_cast<double>(num_topics) * num_words);
+          return py::make_tuple(
+              SamplerOfPreset(chosen.preset),
+              absl::StrCat("a stream of ", absl::SixDigits(density),
+                           " document-word entries per topic-word cell (NNZ ", entries, " / (K ",
+                           num_topics, " x V ", num_words, ")), ",
+                           density >= models::kSgrldMinEntriesPerCell ? ">= " : "< ",
+                           models::kSgrldMinEntriesPerCell, ": ",
+                           models::LdaPresetName(chosen.preset)));
         }
         const models::LdaPreset preset = models::DefaultLdaPreset(mean_document_length);
         return py::make_tuple(
