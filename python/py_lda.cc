@@ -544,7 +544,19 @@ void RegisterLda(py::module_& m) {
                            models::kSgrldMinEntriesPerCell, ": ",
                            models::LdaPresetName(chosen.preset)));
         }
-        const models::LdaPreset preset = models::DefaultLdaPreset(mean_document_length);
+        const models::LdaPreset preset = models::DefaultInMemoryLdaPreset(
+            mean_document_length, entries, num_topics, num_words);
+        if (preset != models::DefaultLdaPreset(mean_document_length)) {
+          return py::make_tuple(
+              SamplerOfPreset(preset),
+              absl::StrCat("sparse counts, ",
+                           absl::SixDigits(static_cast<double>(entries) /
+                                           (static_cast<double>(num_topics) * num_words)),
+                           " document-word entries per topic-word cell (NNZ ", entries, " / (K ",
+                           num_topics, " x V ", num_words, ")), < ",
+                           models::kScirMaxInMemoryEntriesPerCell, ": ",
+                           models::LdaPresetName(preset)));
+        }
         return py::make_tuple(
             SamplerOfPreset(preset),
             absl::StrCat("a mean document length of ", absl::SixDigits(mean_document_length),
@@ -554,9 +566,10 @@ void RegisterLda(py::module_& m) {
       },
       py::arg("mean_document_length"), py::arg("entries"), py::arg("num_topics"),
       py::arg("num_words"), py::arg("streamed"),
-      "The estimator's default sampler and why, as the lda tool's: by the documents' mean "
-      "length for data held in memory (models::DefaultLdaPreset), by the density of the counts "
-      "for a stream (models::DefaultLdaSettingsByDensity). Returns (sampler, reason).");
+      "The estimator's default sampler and why, as the lda tool's: for data held in memory by "
+      "the density of the counts, then the documents' mean length "
+      "(models::DefaultInMemoryLdaPreset), for a stream by the density of the counts "
+      "(models::DefaultLdaSettingsByDensity). Returns (sampler, reason).");
   m.def(
       "lda_fold_in",
       [](const py::handle& topics_array, int num_topics, const Int64Input& indptr,

@@ -46,6 +46,19 @@ constexpr absl::string_view kCheckpointKind = "lda";
 
 using Clock = std::chrono::steady_clock;
 
+// The distinct (document, word) pairs of `corpus`: a docword file's NNZ.
+int64_t DistinctDocumentWords(const data::Corpus& corpus) {
+  int64_t distinct = 0;
+  std::vector<int32_t> words;
+  for (int d = 0; d < corpus.num_documents(); ++d) {
+    const absl::Span<const int32_t> document = corpus.document(d);
+    words.assign(document.begin(), document.end());
+    std::sort(words.begin(), words.end());
+    distinct += std::unique(words.begin(), words.end()) - words.begin();
+  }
+  return distinct;
+}
+
 // Collects protobuf's text-format errors as "source:line:column: message".
 class ErrorCollector final : public google::protobuf::io::ErrorCollector {
  public:
@@ -488,7 +501,8 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
                                                            const std::string& source,
                                                            double mean_document_length,
                                                            int64_t stream_entries,
-                                                           int vocabulary_size) {
+                                                           int vocabulary_size,
+                                                           int64_t in_memory_entries) {
   std::vector<LdaRunConfig> runs(config.runs().begin(), config.runs().end());
   const bool default_run = runs.empty();
   if (default_run) runs.emplace_back();
@@ -513,34 +527,49 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
           by_density
               ? models::DefaultLdaSettingsByDensity(stream_entries, num_topics, vocabulary_size)
               : models::LdaDensityDefault{models::LdaPreset::kSgrldFast, 0, ""};
+      // "0.16 document-word entries per topic-word cell, NNZ / (K V) = 7901267 / (1000 x
+      // 50000), < 2".
+      auto per_cell = [&](int64_t entries, bool below, double threshold) {
+        return absl::StrFormat(
+            "%.3g document-word entries per topic-word cell, NNZ / (K V) = %d / (%d x %d), %s %g",
+            static_cast<double>(entries) /
+                (static_cast<double>(num_topics) * static_cast<double>(vocabulary_size)),
+            entries, num_topics, vocabulary_size, below ? "<" : ">=", threshold);
+      };
       // A stream: the density rule, SCIR for sparse counts and SGRLD for dense ones; a corpus
-      // in memory: the rule by document length.
+      // in memory: the rule by document length, except SCIR for sparse counts.
       if (by_density && chosen.preset == models::LdaPreset::kSgrldFast) {
         preset_name = std::string(models::LdaPresetName(chosen.preset));
         preset_reason = absl::StrFormat(
-            "preset %s (default for a stream of %.3g document-word entries per topic-word "
-            "cell, NNZ / (K V) = %d / (%d x %d), >= %g, where SGRLD matches or beats SCIR in "
+            "preset %s (default for a stream of %s, where SGRLD matches or beats SCIR in "
             "about half of its time; set the run's preset to choose; bench/README.md)",
-            preset_name,
-            static_cast<double>(stream_entries) /
-                (static_cast<double>(num_topics) * static_cast<double>(vocabulary_size)),
-            stream_entries, num_topics, vocabulary_size, models::kSgrldMinEntriesPerCell);
+            preset_name, per_cell(stream_entries, false, models::kSgrldMinEntriesPerCell));
       } else if (by_density) {
         preset_name = std::string(models::LdaPresetName(chosen.preset));
         density_beta = chosen.beta;
         preset_reason = absl::StrFormat(
-            "preset %s%s (default for a stream of %.3g document-word entries per topic-word "
-            "cell, NNZ / (K V) = %d / (%d x %d), < %g, where SGRLD over-weights the rare words%s; "
-            "set the run's preset to choose; bench/README.md)",
+            "preset %s%s (default for a stream of %s, where SGRLD over-weights the rare "
+            "words%s; set the run's preset to choose; bench/README.md)",
             preset_name,
             run.has_beta() ? "" : absl::StrCat(" with beta ", absl::SixDigits(chosen.beta)),
-            static_cast<double>(stream_entries) /
-                (static_cast<double>(num_topics) * static_cast<double>(vocabulary_size)),
-            stream_entries, num_topics, vocabulary_size, models::kSgrldMinEntriesPerCell,
+            per_cell(stream_entries, true, models::kSgrldMinEntriesPerCell),
             run.has_beta() ? ""
                            : absl::StrCat("; beta ", models::kScirBetaPerEntryPerCell,
                                           " x the density, within [",
                                           models::kScirMinDensityBeta, ", 0.1]"));
+      } else if (in_memory_entries >= 0 && vocabulary_size > 0 &&
+                 models::DefaultInMemoryLdaPreset(mean_document_length, in_memory_entries,
+                                                  num_topics, vocabulary_size) !=
+                     models::DefaultLdaPreset(mean_document_length)) {
+        // Sparse counts in memory: SCIR whatever the document length.
+        preset_name = std::string(models::LdaPresetName(models::DefaultInMemoryLdaPreset(
+            mean_document_length, in_memory_entries, num_topics, vocabulary_size)));
+        preset_reason = absl::StrFormat(
+            "preset %s (default for a corpus of %s, where SGRLD ended 3-11%% worse after the "
+            "same passes, in a quarter of SCIR's time; set the run's preset to choose; "
+            "bench/README.md)",
+            preset_name,
+            per_cell(in_memory_entries, true, models::kScirMaxInMemoryEntriesPerCell));
       } else {
         preset_name =
             std::string(models::LdaPresetName(models::DefaultLdaPreset(mean_document_length)));
@@ -915,14 +944,7 @@ absl::StatusOr<LdaData> LoadStreamedLdaData(const LdaConfig& config, const std::
   } else if (test.num_documents() > 0) {
     // Raw text has no header NNZ and is not read in advance: its held-out documents' distinct
     // words per document times the stream's documents, a sample as for the mean length.
-    int64_t distinct = 0;
-    std::vector<int32_t> words;
-    for (int d = 0; d < test.num_documents(); ++d) {
-      const absl::Span<const int32_t> document = test.document(d);
-      words.assign(document.begin(), document.end());
-      std::sort(words.begin(), words.end());
-      distinct += std::unique(words.begin(), words.end()) - words.begin();
-    }
+    const int64_t distinct = DistinctDocumentWords(test);
     data.streamed_entries = static_cast<int64_t>(std::llround(
         static_cast<double>(distinct) / test.num_documents() * num_documents));
     entries_note = absl::StrCat("; NNZ estimated at ", data.streamed_entries, " (",
@@ -1056,7 +1078,8 @@ absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options) {
   SGMCMC_ASSIGN_OR_RETURN(
       runs, ResolveLdaRuns(config, options.source, mean_document_length,
                            data.streamed ? data.streamed_entries : -1,
-                           data.train.vocabulary_size()));
+                           data.train.vocabulary_size(),
+                           data.streamed ? -1 : DistinctDocumentWords(data.train)));
   SGMCMC_RETURN_IF_ERROR(FitLdaRunsToData(
       data.streamed ? data.streamed_documents : data.train.num_documents(), options.source, runs,
       data.streamed ? (config.stream().has_passes() ? config.stream().passes() : 1) : 0));

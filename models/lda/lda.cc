@@ -155,18 +155,38 @@ LdaOptions LdaPresetOptions(LdaPreset preset) {
   return options;
 }
 
+namespace {
+
+// entries / (K V), the document-word entries per topic-word cell; CHECKs entries >= 0 and
+// K, V >= 1 (programmer errors), naming `caller`.
+double EntriesPerCell(int64_t entries, int num_topics, int vocabulary_size,
+                      absl::string_view caller) {
+  SGMCMC_CHECK(entries >= 0 && num_topics >= 1 && vocabulary_size >= 1)
+      << caller << ": need entries >= 0, K, V >= 1, got " << entries << ", " << num_topics
+      << ", " << vocabulary_size;
+  return static_cast<double>(entries) /
+         (static_cast<double>(num_topics) * static_cast<double>(vocabulary_size));
+}
+
+}  // namespace
+
 LdaPreset DefaultLdaPreset(double mean_document_length) {
   return mean_document_length >= kScirMinMeanDocumentLength ? LdaPreset::kScirFast
                                                             : LdaPreset::kSgrldFast;
 }
 
+LdaPreset DefaultInMemoryLdaPreset(double mean_document_length, int64_t entries, int num_topics,
+                                   int vocabulary_size) {
+  const double density =
+      EntriesPerCell(entries, num_topics, vocabulary_size, "DefaultInMemoryLdaPreset");
+  return density < kScirMaxInMemoryEntriesPerCell ? LdaPreset::kScirFast
+                                                  : DefaultLdaPreset(mean_document_length);
+}
+
 LdaDensityDefault DefaultLdaSettingsByDensity(int64_t entries, int num_topics,
                                               int vocabulary_size) {
-  SGMCMC_CHECK(entries >= 0 && num_topics >= 1 && vocabulary_size >= 1)
-      << "DefaultLdaSettingsByDensity: need entries >= 0, K, V >= 1, got " << entries << ", "
-      << num_topics << ", " << vocabulary_size;
-  const double density = static_cast<double>(entries) /
-                         (static_cast<double>(num_topics) * static_cast<double>(vocabulary_size));
+  const double density =
+      EntriesPerCell(entries, num_topics, vocabulary_size, "DefaultLdaSettingsByDensity");
   const std::string per_cell = absl::StrCat(absl::SixDigits(density),
                                             " document-word entries per topic-word cell (NNZ ",
                                             entries, " / (K ", num_topics, " x V ",
@@ -185,11 +205,7 @@ LdaDensityDefault DefaultLdaSettingsByDensity(int64_t entries, int num_topics,
 }
 
 double ScirBetaByDensity(int64_t entries, int num_topics, int vocabulary_size) {
-  SGMCMC_CHECK(entries >= 0 && num_topics >= 1 && vocabulary_size >= 1)
-      << "ScirBetaByDensity: need entries >= 0, K, V >= 1, got " << entries << ", "
-      << num_topics << ", " << vocabulary_size;
-  const double density = static_cast<double>(entries) /
-                         (static_cast<double>(num_topics) * static_cast<double>(vocabulary_size));
+  const double density = EntriesPerCell(entries, num_topics, vocabulary_size, "ScirBetaByDensity");
   return std::clamp(kScirBetaPerEntryPerCell * density, kScirMinDensityBeta,
                     LdaPresetOptions(LdaPreset::kScirFast).beta);
 }

@@ -197,6 +197,20 @@ LdaOptions LdaPresetOptions(LdaPreset preset);
 inline constexpr double kScirMinMeanDocumentLength = 100;
 LdaPreset DefaultLdaPreset(double mean_document_length);
 
+// The default preset for a corpus held in memory (the lda tool without a stream, the Python
+// estimator's fit): kScirFast when its counts are sparse for K, fewer than
+// kScirMaxInMemoryEntriesPerCell document-word entries (`entries`, the training documents'
+// distinct (document, word) pairs) per topic-word cell, else
+// DefaultLdaPreset(mean_document_length). Measured in memory (bench/README.md, "The default
+// preset by document length", sparse counts): Reuters-21578 (68 tokens per document), 5 passes,
+// K = 200 / 300 / 500 (0.44 / 0.29 / 0.18 entries per cell): sgrld_fast 875.8 / 939.6 / 1083.7,
+// scir_fast 850.5 / 881.4 / 966.2 (SCIR 2.9-10.8% lower at 3.6-4.2x the time), where at K = 50
+// (1.76 per cell) SGRLD ended 1.7% lower, and on Reuters headlines at K = 50 (about 0.52 per
+// cell) 4.3% lower. Requires entries >= 0, K, V >= 1.
+inline constexpr double kScirMaxInMemoryEntriesPerCell = 0.5;
+LdaPreset DefaultInMemoryLdaPreset(double mean_document_length, int64_t entries, int num_topics,
+                                   int vocabulary_size);
+
 // The settings for a streamed run over many topics and words when the user names none (the
 // lda_distributed tool, and the lda tool on a stream), from the density of the counts:
 // `entries` distinct (document, word) pairs (a docword file's NNZ) per topic-word cell,

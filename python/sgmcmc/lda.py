@@ -180,11 +180,13 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
       n_components: number of topics K (>= 1).
       sampler: "scir", "sgrld" or None (the default): by the data, as the lda tool's default
         preset (bench/README.md). fit: by the documents' mean length, "scir" from 100 tokens
-        per document on, "sgrld" below (models::DefaultLdaPreset: on short documents SGRLD
-        ended lower at a third to a quarter of the time, on long ones SCIR ended 0.5-1.6%
-        lower at 2-3 times the time). partial_fit, a stream: by the density of its first
-        chunk's counts, NNZ / (K V) with NNZ scaled to total_samples, "sgrld" from 2 entries
-        per topic-word cell on, "scir" below (models::DefaultLdaSettingsByDensity). The
+        per document on, "sgrld" below (on short documents SGRLD ended lower at a third to a
+        quarter of the time, on long ones SCIR ended 0.5-1.6% lower at 2-3 times the time),
+        except "scir" for counts sparse for K, below 0.5 entries per topic-word cell (SGRLD
+        ended 3-11% worse there; models::DefaultInMemoryLdaPreset). partial_fit, a stream:
+        by the density of its first chunk's counts, NNZ / (K V) with NNZ scaled to
+        total_samples, "sgrld" from 2 entries per topic-word cell on, "scir" below
+        (models::DefaultLdaSettingsByDensity). The
         sampler used is sampler_ after fitting, and sampler_reason_ says why (printed with
         verbose >= 1).
       alpha, beta: symmetric document-topic and topic-word Dirichlet parameters (> 0).

@@ -500,6 +500,14 @@ class ErrorPathTest(unittest.TestCase):
         self.assertEqual(lda.sampler_, "scir")
         self.assertEqual(lda.step_size_schedule_, (0.5, 10.0, 0.33))
         self.assertIn(">= 100: scir_fast", lda.sampler_reason_)
+        # ... sparse counts in memory, fewer than 0.5 entries per topic-word cell (311 / (100 x
+        # 12) here): SCIR whatever the length ...
+        lda = small_lda(n_components=100, max_iter=2, eval_every=None).fit(short)
+        self.assertEqual(lda.sampler_, "scir")
+        self.assertRegex(lda.sampler_reason_, r"^sampler 'scir' \(default for sparse counts, "
+                                              r"0\.259\d* document-word entries per topic-word "
+                                              r"cell \(NNZ 311 / \(K 100 x V 12\)\), < 0\.5: "
+                                              r"scir_fast\)$")
         # ... and a stream (partial_fit) by the density of its first chunk scaled to
         # total_samples: 10 short documents standing for 30 at K = 2, NNZ / (K V) >= 2: SGRLD;
         # at K = 300 below 2: SCIR with β by the counts.
