@@ -546,7 +546,8 @@ void RegisterLda(py::module_& m) {
         }
         const models::LdaPreset preset = models::DefaultInMemoryLdaPreset(
             mean_document_length, entries, num_topics, num_words);
-        if (preset != models::DefaultLdaPreset(mean_document_length)) {
+        if (static_cast<double>(entries) <
+            models::kScirMaxInMemoryEntriesPerCell * num_topics * num_words) {
           return py::make_tuple(
               SamplerOfPreset(preset),
               absl::StrCat("sparse counts, ",

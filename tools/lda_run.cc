@@ -536,6 +536,12 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
                 (static_cast<double>(num_topics) * static_cast<double>(vocabulary_size)),
             entries, num_topics, vocabulary_size, below ? "<" : ">=", threshold);
       };
+      // "; beta 0.1 x the density, within [0.01, 0.1]" unless the run sets its beta.
+      const std::string beta_note =
+          run.has_beta() ? ""
+                         : absl::StrCat("; beta ", models::kScirBetaPerEntryPerCell,
+                                        " x the density, within [", models::kScirMinDensityBeta,
+                                        ", 0.1]");
       // A stream: the density rule, SCIR for sparse counts and SGRLD for dense ones; a corpus
       // in memory: the rule by document length, except SCIR for sparse counts.
       if (by_density && chosen.preset == models::LdaPreset::kSgrldFast) {
@@ -552,24 +558,23 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
             "words%s; set the run's preset to choose; bench/README.md)",
             preset_name,
             run.has_beta() ? "" : absl::StrCat(" with beta ", absl::SixDigits(chosen.beta)),
-            per_cell(stream_entries, true, models::kSgrldMinEntriesPerCell),
-            run.has_beta() ? ""
-                           : absl::StrCat("; beta ", models::kScirBetaPerEntryPerCell,
-                                          " x the density, within [",
-                                          models::kScirMinDensityBeta, ", 0.1]"));
+            per_cell(stream_entries, true, models::kSgrldMinEntriesPerCell), beta_note);
       } else if (in_memory_entries >= 0 && vocabulary_size > 0 &&
-                 models::DefaultInMemoryLdaPreset(mean_document_length, in_memory_entries,
-                                                  num_topics, vocabulary_size) !=
-                     models::DefaultLdaPreset(mean_document_length)) {
-        // Sparse counts in memory: SCIR whatever the document length.
+                 static_cast<double>(in_memory_entries) <
+                     models::kScirMaxInMemoryEntriesPerCell * num_topics * vocabulary_size) {
+        // Sparse counts in memory: SCIR whatever the document length, with β by density.
         preset_name = std::string(models::LdaPresetName(models::DefaultInMemoryLdaPreset(
             mean_document_length, in_memory_entries, num_topics, vocabulary_size)));
+        density_beta =
+            models::ScirBetaByDensity(in_memory_entries, num_topics, vocabulary_size);
         preset_reason = absl::StrFormat(
-            "preset %s (default for a corpus of %s, where SGRLD ended 3-11%% worse after the "
-            "same passes, in a quarter of SCIR's time; set the run's preset to choose; "
-            "bench/README.md)",
+            "preset %s%s (default for a corpus of %s, where SGRLD ended 3-11%% worse after the "
+            "same passes, in a third to a half of SCIR's time%s; set the run's preset to "
+            "choose; bench/README.md)",
             preset_name,
-            per_cell(in_memory_entries, true, models::kScirMaxInMemoryEntriesPerCell));
+            run.has_beta() ? "" : absl::StrCat(" with beta ", absl::SixDigits(density_beta)),
+            per_cell(in_memory_entries, true, models::kScirMaxInMemoryEntriesPerCell),
+            beta_note);
       } else {
         preset_name =
             std::string(models::LdaPresetName(models::DefaultLdaPreset(mean_document_length)));

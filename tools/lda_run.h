@@ -114,8 +114,9 @@ struct ResolvedLdaRun {
 // sgrld_fast, also for long documents, where SCIR ended up to 7% worse after one pass
 // (bench/README.md, "The default by density on real text"). A corpus in memory with
 // `in_memory_entries` >= 0 (its training documents' NNZ) gets
-// models::DefaultInMemoryLdaPreset: scir_fast below models::kScirMaxInMemoryEntriesPerCell
-// entries per cell, where SGRLD ended 3-11% worse, whatever the document length.
+// models::DefaultInMemoryLdaPreset: scir_fast with the density rule's β (unless the run sets
+// beta) below models::kScirMaxInMemoryEntriesPerCell entries per cell, where SGRLD ended 3-11%
+// worse, whatever the document length.
 absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& config,
                                                            const std::string& source,
                                                            double mean_document_length = -1,

@@ -230,7 +230,7 @@ TEST(ResolveLdaRunsTest, StreamedRunsWithoutPresetFollowTheDensity) {
 
 // A corpus in memory follows the rule by document length unless its counts are sparse for
 // the run's K, fewer than 0.5 document-word entries per topic-word cell: then scir_fast with
-// its own β, whatever the length.
+// β by density (as a stream's), whatever the length.
 TEST(ResolveLdaRunsTest, InMemoryRunsWithSparseCountsGetScir) {
   const LdaConfig config = *ParseLdaConfig(
       "runs { name: 'k1000' num_topics: 1000 } runs { name: 'k10' num_topics: 10 } "
@@ -240,11 +240,12 @@ TEST(ResolveLdaRunsTest, InMemoryRunsWithSparseCountsGetScir) {
   auto runs = ResolveLdaRuns(config, "cfg", 68.0, /*stream_entries=*/-1, 50000,
                              /*in_memory_entries=*/1000000);
   ASSERT_TRUE(runs.ok()) << runs.status();
+  // β by density as for a stream: 0.1 x 0.02, clamped to 0.01.
   EXPECT_EQ((*runs)[0].options.sampler, models::LdaSampler::kScir);
-  EXPECT_EQ((*runs)[0].options.beta, models::LdaPresetOptions(models::LdaPreset::kScirFast).beta);
+  EXPECT_EQ((*runs)[0].options.beta, 0.01);
   EXPECT_NE((*runs)[0].preset_reason.find(
-                "preset scir_fast (default for a corpus of 0.02 document-word entries per "
-                "topic-word cell, NNZ / (K V) = 1000000 / (1000 x 50000), < 0.5,"),
+                "preset scir_fast with beta 0.01 (default for a corpus of 0.02 document-word "
+                "entries per topic-word cell, NNZ / (K V) = 1000000 / (1000 x 50000), < 0.5,"),
             std::string::npos)
       << (*runs)[0].preset_reason;
   EXPECT_EQ((*runs)[1].options.sampler, models::LdaSampler::kSgrld);
@@ -253,15 +254,19 @@ TEST(ResolveLdaRunsTest, InMemoryRunsWithSparseCountsGetScir) {
       << (*runs)[1].preset_reason;
   EXPECT_EQ((*runs)[2].options.sampler, models::LdaSampler::kSgrld);
   EXPECT_EQ((*runs)[2].preset_reason, "");
-  // Long documents get scir_fast by length anyway, and the reason names the length.
+  // Long documents: scir_fast either way, with β by density where the counts are sparse
+  // and the preset's β (and the length's reason) where they are not.
   runs = ResolveLdaRuns(config, "cfg", 136.0, -1, 50000, 1000000);
   ASSERT_TRUE(runs.ok()) << runs.status();
-  for (int i = 0; i < 2; ++i) {
-    EXPECT_EQ((*runs)[i].options.sampler, models::LdaSampler::kScir);
-    EXPECT_NE((*runs)[i].preset_reason.find("(default for a mean document length of 136.0"),
-              std::string::npos)
-        << (*runs)[i].preset_reason;
-  }
+  EXPECT_EQ((*runs)[0].options.sampler, models::LdaSampler::kScir);
+  EXPECT_EQ((*runs)[0].options.beta, 0.01);
+  EXPECT_NE((*runs)[0].preset_reason.find("(default for a corpus of 0.02"), std::string::npos)
+      << (*runs)[0].preset_reason;
+  EXPECT_EQ((*runs)[1].options.sampler, models::LdaSampler::kScir);
+  EXPECT_EQ((*runs)[1].options.beta, models::LdaPresetOptions(models::LdaPreset::kScirFast).beta);
+  EXPECT_NE((*runs)[1].preset_reason.find("(default for a mean document length of 136.0"),
+            std::string::npos)
+      << (*runs)[1].preset_reason;
 }
 
 // The tool says which preset the rule chose and why, and names the outputs after it: the
