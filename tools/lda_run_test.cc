@@ -168,6 +168,13 @@ TEST(ResolveLdaRunsTest, DefaultPresetByMeanDocumentLength) {
   EXPECT_EQ((*ResolveLdaRuns(LdaConfig(), "cfg"))[0].preset_reason, "");
 }
 
+// Expects the resolved `run` to use `sampler`, with `reason` part of its preset_reason.
+void ExpectDefault(const ResolvedLdaRun& run, models::LdaSampler sampler,
+                   const std::string& reason) {
+  EXPECT_EQ(run.options.sampler, sampler) << run.name;
+  EXPECT_NE(run.preset_reason.find(reason), std::string::npos) << run.preset_reason;
+}
+
 // A UCI stream's runs without a preset follow its density (models::DefaultLdaSettingsByDensity):
 // sparse counts get scir_fast with β = 0.1 x the density within [0.01, 0.1] (the run's beta if
 // it sets one), dense ones sgrld_fast, whatever the document length; without NNZ (a corpus in
@@ -181,27 +188,19 @@ TEST(ResolveLdaRunsTest, StreamedRunsWithoutPresetFollowTheDensity) {
   // NNZ 7,901,267 over V = 50,000: 0.16 entries per cell at K = 1000, 15.8 at K = 10.
   auto runs = ResolveLdaRuns(config, "cfg", 68.0, 7901267, 50000);
   ASSERT_TRUE(runs.ok()) << runs.status();
-  EXPECT_EQ((*runs)[0].options.sampler, models::LdaSampler::kScir);
-  EXPECT_NEAR((*runs)[0].options.beta, 0.015802534, 1e-15);
-  EXPECT_NE((*runs)[0].preset_reason.find(
+  ExpectDefault((*runs)[0], models::LdaSampler::kScir,
                 "preset scir_fast with beta 0.0158025 (default for a stream of 0.158 "
                 "document-word entries per topic-word cell, NNZ / (K V) = 7901267 / (1000 x "
                 "50000), < 2, where SGRLD over-weights the rare words; beta 0.1 x the density, "
-                "within [0.01, 0.1];"),
-            std::string::npos)
-      << (*runs)[0].preset_reason;
-  EXPECT_EQ((*runs)[1].options.sampler, models::LdaSampler::kScir);
+                "within [0.01, 0.1];");
+  EXPECT_NEAR((*runs)[0].options.beta, 0.015802534, 1e-15);
+  ExpectDefault((*runs)[1], models::LdaSampler::kScir,
+                "preset scir_fast (default for a stream of 0.158");
   EXPECT_EQ((*runs)[1].options.beta, 0.2);
-  EXPECT_NE((*runs)[1].preset_reason.find("preset scir_fast (default for a stream of 0.158"),
-            std::string::npos)
-      << (*runs)[1].preset_reason;
   // Dense: sgrld_fast, for the density.
-  EXPECT_EQ((*runs)[2].options.sampler, models::LdaSampler::kSgrld);
-  EXPECT_NE((*runs)[2].preset_reason.find(
+  ExpectDefault((*runs)[2], models::LdaSampler::kSgrld,
                 "preset sgrld_fast (default for a stream of 15.8 document-word entries per "
-                "topic-word cell, NNZ / (K V) = 7901267 / (10 x 50000), >= 2,"),
-            std::string::npos)
-      << (*runs)[2].preset_reason;
+                "topic-word cell, NNZ / (K V) = 7901267 / (10 x 50000), >= 2,");
   EXPECT_EQ((*runs)[3].options.sampler, models::LdaSampler::kSgrld);
   EXPECT_EQ((*runs)[3].preset_reason, "");
   // No NNZ (raw text, or a corpus in memory): the rule by document length for every run.
@@ -222,9 +221,8 @@ TEST(ResolveLdaRunsTest, StreamedRunsWithoutPresetFollowTheDensity) {
   EXPECT_EQ((*runs)[0].name, "sgrld_fast");
   EXPECT_EQ((*runs)[0].options.beta,
             models::LdaPresetOptions(models::LdaPreset::kSgrldFast).beta);
-  EXPECT_NE((*runs)[0].preset_reason.find("(default for a stream of 3.16 document-word entries"),
-            std::string::npos)
-      << (*runs)[0].preset_reason;
+  ExpectDefault((*runs)[0], models::LdaSampler::kSgrld,
+                "(default for a stream of 3.16 document-word entries");
   EXPECT_EQ((*ResolveLdaRuns(LdaConfig(), "cfg", 136.0))[0].name, "scir_fast");
 }
 
@@ -241,32 +239,23 @@ TEST(ResolveLdaRunsTest, InMemoryRunsWithSparseCountsGetScir) {
                              /*in_memory_entries=*/1000000);
   ASSERT_TRUE(runs.ok()) << runs.status();
   // β by density as for a stream: 0.1 x 0.02, clamped to 0.01.
-  EXPECT_EQ((*runs)[0].options.sampler, models::LdaSampler::kScir);
-  EXPECT_EQ((*runs)[0].options.beta, 0.01);
-  EXPECT_NE((*runs)[0].preset_reason.find(
+  ExpectDefault((*runs)[0], models::LdaSampler::kScir,
                 "preset scir_fast with beta 0.01 (default for a corpus of 0.02 document-word "
-                "entries per topic-word cell, NNZ / (K V) = 1000000 / (1000 x 50000), < 0.5,"),
-            std::string::npos)
-      << (*runs)[0].preset_reason;
-  EXPECT_EQ((*runs)[1].options.sampler, models::LdaSampler::kSgrld);
-  EXPECT_NE((*runs)[1].preset_reason.find("(default for a mean document length of 68.0"),
-            std::string::npos)
-      << (*runs)[1].preset_reason;
+                "entries per topic-word cell, NNZ / (K V) = 1000000 / (1000 x 50000), < 0.5,");
+  EXPECT_EQ((*runs)[0].options.beta, 0.01);
+  ExpectDefault((*runs)[1], models::LdaSampler::kSgrld,
+                "(default for a mean document length of 68.0");
   EXPECT_EQ((*runs)[2].options.sampler, models::LdaSampler::kSgrld);
   EXPECT_EQ((*runs)[2].preset_reason, "");
   // Long documents: scir_fast either way, with β by density where the counts are sparse
   // and the preset's β (and the length's reason) where they are not.
   runs = ResolveLdaRuns(config, "cfg", 136.0, -1, 50000, 1000000);
   ASSERT_TRUE(runs.ok()) << runs.status();
-  EXPECT_EQ((*runs)[0].options.sampler, models::LdaSampler::kScir);
+  ExpectDefault((*runs)[0], models::LdaSampler::kScir, "(default for a corpus of 0.02");
   EXPECT_EQ((*runs)[0].options.beta, 0.01);
-  EXPECT_NE((*runs)[0].preset_reason.find("(default for a corpus of 0.02"), std::string::npos)
-      << (*runs)[0].preset_reason;
-  EXPECT_EQ((*runs)[1].options.sampler, models::LdaSampler::kScir);
+  ExpectDefault((*runs)[1], models::LdaSampler::kScir,
+                "(default for a mean document length of 136.0");
   EXPECT_EQ((*runs)[1].options.beta, models::LdaPresetOptions(models::LdaPreset::kScirFast).beta);
-  EXPECT_NE((*runs)[1].preset_reason.find("(default for a mean document length of 136.0"),
-            std::string::npos)
-      << (*runs)[1].preset_reason;
 }
 
 // The tool says which preset the rule chose and why, and names the outputs after it: the
