@@ -508,7 +508,7 @@ void RegisterLda(py::module_& m) {
         return models::ScirBetaByDensity(entries, num_topics, num_words);
       },
       py::arg("sampler"), py::arg("entries"), py::arg("num_topics"), py::arg("num_words"),
-      "The estimator's default topic-word β: sgrld_fast's for SGRLD; for SCIR 0.1 x entries / "
+      "The estimator's default topic-word β: sgrld_fast's for SGRLD; for SCIR 0.2 x entries / "
       "(K V) within [0.01, 0.1] (models::ScirBetaByDensity).");
   m.def(
       "lda_preset_schedule",

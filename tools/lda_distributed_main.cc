@@ -47,7 +47,7 @@ ABSL_FLAG(std::string, output_dir, "", "Directory for summary.txt, trace.csv, to
 ABSL_FLAG(std::string, preset, "",
           "LDA settings (scir_paper, sgrld_paper, scir_fast, sgrld_fast, sgrld_fast_early); "
           "empty: from the stream's entries per topic-word cell, NNZ / (K V): sgrld_fast from "
-          "2 on, else scir_fast with beta 0.1 x NNZ / (K V) within [0.01, 0.1] "
+          "2 on, else scir_fast with beta 0.2 x NNZ / (K V) within [0.01, 0.1] "
           "(models::DefaultLdaSettingsByDensity).");
 ABSL_FLAG(int, num_topics, 100, "Topics K (overrides the preset's).");
 ABSL_FLAG(int, minibatch_size, 1000, "Documents per minibatch (all ranks together).");

@@ -15,27 +15,27 @@ t="${TEST_TMPDIR}"
 "${dir}/lda_generate_corpus" --output_dir="${t}/c" --documents=600 --heldout_documents=50 \
   --vocabulary_size=500 --num_topics=8 --mean_document_length=50 --seed=3 > /dev/null
 flags="--stream_docword=${t}/c/docword.txt --test_docword=${t}/c/heldout.docword.txt \
---true_topics=${t}/c/topics.phi --num_topics=25 --minibatch_size=60 --passes=5 \
+--true_topics=${t}/c/topics.phi --num_topics=50 --minibatch_size=60 --passes=5 \
 --block_width=64 --gibbs_sweeps=10"
 # shellcheck disable=SC2086
 "${dir}/lda_distributed" ${flags} --threads=2 --output_dir="${t}/ref" > "${t}/ref.out"
 grep -q "^topic recovery: mean Hellinger distance" "${t}/ref/summary.txt"
-# No --preset: the settings by density (NNZ 9884 / (K 25 x V 500) = 0.79 entries per cell,
-# so SCIR with beta 0.1 x 0.79).
-grep -q "^settings (no --preset): 0.79072 document-word entries per topic-word cell .* < 2: scir_fast with beta 0.079072 " "${t}/ref.out"
-grep -q "K = 25, scir, alpha 0.1, beta 0.079072," "${t}/ref.out"
+# No --preset: the settings by density (NNZ 9884 / (K 50 x V 500) = 0.40 entries per cell,
+# so SCIR with beta 0.2 x 0.40).
+grep -q "^settings (no --preset): 0.39536 document-word entries per topic-word cell .* < 2: scir_fast with beta 0.079072 " "${t}/ref.out"
+grep -q "K = 50, scir, alpha 0.1, beta 0.079072," "${t}/ref.out"
 # A --beta without --preset replaces the rule's beta, and the settings line says so.
 # shellcheck disable=SC2086
 "${dir}/lda_distributed" ${flags} --beta=0.05 --max_iterations=1 --output_dir="${t}/beta" \
   > "${t}/beta.out"
 grep -q "^settings (no --preset): .* scir_fast with beta 0.079072 .*; --beta replaces its beta: 0.05$" "${t}/beta.out"
-grep -q "K = 25, scir, alpha 0.1, beta 0.05," "${t}/beta.out"
+grep -q "K = 50, scir, alpha 0.1, beta 0.05," "${t}/beta.out"
 # An SGRLD preset where the rule would run SCIR: a note says so; at K = 8 (2.47 entries per
 # cell, SGRLD's side) none.
 # shellcheck disable=SC2086
 "${dir}/lda_distributed" ${flags} --preset=sgrld_fast --max_iterations=1 \
   --output_dir="${t}/sgrld" > "${t}/sgrld.out"
-grep -q "^note: --preset=sgrld_fast runs SGRLD at 0.79072 document-word entries per topic-word cell .* < 2: scir_fast with beta 0.079072 .*; without --preset it would run that" "${t}/sgrld.out"
+grep -q "^note: --preset=sgrld_fast runs SGRLD at 0.39536 document-word entries per topic-word cell .* < 2: scir_fast with beta 0.079072 .*; without --preset it would run that" "${t}/sgrld.out"
 # shellcheck disable=SC2086
 "${dir}/lda_distributed" ${flags} --preset=sgrld_fast --num_topics=8 --max_iterations=1 \
   --output_dir="${t}/sgrld8" > "${t}/sgrld8.out"

@@ -536,7 +536,7 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
                 (static_cast<double>(num_topics) * static_cast<double>(vocabulary_size)),
             entries, num_topics, vocabulary_size, below ? "<" : ">=", threshold);
       };
-      // "; beta 0.1 x the density, within [0.01, 0.1]" unless the run sets its beta.
+      // "; beta 0.2 x the density, within [0.01, 0.1]" unless the run sets its beta.
       const std::string beta_note =
           run.has_beta() ? ""
                          : absl::StrCat("; beta ", models::kScirBetaPerEntryPerCell,

@@ -176,7 +176,7 @@ void ExpectDefault(const ResolvedLdaRun& run, models::LdaSampler sampler,
 }
 
 // A UCI stream's runs without a preset follow its density (models::DefaultLdaSettingsByDensity):
-// sparse counts get scir_fast with β = 0.1 x the density within [0.01, 0.1] (the run's beta if
+// sparse counts get scir_fast with β = 0.2 x the density within [0.01, 0.1] (the run's beta if
 // it sets one), dense ones sgrld_fast, whatever the document length; without NNZ (a corpus in
 // memory) the rule by document length.
 TEST(ResolveLdaRunsTest, StreamedRunsWithoutPresetFollowTheDensity) {
@@ -189,11 +189,11 @@ TEST(ResolveLdaRunsTest, StreamedRunsWithoutPresetFollowTheDensity) {
   auto runs = ResolveLdaRuns(config, "cfg", 68.0, 7901267, 50000);
   ASSERT_TRUE(runs.ok()) << runs.status();
   ExpectDefault((*runs)[0], models::LdaSampler::kScir,
-                "preset scir_fast with beta 0.0158025 (default for a stream of 0.158 "
+                "preset scir_fast with beta 0.0316051 (default for a stream of 0.158 "
                 "document-word entries per topic-word cell, NNZ / (K V) = 7901267 / (1000 x "
-                "50000), < 2, where SGRLD over-weights the rare words; beta 0.1 x the density, "
+                "50000), < 2, where SGRLD over-weights the rare words; beta 0.2 x the density, "
                 "within [0.01, 0.1];");
-  EXPECT_NEAR((*runs)[0].options.beta, 0.015802534, 1e-15);
+  EXPECT_NEAR((*runs)[0].options.beta, 0.031605068, 1e-15);
   ExpectDefault((*runs)[1], models::LdaSampler::kScir,
                 "preset scir_fast (default for a stream of 0.158");
   EXPECT_EQ((*runs)[1].options.beta, 0.2);
@@ -209,10 +209,10 @@ TEST(ResolveLdaRunsTest, StreamedRunsWithoutPresetFollowTheDensity) {
   for (int i = 0; i < 3; ++i) {
     EXPECT_EQ((*runs)[i].options.sampler, models::LdaSampler::kSgrld) << (*runs)[i].name;
   }
-  // The default run's K (kDefaultLdaNumTopics = 50): 2,000,000 / (50 x 50,000) = 0.8 < 2,
+  // The default run's K (kDefaultLdaNumTopics = 50): 1,000,000 / (50 x 50,000) = 0.4 < 2,
   // β = 0.08; 7,901,267 / (50 x 50,000) = 3.2 >= 2: sgrld_fast with its β, although the
   // documents are long (136 tokens; in memory the rule by length would give scir_fast).
-  runs = ResolveLdaRuns(LdaConfig(), "cfg", 136.0, 2000000, 50000);
+  runs = ResolveLdaRuns(LdaConfig(), "cfg", 136.0, 1000000, 50000);
   ASSERT_TRUE(runs.ok()) << runs.status();
   EXPECT_EQ((*runs)[0].name, "scir_fast");
   EXPECT_NEAR((*runs)[0].options.beta, 0.08, 1e-15);
@@ -238,7 +238,7 @@ TEST(ResolveLdaRunsTest, InMemoryRunsWithSparseCountsGetScir) {
   auto runs = ResolveLdaRuns(config, "cfg", 68.0, /*stream_entries=*/-1, 50000,
                              /*in_memory_entries=*/1000000);
   ASSERT_TRUE(runs.ok()) << runs.status();
-  // β by density as for a stream: 0.1 x 0.02, clamped to 0.01.
+  // β by density as for a stream: 0.2 x 0.02, clamped to 0.01.
   ExpectDefault((*runs)[0], models::LdaSampler::kScir,
                 "preset scir_fast with beta 0.01 (default for a corpus of 0.02 document-word "
                 "entries per topic-word cell, NNZ / (K V) = 1000000 / (1000 x 50000), < 0.5,");
@@ -422,7 +422,7 @@ TEST(LoadLdaDataTest, TextStreamEstimatesItsEntriesFromTheHeldOutDocuments) {
                                    "document x 20 documents)"),
             std::string::npos)
       << data->description;
-  // 48 / (10 x 4) = 1.2 < 2: scir_fast with β 0.1 x 1.2, clamped to 0.1; 48 / (2 x 4) = 6:
+  // 48 / (10 x 4) = 1.2 < 2: scir_fast with β 0.2 x 1.2, clamped to 0.1; 48 / (2 x 4) = 6:
   // sgrld_fast.
   const auto runs = ResolveLdaRuns(config, "cfg", 6.5, data->streamed_entries, 4);
   ASSERT_TRUE(runs.ok()) << runs.status();

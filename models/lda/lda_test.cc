@@ -161,7 +161,7 @@ TEST(LdaPresetTest, DefaultSettingsByDensity) {
   }
   EXPECT_THAT(DefaultLdaSettingsByDensity(7901267, 100, 10000).reason,
               testing::HasSubstr("7.90127 document-word entries per topic-word"));
-  // SCIR with β = 0.1 x the density, within [0.01, 0.1].
+  // SCIR with β = 0.2 x the density, within [0.01, 0.1].
   struct Case {
     int64_t entries;
     int num_topics;
@@ -169,13 +169,13 @@ TEST(LdaPresetTest, DefaultSettingsByDensity) {
     double beta;
   };
   for (const Case& c : {
-           Case{2318764, 200, 10000, 0.1},         // 1.16 per cell: 0.116, clamped
-           Case{2318764, 500, 10000, 0.04637528},  // 0.46
-           Case{2318764, 1000, 10000, 0.02318764},
-           Case{7901267, 1000, 50000, 0.015802534},  // synthetic, 10^5 documents: 0.158
+           Case{2318764, 200, 10000, 0.1},         // 1.16 per cell: 0.232, clamped
+           Case{2318764, 500, 10000, 0.09275056},  // 0.46
+           Case{2318764, 1000, 10000, 0.04637528},
+           Case{7901267, 1000, 50000, 0.031605068},  // synthetic, 10^5 documents: 0.158
            Case{79051893, 1000, 50000, 0.1},         // 10^6 documents: 1.58, clamped
            Case{0, 1000, 50000, 0.01},               // no entries: the lower clamp
-           Case{4999, 100, 1000, 0.01},              // 0.05: 0.005, clamped
+           Case{4999, 100, 1000, 0.01},              // 0.05: 0.009998, clamped
        }) {
     const LdaDensityDefault sparse =
         DefaultLdaSettingsByDensity(c.entries, c.num_topics, c.vocabulary_size);
@@ -184,13 +184,13 @@ TEST(LdaPresetTest, DefaultSettingsByDensity) {
     EXPECT_THAT(sparse.reason, testing::HasSubstr("< 2: scir_fast with beta ")) << c.entries;
   }
   EXPECT_THAT(DefaultLdaSettingsByDensity(2318764, 1000, 10000).reason,
-              testing::HasSubstr("scir_fast with beta 0.0231876 (0.1 x the density, within "
+              testing::HasSubstr("scir_fast with beta 0.0463753 (0.2 x the density, within "
                                  "[0.01, 0.1]"));
   // SCIR's β alone, on either side of the threshold (the Python estimator's default).
   EXPECT_EQ(ScirBetaByDensity(2318764, 100, 10000), 0.1);  // 2.32 per cell: clamped
-  EXPECT_NEAR(ScirBetaByDensity(2318764, 1000, 10000), 0.02318764, 1e-15);
+  EXPECT_NEAR(ScirBetaByDensity(2318764, 1000, 10000), 0.04637528, 1e-15);
   EXPECT_EQ(ScirBetaByDensity(0, 1000, 10000), 0.01);
-  // 2 entries per cell exactly: SGRLD; one fewer: SCIR (β 0.1 x 1.999 = 0.1999, clamped).
+  // 2 entries per cell exactly: SGRLD; one fewer: SCIR (β 0.2 x 1.999 = 0.3998, clamped).
   EXPECT_EQ(DefaultLdaSettingsByDensity(2 * 10 * 100, 10, 100).preset, LdaPreset::kSgrldFast);
   const LdaDensityDefault below = DefaultLdaSettingsByDensity(2 * 10 * 100 - 1, 10, 100);
   EXPECT_EQ(below.preset, LdaPreset::kScirFast);

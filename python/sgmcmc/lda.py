@@ -192,7 +192,7 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
       alpha, beta: symmetric document-topic and topic-word Dirichlet parameters (> 0).
         beta None (the default): by the counts, as the tools' default by density
         (models::DefaultLdaSettingsByDensity, bench/README.md "The default by density on
-        real text"): for SCIR 0.1 x NNZ / (K V) within [0.01, 0.1], NNZ the non-zero
+        real text"): for SCIR 0.2 x NNZ / (K V) within [0.01, 0.1], NNZ the non-zero
         entries of fit's X (of partial_fit's first chunk, times total_samples / its rows);
         for SGRLD sgrld_fast's 0.01. The β used is topic_word_prior_ after fitting.
       batch_size: documents per iteration (clamped to the number of documents).

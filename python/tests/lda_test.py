@@ -458,10 +458,10 @@ class ErrorPathTest(unittest.TestCase):
 
     def test_default_beta_follows_the_counts(self):
         # toy_counts: 30 x 12 Poisson(2) counts, NNZ 311 (86%); K = 5: 311 / 60 = 5.2 entries
-        # per cell: 0.1 x 5.2 clamped to 0.1. K = 100: 0.026; K = 5000: 0.0006, clamped to 0.01.
+        # per cell: 0.2 x 5.2 clamped to 0.1. K = 100: 0.052; K = 5000: 0.0012, clamped to 0.01.
         X = toy_counts()
         nnz = np.count_nonzero(X)
-        for k, expected in ((5, 0.1), (100, 0.1 * nnz / (100 * 12)), (5000, 0.01)):
+        for k, expected in ((5, 0.1), (100, 0.2 * nnz / (100 * 12)), (5000, 0.01)):
             lda = small_lda(sampler="scir", n_components=k, max_iter=2, eval_every=None).fit(X)
             self.assertAlmostEqual(lda.topic_word_prior_, expected, places=15, msg=k)
             self.assertIsNone(lda.beta)
@@ -473,13 +473,15 @@ class ErrorPathTest(unittest.TestCase):
         self.assertEqual(small_lda(sampler="sgrld", max_iter=2, eval_every=None)
                          .fit(X).topic_word_prior_, 0.01)
         # partial_fit: the first chunk's NNZ scaled to total_samples, kept for later chunks.
-        lda = small_lda(n_components=300, total_samples=300, eval_every=None)
+        # (about 0.42 entries per cell at K = 600: unclamped.)
+        lda = small_lda(n_components=600, total_samples=300, eval_every=None)
         lda.partial_fit(X[:10])
         chunk = np.count_nonzero(X[:10])
-        self.assertAlmostEqual(lda.topic_word_prior_, 0.1 * round(chunk * 30.0) / 3600,
+        self.assertAlmostEqual(lda.topic_word_prior_, 0.2 * round(chunk * 30.0) / 7200,
                                places=15)
+        self.assertLess(lda.topic_word_prior_, 0.1)
         lda.partial_fit(X[10:20])
-        self.assertAlmostEqual(lda.topic_word_prior_, 0.1 * round(chunk * 30.0) / 3600,
+        self.assertAlmostEqual(lda.topic_word_prior_, 0.2 * round(chunk * 30.0) / 7200,
                                places=15)
 
     def test_default_sampler_follows_the_data(self):
