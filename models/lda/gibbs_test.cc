@@ -202,21 +202,28 @@ TEST(SparseTopicCountsDeathTest, DecrementOfZeroCountDies) {
 
 // Sweeps `kRepetitions` times from the assignments z (each time from a fresh stream) and
 // checks that the first token's new topic follows its exact conditional given the others
-// (chi-squared), never landing on a topic of probability 0.
+// (chi-squared), never landing on a topic of probability 0. With `first_topic` >= 0 the first
+// token must have drawn that topic (its word allows no other), and the second token is
+// checked instead, given the first token's new topic.
 void ExpectFirstTokenFollowsExactConditional(const TopicMatrixView& topics, double alpha,
                                              const std::vector<int32_t>& words,
-                                             const std::vector<int32_t>& z, uint64_t seed) {
+                                             const std::vector<int32_t>& z, uint64_t seed,
+                                             int32_t first_topic = -1) {
   constexpr int kRepetitions = 30000;
   const LocalWords local = MakeLocal(words, topics.vocabulary_size);
   const MinibatchTopicTable table = TableFor(topics, alpha, local.distinct);
-  const std::vector<double> exact = ExactConditional(topics, alpha, words, z, 0);
+  const int token = first_topic >= 0 ? 1 : 0;
+  std::vector<int32_t> given = z;
+  if (first_topic >= 0) given[0] = first_topic;
+  const std::vector<double> exact = ExactConditional(topics, alpha, words, given, token);
   std::vector<int64_t> draws(kRepetitions);
   DocumentGibbsState doc(local.local, topics.num_topics);
   for (int r = 0; r < kRepetitions; ++r) {
     doc.SetAssignments(z);
     rng::Engine engine(seed, 1000 + r);
     GibbsSweep(table, engine, doc);
-    draws[r] = doc.assignments()[0];
+    if (first_topic >= 0) ASSERT_EQ(doc.assignments()[0], first_topic);
+    draws[r] = doc.assignments()[token];
     ASSERT_GT(exact[draws[r]], 0) << "drew topic " << draws[r] << " of probability 0";
   }
   const auto result = testing::DiscreteChiSquaredTest(
@@ -272,12 +279,26 @@ struct ManyTopicsCase {
   uint64_t seed;
 };
 
-void ExpectManyTopicsCase(const ManyTopicsCase& c, int doc_length) {
+// With `pending` the first token's word (id 6, no other token's) has probability under one
+// topic only, k*, the topic of slot present / 2, so that the first draw is k* and the second
+// token's draw finds it pending at an entry inside the list (ExpectFirstTokenFollowsExact-
+// Conditional's second-token check); the second token's word (id 7) is likeliest under k*, so
+// that the pending token's share of its mass, π_{k* w}, is large enough to be tested.
+void ExpectManyTopicsCase(const ManyTopicsCase& c, int doc_length, bool pending = false) {
   SCOPED_TRACE(::testing::Message() << "K=" << c.num_topics << " present=" << c.present
-                                    << " alpha=" << c.alpha << " zeros=" << c.zero_fraction);
+                                    << " alpha=" << c.alpha << " zeros=" << c.zero_fraction
+                                    << " pending=" << pending);
   constexpr int kVocabulary = 25;
-  const std::vector<double> values =
-      RandomTopics(c.num_topics, kVocabulary, c.zero_fraction, c.seed);
+  constexpr int kOneTopicWord = 6, kSecondWord = 7;
+  std::vector<double> values = RandomTopics(c.num_topics, kVocabulary, c.zero_fraction, c.seed);
+  const int32_t k_star =
+      static_cast<int32_t>((c.present / 2) * static_cast<int64_t>(c.num_topics) / c.present);
+  if (pending) {
+    for (int k = 0; k < c.num_topics; ++k) {
+      values[static_cast<size_t>(k) * kVocabulary + kOneTopicWord] = k == k_star ? 0.5 : 0.0;
+    }
+    values[static_cast<size_t>(k_star) * kVocabulary + kSecondWord] = 0.5;
+  }
   const TopicMatrixView topics{values, c.num_topics, kVocabulary};
   rng::Engine setup(c.seed, 1);
   std::vector<int32_t> words(doc_length), z(doc_length);
@@ -289,7 +310,12 @@ void ExpectManyTopicsCase(const ManyTopicsCase& c, int doc_length) {
                                        : static_cast<int>(rng::UniformInt(setup, c.present));
     z[i] = static_cast<int32_t>(slot * static_cast<int64_t>(c.num_topics) / c.present);
   }
-  ExpectFirstTokenFollowsExactConditional(topics, c.alpha, words, z, c.seed);
+  if (pending) {
+    words[0] = kOneTopicWord;
+    words[1] = kSecondWord;
+  }
+  ExpectFirstTokenFollowsExactConditional(topics, c.alpha, words, z, c.seed,
+                                          pending ? k_star : -1);
 }
 
 // The same with many topics present in the document, 7 to 40: from 8 on the cumulative
@@ -316,6 +342,21 @@ TEST(GibbsSweepTest, FirstTokenFollowsExactConditionalAtLargeK) {
                                              {5000, 80, 1.0, 0.5, 74}};
   // Short documents (each topic twice, 20 more tokens): the test needs the first token only.
   for (const ManyTopicsCase& c : cases) ExpectManyTopicsCase(c, 2 * c.present + 20);
+}
+
+// The second token, while the first token's new topic is pending (not yet in the counts: the
+// draw adds its π at its entry q, gibbs.cc), with q inside the list of 9 to 60 topics present:
+// the flat search below 16 topics and the blocked one (two counts, A < q or not) from 16 on.
+// The first token's topic k* (entry present / 2) is forced by its word; the second token's
+// exact conditional is then given the first's new topic. Same test and rate as above.
+TEST(GibbsSweepTest, SecondTokenFollowsExactConditionalWithThePendingToken) {
+  const std::vector<ManyTopicsCase> cases = {{20, 9, 0.1, 0.3, 81},
+                                             {100, 23, 0.01, 0.0, 82},
+                                             {1000, 30, 0.01, 0.3, 83},
+                                             {1000, 60, 1.0, 0.0, 84}};
+  for (const ManyTopicsCase& c : cases) {
+    ExpectManyTopicsCase(c, 2 * c.present + 20, /*pending=*/true);
+  }
 }
 
 TEST(GibbsSweepTest, WordWithAllZeroColumnUsesDocumentCountsOnly) {
