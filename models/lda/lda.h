@@ -242,9 +242,9 @@ LdaPreset DefaultInMemoryLdaPreset(double mean_document_length, int64_t entries,
 // README.md, "β by density on seven corpora"): against 0.1 it ended 0.3-4.9% lower on
 // AP, Cora, 20 Newsgroups' bag of words, KOS at K = 100, poliblog at K = 100 and Reuters at
 // K = 500, whose vocabularies keep their rare words or whose counts are only moderately
-// sparse, and 0.7-1.9% higher on the text stream at K = 500 / 1000 (d = 0.46 / 0.23), KOS at
+// sparse, and 0.7-1.8% higher on the text stream at K = 500 / 1000 (d = 0.46 / 0.23), KOS at
 // K = 200 and poliblog at K = 200, whose pruned vocabularies favour less smoothing; the
-// most either factor lost against the better of the two: 1.9% for 0.2, 5.1% for 0.1 (AP,
+// most either factor lost against the better of the two: 1.8% for 0.2, 5.1% for 0.1 (AP,
 // K = 200); on the synthetic corpus drawn with β = 0.01 (d = 0.158) 0.2 ended 2.3% higher, with
 // the same recovery. `reason` says which rule applied. Requires entries >= 0, K, V >= 1.
 inline constexpr double kSgrldMinEntriesPerCell = 2;
