@@ -346,7 +346,7 @@ TEST(GibbsSweepTest, FirstTokenFollowsExactConditionalAtLargeK) {
 
 // The second token, while the first token's new topic is pending (not yet in the counts: the
 // draw adds its π at its entry q, gibbs.cc), with q inside the list of 9 to 60 topics present:
-// the flat search below 16 topics and the blocked one (two counts, A < q or not) from 16 on.
+// the flat search below 16 topics and the blocked one from 16 on, with x below and above q.
 // The first token's topic k* (entry present / 2) is forced by its word; the second token's
 // exact conditional is then given the first's new topic. Same test and rate as above.
 TEST(GibbsSweepTest, SecondTokenFollowsExactConditionalWithThePendingToken) {
