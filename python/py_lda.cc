@@ -511,6 +511,18 @@ void RegisterLda(py::module_& m) {
       "The estimator's default topic-word β: sgrld_fast's for SGRLD; for SCIR 0.2 x entries / "
       "(K V) within [0.01, 0.1] (models::ScirBetaByDensity).");
   m.def(
+      "lda_default_alpha",
+      [](int num_topics) {
+        if (num_topics < 1) {
+          ThrowIfError(absl::InvalidArgumentError(
+              absl::StrCat("lda_default_alpha: need num_topics >= 1, got ", num_topics)));
+        }
+        return models::DefaultLdaAlpha(num_topics);
+      },
+      py::arg("num_topics"),
+      "The estimator's default document-topic α: 0.1 up to K = 100 topics, then 10 / K "
+      "(models::DefaultLdaAlpha).");
+  m.def(
       "lda_preset_schedule",
       [](const std::string& sampler) {
         const models::LdaPreset preset = PresetOfSampler(sampler);

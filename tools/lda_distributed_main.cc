@@ -52,7 +52,9 @@ ABSL_FLAG(std::string, preset, "",
 ABSL_FLAG(int, num_topics, 100, "Topics K (overrides the preset's).");
 ABSL_FLAG(int, minibatch_size, 1000, "Documents per minibatch (all ranks together).");
 ABSL_FLAG(int, gibbs_sweeps, 0, "Gibbs sweeps per document; 0: the preset's.");
-ABSL_FLAG(double, alpha, 0, "Document-topic Dirichlet parameter α (> 0); 0: the preset's.");
+ABSL_FLAG(double, alpha, 0,
+          "Document-topic Dirichlet parameter α (> 0); 0: the preset's, or without --preset "
+          "min(0.1, 10 / K) (models::DefaultLdaAlpha).");
 ABSL_FLAG(double, beta, 0, "Topic-word Dirichlet parameter β (> 0); 0: the preset's.");
 ABSL_FLAG(int, passes, 1, "Passes over the stream (>= 1).");
 ABSL_FLAG(int64_t, max_iterations, 0, "Stop after this many iterations; 0: when the stream ends.");
@@ -108,6 +110,12 @@ absl::StatusOr<models::DistributedLdaOptions> OptionsFromFlags(int64_t documents
     options.lda = models::LdaPresetOptions(chosen.preset);
     options.lda.beta = chosen.beta;
     reason = chosen.reason;
+    const double alpha = models::DefaultLdaAlpha(absl::GetFlag(FLAGS_num_topics));
+    if (alpha != options.lda.alpha && absl::GetFlag(FLAGS_alpha) == 0) {
+      options.lda.alpha = alpha;
+      absl::StrAppend(&reason, "; alpha ", alpha, " (", models::kDefaultAlphaTopicMass,
+                      " / K: models::DefaultLdaAlpha)");
+    }
   } else {
     SGMCMC_ASSIGN_OR_RETURN(const models::LdaPreset preset,
                             models::ParseLdaPreset(absl::GetFlag(FLAGS_preset)));

@@ -96,6 +96,9 @@ struct ResolvedLdaRun {
   // Why the preset was chosen, when the config names none and the default rule chose it
   // (models::DefaultLdaPreset); empty otherwise.
   std::string preset_reason;
+  // Why α is not the preset's, when the run names neither preset nor alpha and
+  // models::DefaultLdaAlpha gives another (K > 100); empty otherwise.
+  std::string alpha_reason;
 };
 
 // The runs of `config` (one default run if it lists none). InvalidArgument naming `source`
@@ -116,7 +119,9 @@ struct ResolvedLdaRun {
 // `in_memory_entries` >= 0 (its training documents' NNZ) gets
 // models::DefaultInMemoryLdaPreset: scir_fast with the density rule's β (unless the run sets
 // beta) below models::kScirMaxInMemoryEntriesPerCell entries per cell, where SGRLD ended 3-11%
-// worse, whatever the document length.
+// worse, whatever the document length. A run that names neither preset nor alpha gets
+// models::DefaultLdaAlpha(K) (0.1 up to K = 100, then 10 / K), with its reason in alpha_reason
+// where that is not the preset's α.
 absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& config,
                                                            const std::string& source,
                                                            double mean_document_length = -1,

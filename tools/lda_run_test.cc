@@ -226,6 +226,44 @@ TEST(ResolveLdaRunsTest, StreamedRunsWithoutPresetFollowTheDensity) {
   EXPECT_EQ((*ResolveLdaRuns(LdaConfig(), "cfg", 136.0))[0].name, "scir_fast");
 }
 
+// A run that names neither preset nor alpha gets α by K (models::DefaultLdaAlpha) and says so
+// where that is not the preset's; a preset or an alpha keeps its α.
+TEST(ResolveLdaRunsTest, RunsWithoutPresetOrAlphaGetAlphaByNumberOfTopics) {
+  const LdaConfig config = *ParseLdaConfig(
+      "runs { name: 'k1000' num_topics: 1000 } runs { name: 'k100' num_topics: 100 } "
+      "runs { name: 'set' num_topics: 1000 alpha: 0.3 } "
+      "runs { name: 'named' preset: 'scir_fast' num_topics: 1000 } "
+      "runs { name: 'sampler' sampler: SGRLD num_topics: 500 }",
+      "cfg");
+  for (const int64_t stream_entries : {int64_t{-1}, int64_t{7901267}}) {
+    auto runs = ResolveLdaRuns(config, "cfg", 68.0, stream_entries, 50000);
+    ASSERT_TRUE(runs.ok()) << runs.status();
+    EXPECT_EQ((*runs)[0].options.alpha, 0.01);
+    EXPECT_EQ((*runs)[0].alpha_reason,
+              "alpha 0.01 (default for K = 1000: 10 / K, so that a document's prior pseudo-counts "
+              "K alpha are 10; it ended 13-22% lower in perplexity than the preset's 0.1 on text "
+              "at K = 500-1000; set the run's alpha to choose; bench/README.md)");
+    EXPECT_EQ((*runs)[1].options.alpha, 0.1);
+    EXPECT_EQ((*runs)[1].alpha_reason, "");
+    EXPECT_EQ((*runs)[2].options.alpha, 0.3);
+    EXPECT_EQ((*runs)[2].alpha_reason, "");
+    EXPECT_EQ((*runs)[3].options.alpha, 0.1);
+    EXPECT_EQ((*runs)[3].alpha_reason, "");
+    EXPECT_EQ((*runs)[4].options.alpha, 0.02);
+    EXPECT_NE((*runs)[4].alpha_reason, "");
+  }
+  // The default run (K = 50) keeps the preset's α.
+  auto runs = ResolveLdaRuns(LdaConfig(), "cfg", 136.0);
+  ASSERT_TRUE(runs.ok()) << runs.status();
+  EXPECT_EQ((*runs)[0].options.alpha, 0.1);
+  EXPECT_EQ((*runs)[0].alpha_reason, "");
+  // K < 1 is still the field's error, not a crash.
+  const absl::Status zero =
+      ResolveLdaRuns(*ParseLdaConfig("runs { num_topics: 0 }", "cfg"), "cfg").status();
+  EXPECT_EQ(zero.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_NE(zero.message().find("num_topics"), std::string::npos) << zero;
+}
+
 // A corpus in memory follows the rule by document length unless its counts are sparse for
 // the run's K, fewer than 0.5 document-word entries per topic-word cell: then scir_fast with
 // β by density (as a stream's), whatever the length.

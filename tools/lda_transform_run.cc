@@ -9,6 +9,7 @@
 #include "data/corpus.h"
 #include "data/text_reader.h"
 #include "data/uci_reader.h"
+#include "models/lda/lda.h"
 #include "parallel/thread_pool.h"
 #include "tools/tool_support.h"
 
@@ -66,8 +67,16 @@ absl::Status RunLdaTransform(const LdaTransformOptions& options, std::ostream& l
         options.topics[0], " has V = ", V, " columns"));
   }
 
+  eval::FoldInOptions fold_in_options = options.fold_in;
+  if (fold_in_options.alpha == 0) {
+    fold_in_options.alpha = models::DefaultLdaAlpha(K);
+    log << absl::StrFormat(
+        "alpha %g (default for K = %d: models::DefaultLdaAlpha, the alpha of an lda run that "
+        "named neither preset nor alpha; set --alpha to the run's)\n",
+        fold_in_options.alpha, K);
+  }
   SGMCMC_ASSIGN_OR_RETURN(const eval::FoldIn fold_in,
-                          eval::FoldIn::Create(documents, K, options.fold_in));
+                          eval::FoldIn::Create(documents, K, fold_in_options));
   std::vector<absl::Span<const double>> samples;
   for (const data::TopicMatrix& m : topics) samples.push_back(m.values);
   std::vector<double> theta(static_cast<size_t>(documents.num_documents()) * K);

@@ -48,7 +48,9 @@ struct LdaTransformOptions {
   std::string vocab;
   // Where the D x K matrix goes (tab-separated text).
   std::string output;
-  // α, iterations and tolerance of the fold-in.
+  // α, iterations and tolerance of the fold-in; α = 0: models::DefaultLdaAlpha(K), the α of
+  // an lda run over K topics that named neither preset nor alpha (0.1 up to K = 100, then
+  // 10 / K), logged.
   eval::FoldInOptions fold_in;
   // Worker threads, >= 1; the output does not depend on it. Default 1.
   int threads = 1;

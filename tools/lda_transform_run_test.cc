@@ -60,6 +60,21 @@ TEST(LdaTransformTest, UciDocumentsGiveTheClosedFormProportions) {
   EXPECT_THAT(log.str(), HasSubstr("folded in 2 documents"));
 }
 
+// α = 0: the lda tool's default for the topics' K (models::DefaultLdaAlpha: 0.1 at K = 2).
+TEST(LdaTransformTest, AlphaZeroIsTheDefaultForK) {
+  LdaTransformOptions options = Options("default_alpha");
+  options.fold_in.alpha = 0;
+  options.docword = WriteTestFile("default_alpha_docword.txt", "1\n4\n2\n1 1 3\n1 4 1\n");
+  std::ostringstream log;
+  const absl::Status status = RunLdaTransform(options, log);
+  ASSERT_TRUE(status.ok()) << status << log.str();
+  const auto theta = ReadMatrix(options.output);
+  ASSERT_EQ(theta.size(), 1u);
+  EXPECT_NEAR(theta[0][0], 3.1 / 4.2, 1e-8);
+  EXPECT_NEAR(theta[0][1], 1.1 / 4.2, 1e-8);
+  EXPECT_THAT(log.str(), HasSubstr("alpha 0.1 (default for K = 2: models::DefaultLdaAlpha"));
+}
+
 TEST(LdaTransformTest, TextLinesAndAveragedSamples) {
   LdaTransformOptions options = Options("text");
   options.text = WriteTestFile("text.txt", "apple apple banana zebra\n\ndoor car car\n");

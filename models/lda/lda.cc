@@ -210,6 +210,12 @@ double ScirBetaByDensity(int64_t entries, int num_topics, int vocabulary_size) {
                     LdaPresetOptions(LdaPreset::kScirFast).beta);
 }
 
+double DefaultLdaAlpha(int num_topics) {
+  SGMCMC_CHECK(num_topics >= 1) << "DefaultLdaAlpha: need K >= 1, got " << num_topics;
+  return std::min(LdaPresetOptions(LdaPreset::kScirFast).alpha,
+                  kDefaultAlphaTopicMass / static_cast<double>(num_topics));
+}
+
 absl::string_view LdaPresetName(LdaPreset preset) {
   switch (preset) {
     case LdaPreset::kScirPaper:

@@ -150,6 +150,23 @@ TEST(LdaPresetTest, DefaultPresetByMeanDocumentLength) {
 // The streamed default by density (bench/README.md, "The default by density on real text"):
 // the measured corpora on both sides of the threshold, SCIR's β by density with its clamps,
 // and the threshold itself.
+// α by K: the fast presets' 0.1 up to K = 100, then 10 / K (a document's K α stays 10).
+TEST(LdaPresetTest, DefaultAlphaByNumberOfTopics) {
+  for (int k : {1, 10, 50, 99, 100}) {
+    EXPECT_EQ(DefaultLdaAlpha(k), LdaPresetOptions(LdaPreset::kScirFast).alpha) << k;
+    EXPECT_EQ(DefaultLdaAlpha(k), LdaPresetOptions(LdaPreset::kSgrldFast).alpha) << k;
+  }
+  EXPECT_EQ(DefaultLdaAlpha(101), 10.0 / 101);
+  EXPECT_EQ(DefaultLdaAlpha(200), 0.05);
+  EXPECT_EQ(DefaultLdaAlpha(500), 0.02);
+  EXPECT_EQ(DefaultLdaAlpha(1000), 0.01);
+  EXPECT_EQ(DefaultLdaAlpha(5000), 0.002);
+  for (int k : {100, 101, 1000, 12345, (1 << 24) - 1}) {
+    EXPECT_LE(DefaultLdaAlpha(k) * k, kDefaultAlphaTopicMass * (1 + 1e-15)) << k;
+    EXPECT_GT(DefaultLdaAlpha(k), 0) << k;
+  }
+}
+
 TEST(LdaPresetTest, DefaultSettingsByDensity) {
   // Synthetic, K = 100, V = 10^4: 7.9 entries per cell; 20 Newsgroups + Reuters at K = 100:
   // 2.32. SGRLD with its own β.

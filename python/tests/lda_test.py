@@ -484,6 +484,21 @@ class ErrorPathTest(unittest.TestCase):
         self.assertAlmostEqual(lda.topic_word_prior_, 0.2 * round(chunk * 30.0) / 7200,
                                places=15)
 
+    def test_default_alpha_follows_the_number_of_topics(self):
+        # models::DefaultLdaAlpha: 0.1 up to K = 100, then 10 / K; given values are kept.
+        X = toy_counts()
+        self.assertIsNone(sgmcmc.LDA().alpha)
+        for k, expected in ((5, 0.1), (100, 0.1), (200, 0.05), (1000, 0.01)):
+            lda = small_lda(n_components=k, max_iter=2, eval_every=None).fit(X)
+            self.assertEqual(lda.doc_topic_prior_, expected, msg=k)
+            self.assertIsNone(lda.alpha)
+        self.assertEqual(small_lda(n_components=1000, alpha=0.3, max_iter=2, eval_every=None)
+                         .fit(X).doc_topic_prior_, 0.3)
+        self.assertEqual(small_lda(n_components=1000, doc_topic_prior=0.2, max_iter=2,
+                                   eval_every=None).fit(X).doc_topic_prior_, 0.2)
+        with self.assertRaisesRegex(ValueError, "n_components"):
+            small_lda(n_components=0).fit(X)
+
     def test_default_sampler_follows_the_data(self):
         # As the lda tool: fit by the mean document length (toy_counts: 30 documents of
         # about 24 tokens: SGRLD, with sgrld_fast's schedule and β), ...

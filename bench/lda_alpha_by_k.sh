@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The document-topic α at large K (bench/README.md, "α at large K"): for each corpus, K and
+# seed, the lda tool's run without a preset (the default: its sampler and β by length and
+# density) once for each α in ALPHAS, nothing else changed, one thread, each scored by its
+# posterior-mean fold-in perplexity (the fold-in uses the run's own α: each run's held-out
+# predictive under its own model).
+#
+#   bash bench/lda_alpha_by_k.sh [SHARED_DATA_DIR] [WORK_DIR]
+#   CORPORA="text ap" KS="500 1000" SEEDS="1 2" ALPHAS="0.1 0.05 0.02 0.01" bash bench/lda_alpha_by_k.sh
+#
+# Corpora: text (one pass over 20 Newsgroups raw text plus Reuters-21578 as one stream, top
+# 10,000 words, the first 1,000 documents held out: bench/lda_density_rule.sh's stream, built
+# by it into WORK_DIR if missing), and in memory with the tool's 10% split: ap (10 passes of
+# minibatch 50), cora (10), poliblog (20), kos (the embedded corpus, 20), reuters
+# (Reuters-21578, 5). Writes WORK_DIR/alpha_by_k.csv (corpus, seed, K, run, α, β,
+# perplexity, training seconds) and prints it.
+set -euo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+data="$(cd "${1:-${repo}/../shared/data}" && pwd)"
+work="${2:-/tmp/sgmcmc_alpha_by_k}"
+corpora="${CORPORA:-text}"
+ks="${KS:-500 1000}"
+seeds="${SEEDS:-1}"
+alphas="${ALPHAS:-0.1 0.05 0.02 0.01}"
+mkdir -p "${work}"
+cd "${repo}"
+./bazelw build --config=bench //tools:lda //tools:text_to_uci
+bin="$(./bazelw info --config=bench bazel-bin 2>/dev/null)"
+
+# The corpus block (and the iterations, in memory) of each corpus.
+corpus_block() {
+  case "$1" in
+    text) echo "stream { docword: \"${work}/all.txt.gz\" vocab: \"${work}/vocab.txt\" held_out_documents: 1000 passes: 1 }" ;;
+    kos) echo "" ;;
+    reuters) echo "corpus { uci { docword: \"${data}/reuters21578/docword.reuters21578.txt.gz\" vocab: \"${data}/reuters21578/vocab.reuters21578.txt\" } }" ;;
+    *) echo "corpus { uci { docword: \"${data}/$1/docword.$1.txt.gz\" vocab: \"${data}/$1/vocab.$1.txt\" } }" ;;
+  esac
+}
+iterations() {
+  case "$1" in
+    text) echo "" ;;
+    ap) echo "iterations: 404" ;; cora) echo "iterations: 434" ;; poliblog) echo "iterations: 280" ;;
+    kos) echo "iterations: 1240" ;; reuters) echo "iterations: 1942" ;;
+    *) echo "unknown corpus $1 (text, ap, cora, poliblog, kos, reuters)" >&2; exit 2 ;;
+  esac
+}
+if [[ " ${corpora} " == *" text "* && ! -s "${work}/all.txt.gz" ]]; then
+  python3 bench/lda_online_text.py "${data}" "${work}/docs.txt"
+  "${bin}/tools/text_to_uci" --input="${work}/docs.txt" --max_vocabulary_size=10000 \
+    --docword="${work}/all.txt.gz" --vocab_out="${work}/vocab.txt"
+fi
+
+csv="${work}/alpha_by_k.csv"
+echo "corpus,seed,num_topics,run,alpha,beta,perplexity,train_seconds" > "${csv}"
+for corpus in ${corpora}; do
+  its="$(iterations "${corpus}")"
+  for seed in ${seeds}; do
+    for k in ${ks}; do
+      base="${work}/${corpus}_s${seed}_k${k}"
+      {
+        corpus_block "${corpus}"
+        # One evaluation, at the end (evaluations do not change the chain).
+        echo "seed: ${seed} threads: 1 eval_every: 1000000 output_dir: \"${base}\""
+        for alpha in ${alphas}; do
+          echo "runs { num_topics: ${k} alpha: ${alpha} ${its} name: \"alpha${alpha}\" }"
+        done
+      } > "${base}.textpb"
+      "${bin}/tools/lda" --config="${base}.textpb" --plot=false > "${base}.log" 2>&1
+      # "NAME: held-out perplexity P (...) after N iterations, T s of training"; β from the
+      # run's settings line "[NAME] sampler=... beta=B ...".
+      for alpha in ${alphas}; do
+        run="alpha${alpha}"
+        line="$(grep "^${run}: held-out perplexity" "${base}.log")"
+        perplexity="$(sed -E 's/.*held-out perplexity ([0-9.]+).*/\1/' <<< "${line}")"
+        seconds="$(sed -E 's/.*, ([0-9.]+) s of training.*/\1/' <<< "${line}")"
+        beta="$(grep "^\[${run}\] sampler=" "${base}.log" | sed -E 's/.* beta=([^ ]+) .*/\1/')"
+        echo "${corpus},${seed},${k},${run},${alpha},${beta},${perplexity},${seconds}" >> "${csv}"
+      done
+    done
+  done
+done
+cat "${csv}"
