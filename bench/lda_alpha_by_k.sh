@@ -27,23 +27,24 @@ cd "${repo}"
 ./bazelw build --config=bench //tools:lda //tools:text_to_uci
 bin="$(./bazelw info --config=bench bazel-bin 2>/dev/null)"
 
-# The corpus block (and the iterations, in memory) of each corpus.
+# shellcheck source=bench/lda_corpora.sh
+source bench/lda_corpora.sh
+# The corpus block and the iterations line of each corpus: the text stream (one pass) or a
+# corpus in memory.
 corpus_block() {
-  case "$1" in
-    text) echo "stream { docword: \"${work}/all.txt.gz\" vocab: \"${work}/vocab.txt\" held_out_documents: 1000 passes: 1 }" ;;
-    kos) echo "" ;;
-    reuters) echo "corpus { uci { docword: \"${data}/reuters21578/docword.reuters21578.txt.gz\" vocab: \"${data}/reuters21578/vocab.reuters21578.txt\" } }" ;;
-    *) echo "corpus { uci { docword: \"${data}/$1/docword.$1.txt.gz\" vocab: \"${data}/$1/vocab.$1.txt\" } }" ;;
-  esac
+  if [[ "$1" == text ]]; then
+    echo "stream { docword: \"${work}/all.txt.gz\" vocab: \"${work}/vocab.txt\" held_out_documents: 1000 passes: 1 }"
+  else
+    lda_corpus_block "$1"
+  fi
 }
 iterations() {
-  case "$1" in
-    text) echo "" ;;
-    ap) echo "iterations: 404" ;; cora) echo "iterations: 434" ;; poliblog) echo "iterations: 280" ;;
-    kos) echo "iterations: 1240" ;; reuters) echo "iterations: 1942" ;;
-    *) echo "unknown corpus $1 (text, ap, cora, poliblog, kos, reuters)" >&2; exit 2 ;;
-  esac
+  if [[ "$1" != text ]]; then echo "iterations: $(lda_corpus_iterations "$1")"; fi
 }
+# An unknown corpus ends the script here, before any run.
+for corpus in ${corpora}; do
+  if [[ "${corpus}" != text ]]; then lda_corpus_iterations "${corpus}" > /dev/null; fi
+done
 if [[ " ${corpora} " == *" text "* && ! -s "${work}/all.txt.gz" ]]; then
   python3 bench/lda_online_text.py "${data}" "${work}/docs.txt"
   "${bin}/tools/text_to_uci" --input="${work}/docs.txt" --max_vocabulary_size=10000 \
@@ -66,15 +67,11 @@ for corpus in ${corpora}; do
         done
       } > "${base}.textpb"
       "${bin}/tools/lda" --config="${base}.textpb" --plot=false > "${base}.log" 2>&1
-      # "NAME: held-out perplexity P (...) after N iterations, T s of training"; β from the
-      # run's settings line "[NAME] sampler=... beta=B ...".
+      # β from the run's settings line "[NAME] sampler=... beta=B ...".
       for alpha in ${alphas}; do
         run="alpha${alpha}"
-        line="$(grep "^${run}: held-out perplexity" "${base}.log")"
-        perplexity="$(sed -E 's/.*held-out perplexity ([0-9.]+).*/\1/' <<< "${line}")"
-        seconds="$(sed -E 's/.*, ([0-9.]+) s of training.*/\1/' <<< "${line}")"
         beta="$(grep "^\[${run}\] sampler=" "${base}.log" | sed -E 's/.* beta=([^ ]+) .*/\1/')"
-        echo "${corpus},${seed},${k},${run},${alpha},${beta},${perplexity},${seconds}" >> "${csv}"
+        echo "${corpus},${seed},${k},${run},${alpha},${beta},$(lda_result "${run}" "${base}.log")" >> "${csv}"
       done
     done
   done

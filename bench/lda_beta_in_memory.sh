@@ -4,7 +4,8 @@
 # a preset (the default), then scir_fast with β = ρ x the training split's document-word
 # entries per topic-word cell for each ρ in RHOS (unclamped), scir_fast with the preset's
 # β = 0.1 and sgrld_fast; one thread, the tool's split (10% held out), each scored by its
-# posterior-mean fold-in perplexity.
+# posterior-mean fold-in perplexity. Every run at α = 0.1 (the presets'; the default run sets it,
+# since a run without preset or alpha gets α by K, bench/lda_alpha_by_k.sh's subject).
 #
 #   bash bench/lda_beta_in_memory.sh [SHARED_DATA_DIR] [WORK_DIR]
 #   CORPORA="ap cora" KS="100 200" SEEDS="1 2" RHOS="0.1 0.2 0.3" bash bench/lda_beta_in_memory.sh
@@ -26,35 +27,19 @@ cd "${repo}"
 ./bazelw build --config=bench //tools:lda
 lda="$(./bazelw info --config=bench bazel-bin 2>/dev/null)/tools/lda"
 
-# The corpus block and the iterations (passes x training documents / 50) of each corpus.
-corpus_block() {
-  case "$1" in
-    kos) echo "" ;;
-    reuters) echo "corpus { uci { docword: \"${data}/reuters21578/docword.reuters21578.txt.gz\" vocab: \"${data}/reuters21578/vocab.reuters21578.txt\" } }" ;;
-    *) echo "corpus { uci { docword: \"${data}/$1/docword.$1.txt.gz\" vocab: \"${data}/$1/vocab.$1.txt\" } }" ;;
-  esac
-}
-iterations() {
-  case "$1" in
-    ap) echo 404 ;; cora) echo 434 ;; poliblog) echo 280 ;; kos) echo 1240 ;; reuters) echo 1942 ;;
-    *) echo "unknown corpus $1 (ap, cora, poliblog, kos, reuters)" >&2; exit 2 ;;
-  esac
-}
-# "name: held-out perplexity P ... after I iterations, S s of training" -> "P,S"
-result() {
-  sed -n "s/^$1: held-out perplexity \([0-9.]*\) .*, \([0-9.]*\) s of training$/\1,\2/p" "$2"
-}
+# shellcheck source=bench/lda_corpora.sh
+source bench/lda_corpora.sh
 
 csv="${work}/beta_in_memory.csv"
 echo "corpus,seed,num_topics,entries_per_cell,run,beta,perplexity,train_seconds" > "${csv}"
 for corpus in ${corpora}; do
-  its="$(iterations "${corpus}")"
+  its="$(lda_corpus_iterations "${corpus}")"
   for seed in ${seeds}; do
     for k in ${ks}; do
       base="${work}/${corpus}_s${seed}_k${k}"
       # The default run first: its reason line gives the training split's NNZ.
-      printf '%s\nseed: %s threads: 1 eval_every: %s output_dir: "%s"\nruns { num_topics: %s iterations: %s name: "default" }\n' \
-        "$(corpus_block "${corpus}")" "${seed}" "${its}" "${base}_default" "${k}" "${its}" \
+      printf '%s\nseed: %s threads: 1 eval_every: %s output_dir: "%s"\nruns { num_topics: %s iterations: %s alpha: 0.1 name: "default" }\n' \
+        "$(lda_corpus_block "${corpus}")" "${seed}" "${its}" "${base}_default" "${k}" "${its}" \
         > "${base}_default.textpb"
       "${lda}" --config="${base}_default.textpb" --plot=false > "${base}_default.log" 2>&1
       nnz=""
@@ -68,9 +53,9 @@ for corpus in ${corpora}; do
       fi
       density="$(awk -v n="${nnz}" -v k="${k}" -v v="${vocabulary}" 'BEGIN {printf "%.6g", n / (k * v)}')"
       default_beta="$(sed -n 's/.*sampler=scir .* beta=\([0-9.e-]*\) .*/\1/p' "${base}_default.log" | head -n 1)"
-      echo "${corpus},${seed},${k},${density},default,${default_beta},$(result default "${base}_default.log")" >> "${csv}"
+      echo "${corpus},${seed},${k},${density},default,${default_beta},$(lda_result default "${base}_default.log")" >> "${csv}"
       {
-        corpus_block "${corpus}"
+        lda_corpus_block "${corpus}"
         echo "seed: ${seed} threads: 1 eval_every: ${its} output_dir: \"${base}_runs\""
         for rho in ${rhos}; do
           beta="$(awk -v r="${rho}" -v d="${density}" 'BEGIN {printf "%.6g", r * d}')"
@@ -82,10 +67,10 @@ for corpus in ${corpora}; do
       "${lda}" --config="${base}_runs.textpb" --plot=false > "${base}_runs.log" 2>&1
       for rho in ${rhos}; do
         beta="$(awk -v r="${rho}" -v d="${density}" 'BEGIN {printf "%.6g", r * d}')"
-        echo "${corpus},${seed},${k},${density},scir_rho${rho},${beta},$(result "scir_rho${rho}" "${base}_runs.log")" >> "${csv}"
+        echo "${corpus},${seed},${k},${density},scir_rho${rho},${beta},$(lda_result "scir_rho${rho}" "${base}_runs.log")" >> "${csv}"
       done
-      echo "${corpus},${seed},${k},${density},scir_fast,0.1,$(result scir_fast "${base}_runs.log")" >> "${csv}"
-      echo "${corpus},${seed},${k},${density},sgrld_fast,0.01,$(result sgrld_fast "${base}_runs.log")" >> "${csv}"
+      echo "${corpus},${seed},${k},${density},scir_fast,0.1,$(lda_result scir_fast "${base}_runs.log")" >> "${csv}"
+      echo "${corpus},${seed},${k},${density},sgrld_fast,0.01,$(lda_result sgrld_fast "${base}_runs.log")" >> "${csv}"
     done
   done
 done

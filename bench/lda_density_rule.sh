@@ -4,7 +4,9 @@
 # Reuters-21578 as one stream (bench/lda_online_text.py, vocabulary = the 10,000 most frequent
 # words, the first 1,000 documents held out), for each K and seed the runs sgrld_fast,
 # scir_fast (β = 0.1), scir_fast with β = 0.01 and the run without a preset (the default by
-# density), each scored by the lda tool's posterior-mean fold-in perplexity.
+# density), each scored by the lda tool's posterior-mean fold-in perplexity. Every run at
+# α = 0.1 (the presets'; the default run sets it, since a run without preset or alpha gets α by
+# K: bench/lda_alpha_by_k.sh).
 #
 #   bash bench/lda_density_rule.sh [SHARED_DATA_DIR] [WORK_DIR]
 #   KS="500 1000" SEEDS="1 2 3" bash bench/lda_density_rule.sh
@@ -65,7 +67,7 @@ stream {
 runs { preset: "sgrld_fast" num_topics: ${k} }
 runs { preset: "scir_fast" num_topics: ${k} }
 runs { preset: "scir_fast" num_topics: ${k} beta: 0.01 name: "scir_fast_beta001" }
-runs { num_topics: ${k} name: "default" }
+runs { num_topics: ${k} alpha: 0.1 name: "default" }
 output_dir: "${out}"
 CONFIG
     "${bin}/tools/lda" --config="${work}/config_s${seed}_k${k}.textpb" --plot=false \
