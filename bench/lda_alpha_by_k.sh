@@ -15,20 +15,13 @@
 # (Reuters-21578, 5). Writes WORK_DIR/alpha_by_k.csv (corpus, seed, K, run, α, β,
 # perplexity, training seconds) and prints it.
 set -euo pipefail
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-data="$(cd "${1:-${repo}/../shared/data}" && pwd)"
-work="${2:-/tmp/sgmcmc_alpha_by_k}"
+# shellcheck source=bench/lda_corpora.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lda_corpora.sh"
 corpora="${CORPORA:-text}"
 ks="${KS:-500 1000}"
 seeds="${SEEDS:-1}"
 alphas="${ALPHAS:-0.1 0.05 0.02 0.01}"
-mkdir -p "${work}"
-cd "${repo}"
-./bazelw build --config=bench //tools:lda //tools:text_to_uci
-bin="$(./bazelw info --config=bench bazel-bin 2>/dev/null)"
-
-# shellcheck source=bench/lda_corpora.sh
-source bench/lda_corpora.sh
+lda_bench_setup "${1:-}" "${2:-}" /tmp/sgmcmc_alpha_by_k //tools:lda //tools:text_to_uci
 # The corpus block and the iterations line of each corpus: the text stream (one pass) or a
 # corpus in memory.
 corpus_block() {
@@ -45,11 +38,7 @@ iterations() {
 for corpus in ${corpora}; do
   if [[ "${corpus}" != text ]]; then lda_corpus_iterations "${corpus}" > /dev/null; fi
 done
-if [[ " ${corpora} " == *" text "* && ! -s "${work}/all.txt.gz" ]]; then
-  python3 bench/lda_online_text.py "${data}" "${work}/docs.txt"
-  "${bin}/tools/text_to_uci" --input="${work}/docs.txt" --max_vocabulary_size=10000 \
-    --docword="${work}/all.txt.gz" --vocab_out="${work}/vocab.txt"
-fi
+if [[ " ${corpora} " == *" text "* ]]; then lda_text_stream; fi
 
 csv="${work}/alpha_by_k.csv"
 echo "corpus,seed,num_topics,run,alpha,beta,perplexity,train_seconds" > "${csv}"

@@ -15,20 +15,14 @@
 # entries per cell, run, β, perplexity, training seconds) and prints it. AP at K = 100 and 200,
 # two seeds: about 10 minutes on one core.
 set -euo pipefail
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-data="$(cd "${1:-${repo}/../shared/data}" && pwd)"
-work="${2:-/tmp/sgmcmc_beta_in_memory}"
+# shellcheck source=bench/lda_corpora.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lda_corpora.sh"
 corpora="${CORPORA:-ap cora poliblog}"
 ks="${KS:-100 200}"
 seeds="${SEEDS:-1 2}"
 rhos="${RHOS:-0.1 0.2 0.3}"
-mkdir -p "${work}"
-cd "${repo}"
-./bazelw build --config=bench //tools:lda
-lda="$(./bazelw info --config=bench bazel-bin 2>/dev/null)/tools/lda"
-
-# shellcheck source=bench/lda_corpora.sh
-source bench/lda_corpora.sh
+lda_bench_setup "${1:-}" "${2:-}" /tmp/sgmcmc_beta_in_memory //tools:lda
+lda="${bin}/tools/lda"
 
 csv="${work}/beta_in_memory.csv"
 echo "corpus,seed,num_topics,entries_per_cell,run,beta,perplexity,train_seconds" > "${csv}"

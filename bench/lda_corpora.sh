@@ -1,7 +1,30 @@
 #!/usr/bin/env bash
-# Shared by bench/lda_beta_in_memory.sh and bench/lda_alpha_by_k.sh (sourced, not run): the
-# corpora of ../shared/data as lda tool config blocks, their passes, and the tool's result line.
-# Needs `data` (the shared data directory) set by the caller.
+# Shared by bench/lda_beta_in_memory.sh, bench/lda_alpha_by_k.sh and bench/lda_density_rule.sh
+# (sourced, not run): their set-up, the corpora of ../shared/data as lda tool config blocks,
+# their passes, and the tool's result line.
+
+# lda_bench_setup DATA_DIR WORK_DIR WORK_DEFAULT TARGET...: sets repo, data (DATA_DIR, else
+# ../shared/data), work (WORK_DIR, else WORK_DEFAULT; created), changes to the repository,
+# builds the targets with --config=bench and sets bin to their bazel-bin.
+lda_bench_setup() {
+  repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+  data="$(cd "${1:-${repo}/../shared/data}" && pwd)"
+  work="${2:-$3}"
+  mkdir -p "${work}"
+  cd "${repo}"
+  ./bazelw build --config=bench "${@:4}"
+  bin="$(./bazelw info --config=bench bazel-bin 2>/dev/null)"
+}
+
+# The text stream, unless work already holds it: 20 Newsgroups raw text plus Reuters-21578 as
+# one stream (bench/lda_online_text.py), vocabulary the 10,000 most frequent words, written to
+# work/all.txt.gz and work/vocab.txt. After lda_bench_setup.
+lda_text_stream() {
+  if [[ -s "${work}/all.txt.gz" ]]; then return; fi
+  python3 bench/lda_online_text.py "${data}" "${work}/docs.txt"
+  "${bin}/tools/text_to_uci" --input="${work}/docs.txt" --max_vocabulary_size=10000 \
+    --docword="${work}/all.txt.gz" --vocab_out="${work}/vocab.txt"
+}
 
 # The corpus block of a corpus held in memory (the tool's 10% split): ap, cora, poliblog,
 # kos (the embedded corpus: no block), reuters (Reuters-21578).

@@ -23,23 +23,15 @@
 # Writes WORK_DIR/density_rule.csv (seed, K, entries per topic-word cell, run, β, perplexity,
 # training seconds) and prints it. About 6 minutes per seed on one core.
 set -euo pipefail
-repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-data="${1:-${repo}/../shared/data}"
-work="${2:-/tmp/sgmcmc_density}"
+# shellcheck source=bench/lda_corpora.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lda_corpora.sh"
 ks="${KS:-100 200 500 1000}"
 seeds="${SEEDS:-1}"
-mkdir -p "${work}"
-cd "${repo}"
-./bazelw build --config=bench //tools:lda //tools:text_to_uci
-bin="$(./bazelw info --config=bench bazel-bin 2>/dev/null)"
+lda_bench_setup "${1:-}" "${2:-}" /tmp/sgmcmc_density //tools:lda //tools:text_to_uci
 
 docword="${DOCWORD:-${work}/all.txt.gz}"
 vocab="${VOCAB:-${work}/vocab.txt}"
-if [[ -z "${DOCWORD:-}" && ! -s "${docword}" ]]; then
-  python3 bench/lda_online_text.py "${data}" "${work}/docs.txt"
-  "${bin}/tools/text_to_uci" --input="${work}/docs.txt" --max_vocabulary_size=10000 \
-    --docword="${docword}" --vocab_out="${vocab}"
-fi
+if [[ -z "${DOCWORD:-}" ]]; then lda_text_stream; fi
 if [[ -n "${TEST_DOCWORD:-}" ]]; then
   held_out="test_docword: \"${TEST_DOCWORD}\""
 else
