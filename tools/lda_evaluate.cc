@@ -43,6 +43,7 @@
 #include "eval/evaluation_schedule.h"
 #include "eval/fold_in.h"
 #include "eval/perplexity.h"
+#include "models/lda/lda.h"
 #include "parallel/thread_pool.h"
 #include "tools/lda_run.h"
 #include "tools/lda_transform_run.h"
@@ -52,7 +53,10 @@ ABSL_FLAG(std::string, config, "", "LdaConfig textproto naming the corpus and sp
 ABSL_FLAG(std::string, export_train_dir, "",
           "Write the training documents of the split here as docword.txt + vocab.txt (UCI).");
 ABSL_FLAG(std::string, topics, "", "Comma-separated topic matrices (.tsv or .f64) to score.");
-ABSL_FLAG(double, alpha, 0.1, "Document-topic Dirichlet parameter used for completion (> 0).");
+ABSL_FLAG(double, alpha, 0,
+          "Document-topic Dirichlet parameter used for completion (> 0); 0: the lda tool's "
+          "default for the matrices' K, 0.1 up to K = 100, then 10 / K "
+          "(models::DefaultLdaAlpha). Set it to compare matrices of different samplers.");
 ABSL_FLAG(std::string, output, "",
           "CSV of the scores (file,fold_in_perplexity,gibbs_perplexity); empty: stdout.");
 ABSL_FLAG(bool, gibbs, true,
@@ -96,9 +100,10 @@ absl::Status Main(const char* argv0) {
   }
   if (topics_flag.empty()) return absl::OkStatus();
 
-  const double alpha = absl::GetFlag(FLAGS_alpha);
-  if (!(alpha > 0) || !std::isfinite(alpha)) {
-    return absl::InvalidArgumentError(absl::StrCat("--alpha must be finite and > 0, got ", alpha));
+  double alpha = absl::GetFlag(FLAGS_alpha);
+  if (!(alpha >= 0) || !std::isfinite(alpha)) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("--alpha must be finite and > 0 (0: by K), got ", alpha));
   }
   const int vocabulary_size = data.train.vocabulary_size();
   parallel::ThreadPool pool(config.has_threads() ? config.threads() : 1);
@@ -116,6 +121,13 @@ absl::Status Main(const char* argv0) {
     const int num_topics = read[0].num_topics;
     if (perplexity == nullptr) {
       first_num_topics = num_topics;
+      if (alpha == 0) {
+        alpha = models::DefaultLdaAlpha(num_topics);
+        std::cerr << absl::StrFormat(
+            "alpha %g (default for K = %d: models::DefaultLdaAlpha, the alpha of an lda run "
+            "that named neither preset nor alpha; set --alpha to the run's)\n",
+            alpha, num_topics);
+      }
       eval::FoldInOptions fold_in_options;
       fold_in_options.alpha = alpha;
       SGMCMC_ASSIGN_OR_RETURN(eval::FoldInPerplexity created_fold_in,

@@ -31,6 +31,11 @@ mean_eval="$(awk -F, 'NR == 2 { print $2 }' "${TEST_TMPDIR}/scores.csv")"
 last_eval="$(awk -F, 'NR == 3 { print $2 }' "${TEST_TMPDIR}/scores.csv")"
 [[ "${mean_tool}" == "${mean_eval}" ]] || { echo "mean: ${mean_tool} vs ${mean_eval}"; exit 1; }
 [[ "${last_tool}" == "${last_eval}" ]] || { echo "last: ${last_tool} vs ${last_eval}"; exit 1; }
+# Without --alpha: the lda tool's default for K = 50 (models::DefaultLdaAlpha), the run's 0.1.
+"${evaluate}" --topics="${out}/topic_matrix_mean_scir_fast.phi" --gibbs=false \
+  --output="${TEST_TMPDIR}/scores_default.csv" 2> "${TEST_TMPDIR}/log"
+grep -q "^alpha 0.1 (default for K = 50: models::DefaultLdaAlpha" "${TEST_TMPDIR}/log"
+[[ "$(awk -F, 'NR == 2 { print $2 }' "${TEST_TMPDIR}/scores_default.csv")" == "${mean_tool}" ]]
 
 printf 'the president and the senate voted on the bill\n\npoll numbers for the democratic primary\n' \
   > "${TEST_TMPDIR}/docs.txt"

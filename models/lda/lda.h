@@ -262,10 +262,10 @@ LdaDensityDefault DefaultLdaSettingsByDensity(int64_t entries, int num_topics,
 // (the Python estimator's default β for SCIR). Requires entries >= 0, K, V >= 1.
 double ScirBetaByDensity(int64_t entries, int num_topics, int vocabulary_size);
 // The document-topic α of a run that sets none and names no preset (the lda tool's runs
-// without preset or alpha, lda_distributed without --preset, lda_transform's --alpha=0, the
-// Python estimator's alpha=None): the fast presets' 0.1 up to K = 100, then
-// kDefaultAlphaTopicMass / K, so that a document's prior pseudo-counts over its topics, K α,
-// stay at 10 (K = 200: 0.05, 500: 0.02, 1000: 0.01). Measured (bench/README.md, "α at large
+// without preset or alpha, lda_distributed without --preset, lda_transform's and
+// lda_evaluate's --alpha=0, the Python estimator's alpha=None): the fast presets' 0.1 up to
+// K = 100, then kDefaultAlphaTopicMass / K, so that a document's prior pseudo-counts over its
+// topics, K α, stay at 10 (K = 200: 0.05, 500: 0.02, 1000: 0.01). Measured (bench/README.md, "α at large
 // K"; posterior-mean fold-in perplexity, each run scored under its own α, α = 0.1 / the rule /
 // the best of 0.1, 0.05, 0.02, 0.01): one pass over 20 Newsgroups + Reuters-21578 as one
 // stream (89 tokens per document) at K = 200 / 500 / 1000: 685.1 / 712.6 / 749.0 against
