@@ -520,8 +520,8 @@ void RegisterLda(py::module_& m) {
         return models::DefaultLdaAlpha(num_topics);
       },
       py::arg("num_topics"),
-      "The estimator's default document-topic α: 0.1 up to K = 100 topics, then 10 / K "
-      "(models::DefaultLdaAlpha).");
+      "The estimator's default document-topic α: K α = 0.05 K within [5, 10], α <= 0.1 "
+      "(0.1 up to K = 50, 0.05 at K = 100-200, 0.01 at K = 1000; models::DefaultLdaAlpha).");
   m.def(
       "lda_preset_schedule",
       [](const std::string& sampler) {

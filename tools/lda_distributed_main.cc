@@ -54,7 +54,7 @@ ABSL_FLAG(int, minibatch_size, 1000, "Documents per minibatch (all ranks togethe
 ABSL_FLAG(int, gibbs_sweeps, 0, "Gibbs sweeps per document; 0: the preset's.");
 ABSL_FLAG(double, alpha, 0,
           "Document-topic Dirichlet parameter α (> 0); 0: the preset's, or without --preset "
-          "min(0.1, 10 / K) (models::DefaultLdaAlpha).");
+          "by K (models::DefaultLdaAlpha: K α = 0.05 K within [5, 10], α <= 0.1).");
 ABSL_FLAG(double, beta, 0, "Topic-word Dirichlet parameter β (> 0); 0: the preset's.");
 ABSL_FLAG(int, passes, 1, "Passes over the stream (>= 1).");
 ABSL_FLAG(int64_t, max_iterations, 0, "Stop after this many iterations; 0: when the stream ends.");
@@ -113,8 +113,9 @@ absl::StatusOr<models::DistributedLdaOptions> OptionsFromFlags(int64_t documents
     const double alpha = models::DefaultLdaAlpha(absl::GetFlag(FLAGS_num_topics));
     if (alpha != options.lda.alpha && absl::GetFlag(FLAGS_alpha) == 0) {
       options.lda.alpha = alpha;
-      absl::StrAppend(&reason, "; alpha ", alpha, " (", models::kDefaultAlphaTopicMass,
-                      " / K: models::DefaultLdaAlpha)");
+      absl::StrAppend(&reason, "; alpha ", alpha, " (K alpha = ", models::kDefaultAlphaMidK,
+                      " K within [", models::kDefaultMinTopicMass, ", ",
+                      models::kDefaultMaxTopicMass, "]: models::DefaultLdaAlpha)");
     }
   } else {
     SGMCMC_ASSIGN_OR_RETURN(const models::LdaPreset preset,

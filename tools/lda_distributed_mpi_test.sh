@@ -40,12 +40,12 @@ grep -q "^note: --preset=sgrld_fast runs SGRLD at 0.39536 document-word entries 
 "${dir}/lda_distributed" ${flags} --preset=sgrld_fast --num_topics=8 --max_iterations=1 \
   --output_dir="${t}/sgrld8" > "${t}/sgrld8.out"
 if grep -q "^note:" "${t}/sgrld8.out"; then exit 1; fi
-# Without --preset, alpha follows K (models::DefaultLdaAlpha: 10 / K above K = 100) and says so;
+# Without --preset, alpha follows K (models::DefaultLdaAlpha: 0.05 at K = 200) and says so;
 # --alpha replaces it.
 "${dir}/lda_distributed" --stream_docword="${t}/c/docword.txt" --num_topics=200 --max_iterations=1 \
   --output_dir="${t}/k200" > "${t}/k200.out"
 grep -q "^lda_distributed: .* K = 200, scir, alpha 0.05, " "${t}/k200.out"
-grep -q "; alpha 0.05 (10 / K: models::DefaultLdaAlpha)$" "${t}/k200.out"
+grep -q "; alpha 0.05 (K alpha = 0.05 K within \[5, 10\]: models::DefaultLdaAlpha)$" "${t}/k200.out"
 "${dir}/lda_distributed" --stream_docword="${t}/c/docword.txt" --num_topics=200 --max_iterations=1 \
   --alpha=0.3 --output_dir="${t}/k200a" > "${t}/k200a.out"
 grep -q "^lda_distributed: .* K = 200, scir, alpha 0.3, " "${t}/k200a.out"

@@ -55,8 +55,8 @@ ABSL_FLAG(std::string, export_train_dir, "",
 ABSL_FLAG(std::string, topics, "", "Comma-separated topic matrices (.tsv or .f64) to score.");
 ABSL_FLAG(double, alpha, 0,
           "Document-topic Dirichlet parameter used for completion (> 0); 0: the lda tool's "
-          "default for the matrices' K, 0.1 up to K = 100, then 10 / K "
-          "(models::DefaultLdaAlpha). Set it to compare matrices of different samplers.");
+          "default for the matrices' K (models::DefaultLdaAlpha: K alpha = 0.05 K within "
+          "[5, 10], alpha <= 0.1). Set it to compare matrices of different samplers.");
 ABSL_FLAG(std::string, output, "",
           "CSV of the scores (file,fold_in_perplexity,gibbs_perplexity); empty: stdout.");
 ABSL_FLAG(bool, gibbs, true,

@@ -609,11 +609,13 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
         models::DefaultLdaAlpha(o.num_topics) != o.alpha) {
       o.alpha = models::DefaultLdaAlpha(o.num_topics);
       r.alpha_reason = absl::StrFormat(
-          "alpha %g (default for K = %d: %g / K, so that a document's prior pseudo-counts K alpha "
-          "are %g; it ended 13-22%% lower in perplexity than the preset's %g on text at K = "
-          "500-1000; set the run's alpha to choose; bench/README.md)",
-          o.alpha, o.num_topics, models::kDefaultAlphaTopicMass,
-          models::kDefaultAlphaTopicMass, models::LdaPresetOptions(*preset).alpha);
+          "alpha %g (default for K = %d: a document's prior pseudo-counts K alpha = %g, %g K "
+          "within [%g, %g]; against the preset's %g it ended up to 4%% lower in held-out "
+          "perplexity at K = 100-200 and 13-22%% lower on text at K = 500-1000; set the run's "
+          "alpha to choose; bench/README.md)",
+          o.alpha, o.num_topics, o.alpha * o.num_topics, models::kDefaultAlphaMidK,
+          models::kDefaultMinTopicMass, models::kDefaultMaxTopicMass,
+          models::LdaPresetOptions(*preset).alpha);
     }
     if (density_beta > 0) o.beta = density_beta;
     if (run.has_beta()) o.beta = run.beta();

@@ -120,7 +120,8 @@ struct ResolvedLdaRun {
 // models::DefaultInMemoryLdaPreset: scir_fast with the density rule's β (unless the run sets
 // beta) below models::kScirMaxInMemoryEntriesPerCell entries per cell, where SGRLD ended 3-11%
 // worse, whatever the document length. A run that names neither preset nor alpha gets
-// models::DefaultLdaAlpha(K) (0.1 up to K = 100, then 10 / K), with its reason in alpha_reason
+// models::DefaultLdaAlpha(K) (K α = 0.05 K within [5, 10], α <= 0.1), with its reason in
+// alpha_reason
 // where that is not the preset's α.
 absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& config,
                                                            const std::string& source,

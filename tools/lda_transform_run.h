@@ -49,8 +49,8 @@ struct LdaTransformOptions {
   // Where the D x K matrix goes (tab-separated text).
   std::string output;
   // α, iterations and tolerance of the fold-in; α = 0: models::DefaultLdaAlpha(K), the α of
-  // an lda run over K topics that named neither preset nor alpha (0.1 up to K = 100, then
-  // 10 / K), logged.
+  // an lda run over K topics that named neither preset nor alpha (K α = 0.05 K within
+  // [5, 10], α <= 0.1), logged.
   eval::FoldInOptions fold_in;
   // Worker threads, >= 1; the output does not depend on it. Default 1.
   int threads = 1;

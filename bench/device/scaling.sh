@@ -126,7 +126,7 @@ done
 fi
 # ldadist: sgrld_fast (the runs in bench/README.md); ldadef: the default without --preset
 # (by density: 1.58 entries per cell, so scir_fast with beta 0.1; since session 18 alpha
-# 10 / K = 0.01, models::DefaultLdaAlpha), the same scaling rows.
+# 0.01 at K = 1000, models::DefaultLdaAlpha), the same scaling rows.
 lda_dist_corpus() {
   gen=/tmp/c1e6
   [[ -e $gen/docword.txt ]] || timeout 200 bin/lda_generate_corpus --output_dir=$gen --documents=1000000 \

@@ -212,8 +212,12 @@ double ScirBetaByDensity(int64_t entries, int num_topics, int vocabulary_size) {
 
 double DefaultLdaAlpha(int num_topics) {
   SGMCMC_CHECK(num_topics >= 1) << "DefaultLdaAlpha: need K >= 1, got " << num_topics;
-  return std::min(LdaPresetOptions(LdaPreset::kScirFast).alpha,
-                  kDefaultAlphaTopicMass / static_cast<double>(num_topics));
+  // K α = kDefaultAlphaMidK K within [min, max] mass, α <= 0.1; in this form the middle
+  // piece is kDefaultAlphaMidK exactly.
+  const double k = static_cast<double>(num_topics);
+  return std::min(
+      LdaPresetOptions(LdaPreset::kScirFast).alpha,
+      std::max(kDefaultMinTopicMass / k, std::min(kDefaultAlphaMidK, kDefaultMaxTopicMass / k)));
 }
 
 absl::string_view LdaPresetName(LdaPreset preset) {

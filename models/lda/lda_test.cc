@@ -150,21 +150,32 @@ TEST(LdaPresetTest, DefaultPresetByMeanDocumentLength) {
 // The streamed default by density (bench/README.md, "The default by density on real text"):
 // the measured corpora on both sides of the threshold, SCIR's β by density with its clamps,
 // and the threshold itself.
-// α by K: the fast presets' 0.1 up to K = 100, then 10 / K (a document's K α stays 10).
+// α by K: K α = 0.05 K within [5, 10], α at most the fast presets' 0.1.
 TEST(LdaPresetTest, DefaultAlphaByNumberOfTopics) {
-  for (int k : {1, 10, 50, 99, 100}) {
+  for (int k : {1, 10, 49, 50}) {
     EXPECT_EQ(DefaultLdaAlpha(k), LdaPresetOptions(LdaPreset::kScirFast).alpha) << k;
     EXPECT_EQ(DefaultLdaAlpha(k), LdaPresetOptions(LdaPreset::kSgrldFast).alpha) << k;
   }
-  EXPECT_EQ(DefaultLdaAlpha(101), 10.0 / 101);
+  EXPECT_EQ(DefaultLdaAlpha(80), 5.0 / 80);
+  EXPECT_EQ(DefaultLdaAlpha(100), 0.05);
+  EXPECT_EQ(DefaultLdaAlpha(150), 0.05);
   EXPECT_EQ(DefaultLdaAlpha(200), 0.05);
   EXPECT_EQ(DefaultLdaAlpha(500), 0.02);
   EXPECT_EQ(DefaultLdaAlpha(1000), 0.01);
   EXPECT_EQ(DefaultLdaAlpha(5000), 0.002);
-  for (int k : {100, 101, 1000, 12345, (1 << 24) - 1}) {
-    EXPECT_LE(DefaultLdaAlpha(k) * k, kDefaultAlphaTopicMass * (1 + 1e-15)) << k;
-    EXPECT_GT(DefaultLdaAlpha(k), 0) << k;
+  // Continuous and non-increasing in K; K α within [5, 10] from K = 50 on.
+  double previous = DefaultLdaAlpha(1);
+  for (int k = 2; k <= 3000; ++k) {
+    const double alpha = DefaultLdaAlpha(k);
+    EXPECT_LE(alpha, previous) << k;
+    EXPECT_LE(previous - alpha, 10.0 / (k * (k - 1.0)) * (1 + 1e-12)) << k;
+    if (k >= 50) {
+      EXPECT_GE(alpha * k, kDefaultMinTopicMass * (1 - 1e-15)) << k;
+      EXPECT_LE(alpha * k, kDefaultMaxTopicMass * (1 + 1e-15)) << k;
+    }
+    previous = alpha;
   }
+  EXPECT_GT(DefaultLdaAlpha((1 << 24) - 1), 0);
 }
 
 TEST(LdaPresetTest, DefaultSettingsByDensity) {

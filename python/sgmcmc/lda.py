@@ -191,9 +191,9 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         verbose >= 1).
       alpha, beta: symmetric document-topic and topic-word Dirichlet parameters (> 0).
         alpha None (the default): by K, as the tools' default (models::DefaultLdaAlpha,
-        bench/README.md "α at large K"): 0.1 up to K = 100, then 10 / K (K = 1000: 0.01; on
-        text at K = 500-1000 its held-out perplexity ended 13-22% below 0.1's). The α used is
-        doc_topic_prior_ after fitting.
+        bench/README.md "α at large K"): K α = 0.05 K within [5, 10], α at most 0.1 (0.1 up
+        to K = 50, 0.05 at K = 100-200, 0.01 at K = 1000; on text at K = 500-1000 its held-out
+        perplexity ended 13-22% below 0.1's). The α used is doc_topic_prior_ after fitting.
         beta None (the default): by the counts, as the tools' default by density
         (models::DefaultLdaSettingsByDensity, bench/README.md "The default by density on
         real text"): for SCIR 0.2 x NNZ / (K V) within [0.01, 0.1], NNZ the non-zero

@@ -485,10 +485,11 @@ class ErrorPathTest(unittest.TestCase):
                                places=15)
 
     def test_default_alpha_follows_the_number_of_topics(self):
-        # models::DefaultLdaAlpha: 0.1 up to K = 100, then 10 / K; given values are kept.
+        # models::DefaultLdaAlpha: K alpha = 0.05 K within [5, 10], alpha <= 0.1; given values
+        # are kept.
         X = toy_counts()
         self.assertIsNone(sgmcmc.LDA().alpha)
-        for k, expected in ((5, 0.1), (100, 0.1), (200, 0.05), (1000, 0.01)):
+        for k, expected in ((5, 0.1), (50, 0.1), (100, 0.05), (200, 0.05), (1000, 0.01)):
             lda = small_lda(n_components=k, max_iter=2, eval_every=None).fit(X)
             self.assertEqual(lda.doc_topic_prior_, expected, msg=k)
             self.assertIsNone(lda.alpha)
