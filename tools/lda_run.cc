@@ -610,7 +610,7 @@ absl::StatusOr<std::vector<ResolvedLdaRun>> ResolveLdaRuns(const LdaConfig& conf
       o.alpha = models::DefaultLdaAlpha(o.num_topics);
       r.alpha_reason = absl::StrFormat(
           "alpha %g (default for K = %d: a document's prior pseudo-counts K alpha = %g, %g K "
-          "within [%g, %g]; against the preset's %g it ended up to 4%% lower in held-out "
+          "within [%g, %g]; against the preset's %g it ended up to 7%% lower in held-out "
           "perplexity at K = 100-200 and 13-22%% lower on text at K = 500-1000; set the run's "
           "alpha to choose; bench/README.md)",
           o.alpha, o.num_topics, o.alpha * o.num_topics, models::kDefaultAlphaMidK,
