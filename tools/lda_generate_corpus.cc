@@ -47,7 +47,12 @@ ABSL_FLAG(int, vocabulary_size, 10000, "Vocabulary size V (>= 1).");
 ABSL_FLAG(int, num_topics, 100, "True topics K (>= 1).");
 ABSL_FLAG(double, zipf_exponent, 1.0, "s of the base measure b_w ∝ (w + 1)^-s (>= 0).");
 ABSL_FLAG(double, beta, 0.01, "Mean topic-word concentration: φ_k ~ Dir(beta V b) (> 0).");
-ABSL_FLAG(double, alpha, 0.1, "Document-topic concentration: θ_d ~ Dir(alpha) (> 0).");
+ABSL_FLAG(double, alpha, 0.1,
+          "Document-topic concentration: θ_d ~ Dir(alpha) (> 0). At large K the default 0.1 "
+          "mixes many topics per document (K = 1000, 100 tokens: about 70), where the lda "
+          "tools' default alpha by K (0.01 there, fitted on real text) is wrong by construction: "
+          "set --alpha=0.1 on them, or generate with --alpha=0.01 (bench/README.md, \"α at "
+          "large K\").");
 ABSL_FLAG(std::string, document_length, "poisson",
           "Length law: 'poisson' (mean --mean_document_length) or 'fixed'.");
 ABSL_FLAG(double, mean_document_length, 100, "Poisson mean, or the fixed length (integer).");
