@@ -256,6 +256,7 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
 
     Attributes after fit: components_ (K x V posterior mean), last_sample_ (K x V), samples_
     (if stored), sampler_ (the sampler used), sampler_reason_ (why, when sampler was None),
+    alpha_reason_ (why α is not 0.1, when alpha and doc_topic_prior were None),
     step_size_schedule_ ((h, tau, kappa) used), doc_topic_prior_ and topic_word_prior_ (the
     α and β used), seed_ (the library seed of the fit, drawn when random_state is not an int;
     perplexity's Gibbs sweeps use it too), n_iter_, n_samples_kept_, n_features_in_,
@@ -337,7 +338,7 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
         and the schedule of the sampler's tuned preset. `documents`: the corpus size the counts
         stand for (X's rows, or total_samples)."""
         self._data_sampler = self._data_beta = self._data_schedule = None
-        self.sampler_reason_ = None
+        self.sampler_reason_ = self.alpha_reason_ = None
         indptr, _, counts, num_words = arrays
         rows = len(indptr) - 1
         entries = int(np.count_nonzero(counts))
@@ -351,6 +352,9 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                                                           max(num_words, 1), streamed)
             self._data_sampler = sampler
             self.sampler_reason_ = "sampler %r (default for %s)" % (sampler, reason)
+        if self.alpha is None and self.doc_topic_prior is None and self._alpha() != 0.1:
+            self.alpha_reason_ = ("alpha %g (default for K = %d: K alpha = 0.05 K within [5, 10], "
+                                  "alpha <= 0.1; models::DefaultLdaAlpha)" % (self._alpha(), k))
         # Another sampler value: any β and schedule, so that the chain's own check names it.
         known = sampler if sampler in ("scir", "sgrld") else "scir"
         if self.topic_word_prior is None and self.beta is None:
@@ -449,10 +453,12 @@ class LDA(ClassNamePrefixFeaturesOutMixin, TransformerMixin, BaseEstimator):
                               UserWarning, stacklevel=3)
 
     def _say_defaults(self):
-        """With verbose >= 1, the sampler chosen from the data and why (as the lda tool says)."""
-        if self.sampler_reason_ is not None and _inputs.check_int(
-                "verbose", self.verbose, 0, _inputs.INT32_MAX) >= 1:
-            print("sgmcmc.LDA: %s" % self.sampler_reason_, flush=True)
+        """With verbose >= 1, the sampler chosen from the data and α chosen by K, and why (as
+        the lda tool says)."""
+        if _inputs.check_int("verbose", self.verbose, 0, _inputs.INT32_MAX) >= 1:
+            for reason in (self.sampler_reason_, getattr(self, "alpha_reason_", None)):
+                if reason is not None:
+                    print("sgmcmc.LDA: %s" % reason, flush=True)
 
     def _progress(self, total, description):
         """The chain's progress callback for verbose >= 1 (None otherwise) and its closer."""

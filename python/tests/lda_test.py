@@ -493,8 +493,15 @@ class ErrorPathTest(unittest.TestCase):
             lda = small_lda(n_components=k, max_iter=2, eval_every=None).fit(X)
             self.assertEqual(lda.doc_topic_prior_, expected, msg=k)
             self.assertIsNone(lda.alpha)
-        self.assertEqual(small_lda(n_components=1000, alpha=0.3, max_iter=2, eval_every=None)
-                         .fit(X).doc_topic_prior_, 0.3)
+            if expected == 0.1:
+                self.assertIsNone(lda.alpha_reason_, msg=k)
+            else:
+                self.assertEqual(lda.alpha_reason_, "alpha %g (default for K = %d: K alpha = "
+                                 "0.05 K within [5, 10], alpha <= 0.1; models::DefaultLdaAlpha)"
+                                 % (expected, k))
+        given = small_lda(n_components=1000, alpha=0.3, max_iter=2, eval_every=None).fit(X)
+        self.assertEqual(given.doc_topic_prior_, 0.3)
+        self.assertIsNone(given.alpha_reason_)
         self.assertEqual(small_lda(n_components=1000, doc_topic_prior=0.2, max_iter=2,
                                    eval_every=None).fit(X).doc_topic_prior_, 0.2)
         with self.assertRaisesRegex(ValueError, "n_components"):
