@@ -1,5 +1,6 @@
 #include "tools/lda_transform_run.h"
 
+#include <cmath>
 #include <memory>
 #include <utility>
 
@@ -68,6 +69,10 @@ absl::Status RunLdaTransform(const LdaTransformOptions& options, std::ostream& l
   }
 
   eval::FoldInOptions fold_in_options = options.fold_in;
+  if (!(fold_in_options.alpha >= 0) || !std::isfinite(fold_in_options.alpha)) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "--alpha must be finite and > 0 (0: the default for K), got ", fold_in_options.alpha));
+  }
   if (fold_in_options.alpha == 0) {
     fold_in_options.alpha = models::DefaultLdaAlpha(K);
     log << absl::StrFormat(

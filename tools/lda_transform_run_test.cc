@@ -1,5 +1,6 @@
 #include "tools/lda_transform_run.h"
 
+#include <cmath>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -110,6 +111,15 @@ TEST(LdaTransformTest, ErrorsNameTheFileAndLine) {
               HasSubstr("negative.tsv: row 2 column 3 is -1"));
   options.topics = {Options("x").topics[0], WriteTestFile("three.tsv", "1 1 1 1\n1 1 1 1\n1 1 1 1\n")};
   EXPECT_THAT(RunLdaTransform(options, log).message(), HasSubstr("three.tsv: is 3 x 4"));
+
+  options = Options("err_alpha");
+  options.docword = WriteTestFile("alpha_docword.txt", "1\n4\n1\n1 1 2\n");
+  for (const double alpha : {-1.0, std::nan(""), HUGE_VAL}) {
+    options.fold_in.alpha = alpha;
+    EXPECT_THAT(RunLdaTransform(options, log).message(),
+                HasSubstr("--alpha must be finite and > 0 (0: the default for K), got"))
+        << alpha;
+  }
 
   options = Options("err3");
   EXPECT_THAT(RunLdaTransform(options, log).message(), HasSubstr("exactly one of --docword"));
