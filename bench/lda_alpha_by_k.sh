@@ -17,11 +17,9 @@
 set -euo pipefail
 # shellcheck source=bench/lda_corpora.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lda_corpora.sh"
-corpora="${CORPORA:-text}"
-ks="${KS:-500 1000}"
-seeds="${SEEDS:-1}"
 alphas="${ALPHAS:-0.1 0.05 0.02 0.01}"
-lda_bench_setup "${1:-}" "${2:-}" /tmp/sgmcmc_alpha_by_k //tools:lda //tools:text_to_uci
+lda_bench_setup "${1:-}" "${2:-}" /tmp/sgmcmc_alpha_by_k text "500 1000" 1 \
+  //tools:lda //tools:text_to_uci
 # The corpus block and the iterations line of each corpus: the text stream (one pass) or a
 # corpus in memory.
 corpus_block() {

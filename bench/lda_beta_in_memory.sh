@@ -17,11 +17,9 @@
 set -euo pipefail
 # shellcheck source=bench/lda_corpora.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lda_corpora.sh"
-corpora="${CORPORA:-ap cora poliblog}"
-ks="${KS:-100 200}"
-seeds="${SEEDS:-1 2}"
 rhos="${RHOS:-0.1 0.2 0.3}"
-lda_bench_setup "${1:-}" "${2:-}" /tmp/sgmcmc_beta_in_memory //tools:lda
+lda_bench_setup "${1:-}" "${2:-}" /tmp/sgmcmc_beta_in_memory "ap cora poliblog" "100 200" "1 2" \
+  //tools:lda
 lda="${bin}/tools/lda"
 
 csv="${work}/beta_in_memory.csv"

@@ -3,16 +3,21 @@
 # (sourced, not run): their set-up, the corpora of ../shared/data as lda tool config blocks,
 # their passes, and the tool's result line.
 
-# lda_bench_setup DATA_DIR WORK_DIR WORK_DEFAULT TARGET...: sets repo, data (DATA_DIR, else
-# ../shared/data), work (WORK_DIR, else WORK_DEFAULT; created), changes to the repository,
-# builds the targets with --config=bench and sets bin to their bazel-bin.
+# lda_bench_setup DATA_DIR WORK_DIR WORK_DEFAULT CORPORA KS SEEDS TARGET...: sets repo, data
+# (DATA_DIR, else ../shared/data), work (WORK_DIR, else WORK_DEFAULT; created), the grid
+# corpora, ks and seeds (the environment's CORPORA, KS and SEEDS, else these defaults),
+# changes to the repository, builds the targets with --config=bench and sets bin to their
+# bazel-bin.
 lda_bench_setup() {
   repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
   data="$(cd "${1:-${repo}/../shared/data}" && pwd)"
   work="${2:-$3}"
+  corpora="${CORPORA:-$4}"
+  ks="${KS:-$5}"
+  seeds="${SEEDS:-$6}"
   mkdir -p "${work}"
   cd "${repo}"
-  ./bazelw build --config=bench "${@:4}"
+  ./bazelw build --config=bench "${@:7}"
   bin="$(./bazelw info --config=bench bazel-bin 2>/dev/null)"
 }
 

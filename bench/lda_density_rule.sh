@@ -25,9 +25,9 @@
 set -euo pipefail
 # shellcheck source=bench/lda_corpora.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lda_corpora.sh"
-ks="${KS:-100 200 500 1000}"
-seeds="${SEEDS:-1}"
-lda_bench_setup "${1:-}" "${2:-}" /tmp/sgmcmc_density //tools:lda //tools:text_to_uci
+# No corpora: the text stream, or DOCWORD.
+lda_bench_setup "${1:-}" "${2:-}" /tmp/sgmcmc_density "" "100 200 500 1000" 1 \
+  //tools:lda //tools:text_to_uci
 
 docword="${DOCWORD:-${work}/all.txt.gz}"
 vocab="${VOCAB:-${work}/vocab.txt}"
