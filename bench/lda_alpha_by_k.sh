@@ -38,29 +38,26 @@ for corpus in ${corpora}; do
 done
 if [[ " ${corpora} " == *" text "* ]]; then lda_text_stream; fi
 
-csv="${work}/alpha_by_k.csv"
-echo "corpus,seed,num_topics,run,alpha,beta,perplexity,train_seconds" > "${csv}"
-for corpus in ${corpora}; do
+# One cell: every α in one lda invocation (one evaluation each, at the end: evaluations do not
+# change the chain), then a row per run.
+alpha_cell() {
+  local corpus="$1" seed="$2" k="$3" base="$4" alpha run beta its
   its="$(iterations "${corpus}")"
-  for seed in ${seeds}; do
-    for k in ${ks}; do
-      base="${work}/${corpus}_s${seed}_k${k}"
-      {
-        corpus_block "${corpus}"
-        # One evaluation, at the end (evaluations do not change the chain).
-        echo "seed: ${seed} threads: 1 eval_every: 1000000 output_dir: \"${base}\""
-        for alpha in ${alphas}; do
-          echo "runs { num_topics: ${k} alpha: ${alpha} ${its} name: \"alpha${alpha}\" }"
-        done
-      } > "${base}.textpb"
-      "${bin}/tools/lda" --config="${base}.textpb" --plot=false > "${base}.log" 2>&1
-      # β from the run's settings line "[NAME] sampler=... beta=B ...".
-      for alpha in ${alphas}; do
-        run="alpha${alpha}"
-        beta="$(grep "^\[${run}\] sampler=" "${base}.log" | sed -E 's/.* beta=([^ ]+) .*/\1/')"
-        echo "${corpus},${seed},${k},${run},${alpha},${beta},$(lda_result "${run}" "${base}.log")" >> "${csv}"
-      done
+  {
+    corpus_block "${corpus}"
+    echo "seed: ${seed} threads: 1 eval_every: 1000000 output_dir: \"${base}\""
+    for alpha in ${alphas}; do
+      echo "runs { num_topics: ${k} alpha: ${alpha} ${its} name: \"alpha${alpha}\" }"
     done
+  } > "${base}.textpb"
+  "${bin}/tools/lda" --config="${base}.textpb" --plot=false > "${base}.log" 2>&1
+  # β from the run's settings line "[NAME] sampler=... beta=B ...".
+  for alpha in ${alphas}; do
+    run="alpha${alpha}"
+    beta="$(grep "^\[${run}\] sampler=" "${base}.log" | sed -E 's/.* beta=([^ ]+) .*/\1/')"
+    echo "${corpus},${seed},${k},${run},${alpha},${beta},$(lda_result "${run}" "${base}.log")" >> "${csv}"
   done
-done
-cat "${csv}"
+}
+
+csv="${work}/alpha_by_k.csv"
+lda_grid "${csv}" "corpus,seed,num_topics,run,alpha,beta,perplexity,train_seconds" alpha_cell

@@ -22,48 +22,46 @@ lda_bench_setup "${1:-}" "${2:-}" /tmp/sgmcmc_beta_in_memory "ap cora poliblog" 
   //tools:lda
 lda="${bin}/tools/lda"
 
-csv="${work}/beta_in_memory.csv"
-echo "corpus,seed,num_topics,entries_per_cell,run,beta,perplexity,train_seconds" > "${csv}"
-for corpus in ${corpora}; do
+# One cell: the default run (its reason line gives the training split's NNZ), then the ρ runs,
+# scir_fast and sgrld_fast in one lda invocation; a row per run.
+beta_cell() {
+  local corpus="$1" seed="$2" k="$3" base="$4" its nnz vocabulary density default_beta rho beta
   its="$(lda_corpus_iterations "${corpus}")"
-  for seed in ${seeds}; do
-    for k in ${ks}; do
-      base="${work}/${corpus}_s${seed}_k${k}"
-      # The default run first: its reason line gives the training split's NNZ.
-      printf '%s\nseed: %s threads: 1 eval_every: %s output_dir: "%s"\nruns { num_topics: %s iterations: %s alpha: 0.1 name: "default" }\n' \
-        "$(lda_corpus_block "${corpus}")" "${seed}" "${its}" "${base}_default" "${k}" "${its}" \
-        > "${base}_default.textpb"
-      "${lda}" --config="${base}_default.textpb" --plot=false > "${base}_default.log" 2>&1
-      nnz=""
-      vocabulary=""
-      read -r nnz vocabulary < <(sed -n 's/.*NNZ \/ (K V) = \([0-9]*\) \/ ([0-9]* x \([0-9]*\)).*/\1 \2/p' \
-        "${base}_default.log" | head -n 1) || true
-      if [[ -z "${nnz}" ]]; then
-        echo "${corpus} K = ${k}: the default run printed no NNZ (dense counts, the rule by length);" \
-          "see ${base}_default.log" >&2
-        continue
-      fi
-      density="$(awk -v n="${nnz}" -v k="${k}" -v v="${vocabulary}" 'BEGIN {printf "%.6g", n / (k * v)}')"
-      default_beta="$(sed -n 's/.*sampler=scir .* beta=\([0-9.e-]*\) .*/\1/p' "${base}_default.log" | head -n 1)"
-      echo "${corpus},${seed},${k},${density},default,${default_beta},$(lda_result default "${base}_default.log")" >> "${csv}"
-      {
-        lda_corpus_block "${corpus}"
-        echo "seed: ${seed} threads: 1 eval_every: ${its} output_dir: \"${base}_runs\""
-        for rho in ${rhos}; do
-          beta="$(awk -v r="${rho}" -v d="${density}" 'BEGIN {printf "%.6g", r * d}')"
-          echo "runs { preset: \"scir_fast\" num_topics: ${k} iterations: ${its} beta: ${beta} name: \"scir_rho${rho}\" }"
-        done
-        echo "runs { preset: \"scir_fast\" num_topics: ${k} iterations: ${its} name: \"scir_fast\" }"
-        echo "runs { preset: \"sgrld_fast\" num_topics: ${k} iterations: ${its} name: \"sgrld_fast\" }"
-      } > "${base}_runs.textpb"
-      "${lda}" --config="${base}_runs.textpb" --plot=false > "${base}_runs.log" 2>&1
-      for rho in ${rhos}; do
-        beta="$(awk -v r="${rho}" -v d="${density}" 'BEGIN {printf "%.6g", r * d}')"
-        echo "${corpus},${seed},${k},${density},scir_rho${rho},${beta},$(lda_result "scir_rho${rho}" "${base}_runs.log")" >> "${csv}"
-      done
-      echo "${corpus},${seed},${k},${density},scir_fast,0.1,$(lda_result scir_fast "${base}_runs.log")" >> "${csv}"
-      echo "${corpus},${seed},${k},${density},sgrld_fast,0.01,$(lda_result sgrld_fast "${base}_runs.log")" >> "${csv}"
+  printf '%s\nseed: %s threads: 1 eval_every: %s output_dir: "%s"\nruns { num_topics: %s iterations: %s alpha: 0.1 name: "default" }\n' \
+    "$(lda_corpus_block "${corpus}")" "${seed}" "${its}" "${base}_default" "${k}" "${its}" \
+    > "${base}_default.textpb"
+  "${lda}" --config="${base}_default.textpb" --plot=false > "${base}_default.log" 2>&1
+  nnz=""
+  vocabulary=""
+  read -r nnz vocabulary < <(sed -n 's/.*NNZ \/ (K V) = \([0-9]*\) \/ ([0-9]* x \([0-9]*\)).*/\1 \2/p' \
+    "${base}_default.log" | head -n 1) || true
+  if [[ -z "${nnz}" ]]; then
+    echo "${corpus} K = ${k}: the default run printed no NNZ (dense counts, the rule by length);" \
+      "see ${base}_default.log" >&2
+    return
+  fi
+  density="$(awk -v n="${nnz}" -v k="${k}" -v v="${vocabulary}" 'BEGIN {printf "%.6g", n / (k * v)}')"
+  default_beta="$(sed -n 's/.*sampler=scir .* beta=\([0-9.e-]*\) .*/\1/p' "${base}_default.log" | head -n 1)"
+  echo "${corpus},${seed},${k},${density},default,${default_beta},$(lda_result default "${base}_default.log")" >> "${csv}"
+  {
+    lda_corpus_block "${corpus}"
+    echo "seed: ${seed} threads: 1 eval_every: ${its} output_dir: \"${base}_runs\""
+    for rho in ${rhos}; do
+      beta="$(awk -v r="${rho}" -v d="${density}" 'BEGIN {printf "%.6g", r * d}')"
+      echo "runs { preset: \"scir_fast\" num_topics: ${k} iterations: ${its} beta: ${beta} name: \"scir_rho${rho}\" }"
     done
+    echo "runs { preset: \"scir_fast\" num_topics: ${k} iterations: ${its} name: \"scir_fast\" }"
+    echo "runs { preset: \"sgrld_fast\" num_topics: ${k} iterations: ${its} name: \"sgrld_fast\" }"
+  } > "${base}_runs.textpb"
+  "${lda}" --config="${base}_runs.textpb" --plot=false > "${base}_runs.log" 2>&1
+  for rho in ${rhos}; do
+    beta="$(awk -v r="${rho}" -v d="${density}" 'BEGIN {printf "%.6g", r * d}')"
+    echo "${corpus},${seed},${k},${density},scir_rho${rho},${beta},$(lda_result "scir_rho${rho}" "${base}_runs.log")" >> "${csv}"
   done
-done
-cat "${csv}"
+  echo "${corpus},${seed},${k},${density},scir_fast,0.1,$(lda_result scir_fast "${base}_runs.log")" >> "${csv}"
+  echo "${corpus},${seed},${k},${density},sgrld_fast,0.01,$(lda_result sgrld_fast "${base}_runs.log")" >> "${csv}"
+}
+
+csv="${work}/beta_in_memory.csv"
+lda_grid "${csv}" "corpus,seed,num_topics,entries_per_cell,run,beta,perplexity,train_seconds" \
+  beta_cell

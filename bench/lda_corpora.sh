@@ -21,6 +21,22 @@ lda_bench_setup() {
   bin="$(./bazelw info --config=bench bazel-bin 2>/dev/null)"
 }
 
+# lda_grid CSV HEADER FUNCTION: writes HEADER to CSV, then calls FUNCTION CORPUS SEED K BASE for
+# every cell of the grid (corpora x seeds x ks; BASE = work/CORPUS_sSEED_kK, the prefix of
+# the cell's files), each appending its rows to CSV, and prints CSV.
+lda_grid() {
+  local corpus seed k
+  echo "$2" > "$1"
+  for corpus in ${corpora}; do
+    for seed in ${seeds}; do
+      for k in ${ks}; do
+        "$3" "${corpus}" "${seed}" "${k}" "${work}/${corpus}_s${seed}_k${k}"
+      done
+    done
+  done
+  cat "$1"
+}
+
 # The text stream, unless work already holds it: 20 Newsgroups raw text plus Reuters-21578 as
 # one stream (bench/lda_online_text.py), vocabulary the 10,000 most frequent words, written to
 # work/all.txt.gz and work/vocab.txt. After lda_bench_setup.
