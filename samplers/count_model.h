@@ -158,6 +158,11 @@ class SimplexParameters {
   // as Simplex. The default goes through Simplex, O(rows x cols) per call; the simplex
   // samplers gather, O(rows x columns.size()).
   virtual void SimplexColumns(absl::Span<const int32_t> columns, absl::Span<double> out) const;
+  // ω_{·, col} (col in [0, cols())) as rows() contiguous doubles, for parameters that store
+  // them column by column (models/lda/distributed_lda.cc's gathered columns), so that a reader
+  // copies a column instead of gathering it; nullptr (the default) for parameters stored by
+  // row. Either every column or none is available.
+  virtual const double* ContiguousColumn(int32_t /*col*/) const { return nullptr; }
 };
 
 // A model whose simplex parameters have a Dirichlet prior and whose likelihood enters through

@@ -77,6 +77,13 @@ void LdaCountModel::FillTable(const samplers::SimplexParameters& parameters, int
   // stream (which the hardware prefetcher follows); the K x kSliceWords slice (200 KB at
   // K = 100) stays in L2 while it is transposed into the word-major table.
   constexpr int kSliceWords = 256;
+  if (begin < end && parameters.ContiguousColumn(words_[begin]) != nullptr) {
+    // Stored word-major already: one copy per column.
+    for (int32_t u = begin; u < end; ++u) {
+      table_.SetColumn(u, parameters.ContiguousColumn(words_[u]));
+    }
+    return;
+  }
   std::vector<double>& slice = slices_[thread];
   for (int64_t first = begin; first < end; first += kSliceWords) {
     const int width = static_cast<int>(std::min<int64_t>(kSliceWords, end - first));

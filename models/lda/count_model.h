@@ -23,7 +23,8 @@
 // consumer as it is merged).
 //
 // Cost per call: O(K U) to build the minibatch's word tables (U distinct words; π gathered a
-// few hundred words at a time by SimplexParameters::SimplexColumns and transposed in cache),
+// few hundred words at a time by SimplexParameters::SimplexColumns and transposed in cache, or
+// copied column by column from parameters stored word-major, SimplexParameters::ContiguousColumn),
 // O(S N_t nnz) for the sweeps (N_t tokens, nnz topics per document). Measured:
 // models/lda/lda_benchmark.cc (BM_LdaScaledCounts, BM_LdaScaledCountsKos).
 //
@@ -128,7 +129,8 @@ class LdaCountModel final : public samplers::CountModel {
   // Gibbs sweeps on the documents `batch` with π = `parameters` and the scaled counts
   // (D/n) Σ_d n̂_dkw into `counts`, n̂ the estimator's (the kept sweeps' average of n_dkw, or
   // the last sweep's n_dkw). Reads only the columns of π of the batch's
-  // words, through parameters.SimplexColumns (a gather for the simplex samplers).
+  // words, through parameters.SimplexColumns (a gather for the simplex samplers), or
+  // parameters.ContiguousColumn where it is available.
   void ScaledCounts(rng::Engine& engine, absl::Span<const int64_t> batch,
                     const samplers::SimplexParameters& parameters,
                     samplers::SimplexCounts& counts) const override;
@@ -198,7 +200,8 @@ class LdaCountModel final : public samplers::CountModel {
                  int thread) const;
   void ListWords(int thread) const;
   int32_t PlaceWords(int thread) const;
-  // Builds the columns [begin, end) of table_ (local word indices) from π = `parameters`.
+  // Builds the columns [begin, end) of table_ (local word indices) from π = `parameters`:
+  // column copies where it has ContiguousColumn, else gathered slices transposed.
   void FillTable(const samplers::SimplexParameters& parameters, int32_t begin, int32_t end,
                  int thread) const;
   // Gibbs on the batch documents order[next++] until order is exhausted, on thread

@@ -186,6 +186,37 @@ class OpaqueParameters final : public samplers::SimplexParameters {
   const samplers::SimplexParameters& inner_;
 };
 
+// The sampler's ω stored word-major, read only through ContiguousColumn (as the distributed
+// chain's gathered columns are): Simplex and LogSimplex fail, so a reader that gathers
+// through the generic path fails the test.
+class WordMajorParameters final : public samplers::SimplexParameters {
+ public:
+  explicit WordMajorParameters(const samplers::SimplexParameters& inner)
+      : rows_(inner.rows()), cols_(inner.cols()), columns_(static_cast<size_t>(rows_) * cols_) {
+    std::vector<double> row(cols_);
+    for (int k = 0; k < rows_; ++k) {
+      inner.Simplex(k, absl::MakeSpan(row));
+      for (int w = 0; w < cols_; ++w) columns_[static_cast<size_t>(w) * rows_ + k] = row[w];
+    }
+  }
+  int rows() const override { return rows_; }
+  int cols() const override { return cols_; }
+  void Simplex(int, absl::Span<double>) const override {
+    SGMCMC_CHECK(false) << "WordMajorParameters: read by row";
+  }
+  void LogSimplex(int, absl::Span<double>) const override {
+    SGMCMC_CHECK(false) << "WordMajorParameters: read by row";
+  }
+  const double* ContiguousColumn(int32_t col) const override {
+    return columns_.data() + static_cast<size_t>(col) * rows_;
+  }
+
+ private:
+  int rows_;
+  int cols_;
+  std::vector<double> columns_;
+};
+
 std::vector<double> DenseCounts(const samplers::SimplexCounts& counts) {
   std::vector<double> dense(static_cast<size_t>(counts.rows()) * counts.cols());
   counts.ToDense(absl::MakeSpan(dense));
@@ -217,19 +248,22 @@ TEST(LdaCountModelTest, SameCountsForAnyThreadCountAndParameterPath) {
       if (threads > 0) pool = std::make_unique<parallel::ThreadPool>(threads);
       auto model = LdaCountModel::Create(&corpus, 4, 0.1, 0.5, 7, pool.get());
       ASSERT_TRUE(model.ok());
-      for (bool opaque : {false, true}) {
+      // The sampler's own gather, the generic path through Simplex, and whole columns.
+      const OpaqueParameters opaque(*sampler);
+      const WordMajorParameters word_major(*sampler);
+      for (int path = 0; path < 3; ++path) {
+        const samplers::SimplexParameters& parameters =
+            path == 0 ? static_cast<const samplers::SimplexParameters&>(*sampler)
+            : path == 1 ? static_cast<const samplers::SimplexParameters&>(opaque)
+                        : word_major;
         rng::Engine engine(123);
         samplers::SimplexCounts counts;
-        if (opaque) {
-          (*model)->ScaledCounts(engine, batch, OpaqueParameters(*sampler), counts);
-        } else {
-          (*model)->ScaledCounts(engine, batch, *sampler, counts);
-        }
+        (*model)->ScaledCounts(engine, batch, parameters, counts);
         const std::vector<double> dense = DenseCounts(counts);
         if (reference.empty()) {
           reference = dense;
         } else {
-          EXPECT_EQ(dense, reference) << "threads=" << threads << " opaque=" << opaque
+          EXPECT_EQ(dense, reference) << "threads=" << threads << " path=" << path
                                       << " sampler=" << (scir ? "scir" : "sgrld");
         }
       }

@@ -41,6 +41,12 @@ class GatheredColumns final : public samplers::SimplexParameters {
       for (int k = 0; k < rows_; ++k) out[k * width + j] = column[k];
     }
   }
+  // The count model copies these straight into its word-major table (no transposes).
+  const double* ContiguousColumn(int32_t col) const override {
+    const int32_t index = column_of_word_[col];
+    SGMCMC_CHECK(index >= 0) << "GatheredColumns: word " << col << " not gathered";
+    return columns_ + static_cast<size_t>(index) * rows_;
+  }
 
  private:
   int rows_;

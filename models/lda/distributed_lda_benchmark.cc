@@ -90,6 +90,7 @@ void BM_DistributedLdaStep(benchmark::State& state) {
 BENCHMARK(BM_DistributedLdaStep)
     ->ArgsProduct({{100, 1000}, {1, 2, 4}, {1}})
     ->Args({100, 1, 2})
+    ->Args({1000, 1, 2})
     ->UseManualTime()
     ->Unit(benchmark::kMillisecond);
 

@@ -162,6 +162,14 @@ void MinibatchTopicTable::SetColumns(int first_column, const TopicColumnsView& b
   CopyColumns(block.values.data(), block.num_words, first_column, block.num_words);
 }
 
+void MinibatchTopicTable::SetColumn(int u, const double* column) {
+  SGMCMC_CHECK(0 <= u && u < num_words())
+      << "MinibatchTopicTable::SetColumn: column " << u << " is not inside [0, " << num_words()
+      << ")";
+  std::copy(column, column + num_topics_, columns_.data() + static_cast<size_t>(u) * num_topics_);
+  FinishColumn(u);
+}
+
 void MinibatchTopicTable::CopyColumns(const double* rows, size_t row_stride, int first_column,
                                       int width) {
   // Cache-blocked transpose: a tile of kTileWords columns reads one cache line of each row

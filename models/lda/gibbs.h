@@ -90,6 +90,8 @@ class MinibatchTopicTable {
   // the minibatch's K x U matrix, so a caller can produce π a few hundred words at a time
   // (in cache) instead of the whole K x U matrix first.
   void SetColumns(int first_column, const TopicColumnsView& block);
+  // The same for one column u from K contiguous values (a copy, O(K)).
+  void SetColumn(int u, const double* column);
   // Makes this an unfilled table of the given size (as Allocate), reusing its storage: the
   // next minibatch's table without reallocating.
   void Reset(int num_topics, int num_words, double alpha);

@@ -672,6 +672,21 @@ TEST(MinibatchTopicTableTest, SlicesSetSeparatelyEqualOneBuild) {
   }
 }
 
+TEST(MinibatchTopicTableTest, ColumnsSetOneByOneEqualOneBuild) {
+  // Column 5 all zero: FinishColumn's uniform fallback on this path too.
+  std::vector<double> values = RandomTopics(21, 9, 0.4, 57);
+  for (int k = 0; k < 21; ++k) values[k * 9 + 5] = 0;
+  const TopicColumnsView topics{values, 21, 9};
+  const MinibatchTopicTable reference = MinibatchTopicTable::Build(topics, 0.2);
+  MinibatchTopicTable table = MinibatchTopicTable::Allocate(21, 9, 0.2);
+  for (int u : {3, 8, 0, 1, 2, 4, 5, 6, 7}) {
+    std::vector<double> column(21);
+    for (int k = 0; k < 21; ++k) column[k] = topics.at(k, u);
+    table.SetColumn(u, column.data());
+  }
+  ExpectSameTables(table, reference);
+}
+
 TEST(MinibatchTopicTableTest, ColumnRangesFilledSeparatelyEqualOneBuild) {
   const std::vector<double> values = RandomTopics(6, 40, 0.3, 52);
   const TopicColumnsView topics{values, 6, 40};
@@ -708,6 +723,8 @@ TEST(MinibatchTopicTableDeathTest, BadArgumentsDie) {
                "SetColumns: columns \\[2, 5\\) are not inside \\[0, 3\\]");
   EXPECT_DEATH(table.SetColumns(0, TopicColumnsView{values, 3, 2}),
                "SetColumns: block must be 2 x W, got 3 x 2");
+  EXPECT_DEATH(table.SetColumn(3, values.data()),
+               "SetColumn: column 3 is not inside \\[0, 3\\)");
   std::vector<double> bad = values;
   bad[1] = -0.5;
   EXPECT_DEATH(MinibatchTopicTable::Build(TopicColumnsView{bad, 2, 3}, 0.1),
