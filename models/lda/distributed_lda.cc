@@ -242,7 +242,8 @@ void DistributedLda::Shares(const data::Corpus& minibatch) {
 }
 
 void DistributedLda::OwnedColumns(absl::Span<const int32_t> words,
-                                  absl::Span<const int32_t> index, double* out) {
+                                  absl::Span<const size_t> target_begin,
+                                  absl::Span<double* const> targets) {
   const int K = num_topics();
   // Tasks of kChunk words (a chunk never spans two blocks' sampler calls' scratch).
   constexpr size_t kChunk = 256;
@@ -269,9 +270,12 @@ void DistributedLda::OwnedColumns(absl::Span<const int32_t> words,
       blocks_[i]->SimplexColumns(cols, absl::MakeSpan(omega));
       const double* factor = block_factor_[i].data();
       for (size_t j = 0; j < width; ++j) {
-        const size_t slot = index.empty() ? begin + j : static_cast<size_t>(index[begin + j]);
-        double* column = out + slot * K;
+        const size_t first = target_begin[begin + j];
+        double* column = targets[first];
         for (int k = 0; k < K; ++k) column[k] = omega[k * width + j] * factor[k];
+        for (size_t t = first + 1; t < target_begin[begin + j + 1]; ++t) {
+          std::copy(column, column + K, targets[t]);
+        }
       }
       begin = end;
     }
@@ -281,32 +285,61 @@ void DistributedLda::OwnedColumns(absl::Span<const int32_t> words,
 absl::Status DistributedLda::ExchangeColumns() {
   const int ranks = comm_->size();
   const int r = comm_->rank();
-  const int K = num_topics();
+  const size_t K = static_cast<size_t>(num_topics());
   const std::vector<int32_t>& mine = share_words_[r];
   for (int32_t w : gathered_words_) column_of_word_[w] = -1;
   gathered_words_.clear();
-  columns_.resize(mine.size() * static_cast<size_t>(K));
-  std::vector<int32_t> send_words, receive_index;
-  std::vector<double> send, receive;
-  for (int offset = 0; offset < ranks; ++offset) {
+  columns_.resize(mine.size() * K);
+  // Where each share's columns from this rank's blocks go: this rank's own straight to their
+  // places in columns_, each other rank's into its send buffer, in the order of its words.
+  // Sorted by word (stably), so a column several shares need is computed once and copied.
+  send_buffers_.resize(ranks);
+  requests_.clear();
+  for (int q = 0; q < ranks; ++q) {
+    const std::vector<int32_t>& words = share_words_[q];
+    if (q == r) {
+      for (size_t u = 0; u < words.size(); ++u) {
+        if (Owns(BlockOf(words[u]))) requests_.push_back({words[u], columns_.data() + u * K});
+      }
+      continue;
+    }
+    size_t owned = 0;
+    for (int32_t w : words) owned += Owns(BlockOf(w)) ? 1 : 0;
+    send_buffers_[q].resize(owned * K);
+    double* next = send_buffers_[q].data();
+    for (int32_t w : words) {
+      if (!Owns(BlockOf(w))) continue;
+      requests_.push_back({w, next});
+      next += K;
+    }
+  }
+  std::stable_sort(requests_.begin(), requests_.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  requested_words_.clear();
+  target_begin_.clear();
+  targets_.clear();
+  for (size_t e = 0; e < requests_.size(); ++e) {
+    if (e == 0 || requests_[e].first != requests_[e - 1].first) {
+      requested_words_.push_back(requests_[e].first);
+      target_begin_.push_back(e);
+    }
+    targets_.push_back(requests_[e].second);
+  }
+  target_begin_.push_back(requests_.size());
+  OwnedColumns(requested_words_, target_begin_, targets_);
+  // Round `offset`: this rank's columns to rank r + offset, rank r − offset's to here.
+  std::vector<int32_t> receive_index;
+  std::vector<double> receive;
+  for (int offset = 1; offset < ranks; ++offset) {
     const int destination = (r + offset) % ranks;
     const int source = (r - offset + ranks) % ranks;
-    send_words.clear();
-    for (int32_t w : share_words_[destination]) {
-      if (Owns(BlockOf(w))) send_words.push_back(w);
-    }
     receive_index.clear();
     for (size_t u = 0; u < mine.size(); ++u) {
       if (BlockOf(mine[u]) % ranks == source) receive_index.push_back(static_cast<int32_t>(u));
     }
-    if (offset == 0) {  // this rank's own columns go straight to their places
-      OwnedColumns(send_words, receive_index, columns_.data());
-      continue;
-    }
-    send.resize(send_words.size() * static_cast<size_t>(K));
-    OwnedColumns(send_words, {}, send.data());
-    receive.resize(receive_index.size() * static_cast<size_t>(K));
-    SGMCMC_RETURN_IF_ERROR(comm_->Shift(send, absl::MakeSpan(receive), offset));
+    receive.resize(receive_index.size() * K);
+    SGMCMC_RETURN_IF_ERROR(
+        comm_->Shift(send_buffers_[destination], absl::MakeSpan(receive), offset));
     for (size_t e = 0; e < receive_index.size(); ++e) {
       std::copy(receive.begin() + e * K, receive.begin() + (e + 1) * K,
                 columns_.begin() + static_cast<size_t>(receive_index[e]) * K);

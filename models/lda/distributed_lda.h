@@ -35,6 +35,8 @@
 // Cost per iteration and rank: the share's sweeps (O(S N_t / P) token updates, sparse in K),
 // O(K V / P) for the topic update, and communication of K doubles per distinct word of the
 // share plus 3 doubles per non-zero count, plus 2 all-reduces of K and K V / width doubles.
+// An owner computes each requested column of its blocks once (O(K) for each distinct word of
+// the minibatch it owns) and copies it to every share that holds the word.
 // Not supported (Create refuses): LdaTopicUpdate::kLazy and kPersistentJoint. Checkpoints are
 // per rank (SaveState / RestoreState) and restore the same rank count.
 //
@@ -52,6 +54,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -149,10 +152,11 @@ class DistributedLda {
   void SetLogMasses(absl::Span<const double> masses);
   // Rank q's share of the minibatch: its slots and its distinct words, ascending.
   void Shares(const data::Corpus& minibatch);
-  // π at `words` (all owned by this rank, ascending) into out, word-major (K per word): word
-  // j's column at out + K j, or at out + K index[j] with an `index`. Over the pool's threads.
-  void OwnedColumns(absl::Span<const int32_t> words, absl::Span<const int32_t> index,
-                    double* out);
+  // π at `words` (all owned by this rank, ascending, distinct), each column computed once and
+  // written to every place that needs it: word j's K values to targets[t] for t in
+  // [target_begin[j], target_begin[j + 1]). Over the pool's threads.
+  void OwnedColumns(absl::Span<const int32_t> words, absl::Span<const size_t> target_begin,
+                    absl::Span<double* const> targets);
   // Step 2: this rank's columns of π at its share's words.
   absl::Status ExchangeColumns();
   // Step 4: the outgoing counts to their owners (into incoming_) and the row totals summed.
@@ -190,6 +194,14 @@ class DistributedLda {
   std::unique_ptr<LdaCountModel> count_model_;
   std::vector<int64_t> share_batch_;                // 0 .. share size - 1
   std::vector<double> columns_;                     // K per word of share_words_[rank]
+  // ExchangeColumns': per rank the columns this rank sends it (K per word); the (word, place)
+  // requests for this rank's columns; the distinct requested words and, per word, its places
+  // (targets_[target_begin_[j] .. target_begin_[j + 1])).
+  std::vector<std::vector<double>> send_buffers_;
+  std::vector<std::pair<int32_t, double*>> requests_;
+  std::vector<int32_t> requested_words_;
+  std::vector<size_t> target_begin_;
+  std::vector<double*> targets_;
   std::vector<int32_t> column_of_word_;             // V, -1 outside the share's words
   std::vector<int32_t> gathered_words_;             // the words column_of_word_ maps
   // Outgoing (topic, word, count) triples per thread and destination rank.
