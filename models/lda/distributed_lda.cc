@@ -288,8 +288,18 @@ absl::Status DistributedLda::ExchangeColumns() {
   const size_t K = static_cast<size_t>(num_topics());
   const std::vector<int32_t>& mine = share_words_[r];
   for (int32_t w : gathered_words_) column_of_word_[w] = -1;
-  gathered_words_.clear();
+  gathered_words_ = mine;
   columns_.resize(mine.size() * K);
+  // columns_ holds the share's columns grouped by owner (rank 0's words, then rank 1's, ...,
+  // each group ascending, as its owner sends them), so that each owner's columns arrive
+  // straight into their segment; column_of_word_ maps a word to its place.
+  segment_begin_.assign(ranks + 1, 0);
+  for (int32_t w : mine) ++segment_begin_[BlockOf(w) % ranks + 1];
+  for (int q = 0; q < ranks; ++q) segment_begin_[q + 1] += segment_begin_[q];
+  {
+    std::vector<size_t> next(segment_begin_.begin(), segment_begin_.end() - 1);
+    for (int32_t w : mine) column_of_word_[w] = static_cast<int32_t>(next[BlockOf(w) % ranks]++);
+  }
   // Where each share's columns from this rank's blocks go: this rank's own straight to their
   // places in columns_, each other rank's into its send buffer, in the order of its words.
   // Sorted by word (stably), so a column several shares need is computed once and copied.
@@ -298,8 +308,9 @@ absl::Status DistributedLda::ExchangeColumns() {
   for (int q = 0; q < ranks; ++q) {
     const std::vector<int32_t>& words = share_words_[q];
     if (q == r) {
-      for (size_t u = 0; u < words.size(); ++u) {
-        if (Owns(BlockOf(words[u]))) requests_.push_back({words[u], columns_.data() + u * K});
+      for (int32_t w : words) {
+        if (!Owns(BlockOf(w))) continue;
+        requests_.push_back({w, columns_.data() + static_cast<size_t>(column_of_word_[w]) * K});
       }
       continue;
     }
@@ -327,26 +338,14 @@ absl::Status DistributedLda::ExchangeColumns() {
   }
   target_begin_.push_back(requests_.size());
   OwnedColumns(requested_words_, target_begin_, targets_);
-  // Round `offset`: this rank's columns to rank r + offset, rank r − offset's to here.
-  std::vector<int32_t> receive_index;
-  std::vector<double> receive;
+  // Round `offset`: this rank's columns to rank r + offset, rank r − offset's into its segment.
   for (int offset = 1; offset < ranks; ++offset) {
     const int destination = (r + offset) % ranks;
     const int source = (r - offset + ranks) % ranks;
-    receive_index.clear();
-    for (size_t u = 0; u < mine.size(); ++u) {
-      if (BlockOf(mine[u]) % ranks == source) receive_index.push_back(static_cast<int32_t>(u));
-    }
-    receive.resize(receive_index.size() * K);
-    SGMCMC_RETURN_IF_ERROR(
-        comm_->Shift(send_buffers_[destination], absl::MakeSpan(receive), offset));
-    for (size_t e = 0; e < receive_index.size(); ++e) {
-      std::copy(receive.begin() + e * K, receive.begin() + (e + 1) * K,
-                columns_.begin() + static_cast<size_t>(receive_index[e]) * K);
-    }
+    const absl::Span<double> segment = absl::MakeSpan(columns_).subspan(
+        segment_begin_[source] * K, (segment_begin_[source + 1] - segment_begin_[source]) * K);
+    SGMCMC_RETURN_IF_ERROR(comm_->Shift(send_buffers_[destination], segment, offset));
   }
-  for (size_t u = 0; u < mine.size(); ++u) column_of_word_[mine[u]] = static_cast<int32_t>(u);
-  gathered_words_ = mine;
   return absl::OkStatus();
 }
 

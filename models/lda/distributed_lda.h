@@ -193,7 +193,10 @@ class DistributedLda {
   data::Corpus share_;                              // this rank's documents
   std::unique_ptr<LdaCountModel> count_model_;
   std::vector<int64_t> share_batch_;                // 0 .. share size - 1
-  std::vector<double> columns_;                     // K per word of share_words_[rank]
+  // K per word of share_words_[rank], grouped by owner: rank q's words at
+  // [segment_begin_[q], segment_begin_[q + 1]) (ExchangeColumns).
+  std::vector<double> columns_;
+  std::vector<size_t> segment_begin_;
   // ExchangeColumns': per rank the columns this rank sends it (K per word); the (word, place)
   // requests for this rank's columns; the distinct requested words and, per word, its places
   // (targets_[target_begin_[j] .. target_begin_[j + 1])).
@@ -202,7 +205,7 @@ class DistributedLda {
   std::vector<int32_t> requested_words_;
   std::vector<size_t> target_begin_;
   std::vector<double*> targets_;
-  std::vector<int32_t> column_of_word_;             // V, -1 outside the share's words
+  std::vector<int32_t> column_of_word_;             // V: the word's column, -1 outside the share
   std::vector<int32_t> gathered_words_;             // the words column_of_word_ maps
   // Outgoing (topic, word, count) triples per thread and destination rank.
   std::vector<std::vector<std::vector<double>>> outgoing_;
