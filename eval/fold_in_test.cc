@@ -1,5 +1,6 @@
 #include "eval/fold_in.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -45,6 +46,94 @@ FoldInOptions Exact(double alpha) {
   options.max_iterations = 1000000;
   options.tolerance = 1e-15;
   return options;
+}
+
+// The header's fixed-point iterations written out plainly for one document (words ascending,
+// distinct, with their counts), in fold_in.cc's order of operations: each Σ_k θ_k φ_kw as
+// eight partial sums (entry k in sum k mod 8) combined pairwise, no fused multiply-adds.
+// Stops, as the fold-in does with tolerance 0, when no proportion changes; adds the iterations
+// it ran to `*used`.
+std::vector<double> ReferenceFoldIn(const std::vector<int>& words,
+                                    const std::vector<double>& counts,
+                                    const std::vector<double>& phi, int K, int V, double alpha,
+                                    int iterations, int* used) {
+  double n = 0;
+  for (double c : counts) n += c;
+  const double inverse_total = 1.0 / (n + K * alpha);
+  std::vector<double> theta(K, 1.0 / K), acc(K), column(K);
+  for (int it = 0; it < iterations; ++it) {
+    std::fill(acc.begin(), acc.end(), 0.0);
+    for (size_t j = 0; j < words.size(); ++j) {
+      for (int k = 0; k < K; ++k) column[k] = phi[static_cast<size_t>(k) * V + words[j]];
+      double part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+      for (int k = 0; k < K; ++k) {
+        const double product = theta[k] * column[k];
+        part[k % 8] = part[k % 8] + product;
+      }
+      const double s = ((part[0] + part[1]) + (part[2] + part[3])) +
+                       ((part[4] + part[5]) + (part[6] + part[7]));
+      const double c = counts[j] / s;
+      for (int k = 0; k < K; ++k) {
+        const double product = c * column[k];
+        acc[k] = acc[k] + product;
+      }
+    }
+    ++*used;
+    bool changed = false;
+    for (int k = 0; k < K; ++k) {
+      const double product = theta[k] * acc[k];
+      const double next = (alpha + product) * inverse_total;
+      changed |= next != theta[k];
+      theta[k] = next;
+    }
+    if (!changed) break;
+  }
+  return theta;
+}
+
+// At large K the fold-in's sums are split into partial sums and run in AVX2 where the CPU has
+// it: the result is still a fixed function of its input, the same bits as the plain loops
+// above (a fused multiply-add or another order of the partial sums would differ in the last
+// bits somewhere among these 3 x 1003 proportions after up to 40 iterations).
+TEST(FoldInTest, LargeKGivesTheBitsOfThePlainIterations) {
+  constexpr int K = 1003, V = 40;  // K not a multiple of 8: the partial sums' remainder
+  rng::Engine engine(91);
+  std::vector<double> phi(static_cast<size_t>(K) * V);
+  for (int k = 0; k < K; ++k) {
+    double sum = 0;
+    for (int w = 0; w < V; ++w) {
+      sum += phi[static_cast<size_t>(k) * V + w] = rng::UniformDouble(engine);
+    }
+    for (int w = 0; w < V; ++w) phi[static_cast<size_t>(k) * V + w] /= sum;
+  }
+  const std::vector<std::vector<int32_t>> docs = {
+      {3, 3, 7, 12, 12, 12, 39}, {0}, {5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 20, 21, 22}};
+  FoldInOptions options;
+  options.alpha = 0.01;
+  options.max_iterations = 40;
+  options.tolerance = 0;
+  const FoldIn fold_in = MakeFoldIn(MakeCorpus(V, docs), K, options);
+  const std::vector<double> theta = Transform(fold_in, phi);
+  int used = 0;
+  for (size_t d = 0; d < docs.size(); ++d) {
+    std::vector<int> words;
+    std::vector<double> counts;
+    for (int32_t w : docs[d]) {
+      if (!words.empty() && words.back() == w) {
+        counts.back() += 1;
+      } else {
+        words.push_back(w);
+        counts.push_back(1);
+      }
+    }
+    const std::vector<double> expected =
+        ReferenceFoldIn(words, counts, phi, K, V, 0.01, 40, &used);
+    for (int k = 0; k < K; ++k) {
+      ASSERT_EQ(theta[d * K + k], expected[k]) << "document " << d << " topic " << k;
+    }
+  }
+  EXPECT_EQ(fold_in.last_iterations(), used);
+  EXPECT_GT(used, 2 * 40);  // the two longer documents ran every iteration
 }
 
 // L'(t) of the header's L for K = 2, θ = (t, 1 - t).
