@@ -26,7 +26,8 @@
 // of p_dw over evaluations, the SG-MCMC predictive), it scores one φ as a point estimate, with
 // no randomness and no memory between evaluations; the two are never mixed.
 //
-// Cost: O(iterations * U * K) per document (U its distinct words; at most max_iterations),
+// Cost: O(iterations * U * K) per document (U its distinct words; at most max_iterations;
+// the per-word sums in eight partial sums, AVX2 where the CPU has it, the same bits either way),
 // O(N_held_out K) for the scoring, O(K V) for the transpose of φ; memory O(V K + U).
 //
 // Example:
