@@ -1,6 +1,7 @@
 #include "models/lda/topics.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 
 #include "absl/strings/str_cat.h"
@@ -22,10 +23,9 @@ std::vector<TopicSummary> SummarizeTopics(absl::Span<const double> topics, int n
   std::vector<int> order(vocabulary_size);
   for (int k = 0; k < num_topics; ++k) {
     const double* row = topics.data() + static_cast<size_t>(k) * vocabulary_size;
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [row](int a, int b) {
+    const auto before = [row](int a, int b) {
       return row[a] != row[b] ? row[a] > row[b] : a < b;
-    });
+    };
     TopicSummary& summary = summaries[k];
     double total = 0;
     int below = 0;
@@ -34,18 +34,34 @@ std::vector<TopicSummary> SummarizeTopics(absl::Span<const double> topics, int n
       below += row[w] < threshold;
     }
     summary.sparsity = static_cast<double>(below) / vocabulary_size;
-    for (int i = 0; i < top_n; ++i) {
-      summary.top_words.push_back(order[i]);
-      summary.top_probabilities.push_back(row[order[i]]);
-    }
+    // Only a sorted prefix is needed: the top_n words and the words up to 90% of the mass.
+    // order[0, sorted) is the prefix (unique: `before` is a strict total order), grown by
+    // doubling: select the next words (nth_element), sort them, add their masses in order.
+    std::iota(order.begin(), order.end(), 0);
+    int sorted = 0;
+    int want = std::min(vocabulary_size, std::max(top_n, 256));
     double mass = 0;
     summary.mass_90_words = vocabulary_size;
-    for (int i = 0; i < vocabulary_size; ++i) {
-      mass += row[order[i]];
-      if (mass >= 0.9 * total) {
+    for (int i = 0;;) {
+      if (want < vocabulary_size) {
+        std::nth_element(order.begin() + sorted, order.begin() + want, order.end(), before);
+      }
+      std::sort(order.begin() + sorted, order.begin() + want, before);
+      sorted = want;
+      for (; i < sorted; ++i) {
+        mass += row[order[i]];
+        if (mass >= 0.9 * total) break;
+      }
+      if (i < sorted) {
         summary.mass_90_words = i + 1;
         break;
       }
+      if (sorted == vocabulary_size) break;
+      want = static_cast<int>(std::min<int64_t>(vocabulary_size, 2 * static_cast<int64_t>(want)));
+    }
+    for (int i = 0; i < top_n; ++i) {
+      summary.top_words.push_back(order[i]);
+      summary.top_probabilities.push_back(row[order[i]]);
     }
   }
   return summaries;

@@ -8,7 +8,8 @@
 //    uniform probability (SCIR's topics put exact-zero-count words far below this; the
 //    SCIR paper, §2.3, argues SGRLD cannot).
 //
-// Cost: O(V log V) per topic (one sort of the row).
+// Cost: O(V log m) per topic, m the words up to 90% of its mass (at least 256, at most V): the
+// row is sorted only as far as the summary reads it.
 //
 // Example:
 //   std::vector<TopicSummary> summary = SummarizeTopics(topics, K, V, /*top_n=*/10);

@@ -1,5 +1,9 @@
 #include "models/lda/topics.h"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -26,6 +30,54 @@ TEST(SummarizeTopicsTest, TopWordsMassAndSparsity) {
   EXPECT_EQ(s[2].top_words, (std::vector<int>{0, 3, 1}));
   EXPECT_EQ(s[2].mass_90_words, 2);
   EXPECT_DOUBLE_EQ(s[2].sparsity, 3.0 / 5);
+}
+
+// The summary reads a row sorted only as far as it needs: the same words, probabilities and
+// mass_90_words as from the whole row sorted, for peaked rows (90% of the mass in a few words),
+// flat rows (the prefix doubles up to most of V) and rows with ties and zeros.
+TEST(SummarizeTopicsTest, SameAsSortingTheWholeRow) {
+  constexpr int V = 5000, K = 4, kTop = 12;
+  std::vector<double> topics(static_cast<size_t>(K) * V);
+  uint64_t state = 12345;
+  auto uniform = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<double>(state >> 11) * 0x1.0p-53;
+  };
+  for (int w = 0; w < V; ++w) {
+    topics[w] = std::pow(uniform(), 400.0);                   // peaked
+    topics[V + w] = 1.0 + 0.01 * uniform();                   // flat
+    topics[2 * V + w] = static_cast<double>(w % 7);           // ties and zeros
+    topics[3 * V + w] = w < 300 ? uniform() : 1e-9 * uniform();  // mass in the first 300
+  }
+  for (int k = 0; k < K; ++k) {
+    double sum = 0;
+    for (int w = 0; w < V; ++w) sum += topics[k * V + w];
+    for (int w = 0; w < V; ++w) topics[k * V + w] /= sum;
+  }
+  const std::vector<TopicSummary> s = SummarizeTopics(topics, K, V, kTop);
+  for (int k = 0; k < K; ++k) {
+    const double* row = topics.data() + static_cast<size_t>(k) * V;
+    std::vector<int> order(V);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(),
+              [row](int a, int b) { return row[a] != row[b] ? row[a] > row[b] : a < b; });
+    double total = 0;
+    for (int w = 0; w < V; ++w) total += row[w];
+    int mass_90 = V;
+    double mass = 0;
+    for (int i = 0; i < V; ++i) {
+      mass += row[order[i]];
+      if (mass >= 0.9 * total) {
+        mass_90 = i + 1;
+        break;
+      }
+    }
+    EXPECT_EQ(s[k].top_words, std::vector<int>(order.begin(), order.begin() + kTop)) << k;
+    EXPECT_EQ(s[k].mass_90_words, mass_90) << k;
+    for (int i = 0; i < kTop; ++i) EXPECT_EQ(s[k].top_probabilities[i], row[order[i]]);
+  }
+  EXPECT_LT(s[0].mass_90_words, 256);  // found in the first prefix
+  EXPECT_GT(s[1].mass_90_words, 4000);  // found after several doublings
 }
 
 TEST(SummarizeTopicsTest, TopNCappedAtVocabulary) {
