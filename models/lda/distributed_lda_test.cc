@@ -100,6 +100,13 @@ TEST(DistributedLdaTest, BitIdenticalForAnyRankAndThreadCount) {
     // The run moved: the topics are not the uniform start, and differ from the mean.
     EXPECT_NE(reference.topics[0], 1.0 / 96);
     EXPECT_NE(reference.topics, reference.mean);
+    // Minibatches of 3 documents on 4 ranks: rank 3's share is empty (no columns to receive,
+    // no sweeps), while it still sends its blocks' columns and steps them.
+    const Result small = RunChain(corpus, options, 1, 0, 8, 3);
+    const Result spread = RunChain(corpus, options, 4, 2, 8, 3);
+    EXPECT_EQ(spread.topics, small.topics) << LdaSamplerName(sampler);
+    EXPECT_EQ(spread.mean, small.mean) << LdaSamplerName(sampler);
+    EXPECT_NE(small.topics, reference.topics);
   }
 }
 
