@@ -19,7 +19,7 @@ namespace sgmcmc::models {
 namespace {
 
 // The columns of π a rank gathered for its share's words, as the SimplexParameters the count
-// model reads (it reads only SimplexColumns, at those words).
+// model reads: ContiguousColumn (or SimplexColumns), at those words only.
 class GatheredColumns final : public samplers::SimplexParameters {
  public:
   GatheredColumns(int rows, int cols, const double* columns, const int32_t* column_of_word)
