@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "testing/file_testing.h"
@@ -62,6 +64,44 @@ TEST(TopicMatrixTest, TsvAndF64) {
   ASSERT_TRUE(read.ok()) << read.status();
   EXPECT_EQ(read->num_topics, 2);
   EXPECT_EQ(read->values, values);
+}
+
+// The TSV writes each value as printf's "%.9g" does (absl::StrFormat here): zeros, subnormals,
+// the extremes, values that round up to a new power of ten, and random probabilities.
+TEST(TopicMatrixTest, TsvValuesAreNineSignificantDigitsAsPrintfWritesThem) {
+  std::vector<double> values = {0.0,
+                                -0.0,
+                                1.0,
+                                0.1,
+                                1.0 / 3,
+                                9.9999999995e-5,
+                                99999.99995,
+                                123456789.0,
+                                1234567890.0,
+                                1e-5,
+                                1e-4,
+                                5e-324,
+                                2.2250738585072014e-308,
+                                std::numeric_limits<double>::max(),
+                                std::numeric_limits<double>::denorm_min() * 12345};
+  uint64_t state = 7;
+  while (values.size() < 2000) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    const double u = static_cast<double>(state >> 11) * 0x1.0p-53;
+    values.push_back(std::pow(u, 1 + static_cast<double>(values.size() % 60)));
+  }
+  const int V = 20;
+  const int K = static_cast<int>(values.size()) / V;
+  values.resize(static_cast<size_t>(K) * V);
+  std::string expected;
+  for (int k = 0; k < K; ++k) {
+    for (int w = 0; w < V; ++w) {
+      absl::StrAppend(&expected, w == 0 ? "" : "\t",
+                      absl::StrFormat("%.9g", values[static_cast<size_t>(k) * V + w]));
+    }
+    expected += "\n";
+  }
+  EXPECT_EQ(FormatTopicMatrixTsv(values, K, V), expected);
 }
 
 TEST(TopicMatrixTest, ErrorsNameFileAndLine) {
