@@ -65,6 +65,24 @@ LdaCountModel::LdaCountModel(const data::Corpus* corpus, int num_topics, double 
       // ceil(V / 64) words, rounded up to whole 64-byte cache lines.
       word_bits_stride_((corpus->vocabulary_size() + 511) / 512 * 8) {}
 
+void WordMajorColumns::Simplex(int row, absl::Span<double>) const {
+  SGMCMC_CHECK(false) << "WordMajorColumns: row " << row
+                      << " read by row; it holds only some words' columns";
+}
+
+void WordMajorColumns::LogSimplex(int row, absl::Span<double>) const {
+  SGMCMC_CHECK(false) << "WordMajorColumns: row " << row
+                      << " read by row; it holds only some words' columns";
+}
+
+const double* WordMajorColumns::ContiguousColumn(int32_t col) const {
+  SGMCMC_CHECK(col >= 0 && col < cols_) << "WordMajorColumns: word " << col << " outside [0, "
+                                        << cols_ << ")";
+  const int32_t index = column_of_word_[col];
+  SGMCMC_CHECK(index >= 0) << "WordMajorColumns: word " << col << " not stored";
+  return columns_ + static_cast<size_t>(index) * rows_;
+}
+
 void LdaCountModel::set_gibbs_sweeps(int gibbs_sweeps) {
   SGMCMC_CHECK(gibbs_sweeps >= 1) << "LdaCountModel::set_gibbs_sweeps: " << gibbs_sweeps;
   gibbs_sweeps_ = gibbs_sweeps;

@@ -84,6 +84,29 @@ enum class LdaCountEstimator {
 // "sweep_average" / "last_sweep" / "persistent_joint".
 absl::string_view LdaCountEstimatorName(LdaCountEstimator estimator);
 
+// π stored word-major for some of the words: word w's K probabilities at
+// columns + K column_of_word[w] (column_of_word[w] < 0: not stored). The count model copies
+// these whole columns into its table (SimplexParameters::ContiguousColumn); the row readers
+// (Simplex, LogSimplex, and so the default SimplexColumns) fail, and so does reading a word
+// that is not stored (both programmer errors). models/lda/distributed_lda.cc's gathered columns.
+// A view: the caller owns both arrays.
+class WordMajorColumns final : public samplers::SimplexParameters {
+ public:
+  WordMajorColumns(int rows, int cols, const double* columns, const int32_t* column_of_word)
+      : rows_(rows), cols_(cols), columns_(columns), column_of_word_(column_of_word) {}
+  int rows() const override { return rows_; }
+  int cols() const override { return cols_; }
+  void Simplex(int row, absl::Span<double> out) const override;
+  void LogSimplex(int row, absl::Span<double> out) const override;
+  const double* ContiguousColumn(int32_t col) const override;
+
+ private:
+  int rows_;
+  int cols_;
+  const double* columns_;
+  const int32_t* column_of_word_;
+};
+
 // Step 2 of an online LDA iteration as a samplers::CountModel over an in-memory training corpus: the items are the
 // documents. ScaledCounts uses one engine word (the key of the per-document streams).
 //

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <numeric>
 #include <vector>
 
 #include "base/check.h"
@@ -186,36 +187,32 @@ class OpaqueParameters final : public samplers::SimplexParameters {
   const samplers::SimplexParameters& inner_;
 };
 
-// The sampler's ω stored word-major, read only through ContiguousColumn (as the distributed
-// chain's gathered columns are): Simplex and LogSimplex fail, so a reader that gathers
-// through the generic path fails the test.
-class WordMajorParameters final : public samplers::SimplexParameters {
- public:
-  explicit WordMajorParameters(const samplers::SimplexParameters& inner)
-      : rows_(inner.rows()), cols_(inner.cols()), columns_(static_cast<size_t>(rows_) * cols_) {
-    std::vector<double> row(cols_);
-    for (int k = 0; k < rows_; ++k) {
-      inner.Simplex(k, absl::MakeSpan(row));
-      for (int w = 0; w < cols_; ++w) columns_[static_cast<size_t>(w) * rows_ + k] = row[w];
+// The sampler's ω stored word-major (every word, in word order), for WordMajorColumns.
+std::vector<double> WordMajor(const samplers::SimplexParameters& sampler) {
+  std::vector<double> columns(static_cast<size_t>(sampler.rows()) * sampler.cols());
+  std::vector<double> row(sampler.cols());
+  for (int k = 0; k < sampler.rows(); ++k) {
+    sampler.Simplex(k, absl::MakeSpan(row));
+    for (int w = 0; w < sampler.cols(); ++w) {
+      columns[static_cast<size_t>(w) * sampler.rows() + k] = row[w];
     }
   }
-  int rows() const override { return rows_; }
-  int cols() const override { return cols_; }
-  void Simplex(int, absl::Span<double>) const override {
-    SGMCMC_CHECK(false) << "WordMajorParameters: read by row";
-  }
-  void LogSimplex(int, absl::Span<double>) const override {
-    SGMCMC_CHECK(false) << "WordMajorParameters: read by row";
-  }
-  const double* ContiguousColumn(int32_t col) const override {
-    return columns_.data() + static_cast<size_t>(col) * rows_;
-  }
+  return columns;
+}
 
- private:
-  int rows_;
-  int cols_;
-  std::vector<double> columns_;
-};
+TEST(WordMajorColumnsDeathTest, RowReadsAndUnstoredWordsDie) {
+  const std::vector<double> columns = {0.25, 0.75, 0.5, 0.5};  // K = 2, words 2 and 0
+  const std::vector<int32_t> column_of_word = {1, -1, 0};
+  const WordMajorColumns pi(2, 3, columns.data(), column_of_word.data());
+  EXPECT_EQ(pi.ContiguousColumn(2), columns.data());
+  EXPECT_EQ(pi.ContiguousColumn(0), columns.data() + 2);
+  EXPECT_DEATH(pi.ContiguousColumn(1), "WordMajorColumns: word 1 not stored");
+  EXPECT_DEATH(pi.ContiguousColumn(3), "word 3 outside \\[0, 3\\)");
+  std::vector<double> row(3);
+  EXPECT_DEATH(pi.Simplex(1, absl::MakeSpan(row)), "WordMajorColumns: row 1 read by row");
+  std::vector<double> out(2);
+  EXPECT_DEATH(pi.SimplexColumns(std::vector<int32_t>{0}, absl::MakeSpan(out)), "read by row");
+}
 
 std::vector<double> DenseCounts(const samplers::SimplexCounts& counts) {
   std::vector<double> dense(static_cast<size_t>(counts.rows()) * counts.cols());
@@ -248,9 +245,14 @@ TEST(LdaCountModelTest, SameCountsForAnyThreadCountAndParameterPath) {
       if (threads > 0) pool = std::make_unique<parallel::ThreadPool>(threads);
       auto model = LdaCountModel::Create(&corpus, 4, 0.1, 0.5, 7, pool.get());
       ASSERT_TRUE(model.ok());
-      // The sampler's own gather, the generic path through Simplex, and whole columns.
+      // The sampler's own gather, the generic path through Simplex, and whole columns
+      // (WordMajorColumns fails if read by row, so that path must be the copies).
       const OpaqueParameters opaque(*sampler);
-      const WordMajorParameters word_major(*sampler);
+      const std::vector<double> columns = WordMajor(*sampler);
+      std::vector<int32_t> column_of_word(corpus.vocabulary_size());
+      std::iota(column_of_word.begin(), column_of_word.end(), 0);
+      const WordMajorColumns word_major(4, corpus.vocabulary_size(), columns.data(),
+                                        column_of_word.data());
       for (int path = 0; path < 3; ++path) {
         const samplers::SimplexParameters& parameters =
             path == 0 ? static_cast<const samplers::SimplexParameters&>(*sampler)

@@ -18,43 +18,6 @@
 namespace sgmcmc::models {
 namespace {
 
-// The columns of π a rank gathered for its share's words, as the SimplexParameters the count
-// model reads: ContiguousColumn (or SimplexColumns), at those words only.
-class GatheredColumns final : public samplers::SimplexParameters {
- public:
-  GatheredColumns(int rows, int cols, const double* columns, const int32_t* column_of_word)
-      : rows_(rows), cols_(cols), columns_(columns), column_of_word_(column_of_word) {}
-  int rows() const override { return rows_; }
-  int cols() const override { return cols_; }
-  void Simplex(int, absl::Span<double>) const override {
-    SGMCMC_CHECK(false) << "GatheredColumns holds only the share's columns";
-  }
-  void LogSimplex(int, absl::Span<double>) const override {
-    SGMCMC_CHECK(false) << "GatheredColumns holds only the share's columns";
-  }
-  void SimplexColumns(absl::Span<const int32_t> columns, absl::Span<double> out) const override {
-    const size_t width = columns.size();
-    for (size_t j = 0; j < width; ++j) {
-      const int32_t index = column_of_word_[columns[j]];
-      SGMCMC_CHECK(index >= 0) << "GatheredColumns: word " << columns[j] << " not gathered";
-      const double* column = columns_ + static_cast<size_t>(index) * rows_;
-      for (int k = 0; k < rows_; ++k) out[k * width + j] = column[k];
-    }
-  }
-  // The count model copies these straight into its word-major table (no transposes).
-  const double* ContiguousColumn(int32_t col) const override {
-    const int32_t index = column_of_word_[col];
-    SGMCMC_CHECK(index >= 0) << "GatheredColumns: word " << col << " not gathered";
-    return columns_ + static_cast<size_t>(index) * rows_;
-  }
-
- private:
-  int rows_;
-  int cols_;
-  const double* columns_;
-  const int32_t* column_of_word_;
-};
-
 // log Σ_b exp(x_b) over the blocks in block order (the same bits on every rank).
 double LogSumExpInOrder(const double* x, int n) {
   double top = x[0];
@@ -406,7 +369,9 @@ absl::Status DistributedLda::StepOn(const data::Corpus& minibatch) {
   if (!share_batch_.empty()) {
     count_model_->set_stream_ids(share_slots_[r]);
     rng::Engine engine(options_.lda.seed, kDistributedLdaStream | static_cast<uint64_t>(m));
-    const GatheredColumns parameters(K, vocabulary_size_, columns_.data(), column_of_word_.data());
+    // The share's columns as the count model reads them (copied whole into its table).
+    const WordMajorColumns parameters(K, vocabulary_size_, columns_.data(),
+                                      column_of_word_.data());
     count_model_->ScaledCountsByRow(
         engine, share_batch_, parameters, {},
         [&](int thread, int k, const samplers::SparseCountsRow& counts) {
