@@ -10,8 +10,9 @@
 //
 // With --config=FILE (an LdaConfig textproto, tools/lda_config.proto; examples in
 // tools/configs/) it runs any corpus (UCI bag-of-words or raw text), samplers and settings.
-// Outputs (tools/lda_run.h): trace_RUN.csv, topics_RUN.txt, topic_matrix_RUN.tsv,
-// checkpoint_RUN.pb, summary.txt and perplexity.png in the output directory.
+// Outputs (tools/lda_run.h): trace_RUN.csv, topics_RUN.txt, topic_matrix_RUN.phi (and .tsv up
+// to 10^7 entries, LdaConfig.write_tsv), checkpoint_RUN.pb, summary.txt and perplexity.png in
+// the output directory.
 //
 // Usage:
 //   ./bazelw run -c opt //tools:lda

@@ -449,15 +449,25 @@ class RunTrainer {
     SGMCMC_RETURN_IF_ERROR(WriteFile(File("point_trace_", ".csv"), PointTraceCsv(checkpoint)));
     SGMCMC_RETURN_IF_ERROR(
         WriteFile(File("topic_matrix_", ".phi"), data::EncodeTopicMatrixPhi(topics_, K, V, 1)));
+    const bool tsv = LdaWritesTsv(config_, K, V);
+    if (!tsv && !config_.has_write_tsv()) {
+      progress_ << absl::StrFormat(
+          "[%s] topic matrices written as .phi only: K x V = %d x %d is above %d entries "
+          "(write_tsv: true in the config for the .tsv text too)\n",
+          run_.name, K, V, kLdaAutoTsvMaxEntries);
+    }
     if (lda.posterior_mean_samples() > 0) {
       mean_topics_.resize(topics_.size());
       lda.PosteriorMeanTopics(absl::MakeSpan(mean_topics_));
-      SGMCMC_RETURN_IF_ERROR(WriteFile(File("topic_matrix_mean_", ".tsv"),
-                                       data::FormatTopicMatrixTsv(mean_topics_, K, V)));
+      if (tsv) {
+        SGMCMC_RETURN_IF_ERROR(WriteFile(File("topic_matrix_mean_", ".tsv"),
+                                         data::FormatTopicMatrixTsv(mean_topics_, K, V)));
+      }
       SGMCMC_RETURN_IF_ERROR(
           WriteFile(File("topic_matrix_mean_", ".phi"),
                     data::EncodeTopicMatrixPhi(mean_topics_, K, V, lda.posterior_mean_samples())));
     }
+    if (!tsv) return absl::OkStatus();
     return WriteFile(File("topic_matrix_", ".tsv"), data::FormatTopicMatrixTsv(topics_, K, V));
   }
 
@@ -1060,6 +1070,11 @@ std::string SummaryLines(const std::string& name, const LdaTracePoint& last) {
                       "evaluations after burn-in; the last evaluation alone %.2f)",
                       last.fold_in_perplexity_last(), last.running_perplexity(),
                       last.perplexity()));
+}
+
+bool LdaWritesTsv(const LdaConfig& config, int num_topics, int vocabulary_size) {
+  if (config.has_write_tsv()) return config.write_tsv();
+  return static_cast<int64_t>(num_topics) * vocabulary_size <= kLdaAutoTsvMaxEntries;
 }
 
 std::string LdaOutputDirectory(const LdaConfig& config) {

@@ -8,9 +8,10 @@
 //                         (this evaluation alone), running_perplexity (running mean of p_dw
 //                         over the evaluations after burn-in; before it, = perplexity)
 //   topics_NAME.txt       top words of every topic, with its 90%-mass size and sparsity
-//   topic_matrix_NAME.tsv the final π (last sample), K lines of V tab-separated probabilities
-//   topic_matrix_NAME.phi the same, binary and bit-exact (data/topic_matrix.h)
-//   topic_matrix_mean_NAME.tsv, topic_matrix_mean_NAME.phi
+//   topic_matrix_NAME.phi the final π (last sample), binary and bit-exact (data/topic_matrix.h)
+//   topic_matrix_NAME.tsv the same as text, K lines of V tab-separated probabilities, when
+//                         LdaWritesTsv (by default only when K x V <= 10^7)
+//   topic_matrix_mean_NAME.phi, topic_matrix_mean_NAME.tsv
 //                         the posterior-mean topic matrix: the mean of π over the samples
 //                         kept from burn_in on (every mean_every iterations), streamed during
 //                         training (models::Lda::PosteriorMeanTopics); once it has samples
@@ -195,6 +196,11 @@ absl::Status RunLda(const LdaConfig& config, const LdaRunOptions& options);
 // A run's lines in summary.txt: first the headline figure, the held-out perplexity of the
 // posterior-mean topics by fold-in, then the other perplexities, each said what it is.
 std::string SummaryLines(const std::string& name, const LdaTracePoint& last);
+
+// Whether the run writes its topic matrices as .tsv too: config.write_tsv if set, else
+// K x V <= kLdaAutoTsvMaxEntries.
+inline constexpr int64_t kLdaAutoTsvMaxEntries = 10'000'000;
+bool LdaWritesTsv(const LdaConfig& config, int num_topics, int vocabulary_size);
 
 // The output directory of `config`: output_dir (default "lda_output"), relative paths taken
 // from BUILD_WORKING_DIRECTORY when set (bazel run), as every input path of a config is

@@ -13,6 +13,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_split.h"
 #include "data/corpus.h"
+#include "data/topic_matrix.h"
 #include "data/uci_writer.h"
 #include "gtest/gtest.h"
 #include "testing/file_testing.h"
@@ -778,6 +779,46 @@ TEST(RunLdaTest, SnapshotsAreTheTopicMatricesTheTraceScored) {
   config.mutable_runs(0)->set_mean_every(0);
   EXPECT_NE(RunLda(config, Quiet(log)).message().find("runs[0].mean_every must be >= 1"),
             std::string::npos);
+}
+
+// The .tsv topic matrices are the .phi ones as text; write_tsv: false leaves them out (the
+// default leaves them out above 10^7 entries, with a line saying so).
+TEST(RunLdaTest, TsvTopicMatricesFollowWriteTsv) {
+  const std::string corpus_dir = TempDir("tsv_corpus"), out = TempDir("tsv");
+  std::ostringstream log;
+  LdaConfig config = SmallConfig(corpus_dir, out, 6);
+  config.mutable_runs()->DeleteSubrange(1, 1);
+  ASSERT_TRUE(RunLda(config, Quiet(log)).ok()) << log.str();
+  for (const std::string name : {"topic_matrix_", "topic_matrix_mean_"}) {
+    absl::StatusOr<data::TopicMatrix> text =
+        data::ReadTopicMatrix(out + "/" + name + "scir_fast.tsv");
+    absl::StatusOr<data::TopicMatrix> binary =
+        data::ReadTopicMatrix(out + "/" + name + "scir_fast.phi");
+    ASSERT_TRUE(text.ok() && binary.ok()) << text.status() << binary.status();
+    ASSERT_EQ(text->values.size(), binary->values.size());
+    for (size_t i = 0; i < text->values.size(); ++i) {
+      ASSERT_NEAR(text->values[i], binary->values[i], 1e-8 * binary->values[i]) << i;
+    }
+  }
+  const std::string without = TempDir("tsv_off");
+  config.set_output_dir(without);
+  config.set_write_tsv(false);
+  ASSERT_TRUE(RunLda(config, Quiet(log)).ok()) << log.str();
+  EXPECT_TRUE(std::filesystem::exists(without + "/topic_matrix_mean_scir_fast.phi"));
+  EXPECT_FALSE(std::filesystem::exists(without + "/topic_matrix_scir_fast.tsv"));
+  EXPECT_FALSE(std::filesystem::exists(without + "/topic_matrix_mean_scir_fast.tsv"));
+  EXPECT_EQ(Slurp(without + "/topic_matrix_mean_scir_fast.phi"),
+            Slurp(out + "/topic_matrix_mean_scir_fast.phi"));
+
+  LdaConfig defaults;
+  EXPECT_TRUE(LdaWritesTsv(defaults, 50, 6906));         // KOS, the main job
+  EXPECT_TRUE(LdaWritesTsv(defaults, 1000, 10000));      // 10^7 entries
+  EXPECT_FALSE(LdaWritesTsv(defaults, 1000, 10001));
+  EXPECT_FALSE(LdaWritesTsv(defaults, 1000, 50000));
+  defaults.set_write_tsv(true);
+  EXPECT_TRUE(LdaWritesTsv(defaults, 1000, 50000));
+  defaults.set_write_tsv(false);
+  EXPECT_FALSE(LdaWritesTsv(defaults, 50, 6906));
 }
 
 // A damaged checkpoint (one bit of its middle byte flipped, inside the serialized state) is
