@@ -28,7 +28,8 @@ ABSL_FLAG(double, alpha, 0,
           "Document-topic Dirichlet parameter of the model (> 0); 0: the lda tool's default "
           "for the topics' K (models::DefaultLdaAlpha: K alpha = 0.05 K within [5, 10], alpha "
           "<= 0.1).");
-ABSL_FLAG(int, max_iterations, 200, "Fixed-point iterations per document at most (>= 1).");
+ABSL_FLAG(int, max_iterations, 200,
+          "EM steps of the fixed point per document at most (>= 1; SQUAREM-accelerated).");
 ABSL_FLAG(double, tolerance, 1e-6, "Stop when no proportion moves by more than this (>= 0).");
 ABSL_FLAG(int, threads, 1, "Worker threads (>= 1); the output does not depend on it.");
 

@@ -88,7 +88,7 @@ absl::Status RunLdaTransform(const LdaTransformOptions& options, std::ostream& l
   std::unique_ptr<parallel::ThreadPool> pool;
   if (options.threads > 1) pool = std::make_unique<parallel::ThreadPool>(options.threads);
   SGMCMC_RETURN_IF_ERROR(fold_in.TransformAveraged(samples, absl::MakeSpan(theta), pool.get()));
-  log << absl::StrFormat("folded in %d documents (%d fixed-point iterations in all)\n",
+  log << absl::StrFormat("folded in %d documents (%d EM steps of the fixed point in all)\n",
                          documents.num_documents(), fold_in.last_iterations());
   SGMCMC_RETURN_IF_ERROR(WriteFile(
       options.output, data::FormatTopicMatrixTsv(theta, documents.num_documents(), K)));
