@@ -150,29 +150,6 @@ absl::Status FoldInOptions::Validate() const {
   return absl::OkStatus();
 }
 
-absl::Status TransposeTopics(absl::Span<const double> topics, int num_topics,
-                             int vocabulary_size, std::vector<double>& out) {
-  const size_t cols = static_cast<size_t>(vocabulary_size);
-  if (topics.size() != static_cast<size_t>(num_topics) * cols) {
-    return absl::InvalidArgumentError(absl::StrCat("topic matrix has ", topics.size(),
-                                                   " entries, expected K x V = ", num_topics,
-                                                   " x ", vocabulary_size));
-  }
-  out.resize(topics.size());
-  for (int k = 0; k < num_topics; ++k) {
-    const double* row = topics.data() + k * cols;
-    for (size_t w = 0; w < cols; ++w) {
-      if (!(row[w] >= 0) || !std::isfinite(row[w])) {
-        return absl::InvalidArgumentError(absl::StrCat("topic matrix entry (", k, ", ", w,
-                                                       ") is ", row[w],
-                                                       ", expected finite and >= 0"));
-      }
-      out[w * num_topics + k] = row[w];
-    }
-  }
-  return absl::OkStatus();
-}
-
 absl::StatusOr<FoldIn> FoldIn::Create(const data::Corpus& documents, int num_topics,
                                       const FoldInOptions& options) {
   if (num_topics < 1) {
@@ -208,6 +185,50 @@ FoldIn::FoldIn(const data::Corpus& documents, int num_topics, const FoldInOption
     }
     offsets_.push_back(static_cast<int64_t>(words_.size()));
   }
+  // The words that occur, ascending, and each document's words as indices into them (still
+  // ascending within a document).
+  needed_words_ = words_;
+  std::sort(needed_words_.begin(), needed_words_.end());
+  needed_words_.erase(std::unique(needed_words_.begin(), needed_words_.end()),
+                      needed_words_.end());
+  for (int32_t& w : words_) {
+    w = static_cast<int32_t>(std::lower_bound(needed_words_.begin(), needed_words_.end(), w) -
+                             needed_words_.begin());
+  }
+}
+
+absl::Status FoldIn::GatherColumns(absl::Span<const double> topics) const {
+  const size_t K = static_cast<size_t>(num_topics_);
+  const size_t V = static_cast<size_t>(vocabulary_size_);
+  if (topics.size() != K * V) {
+    return absl::InvalidArgumentError(absl::StrCat("topic matrix has ", topics.size(),
+                                                   " entries, expected K x V = ", num_topics_,
+                                                   " x ", vocabulary_size_));
+  }
+  // Every entry is checked (in row-major order, so the first bad one is named), also those of
+  // words no document has.
+  for (size_t i = 0; i < topics.size(); ++i) {
+    if (!(topics[i] >= 0) || !std::isfinite(topics[i])) {
+      return absl::InvalidArgumentError(absl::StrCat("topic matrix entry (", i / V, ", ", i % V,
+                                                      ") is ", topics[i],
+                                                      ", expected finite and >= 0"));
+    }
+  }
+  // The columns of the documents' words only, word-major, by tiles of kTileWords words: a
+  // tile reads each row at its words and writes kTileWords x K doubles (in L1 at K = 1000).
+  constexpr size_t kTileWords = 8;
+  const size_t U = needed_words_.size();
+  topics_by_word_.resize(U * K);
+  for (size_t tile = 0; tile < U; tile += kTileWords) {
+    const size_t width = std::min(kTileWords, U - tile);
+    const int32_t* words = needed_words_.data() + tile;
+    double* out = topics_by_word_.data() + tile * K;
+    for (size_t k = 0; k < K; ++k) {
+      const double* row = topics.data() + k * V;
+      for (size_t j = 0; j < width; ++j) out[j * K + k] = row[words[j]];
+    }
+  }
+  return absl::OkStatus();
 }
 
 int FoldIn::TransformDocument(int d, const double* topics_by_word, double* theta,
@@ -242,14 +263,11 @@ absl::Status FoldIn::TransformAveraged(absl::Span<const absl::Span<const double>
                                                    " entries, expected D x K = ",
                                                    num_documents(), " x ", K));
   }
-  std::vector<double> topics_by_word;
   std::vector<int64_t> iterations(NumThreads(pool), 0);
   last_iterations_ = 0;
   const double weight = 1.0 / static_cast<double>(topic_samples.size());
   for (size_t s = 0; s < topic_samples.size(); ++s) {
-    if (absl::Status st = TransposeTopics(topic_samples[s], num_topics_, vocabulary_size_,
-                                          topics_by_word);
-        !st.ok()) {
+    if (absl::Status st = GatherColumns(topic_samples[s]); !st.ok()) {
       return absl::InvalidArgumentError(absl::StrCat(
           "FoldIn: ", topic_samples.size() > 1 ? absl::StrCat("sample ", s, ": ") : "",
           st.message()));
@@ -257,7 +275,7 @@ absl::Status FoldIn::TransformAveraged(absl::Span<const absl::Span<const double>
     parallel::ForChunksOnPool(pool, num_documents(), [&](int64_t begin, int64_t end, int t) {
       std::vector<double> theta(K), scratch(4 * K);
       for (int64_t d = begin; d < end; ++d) {
-        iterations[t] += TransformDocument(static_cast<int>(d), topics_by_word.data(),
+        iterations[t] += TransformDocument(static_cast<int>(d), topics_by_word_.data(),
                                            theta.data(), scratch.data());
         double* out = doc_topics.data() + d * K;
         for (size_t k = 0; k < K; ++k) {

@@ -36,7 +36,8 @@
 //
 // Cost: O(EM steps * U * K) per document (U its distinct words; at most max_iterations;
 // the per-word sums in eight partial sums, AVX2 where the CPU has it, the same bits either way),
-// O(N_held_out K) for the scoring, O(K V) for the transpose of φ; memory O(V K + U).
+// O(N_held_out K) for the scoring, O(K V) to check φ's entries and O(K W) to copy the columns
+// of the W distinct words of all documents word-major (kept between calls); memory O(W K).
 //
 // Example:
 //   SGMCMC_ASSIGN_OR_RETURN(FoldIn fold_in, FoldIn::Create(documents, /*num_topics=*/50, {}));
@@ -102,24 +103,27 @@ class FoldIn {
  private:
   FoldIn(const data::Corpus& documents, int num_topics, const FoldInOptions& options);
 
-  // θ̂ of document d into `theta` (K); `topics_by_word` is φ transposed (V x K); `scratch`
-  // holds 4 K doubles; returns the EM steps used.
+  // Checks every entry of φ (K x V; InvalidArgument naming the first negative or non-finite
+  // one) and copies the columns of needed_words_ into topics_by_word_ (U x K).
+  absl::Status GatherColumns(absl::Span<const double> topics) const;
+  // θ̂ of document d into `theta` (K); `topics_by_word` holds the columns of needed_words_
+  // (U x K); `scratch` holds 4 K doubles; returns the EM steps used.
   int TransformDocument(int d, const double* topics_by_word, double* theta,
                         double* scratch) const;
 
   FoldInOptions options_;
   int num_topics_;
   int vocabulary_size_;
-  std::vector<int64_t> offsets_;  // size D + 1, into words_ / counts_
-  std::vector<int32_t> words_;    // distinct words of every document, ascending
-  std::vector<double> counts_;    // their counts n_w
+  std::vector<int64_t> offsets_;       // size D + 1, into words_ / counts_
+  std::vector<int32_t> words_;         // distinct words of every document, ascending, as
+                                       // indices into needed_words_
+  std::vector<double> counts_;         // their counts n_w
+  std::vector<int32_t> needed_words_;  // the words of all documents, ascending (U)
+  // Scratch of Transform (kept between calls: at K = 1000 it is tens of MB, whose fresh pages
+  // the kernel would zero on every evaluation). So a FoldIn is not for concurrent use.
+  mutable std::vector<double> topics_by_word_;
   mutable int64_t last_iterations_ = 0;
 };
-
-// φ (K x V) transposed into `out` (V x K); InvalidArgument naming the entry if one is negative
-// or not finite. Shared by the evaluators, which read φ by word.
-absl::Status TransposeTopics(absl::Span<const double> topics, int num_topics,
-                             int vocabulary_size, std::vector<double>& out);
 
 // The point-estimate perplexity of topic matrices on a document-completion split.
 class FoldInPerplexity {
