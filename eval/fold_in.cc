@@ -6,6 +6,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "eval/topic_columns.h"
 
 namespace sgmcmc::eval {
 namespace {
@@ -187,14 +188,8 @@ FoldIn::FoldIn(const data::Corpus& documents, int num_topics, const FoldInOption
   }
   // The words that occur, ascending, and each document's words as indices into them (still
   // ascending within a document).
-  needed_words_ = words_;
-  std::sort(needed_words_.begin(), needed_words_.end());
-  needed_words_.erase(std::unique(needed_words_.begin(), needed_words_.end()),
-                      needed_words_.end());
-  for (int32_t& w : words_) {
-    w = static_cast<int32_t>(std::lower_bound(needed_words_.begin(), needed_words_.end(), w) -
-                             needed_words_.begin());
-  }
+  needed_words_ = DistinctWords(words_);
+  ToLocalIds(needed_words_, absl::MakeSpan(words_));
 }
 
 absl::Status FoldIn::GatherColumns(absl::Span<const double> topics) const {
@@ -214,20 +209,7 @@ absl::Status FoldIn::GatherColumns(absl::Span<const double> topics) const {
                                                       ", expected finite and >= 0"));
     }
   }
-  // The columns of the documents' words only, word-major, by tiles of kTileWords words: a
-  // tile reads each row at its words and writes kTileWords x K doubles (in L1 at K = 1000).
-  constexpr size_t kTileWords = 8;
-  const size_t U = needed_words_.size();
-  topics_by_word_.resize(U * K);
-  for (size_t tile = 0; tile < U; tile += kTileWords) {
-    const size_t width = std::min(kTileWords, U - tile);
-    const int32_t* words = needed_words_.data() + tile;
-    double* out = topics_by_word_.data() + tile * K;
-    for (size_t k = 0; k < K; ++k) {
-      const double* row = topics.data() + k * V;
-      for (size_t j = 0; j < width; ++j) out[j * K + k] = row[words[j]];
-    }
-  }
+  GatherTopicColumns(topics, num_topics_, vocabulary_size_, needed_words_, topics_by_word_);
   return absl::OkStatus();
 }
 

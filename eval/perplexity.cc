@@ -6,31 +6,56 @@
 
 #include "absl/strings/str_cat.h"
 #include "base/check.h"
+#include "eval/topic_columns.h"
 #include "rng/uniform.h"
 
 namespace sgmcmc::eval {
 namespace {
 
 // Draws k with probability ∝ (counts[k] + alpha) * phi_w[k]; when every phi_w[k] is zero,
-// ∝ counts[k] + alpha. `cumulative` is K doubles of scratch.
+// ∝ counts[k] + alpha. `cumulative` is K doubles of scratch. The running sums are formed four
+// masses at a time (the partial sums of a block added to the total before it: one dependent
+// addition per block instead of per topic; they still never decrease, and a rise at k means a
+// positive mass at k), and the first k with u < cumulative[k] is found by bisection: O(K)
+// multiply-adds and O(log K) compares, where the plain running sum and scan at K = 1000 waited
+// ~4 cycles on each of K additions and took a mispredicted branch per draw.
 int SampleTopic(const int32_t* counts, const double* phi_w, double alpha, int num_topics,
                 rng::Engine& engine, double* cumulative) {
   double total = 0;
-  for (int k = 0; k < num_topics; ++k) {
+  int k = 0;
+  for (; k + 4 <= num_topics; k += 4) {
+    const double p0 = (counts[k] + alpha) * phi_w[k];
+    const double p1 = p0 + (counts[k + 1] + alpha) * phi_w[k + 1];
+    const double p2 = p1 + (counts[k + 2] + alpha) * phi_w[k + 2];
+    const double p3 = p2 + (counts[k + 3] + alpha) * phi_w[k + 3];
+    cumulative[k] = total + p0;
+    cumulative[k + 1] = total + p1;
+    cumulative[k + 2] = total + p2;
+    total += p3;
+    cumulative[k + 3] = total;
+  }
+  for (; k < num_topics; ++k) {
     total += (counts[k] + alpha) * phi_w[k];
     cumulative[k] = total;
   }
   if (!(total > 0)) {
     total = 0;
-    for (int k = 0; k < num_topics; ++k) {
+    for (k = 0; k < num_topics; ++k) {
       total += counts[k] + alpha;
       cumulative[k] = total;
     }
   }
   const double u = rng::UniformDouble(engine) * total;
-  int k = 0;
-  while (k < num_topics - 1 && u >= cumulative[k]) ++k;
-  return k;
+  int low = 0, high = num_topics - 1;  // the answer is in [low, high]
+  while (low < high) {
+    const int middle = low + (high - low) / 2;
+    if (u < cumulative[middle]) {
+      high = middle;
+    } else {
+      low = middle + 1;
+    }
+  }
+  return low;
 }
 
 }  // namespace
@@ -84,8 +109,11 @@ DocumentCompletionPerplexity::DocumentCompletionPerplexity(
     : options_(options),
       observed_(test.observed),
       held_out_(test.held_out),
+      observed_words_(DistinctWords(test.observed.tokens)),
+      local_observed_(test.observed.tokens),
       perplexity_(std::numeric_limits<double>::quiet_NaN()),
       last_perplexity_(std::numeric_limits<double>::quiet_NaN()) {
+  ToLocalIds(observed_words_, absl::MakeSpan(local_observed_));
   const int num_docs = observed_.num_documents();
   const int k = options_.num_topics;
   assignments_.assign(observed_.num_tokens(), -1);
@@ -109,7 +137,8 @@ void DocumentCompletionPerplexity::EstimateDocument(int j,
                                                     std::vector<double>& scratch) {
   const int num_topics = options_.num_topics;
   const double alpha = options_.alpha;
-  const absl::Span<const int32_t> words = observed_.document(j);
+  const absl::Span<const int32_t> words = absl::MakeConstSpan(
+      local_observed_.data() + observed_.doc_offsets[j], observed_.document_size(j));
   int32_t* z = assignments_.data() + observed_.doc_offsets[j];
   int32_t* counts = counts_.data() + static_cast<size_t>(j) * num_topics;
   double* eta = doc_topics_.data() + static_cast<size_t>(j) * num_topics;
@@ -149,13 +178,7 @@ double DocumentCompletionPerplexity::Evaluate(absl::Span<const double> topics,
   SGMCMC_CHECK(topics.size() == static_cast<size_t>(num_topics) * vocabulary_size)
       << "DocumentCompletionPerplexity::Evaluate: topics must have K * V = " << num_topics
       << " * " << vocabulary_size << " entries, got " << topics.size();
-  topics_by_word_.resize(topics.size());
-  for (int k = 0; k < num_topics; ++k) {
-    for (int w = 0; w < vocabulary_size; ++w) {
-      topics_by_word_[static_cast<size_t>(w) * num_topics + k] =
-          topics[static_cast<size_t>(k) * vocabulary_size + w];
-    }
-  }
+  GatherTopicColumns(topics, num_topics, vocabulary_size, observed_words_, topics_by_word_);
   auto estimate = [&](int64_t begin, int64_t end, int) {
     std::vector<double> scratch(num_topics);
     for (int64_t j = begin; j < end; ++j) EstimateDocument(j, topics_by_word_, scratch);

@@ -123,7 +123,11 @@ class DocumentCompletionPerplexity {
   std::vector<double> probability_sum_; // per held-out token: Σ_e p^e_dw
   std::vector<double> doc_log_sum_;     // per test document, scratch of Accumulate
   std::vector<double> doc_last_log_sum_;
-  std::vector<double> topics_by_word_;  // V x K transpose of φ
+  // The distinct words of the observed parts (W, ascending), the observed tokens as indices
+  // into them, and φ's columns at them (W x K, GatherTopicColumns).
+  std::vector<int32_t> observed_words_;
+  std::vector<int32_t> local_observed_;
+  std::vector<double> topics_by_word_;
   int num_evaluations_ = 0;
   double perplexity_;
   double last_perplexity_;
