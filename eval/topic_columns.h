@@ -2,7 +2,7 @@
 // word-major: what the evaluators read per token (Σ_k θ_k φ_kw, Gibbs masses over k), in
 // place of a transpose of all V columns. At K = 1000, V = 50,000 a whole transpose was 400 MB
 // of fresh pages per evaluation, written with a stride of K; the 1,000 test documents of the
-// synthetic corpus use ~30,000 of the words.
+// synthetic corpus use at most 18,488 of the words.
 //
 // Cost: O(K W) for W words, by tiles of kTileWords words (each row read at the tile's words,
 // kTileWords x K doubles written, in L1 at K = 1000); `out` keeps its storage between calls.
