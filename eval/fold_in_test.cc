@@ -48,6 +48,32 @@ FoldInOptions Exact(double alpha) {
   return options;
 }
 
+// K x V topics whose rows are uniform draws normalised to sum 1.
+std::vector<double> UniformRows(int K, int V, rng::Engine& engine) {
+  std::vector<double> phi(static_cast<size_t>(K) * V);
+  for (int k = 0; k < K; ++k) {
+    double sum = 0;
+    for (int w = 0; w < V; ++w) {
+      sum += phi[static_cast<size_t>(k) * V + w] = rng::UniformDouble(engine);
+    }
+    for (int w = 0; w < V; ++w) phi[static_cast<size_t>(k) * V + w] /= sum;
+  }
+  return phi;
+}
+
+// The distinct words of an ascending token list and their counts.
+void DistinctWithCounts(const std::vector<int32_t>& sorted, std::vector<int>& words,
+                        std::vector<double>& counts) {
+  for (int32_t w : sorted) {
+    if (!words.empty() && words.back() == w) {
+      counts.back() += 1;
+    } else {
+      words.push_back(w);
+      counts.push_back(1);
+    }
+  }
+}
+
 // One EM step of the header's fixed point written out plainly for one document (words
 // ascending, distinct, with their counts), in fold_in.cc's order of operations: each
 // Σ_k θ_k φ_kw as eight partial sums (entry k in sum k mod 8) combined pairwise, no fused
@@ -141,14 +167,7 @@ std::vector<double> ReferenceFoldIn(const std::vector<int>& words,
 TEST(FoldInTest, LargeKGivesTheBitsOfThePlainIterations) {
   constexpr int K = 1003, V = 40;  // K not a multiple of 8: the partial sums' remainder
   rng::Engine engine(91);
-  std::vector<double> phi(static_cast<size_t>(K) * V);
-  for (int k = 0; k < K; ++k) {
-    double sum = 0;
-    for (int w = 0; w < V; ++w) {
-      sum += phi[static_cast<size_t>(k) * V + w] = rng::UniformDouble(engine);
-    }
-    for (int w = 0; w < V; ++w) phi[static_cast<size_t>(k) * V + w] /= sum;
-  }
+  const std::vector<double> phi = UniformRows(K, V, engine);
   const std::vector<std::vector<int32_t>> docs = {
       {3, 3, 7, 12, 12, 12, 39}, {0}, {5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 20, 21, 22}};
   FoldInOptions options;
@@ -161,14 +180,7 @@ TEST(FoldInTest, LargeKGivesTheBitsOfThePlainIterations) {
   for (size_t d = 0; d < docs.size(); ++d) {
     std::vector<int> words;
     std::vector<double> counts;
-    for (int32_t w : docs[d]) {
-      if (!words.empty() && words.back() == w) {
-        counts.back() += 1;
-      } else {
-        words.push_back(w);
-        counts.push_back(1);
-      }
-    }
+    DistinctWithCounts(docs[d], words, counts);
     const std::vector<double> expected =
         ReferenceFoldIn(words, counts, phi, K, V, 0.01, 40, &used);
     for (int k = 0; k < K; ++k) {
@@ -186,27 +198,13 @@ TEST(FoldInTest, LargeKGivesTheBitsOfThePlainIterations) {
 TEST(FoldInTest, ExtrapolationConvergesInFewerStepsToThePlainFixedPoint) {
   constexpr int K = 300, V = 60;
   rng::Engine engine(17);
-  std::vector<double> phi(static_cast<size_t>(K) * V);
-  for (int k = 0; k < K; ++k) {
-    double sum = 0;
-    for (int w = 0; w < V; ++w) {
-      sum += phi[static_cast<size_t>(k) * V + w] = rng::UniformDouble(engine);
-    }
-    for (int w = 0; w < V; ++w) phi[static_cast<size_t>(k) * V + w] /= sum;
-  }
+  const std::vector<double> phi = UniformRows(K, V, engine);
   std::vector<int32_t> doc;
   for (int i = 0; i < 80; ++i) doc.push_back(static_cast<int32_t>(rng::UniformDouble(engine) * V));
   std::sort(doc.begin(), doc.end());
   std::vector<int> words;
   std::vector<double> counts;
-  for (int32_t w : doc) {
-    if (!words.empty() && words.back() == w) {
-      counts.back() += 1;
-    } else {
-      words.push_back(w);
-      counts.push_back(1);
-    }
-  }
+  DistinctWithCounts(doc, words, counts);
   FoldInOptions options;
   options.alpha = 0.05;
   options.max_iterations = 100000;
