@@ -7,6 +7,7 @@
 #include "absl/strings/str_cat.h"
 #include "base/check.h"
 #include "eval/topic_columns.h"
+#include "linalg/running_sums.h"
 #include "rng/uniform.h"
 
 namespace sgmcmc::eval {
@@ -14,33 +15,19 @@ namespace {
 
 // Draws k with probability ∝ (counts[k] + alpha) * phi_w[k]; when every phi_w[k] is zero,
 // ∝ counts[k] + alpha. `cumulative` is K doubles of scratch. The running sums are formed four
-// masses at a time (the partial sums of a block added to the total before it: one dependent
-// addition per block instead of per topic; they still never decrease, and a rise at k means a
-// positive mass at k), and the first k with u < cumulative[k] is found by bisection: O(K)
+// masses at a time (linalg::RunningSums: one dependent addition per block instead of per
+// topic; they still never decrease, and a rise at k means a positive mass at k), and the
+// first k with u < cumulative[k] is found by bisection: O(K)
 // multiply-adds and O(log K) compares, where the plain running sum and scan at K = 1000 waited
 // ~4 cycles on each of K additions and took a mispredicted branch per draw.
 int SampleTopic(const int32_t* counts, const double* phi_w, double alpha, int num_topics,
                 rng::Engine& engine, double* cumulative) {
-  double total = 0;
-  int k = 0;
-  for (; k + 4 <= num_topics; k += 4) {
-    const double p0 = (counts[k] + alpha) * phi_w[k];
-    const double p1 = p0 + (counts[k + 1] + alpha) * phi_w[k + 1];
-    const double p2 = p1 + (counts[k + 2] + alpha) * phi_w[k + 2];
-    const double p3 = p2 + (counts[k + 3] + alpha) * phi_w[k + 3];
-    cumulative[k] = total + p0;
-    cumulative[k + 1] = total + p1;
-    cumulative[k + 2] = total + p2;
-    total += p3;
-    cumulative[k + 3] = total;
-  }
-  for (; k < num_topics; ++k) {
-    total += (counts[k] + alpha) * phi_w[k];
-    cumulative[k] = total;
-  }
+  double total = linalg::RunningSums(
+      num_topics, /*blocked=*/true, [&](int k) { return (counts[k] + alpha) * phi_w[k]; },
+      cumulative);
   if (!(total > 0)) {
     total = 0;
-    for (k = 0; k < num_topics; ++k) {
+    for (int k = 0; k < num_topics; ++k) {
       total += counts[k] + alpha;
       cumulative[k] = total;
     }
