@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -66,6 +67,8 @@ __attribute__((always_inline)) inline double EmStep(const DocumentFoldIn& f, con
   return change;
 }
 
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
 // SQUAREM (Varadhan & Roland 2008, Scand. J. Statist. 35, scheme S3) around EmStep: from θ0,
 // θ1 = F(θ0), θ2 = F(θ1), r = θ1 − θ0, v = θ2 − 2θ1 + θ0, a = −|r|/|v| (at most −1), the
 // extrapolation θ' = θ0 − 2a r + a² v (a = −1 gives θ2), halved towards a = −1 while some
@@ -99,17 +102,17 @@ __attribute__((always_inline)) inline int FoldInIterations(const DocumentFoldIn&
       vv += v * v;
     }
     double a = vv > 0 ? -std::sqrt(rr / vv) : -1.0;
-    if (!(a < -1)) a = -1;
+    if (!(a < -1) || !std::isfinite(a)) a = -1;
     const double* next = t2;
     for (int halving = 0; a < -1 && halving < 30; ++halving) {
-      double minimum = 1;
+      bool feasible = true;  // every entry > 0 and finite (NaN fails both)
       for (int k = 0; k < K; ++k) {
         const double r = t1[k] - theta[k];
         const double v = (t2[k] - t1[k]) - r;
         extrapolated[k] = theta[k] - 2 * a * r + a * a * v;
-        minimum = std::min(minimum, extrapolated[k]);
+        feasible &= (extrapolated[k] > 0) & (extrapolated[k] < kInfinity);
       }
-      if (minimum > 0) {
+      if (feasible) {
         next = extrapolated;
         break;
       }

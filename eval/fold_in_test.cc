@@ -136,7 +136,7 @@ std::vector<double> ReferenceFoldIn(const std::vector<int>& words,
       vv = vv + v * v;
     }
     double a = vv > 0 ? -std::sqrt(rr / vv) : -1.0;
-    if (!(a < -1)) a = -1;
+    if (!(a < -1) || !std::isfinite(a)) a = -1;
     std::vector<double> next = t2;
     for (int halving = 0; a < -1 && halving < 30; ++halving) {
       bool positive = true;
@@ -146,7 +146,7 @@ std::vector<double> ReferenceFoldIn(const std::vector<int>& words,
         const double scaled_r = 2 * a * r;
         const double scaled_v = a * a * v;
         extrapolated[k] = (theta[k] - scaled_r) + scaled_v;
-        positive &= extrapolated[k] > 0;
+        positive &= extrapolated[k] > 0 && std::isfinite(extrapolated[k]);
       }
       if (positive) {
         next = extrapolated;
