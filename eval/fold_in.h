@@ -35,7 +35,8 @@
 // no randomness and no memory between evaluations; the two are never mixed.
 //
 // Cost: O(EM steps * U * K) per document (U its distinct words; at most max_iterations;
-// the per-word sums in eight partial sums, AVX2 where the CPU has it, the same bits either way),
+// the per-word sums in eight partial sums, AVX-512 or AVX2 where the CPU has it, the same bits
+// on every path),
 // O(N_held_out K) for the scoring, O(K V) to check φ's entries and O(K W) to copy the columns
 // of the W distinct words of all documents word-major (kept between calls); memory O(W K).
 //
@@ -50,6 +51,7 @@
 #define SGMCMC_EVAL_FOLD_IN_H_
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -124,6 +126,18 @@ class FoldIn {
   mutable std::vector<double> topics_by_word_;
   mutable int64_t last_iterations_ = 0;
 };
+
+namespace internal {
+
+// The instruction sets the fold-in's iterations are compiled for (the same bits on each).
+enum class FoldInIsa { kBaseline = 0, kAvx2 = 1, kAvx512 = 2 };
+// The one used: the widest the CPU has, or at most the one set for testing.
+FoldInIsa FoldInInstructionSet();
+// Tests only: use at most `isa` (nullopt: the widest again), so that a test can check every
+// path the CPU has against the same reference.
+void SetFoldInInstructionSetForTesting(std::optional<FoldInIsa> isa);
+
+}  // namespace internal
 
 // The point-estimate perplexity of topic matrices on a document-completion split.
 class FoldInPerplexity {
