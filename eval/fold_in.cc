@@ -130,7 +130,7 @@ __attribute__((always_inline)) inline int FoldInIterations(const DocumentFoldIn&
 // with an add (the file is compiled with -ffp-contract=off, as AVX-512 has fused
 // multiply-adds) and every partial sum is formed in the same order, so all three give the same
 // bits; the widest the CPU has is used.
-__attribute__((target("avx512f,prefer-vector-width=512"))) int FoldInIterationsAvx512(
+__attribute__((target("avx512f"))) int FoldInIterationsAvx512(
     const DocumentFoldIn& f, double* theta, double* acc) {
   return FoldInIterations(f, theta, acc);
 }
