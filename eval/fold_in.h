@@ -34,11 +34,11 @@
 // of p_dw over evaluations, the SG-MCMC predictive), it scores one φ as a point estimate, with
 // no randomness and no memory between evaluations; the two are never mixed.
 //
-// Cost: O(EM steps * U * K) per document (U its distinct words; at most max_iterations;
-// the per-word sums in eight partial sums, AVX-512 or AVX2 where the CPU has it, the same bits
-// on every path),
-// O(N_held_out K) for the scoring, O(K V) to check φ's entries and O(K W) to copy the columns
-// of the W distinct words of all documents word-major (kept between calls); memory O(W K).
+// Cost: O(EM steps * U * K) per document (U its distinct words; at most max_iterations; the
+// per-word sums in eight partial sums, AVX-512 or AVX2 where the CPU has it, the same bits on
+// every path), O(N_held_out K) for the scoring, O(K V) to check φ's entries and O(K W) to copy
+// the columns of the W distinct words of all documents word-major (kept between calls);
+// memory O(W K).
 //
 // Example:
 //   SGMCMC_ASSIGN_OR_RETURN(FoldIn fold_in, FoldIn::Create(documents, /*num_topics=*/50, {}));

@@ -17,9 +17,9 @@ namespace {
 // ∝ counts[k] + alpha. `cumulative` is K doubles of scratch. The running sums are formed four
 // masses at a time (linalg::RunningSums: one dependent addition per block instead of per
 // topic; they still never decrease, and a rise at k means a positive mass at k), and the
-// first k with u < cumulative[k] is found by bisection: O(K)
-// multiply-adds and O(log K) compares, where the plain running sum and scan at K = 1000 waited
-// ~4 cycles on each of K additions and took a mispredicted branch per draw.
+// first k with u < cumulative[k] is found by bisection: O(K) multiply-adds and O(log K)
+// compares, where the plain running sum and scan at K = 1000 waited ~4 cycles on each of K
+// additions and took a mispredicted branch per draw.
 int SampleTopic(const int32_t* counts, const double* phi_w, double alpha, int num_topics,
                 rng::Engine& engine, double* cumulative) {
   double total = linalg::RunningSums(
