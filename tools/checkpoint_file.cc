@@ -34,18 +34,33 @@ uint64_t Checksum(absl::string_view bytes) {
   return hash.value();
 }
 
+// The frame around `payload` in two pieces, the bytes before it and the bytes after it, so
+// that a writer need not copy the payload (FrameCheckpoint = head + payload + tail).
+struct Frame {
+  std::string head;
+  std::string tail;
+};
+
+Frame MakeFrame(absl::string_view kind, absl::string_view payload) {
+  Frame frame;
+  absl::StrAppend(&frame.head, kTag);
+  AppendWord(kind.size(), frame.head);
+  absl::StrAppend(&frame.head, kind);
+  AppendWord(payload.size(), frame.tail);
+  Fnv1a hash;
+  hash.MixBytes(frame.head);
+  hash.MixBytes(payload);
+  hash.MixBytes(frame.tail);
+  AppendWord(hash.value(), frame.tail);
+  absl::StrAppend(&frame.tail, kTag);
+  return frame;
+}
+
 }  // namespace
 
 std::string FrameCheckpoint(absl::string_view kind, absl::string_view payload) {
-  std::string file;
-  file.reserve(kFrameBytes + kind.size() + payload.size());
-  absl::StrAppend(&file, kTag);
-  AppendWord(kind.size(), file);
-  absl::StrAppend(&file, kind, payload);
-  AppendWord(payload.size(), file);
-  AppendWord(Checksum(file), file);
-  absl::StrAppend(&file, kTag);
-  return file;
+  const Frame frame = MakeFrame(kind, payload);
+  return absl::StrCat(frame.head, payload, frame.tail);
 }
 
 absl::StatusOr<std::string> UnframeCheckpoint(const std::string& path, absl::string_view kind,
@@ -84,7 +99,9 @@ absl::StatusOr<std::string> UnframeCheckpoint(const std::string& path, absl::str
 
 absl::Status WriteCheckpoint(const std::string& path, absl::string_view kind,
                              absl::string_view payload) {
-  return WriteFile(path, FrameCheckpoint(kind, payload));
+  const Frame frame = MakeFrame(kind, payload);
+  const absl::string_view pieces[] = {frame.head, payload, frame.tail};
+  return WriteFilePieces(path, pieces);
 }
 
 absl::StatusOr<std::string> ReadCheckpoint(const std::string& path, absl::string_view kind) {

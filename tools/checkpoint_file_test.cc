@@ -24,8 +24,10 @@ TEST(CheckpointFileTest, RoundTripsThroughAFile) {
   const absl::StatusOr<std::string> read = ReadCheckpoint(path, "TestCheckpoint");
   ASSERT_TRUE(read.ok()) << read.status();
   EXPECT_EQ(*read, Payload());
-  // The frame: 40 bytes and the kind around the payload.
+  // The frame: 40 bytes and the kind around the payload; the file WriteCheckpoint writes in
+  // pieces is FrameCheckpoint's.
   EXPECT_EQ(ReadFile(path)->size(), Payload().size() + 40 + 14);
+  EXPECT_EQ(*ReadFile(path), FrameCheckpoint("TestCheckpoint", Payload()));
   const absl::StatusOr<std::string> missing = ReadCheckpoint(path + ".none", "TestCheckpoint");
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
 }

@@ -45,10 +45,17 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
 }
 
 absl::Status WriteFile(const std::string& path, absl::string_view contents) {
+  const absl::string_view pieces[] = {contents};
+  return WriteFilePieces(path, pieces);
+}
+
+absl::Status WriteFilePieces(const std::string& path, absl::Span<const absl::string_view> pieces) {
   const std::string temporary = path + ".tmp";
   {
     std::ofstream out(temporary, std::ios::binary);
-    out.write(contents.data(), static_cast<std::streamsize>(contents.size()));
+    for (absl::string_view piece : pieces) {
+      out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
+    }
     out.close();
     if (!out) return absl::UnavailableError(absl::StrCat("cannot write ", temporary));
   }

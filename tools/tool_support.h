@@ -26,6 +26,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "base/seconds_since.h"
 
 namespace sgmcmc::tools {
@@ -45,6 +46,8 @@ absl::StatusOr<std::string> ReadFile(const std::string& path);
 // Replaces the file `path` by `contents`, atomically (written to `path`.tmp, then renamed),
 // so an interrupted run never leaves a truncated file. Unavailable naming the path on error.
 absl::Status WriteFile(const std::string& path, absl::string_view contents);
+// The same for the concatenation of `pieces`, written one after the other (no joined copy).
+absl::Status WriteFilePieces(const std::string& path, absl::Span<const absl::string_view> pieces);
 
 // Output files of an experiment: (file name, contents), in writing order.
 using OutputFiles = std::vector<std::pair<std::string, std::string>>;

@@ -55,6 +55,19 @@ TEST(WriteFileTest, ReplacesTheContentsAndLeavesNoTemporary) {
   EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
 }
 
+TEST(WriteFileTest, PiecesAreWrittenInOrder) {
+  const std::string path = TempDir() + "/pieces.bin";
+  const absl::string_view pieces[] = {"head|", "", absl::string_view("a\0b", 3), "|tail"};
+  ASSERT_TRUE(WriteFilePieces(path, pieces).ok());
+  EXPECT_EQ(ReadAll(path), std::string("head|a\0b|tail", 13));
+  ASSERT_TRUE(WriteFilePieces(path, {}).ok());
+  EXPECT_EQ(ReadAll(path), "");
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  const absl::string_view one[] = {"x"};
+  EXPECT_THAT(WriteFilePieces(TempDir() + "/missing_dir/p.bin", one).message(),
+              HasSubstr("missing_dir/p.bin"));
+}
+
 TEST(WriteFileTest, ErrorNamesThePath) {
   const std::string path = TempDir() + "/missing_dir/w.csv";
   const absl::Status status = WriteFile(path, "x");
