@@ -1,10 +1,14 @@
 #include "tools/checkpoint_file.h"
 
 #include <cstdint>
+#include <ostream>
+#include <streambuf>
+#include <string>
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "base/status_macros.h"
+#include "google/protobuf/io/zero_copy_stream_impl.h"
 #include "tools/tool_support.h"
 
 namespace sgmcmc::tools {
@@ -102,6 +106,60 @@ absl::Status WriteCheckpoint(const std::string& path, absl::string_view kind,
   const Frame frame = MakeFrame(kind, payload);
   const absl::string_view pieces[] = {frame.head, payload, frame.tail};
   return WriteFilePieces(path, pieces);
+}
+
+namespace {
+
+// Forwards every byte to `out` and takes their FNV-1a on the way (no put area, so every
+// write reaches xsputn or overflow).
+class HashingBuffer : public std::streambuf {
+ public:
+  explicit HashingBuffer(std::streambuf* out) : out_(out) {}
+  Fnv1a& hash() { return hash_; }
+  int64_t bytes() const { return bytes_; }
+
+ protected:
+  std::streamsize xsputn(const char* s, std::streamsize n) override {
+    hash_.MixBytes(absl::string_view(s, static_cast<size_t>(n)));
+    bytes_ += n;
+    return out_->sputn(s, n);
+  }
+  int_type overflow(int_type c) override {
+    if (traits_type::eq_int_type(c, traits_type::eof())) return traits_type::not_eof(c);
+    const char byte = traits_type::to_char_type(c);
+    return xsputn(&byte, 1) == 1 ? c : traits_type::eof();
+  }
+
+ private:
+  std::streambuf* out_;
+  Fnv1a hash_;
+  int64_t bytes_ = 0;
+};
+
+}  // namespace
+
+absl::Status WriteCheckpointMessage(const std::string& path, absl::string_view kind,
+                                    const google::protobuf::MessageLite& message) {
+  return WriteFileWith(path, [&](std::ostream& file) {
+    HashingBuffer buffer(file.rdbuf());
+    std::ostream out(&buffer);
+    std::string head;
+    absl::StrAppend(&head, kTag);
+    AppendWord(kind.size(), head);
+    absl::StrAppend(&head, kind);
+    out.write(head.data(), static_cast<std::streamsize>(head.size()));
+    {
+      google::protobuf::io::OstreamOutputStream stream(&out);
+      if (!message.SerializeToZeroCopyStream(&stream)) return false;
+    }
+    std::string tail;
+    AppendWord(static_cast<uint64_t>(buffer.bytes()) - head.size(), tail);
+    buffer.hash().MixBytes(tail);
+    AppendWord(buffer.hash().value(), tail);
+    absl::StrAppend(&tail, kTag);
+    file.write(tail.data(), static_cast<std::streamsize>(tail.size()));
+    return static_cast<bool>(out) && static_cast<bool>(file);
+  });
 }
 
 absl::StatusOr<std::string> ReadCheckpoint(const std::string& path, absl::string_view kind) {

@@ -40,6 +40,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "google/protobuf/message_lite.h"
 
 namespace sgmcmc::tools {
 
@@ -56,6 +57,12 @@ absl::StatusOr<std::string> UnframeCheckpoint(const std::string& path, absl::str
 // WriteFile (atomic) of FrameCheckpoint(kind, payload) to `path`.
 absl::Status WriteCheckpoint(const std::string& path, absl::string_view kind,
                              absl::string_view payload);
+
+// The same file as WriteCheckpoint(path, kind, message.SerializeAsString()), with the message
+// serialized straight into it (the checksum taken on the way): no copy of the serialized
+// bytes is held (800 MB for a K = 1000, V = 50,000 LDA checkpoint).
+absl::Status WriteCheckpointMessage(const std::string& path, absl::string_view kind,
+                                    const google::protobuf::MessageLite& message);
 
 // ReadFile of `path`, then UnframeCheckpoint; the errors of both.
 absl::StatusOr<std::string> ReadCheckpoint(const std::string& path, absl::string_view kind);

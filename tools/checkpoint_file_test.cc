@@ -1,12 +1,15 @@
 #include "tools/checkpoint_file.h"
 
+#include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <string>
 
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tools/lda_checkpoint.pb.h"
 #include "tools/tool_support.h"
 
 namespace sgmcmc::tools {
@@ -30,6 +33,33 @@ TEST(CheckpointFileTest, RoundTripsThroughAFile) {
   EXPECT_EQ(*ReadFile(path), FrameCheckpoint("TestCheckpoint", Payload()));
   const absl::StatusOr<std::string> missing = ReadCheckpoint(path + ".none", "TestCheckpoint");
   EXPECT_EQ(missing.status().code(), absl::StatusCode::kNotFound);
+}
+
+// A message serialized straight into the file gives the bytes of framing its serialization:
+// an empty message, a small one, and one of ~200 kB (many pieces of OstreamOutputStream's
+// buffer).
+TEST(CheckpointFileTest, MessageWrittenInPlaceEqualsTheFramedSerialization) {
+  const std::string path = std::string(std::getenv("TEST_TMPDIR")) + "/message.pb";
+  LdaCheckpoint checkpoint;
+  for (int points : {0, 1, 5000}) {
+    while (checkpoint.trace_size() < points) {
+      LdaTracePoint* point = checkpoint.add_trace();
+      point->set_iteration(checkpoint.trace_size());
+      point->set_perplexity(1000.0 / checkpoint.trace_size());
+      point->set_fold_in_perplexity_mean(std::sqrt(checkpoint.trace_size()));
+    }
+    ASSERT_TRUE(WriteCheckpointMessage(path, "lda", checkpoint).ok());
+    EXPECT_EQ(*ReadFile(path), FrameCheckpoint("lda", checkpoint.SerializeAsString())) << points;
+    const absl::StatusOr<std::string> read = ReadCheckpoint(path, "lda");
+    ASSERT_TRUE(read.ok()) << read.status();
+    LdaCheckpoint parsed;
+    ASSERT_TRUE(parsed.ParseFromString(*read));
+    EXPECT_EQ(parsed.trace_size(), points);
+  }
+  EXPECT_GT(ReadFile(path)->size(), 100000u);
+  EXPECT_FALSE(std::filesystem::exists(path + ".tmp"));
+  EXPECT_THAT(WriteCheckpointMessage("/nonexistent_dir/x.pb", "lda", checkpoint).message(),
+              HasSubstr("cannot write /nonexistent_dir/x.pb.tmp"));
 }
 
 TEST(CheckpointFileTest, EmptyPayloadAndEmptyKindRoundTrip) {

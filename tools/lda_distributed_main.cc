@@ -426,7 +426,7 @@ absl::Status RunDistributedLda(const char* /*argv0*/, parallel::Communicator& co
       for (const std::string& row : trace_rows) checkpoint.add_trace_rows(row);
       // A rank that cannot write ends every rank with its error.
       SGMCMC_RETURN_IF_ERROR(comm.AgreeOnStatus(
-          WriteCheckpoint(checkpoint_path, kCheckpointKind, checkpoint.SerializeAsString())));
+          WriteCheckpointMessage(checkpoint_path, kCheckpointKind, checkpoint)));
     }
     if (stop_after > 0 && lda->iteration() >= stop_after) {
       if (root) {

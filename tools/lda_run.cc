@@ -312,8 +312,7 @@ class RunTrainer {
       if (config_.checkpoint_every() > 0 && m % config_.checkpoint_every() == 0 && !last) {
         SaveState(lda, schedule, checkpoint);
         if (stream.has_value()) SaveLdaStreamState(*stream, stream_engine, *checkpoint.mutable_stream());
-        SGMCMC_RETURN_IF_ERROR(
-            WriteCheckpoint(path, kCheckpointKind, checkpoint.SerializeAsString()));
+        SGMCMC_RETURN_IF_ERROR(WriteCheckpointMessage(path, kCheckpointKind, checkpoint));
       }
     }
     if (schedule.last_iteration() != lda.iteration()) {
@@ -321,8 +320,7 @@ class RunTrainer {
     }
     SaveState(lda, schedule, checkpoint);
     if (stream.has_value()) SaveLdaStreamState(*stream, stream_engine, *checkpoint.mutable_stream());
-    SGMCMC_RETURN_IF_ERROR(
-        WriteCheckpoint(path, kCheckpointKind, checkpoint.SerializeAsString()));
+    SGMCMC_RETURN_IF_ERROR(WriteCheckpointMessage(path, kCheckpointKind, checkpoint));
     if (stream_ended && lda.iteration() < run_.iterations) {
       progress_ << absl::StrFormat("[%s] the stream ended after %d iteration(s) (%d passes)\n",
                                    run_.name, lda.iteration(), StreamPasses());

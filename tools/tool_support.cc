@@ -50,14 +50,21 @@ absl::Status WriteFile(const std::string& path, absl::string_view contents) {
 }
 
 absl::Status WriteFilePieces(const std::string& path, absl::Span<const absl::string_view> pieces) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary);
+  return WriteFileWith(path, [&](std::ostream& out) {
     for (absl::string_view piece : pieces) {
       out.write(piece.data(), static_cast<std::streamsize>(piece.size()));
     }
+    return true;
+  });
+}
+
+absl::Status WriteFileWith(const std::string& path, absl::FunctionRef<bool(std::ostream&)> write) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary, std::ios::binary);
+    const bool written = write(out);
     out.close();
-    if (!out) return absl::UnavailableError(absl::StrCat("cannot write ", temporary));
+    if (!written || !out) return absl::UnavailableError(absl::StrCat("cannot write ", temporary));
   }
   std::error_code error;
   std::filesystem::rename(temporary, path, error);

@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdint>
 #include <initializer_list>
+#include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,6 +49,9 @@ absl::StatusOr<std::string> ReadFile(const std::string& path);
 absl::Status WriteFile(const std::string& path, absl::string_view contents);
 // The same for the concatenation of `pieces`, written one after the other (no joined copy).
 absl::Status WriteFilePieces(const std::string& path, absl::Span<const absl::string_view> pieces);
+// The same for what `write` writes to the stream it is given (false, or a stream error:
+// Unavailable naming the temporary file, and `path` is left as it was).
+absl::Status WriteFileWith(const std::string& path, absl::FunctionRef<bool(std::ostream&)> write);
 
 // Output files of an experiment: (file name, contents), in writing order.
 using OutputFiles = std::vector<std::pair<std::string, std::string>>;
