@@ -114,6 +114,22 @@ std::string EncodeTopicMatrixPhi(absl::Span<const double> values, int num_topics
   return out;
 }
 
+void WriteTopicMatrixPhi(absl::Span<const double> values, int num_topics, int vocabulary_size,
+                         uint64_t num_samples, std::ostream& out) {
+  SGMCMC_CHECK(num_topics >= 1 && vocabulary_size >= 1 &&
+               values.size() == static_cast<size_t>(num_topics) * vocabulary_size)
+      << "WriteTopicMatrixPhi: " << values.size() << " values for " << num_topics << " x "
+      << vocabulary_size;
+  constexpr size_t kChunkValues = size_t{1} << 16;
+  std::string chunk = EncodeTopicMatrixPhiHeader(num_topics, vocabulary_size, num_samples);
+  chunk.reserve(kTopicMatrixHeaderBytes + 8 * kChunkValues);
+  for (size_t begin = 0; begin < values.size(); begin += kChunkValues) {
+    AppendTopicMatrixPhiValues(values.subspan(begin, kChunkValues), chunk);
+    out.write(chunk.data(), static_cast<std::streamsize>(chunk.size()));
+    chunk.clear();
+  }
+}
+
 std::string EncodeTopicMatrixPhiHeader(int num_topics, int vocabulary_size,
                                        uint64_t num_samples) {
   SGMCMC_CHECK(num_topics >= 1 && vocabulary_size >= 1)

@@ -26,6 +26,7 @@
 #define SGMCMC_DATA_TOPIC_MATRIX_H_
 
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,10 @@ std::string EncodeTopicMatrixPhi(absl::Span<const double> values, int num_topics
 std::string EncodeTopicMatrixPhiHeader(int num_topics, int vocabulary_size,
                                        uint64_t num_samples);
 void AppendTopicMatrixPhiValues(absl::Span<const double> values, std::string& out);
+// EncodeTopicMatrixPhi's bytes written to `out` in chunks of 2^16 values, without holding them
+// (400 MB at K = 1000, V = 50,000). The same CHECKs.
+void WriteTopicMatrixPhi(absl::Span<const double> values, int num_topics, int vocabulary_size,
+                         uint64_t num_samples, std::ostream& out);
 // Parses .phi bytes; `source` names them in errors (bad magic, sizes, truncation).
 absl::StatusOr<TopicMatrix> DecodeTopicMatrixPhi(absl::string_view bytes,
                                                  absl::string_view source);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -49,6 +50,18 @@ TEST(TopicMatrixTest, PhiInPiecesEqualsPhiWhole) {
   AppendTopicMatrixPhiValues(absl::MakeConstSpan(values).subspan(0, 3), pieces);
   AppendTopicMatrixPhiValues(absl::MakeConstSpan(values).subspan(3), pieces);
   EXPECT_EQ(pieces, EncodeTopicMatrixPhi(values, 2, 3, 1));
+}
+
+// Written to a stream in chunks of 2^16 values: the same bytes, for a matrix of less than one
+// chunk and one of several (3 x 50,000 values, the last chunk partial).
+TEST(TopicMatrixTest, PhiWrittenToAStreamEqualsPhiWhole) {
+  for (const auto& [k, v] : {std::pair<int, int>{2, 3}, std::pair<int, int>{3, 50000}}) {
+    std::vector<double> values(static_cast<size_t>(k) * v);
+    for (size_t i = 0; i < values.size(); ++i) values[i] = 1.0 / (1.0 + static_cast<double>(i));
+    std::ostringstream out;
+    WriteTopicMatrixPhi(values, k, v, 7, out);
+    EXPECT_EQ(out.str(), EncodeTopicMatrixPhi(values, k, v, 7)) << k << " x " << v;
+  }
 }
 
 TEST(TopicMatrixTest, TsvAndF64) {

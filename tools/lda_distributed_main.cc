@@ -509,11 +509,13 @@ absl::Status RunDistributedLda(const char* /*argv0*/, parallel::Communicator& co
   for (const std::string& row : trace_rows) csv += row;
   SGMCMC_RETURN_IF_ERROR(WriteFile(output_dir + "/summary.txt", summary));
   SGMCMC_RETURN_IF_ERROR(WriteFile(output_dir + "/trace.csv", csv));
-  SGMCMC_RETURN_IF_ERROR(
-      WriteFile(output_dir + "/topics.phi",
-                data::EncodeTopicMatrixPhi(topics, K, vocabulary,
-                                           static_cast<uint64_t>(std::max<int64_t>(
-                                               lda->mean_samples(), 1)))));
+  // Encoded as it is written: no 8 K V-byte string is held.
+  SGMCMC_RETURN_IF_ERROR(WriteFileWith(output_dir + "/topics.phi", [&](std::ostream& out) {
+    data::WriteTopicMatrixPhi(topics, K, vocabulary,
+                              static_cast<uint64_t>(std::max<int64_t>(lda->mean_samples(), 1)),
+                              out);
+    return true;
+  }));
   std::fputs(summary.c_str(), stdout);
   return absl::OkStatus();
 }

@@ -41,6 +41,16 @@
 namespace sgmcmc::tools {
 namespace {
 
+// The .phi file of a K x V topic matrix, encoded as it is written (data::WriteTopicMatrixPhi),
+// atomically: no 8 K V-byte string is held.
+absl::Status WritePhi(const std::string& path, absl::Span<const double> values, int num_topics,
+                      int vocabulary_size, uint64_t num_samples) {
+  return WriteFileWith(path, [&](std::ostream& out) {
+    data::WriteTopicMatrixPhi(values, num_topics, vocabulary_size, num_samples, out);
+    return true;
+  });
+}
+
 // The kind of this tool's checkpoint files (tools/checkpoint_file.h).
 constexpr absl::string_view kCheckpointKind = "lda";
 
@@ -397,12 +407,11 @@ class RunTrainer {
     const int K = lda.num_topics(), V = lda.vocabulary_size();
     const std::string dir = File("snapshots_", "");
     const std::string last = absl::StrCat(dir, "/last_", lda.iteration(), ".phi");
-    SGMCMC_RETURN_IF_ERROR(WriteFile(last, data::EncodeTopicMatrixPhi(topics_, K, V, 1)));
+    SGMCMC_RETURN_IF_ERROR(WritePhi(last, topics_, K, V, 1));
     std::string mean;
     if (lda.posterior_mean_samples() > 0) {
       mean = absl::StrCat(dir, "/mean_", lda.iteration(), ".phi");
-      SGMCMC_RETURN_IF_ERROR(WriteFile(
-          mean, data::EncodeTopicMatrixPhi(mean_topics_, K, V, lda.posterior_mean_samples())));
+      SGMCMC_RETURN_IF_ERROR(WritePhi(mean, mean_topics_, K, V, lda.posterior_mean_samples()));
     }
     const std::string index = File("snapshots_", ".csv");
     std::string csv = "iteration,train_seconds,last,mean,mean_samples\n";
@@ -445,8 +454,7 @@ class RunTrainer {
                                      models::FormatTopics(summaries, data_.train.vocabulary)));
     const int K = lda.num_topics(), V = lda.vocabulary_size();
     SGMCMC_RETURN_IF_ERROR(WriteFile(File("point_trace_", ".csv"), PointTraceCsv(checkpoint)));
-    SGMCMC_RETURN_IF_ERROR(
-        WriteFile(File("topic_matrix_", ".phi"), data::EncodeTopicMatrixPhi(topics_, K, V, 1)));
+    SGMCMC_RETURN_IF_ERROR(WritePhi(File("topic_matrix_", ".phi"), topics_, K, V, 1));
     const bool tsv = LdaWritesTsv(config_, K, V);
     if (!tsv && !config_.has_write_tsv()) {
       progress_ << absl::StrFormat(
@@ -461,9 +469,8 @@ class RunTrainer {
         SGMCMC_RETURN_IF_ERROR(WriteFile(File("topic_matrix_mean_", ".tsv"),
                                          data::FormatTopicMatrixTsv(mean_topics_, K, V)));
       }
-      SGMCMC_RETURN_IF_ERROR(
-          WriteFile(File("topic_matrix_mean_", ".phi"),
-                    data::EncodeTopicMatrixPhi(mean_topics_, K, V, lda.posterior_mean_samples())));
+      SGMCMC_RETURN_IF_ERROR(WritePhi(File("topic_matrix_mean_", ".phi"), mean_topics_, K, V,
+                                      lda.posterior_mean_samples()));
     }
     if (!tsv) return absl::OkStatus();
     return WriteFile(File("topic_matrix_", ".tsv"), data::FormatTopicMatrixTsv(topics_, K, V));

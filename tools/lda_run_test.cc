@@ -796,6 +796,10 @@ TEST(RunLdaTest, TsvTopicMatricesFollowWriteTsv) {
         data::ReadTopicMatrix(out + "/" + name + "scir_fast.phi");
     ASSERT_TRUE(text.ok() && binary.ok()) << text.status() << binary.status();
     ASSERT_EQ(text->values.size(), binary->values.size());
+    // The .phi file written as it is encoded has EncodeTopicMatrixPhi's bytes.
+    EXPECT_EQ(Slurp(out + "/" + name + "scir_fast.phi"),
+              data::EncodeTopicMatrixPhi(binary->values, binary->num_topics,
+                                         binary->vocabulary_size, binary->num_samples));
     for (size_t i = 0; i < text->values.size(); ++i) {
       ASSERT_NEAR(text->values[i], binary->values[i], 1e-8 * binary->values[i]) << i;
     }
