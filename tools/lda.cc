@@ -6,7 +6,8 @@
 // models::DefaultLdaPreset; K = 50) on the embedded KOS corpus for
 // 1000 iterations of 50 documents, evaluating the document-completion perplexity on 10% of the
 // documents held out, and finishes in well under a minute. Progress (iteration, documents,
-// tokens and Gibbs token updates per second, ETA, latest perplexity) goes to stderr.
+// tokens and Gibbs token updates per second, ETA, the latest held-out perplexity as
+// summary.txt's headline names it, and the Gibbs predictive's running mean) goes to stderr.
 //
 // With --config=FILE (an LdaConfig textproto, tools/lda_config.proto; examples in
 // tools/configs/) it runs any corpus (UCI bag-of-words or raw text), samplers and settings.

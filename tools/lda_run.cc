@@ -436,9 +436,14 @@ class RunTrainer {
         HumanSeconds(eta));
     if (!checkpoint.trace().empty()) {
       const LdaTracePoint& p = checkpoint.trace(checkpoint.trace_size() - 1);
-      absl::StrAppend(&line, absl::StrFormat("  perplexity %.1f (running %.1f, iter %d)",
-                                             p.perplexity(), p.running_perplexity(),
-                                             p.iteration()));
+      // The headline of summary.txt first, then the Gibbs predictive's running mean, each
+      // named (they measure different things).
+      absl::StrAppend(
+          &line, absl::StrFormat("  held-out perplexity %.1f (%s, fold-in; Gibbs predictive "
+                                 "%.1f; iter %d)",
+                                 HeadlinePerplexity(p),
+                                 p.mean_samples() > 0 ? "posterior mean" : "last sample",
+                                 p.running_perplexity(), p.iteration()));
     }
     progress_ << line << "\n" << std::flush;
   }
