@@ -33,18 +33,18 @@ constexpr int kBlockedSearchMinTopics = 16;
 // topic; ~7% faster at 13 topics per document, ~13% at 21, ~30% at 30). In both forms the c'_j
 // never decrease and c'_j > c'_{j-1} forces m_j > 0 (see linalg/running_sums.h).
 //
-// The pending token then adds d = π_kw of its topic at its entry q: the draw inverts
-// c_j = c'_j for j < q and c_j = c'_j + d from q on (their total c_{nnz-1} is the sparse mass).
-// These still never decrease (the same d added to non-decreasing values, and c'_q + d >=
-// c'_{q-1}), and c_j > c_{j-1} forces a positive mass: for j != q as above, for j = q
-// m_q > 0 or d > 0, i.e. π_kw > 0 and the true mass (n_dk + 1) π_kw > 0. So the first c_j
-// above x is a topic of positive mass, drawn with its exact probability up to rounding. This
-// is what makes the sweep fast: the masses of a token do not depend on the previous token's
-// draw, only the search does (through q and d), so the CPU sums the masses of the next token
-// while this one's search runs (~12% faster on KOS at K = 100, α = 0.1). Adding d at q
-// instead of summing (n_dk + 1) π_kw in place changes the rounding of the c_j, so a draw can
-// differ from the in-place sum only when x falls within a few ulps of a c_j (probability
-// ~1e-16 per draw): the lda tool's outputs stay bit-identical.
+// The pending token's mass d = π_kw at its topic (entry q) is not added in place: the sparse
+// bucket is the piece d followed by the pieces c'_j, and one uniform x on (0, d + c'_{nnz-1})
+// inverts them in that order: x < d draws entry q; otherwise the first c'_j above y = x - d,
+// which is a topic of positive mass (above). Entry q's probability is (d + m_q) / total, its
+// exact conditional mass (n_dk + 1) π_kw over the total; only the order of the pieces on the
+// uniform's line differs from an in-place sum. Should rounding leave y at or above c'_{nnz-1}
+// (possible only with d > 0), the draw is entry q too. This is what makes the sweep fast: the
+// masses of a token do not depend on the previous token's draw, only the search does (through
+// q and d), so the CPU sums the masses of the next token while this one's search runs (~12%
+// faster on KOS at K = 100, α = 0.1); and with d drawn first the search is a plain count, with
+// no per-compare select of d (+9% at K = 1000, α = 0.01 against adding d to every c'_j from q
+// on; bench/README, "The sparse sweep at large K", session 21).
 inline int DrawTopic(const MinibatchTopicTable& table, int u, const double* next_column,
                      const SparseTopicCounts& counts, int pending, double* cumulative,
                      rng::Engine& engine, int64_t& alpha_draws, int& entry) {
@@ -69,25 +69,24 @@ inline int DrawTopic(const MinibatchTopicTable& table, int u, const double* next
   const double total = sparse_mass + d;
   const double x = rng::UniformDouble(engine) * (total + table.alpha_mass(u));
   if (x < total) {
-    // The first j with c_j > x is the number of c_j <= x (they do not decrease), counted
-    // without branches; c_{nnz-1} == total > x, so it is < nnz. With many topics, first the
-    // whole blocks of four whose last mass is <= x, then inside the next block (whose last
-    // mass, or total, is > x).
-    // d or +0.0 selected by a bit mask: a branch on i >= q would be mispredicted once a draw.
-    const uint64_t d_bits = absl::bit_cast<uint64_t>(d);
-    auto at = [&](int i) {
-      return cumulative[i] + absl::bit_cast<double>(d_bits & -static_cast<uint64_t>(i >= q));
-    };
+    // The pending token's mass d is drawn first: y = x - d < 0 selects entry q; otherwise y
+    // inverts the c'_j. The first j with c'_j > y is the number of c'_j <= y (they do not
+    // decrease), counted without branches. With many topics, first the whole blocks of four
+    // whose last mass is <= y, then inside the next block. Rounding can leave y at or above
+    // c'_{nnz-1} only when d > 0; then q too.
+    const double y = x - d;
     int first = 0;
     if (nnz >= kBlockedSearchMinTopics) {
       int blocks = 0;
-      for (int i = 3; i < nnz; i += 4) blocks += at(i) <= x;
+      for (int i = 3; i < nnz; i += 4) blocks += cumulative[i] <= y;
       first = 4 * blocks;
       // The +inf after the last mass stands for the missing entries of a partial block.
-      first += (at(first) <= x) + (at(first + 1) <= x) + (at(first + 2) <= x);
+      first += (cumulative[first] <= y) + (cumulative[first + 1] <= y) +
+               (cumulative[first + 2] <= y);
     } else {
-      for (int i = 0; i < nnz; ++i) first += at(i) <= x;
+      for (int i = 0; i < nnz; ++i) first += cumulative[i] <= y;
     }
+    first = (y < 0) | (first >= nnz) ? q : first;
     entry = first;
     return entries[first].topic;
   }

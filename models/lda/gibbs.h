@@ -24,9 +24,9 @@
 // cumulative sparse masses) and the α bucket otherwise (with a second uniform). No
 // Metropolis-Hastings step, no approximation: the draw has exactly the conditional above
 // (tested by chi-squared and against the enumerated joint law). Within a sweep, a token's
-// count is stored only after the next token's draw, which adds that token's mass π_kw at its
-// topic's place in the cumulative sparse masses instead: the same conditional, and the CPU
-// sums one token's masses while the previous token's search is still running.
+// count is stored only after the next token's draw, which draws that token's mass π_kw at its
+// topic as a piece of its own before the cumulative sparse masses: the same conditional, and
+// the CPU sums one token's masses while the previous token's search is still running.
 //
 // Cost: O(nnz_d) per token update, nnz_d = number of distinct topics in the document (after
 // the first sweeps usually far below K), plus O(K / kAlphaBlock^2 + kAlphaBlock) with
