@@ -287,18 +287,20 @@ void InitializeAssignments(const MinibatchTopicTable& table, rng::Engine& engine
   doc.counts_.Clear();
   const int n = doc.size();
   const int32_t* words = doc.local_words_.data();
+  // As in GibbsSweep, the previous token's count is added after this token's draw (no entry
+  // moves here: counts only grow).
+  int pending = -1;
   for (int i = 0; i < n; ++i) {
     const double* next = table.column(i + kPrefetchAhead < n ? words[i + kPrefetchAhead] : 0);
     int entry;
-    const int k = DrawTopic(table, words[i], next, doc.counts_, /*pending=*/-1,
-                            doc.cumulative_.data(), engine, doc.alpha_draws_, entry);
+    const int k = DrawTopic(table, words[i], next, doc.counts_, pending, doc.cumulative_.data(),
+                            engine, doc.alpha_draws_, entry);
     doc.assignments_[i] = k;
-    if (entry >= 0) {
-      doc.counts_.IncrementEntry(entry);
-    } else {
-      doc.counts_.Increment(k);
-    }
+    if (pending >= 0) doc.counts_.IncrementEntry(pending);
+    pending = entry;
+    if (entry < 0) doc.counts_.Increment(k);
   }
+  if (pending >= 0) doc.counts_.IncrementEntry(pending);
 }
 
 void GibbsSweep(const MinibatchTopicTable& table, rng::Engine& engine, DocumentGibbsState& doc) {
