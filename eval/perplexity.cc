@@ -7,46 +7,8 @@
 #include "absl/strings/str_cat.h"
 #include "base/check.h"
 #include "eval/topic_columns.h"
-#include "linalg/running_sums.h"
-#include "rng/uniform.h"
 
 namespace sgmcmc::eval {
-namespace {
-
-// Draws k with probability ∝ (counts[k] + alpha) * phi_w[k]; when every phi_w[k] is zero,
-// ∝ counts[k] + alpha. `cumulative` is K doubles of scratch. The running sums are formed four
-// masses at a time (linalg::RunningSums: one dependent addition per block instead of per
-// topic; they still never decrease, and a rise at k means a positive mass at k), and the
-// first k with u < cumulative[k] is found by bisection: O(K) multiply-adds and O(log K)
-// compares, where the plain running sum and scan at K = 1000 waited ~4 cycles on each of K
-// additions and took a mispredicted branch per draw.
-int SampleTopic(const int32_t* counts, const double* phi_w, double alpha, int num_topics,
-                rng::Engine& engine, double* cumulative) {
-  double total = linalg::RunningSums(
-      num_topics, /*blocked=*/true, [&](int k) { return (counts[k] + alpha) * phi_w[k]; },
-      cumulative);
-  if (!(total > 0)) {
-    total = 0;
-    for (int k = 0; k < num_topics; ++k) {
-      total += counts[k] + alpha;
-      cumulative[k] = total;
-    }
-  }
-  const double u = rng::UniformDouble(engine) * total;
-  int low = 0, high = num_topics - 1;  // the answer is in [low, high]
-  while (low < high) {
-    const int middle = low + (high - low) / 2;
-    if (u < cumulative[middle]) {
-      high = middle;
-    } else {
-      low = middle + 1;
-    }
-  }
-  return low;
-}
-
-}  // namespace
-
 absl::Status PerplexityOptions::Validate() const {
   if (num_topics < 1) {
     return absl::InvalidArgumentError(
@@ -104,7 +66,6 @@ DocumentCompletionPerplexity::DocumentCompletionPerplexity(
   const int num_docs = observed_.num_documents();
   const int k = options_.num_topics;
   assignments_.assign(observed_.num_tokens(), -1);
-  counts_.assign(static_cast<size_t>(num_docs) * k, 0);
   engines_.reserve(num_docs);
   for (int j = 0; j < num_docs; ++j) engines_.emplace_back(options_.seed, j);
   doc_topics_.assign(static_cast<size_t>(num_docs) * k, 0.0);
@@ -119,15 +80,12 @@ void DocumentCompletionPerplexity::ResetRunningMean() {
   perplexity_ = last_perplexity_ = std::numeric_limits<double>::quiet_NaN();
 }
 
-void DocumentCompletionPerplexity::EstimateDocument(int j,
-                                                    absl::Span<const double> topics_by_word,
-                                                    std::vector<double>& scratch) {
+void DocumentCompletionPerplexity::EstimateDocument(int j, std::vector<int64_t>& count_sums) {
   const int num_topics = options_.num_topics;
-  const double alpha = options_.alpha;
   const absl::Span<const int32_t> words = absl::MakeConstSpan(
       local_observed_.data() + observed_.doc_offsets[j], observed_.document_size(j));
-  int32_t* z = assignments_.data() + observed_.doc_offsets[j];
-  int32_t* counts = counts_.data() + static_cast<size_t>(j) * num_topics;
+  const absl::Span<int32_t> z = absl::MakeSpan(
+      assignments_.data() + observed_.doc_offsets[j], observed_.document_size(j));
   double* eta = doc_topics_.data() + static_cast<size_t>(j) * num_topics;
   rng::Engine& engine = engines_[j];
   const int n = static_cast<int>(words.size());
@@ -135,27 +93,29 @@ void DocumentCompletionPerplexity::EstimateDocument(int j,
     std::fill(eta, eta + num_topics, 1.0 / num_topics);
     return;
   }
-  auto phi = [&](int i) { return topics_by_word.data() + static_cast<size_t>(words[i]) * num_topics; };
+  DocumentGibbsState state(words, num_topics);
   if (z[0] < 0) {  // first evaluation: sequential initialisation
-    for (int i = 0; i < n; ++i) {
-      z[i] = SampleTopic(counts, phi(i), alpha, num_topics, engine, scratch.data());
-      ++counts[z[i]];
-    }
+    InitializeAssignments(table_, engine, state);
+  } else {
+    state.SetAssignments(z);
   }
-  std::fill(eta, eta + num_topics, 0.0);
-  const double denominator = n + num_topics * alpha;
+  // Σ over the kept sweeps of n_dk, exact in integers and summed over the topics present.
+  std::fill(count_sums.begin(), count_sums.end(), 0);
   for (int sweep = 0; sweep < options_.num_sweeps; ++sweep) {
-    for (int i = 0; i < n; ++i) {
-      --counts[z[i]];
-      z[i] = SampleTopic(counts, phi(i), alpha, num_topics, engine, scratch.data());
-      ++counts[z[i]];
-    }
+    GibbsSweep(table_, engine, state);
     if (sweep >= options_.burn_in) {
-      for (int k = 0; k < num_topics; ++k) eta[k] += (counts[k] + alpha) / denominator;
+      for (const SparseTopicCounts::Entry& e : state.counts().entries()) {
+        count_sums[e.topic] += e.count;
+      }
     }
   }
+  std::copy(state.assignments().begin(), state.assignments().end(), z.begin());
+  // η̂_dk = mean over the kept sweeps of (n_dk + α) / (n_d + K α).
   const double kept = options_.num_sweeps - options_.burn_in;
-  for (int k = 0; k < num_topics; ++k) eta[k] /= kept;
+  const double denominator = n + num_topics * options_.alpha;
+  for (int k = 0; k < num_topics; ++k) {
+    eta[k] = (static_cast<double>(count_sums[k]) / kept + options_.alpha) / denominator;
+  }
 }
 
 double DocumentCompletionPerplexity::Evaluate(absl::Span<const double> topics,
@@ -165,10 +125,13 @@ double DocumentCompletionPerplexity::Evaluate(absl::Span<const double> topics,
   SGMCMC_CHECK(topics.size() == static_cast<size_t>(num_topics) * vocabulary_size)
       << "DocumentCompletionPerplexity::Evaluate: topics must have K * V = " << num_topics
       << " * " << vocabulary_size << " entries, got " << topics.size();
-  GatherTopicColumns(topics, num_topics, vocabulary_size, observed_words_, topics_by_word_);
+  // The sparse Gibbs kernel's table: φ's columns at the observed words, word-major, with
+  // their α tables (eval/lda_gibbs.h); rebuilt in place each evaluation.
+  table_.Reset(num_topics, static_cast<int>(observed_words_.size()), options_.alpha);
+  table_.GatherColumns(topics, vocabulary_size, observed_words_);
   auto estimate = [&](int64_t begin, int64_t end, int) {
-    std::vector<double> scratch(num_topics);
-    for (int64_t j = begin; j < end; ++j) EstimateDocument(j, topics_by_word_, scratch);
+    std::vector<int64_t> count_sums(num_topics);
+    for (int64_t j = begin; j < end; ++j) EstimateDocument(static_cast<int>(j), count_sums);
   };
   if (pool != nullptr) {
     pool->ParallelForChunks(0, observed_.num_documents(), estimate);
@@ -287,7 +250,6 @@ absl::Status DocumentCompletionPerplexity::RestoreState(const PerplexityState& s
     }
   }
   const int num_topics = options_.num_topics;
-  std::vector<int32_t> counts(counts_.size(), 0);
   for (int j = 0; j < observed_.num_documents(); ++j) {
     const int64_t begin = observed_.doc_offsets[j], end = observed_.doc_offsets[j + 1];
     for (int64_t i = begin; i < end; ++i) {
@@ -299,11 +261,9 @@ absl::Status DocumentCompletionPerplexity::RestoreState(const PerplexityState& s
             " must be in [0, ", num_topics, ") (or -1 for the whole of an uninitialised "
             "document)"));
       }
-      if (z >= 0) ++counts[static_cast<size_t>(j) * num_topics + z];
     }
   }
   assignments_.assign(state.assignments().begin(), state.assignments().end());
-  counts_ = std::move(counts);
   for (size_t j = 0; j < engines_.size(); ++j) {
     engines_[j].Seek(state.engine_positions(static_cast<int>(j)));
   }

@@ -20,11 +20,16 @@
 // is all zero (possible only through underflow) is treated as equally likely under every
 // topic while sampling; it scores p_dw = 0 and then the perplexity is +inf, as it should be.
 //
+// The sweeps are the sparse exact Gibbs kernel LDA trains with (eval/lda_gibbs.h): a table of
+// φ's columns at the observed words, rebuilt each evaluation, then O(topics in the document)
+// per token instead of O(K).
+//
 // Randomness: test document j always uses rng::Engine(seed, j), so results do not depend on
 // the number of threads; per-document outputs are reduced in document order.
 //
-// Cost per evaluation: O(num_sweeps * N_observed * K + N_held_out * K + K V); memory
-// O(N_test + D_test K).
+// Cost per evaluation: O(K W) for the table (W distinct observed words), O(num_sweeps *
+// N_observed * nnz_d) for the sweeps (nnz_d: topics present in document d) plus O(K) per kept
+// sweep and document for η̂, O(N_held_out * K) to score; memory O(N_test + D_test K + K W).
 //
 // Example:
 //   SGMCMC_ASSIGN_OR_RETURN(DocumentCompletionPerplexity perplexity,
@@ -44,6 +49,7 @@
 #include "absl/types/span.h"
 #include "data/corpus.h"
 #include "data/split.h"
+#include "eval/lda_gibbs.h"
 #include "eval/perplexity_state.pb.h"
 #include "parallel/thread_pool.h"
 #include "rng/engine.h"
@@ -106,9 +112,9 @@ class DocumentCompletionPerplexity {
   DocumentCompletionPerplexity(const data::DocumentCompletionSplit& test,
                                const PerplexityOptions& options);
 
-  // Gibbs sweeps on the observed part of test document j; writes η̂_j into doc_topics_.
-  void EstimateDocument(int j, absl::Span<const double> topics_by_word,
-                        std::vector<double>& scratch);
+  // Gibbs sweeps on the observed part of test document j with table_; writes η̂_j into
+  // doc_topics_. `count_sums` is K entries of scratch.
+  void EstimateDocument(int j, std::vector<int64_t>& count_sums);
   // Adds p_dw for the held-out tokens of every document to the running sums, updates the
   // perplexities.
   double Accumulate(absl::Span<const double> topics, parallel::ThreadPool* pool);
@@ -117,17 +123,16 @@ class DocumentCompletionPerplexity {
   data::Corpus observed_;
   data::Corpus held_out_;
   std::vector<int32_t> assignments_;    // per observed token; -1 before initialisation
-  std::vector<int32_t> counts_;         // D_test x K topic counts of the observed tokens
   std::vector<rng::Engine> engines_;    // one per test document
   std::vector<double> doc_topics_;      // D_test x K, η̂ of the last evaluation
   std::vector<double> probability_sum_; // per held-out token: Σ_e p^e_dw
   std::vector<double> doc_log_sum_;     // per test document, scratch of Accumulate
   std::vector<double> doc_last_log_sum_;
   // The distinct words of the observed parts (W, ascending), the observed tokens as indices
-  // into them, and φ's columns at them (W x K, GatherTopicColumns).
+  // into them, and the sweeps' table of φ's columns at them (K x W, rebuilt each evaluation).
   std::vector<int32_t> observed_words_;
   std::vector<int32_t> local_observed_;
-  std::vector<double> topics_by_word_;
+  MinibatchTopicTable table_;
   int num_evaluations_ = 0;
   double perplexity_;
   double last_perplexity_;

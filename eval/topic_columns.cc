@@ -24,6 +24,12 @@ void ToLocalIds(absl::Span<const int32_t> distinct, absl::Span<int32_t> words) {
 
 void GatherTopicColumns(absl::Span<const double> topics, int num_topics, int vocabulary_size,
                         absl::Span<const int32_t> words, std::vector<double>& out) {
+  out.resize(words.size() * static_cast<size_t>(num_topics));
+  GatherTopicColumns(topics, num_topics, vocabulary_size, words, absl::MakeSpan(out));
+}
+
+void GatherTopicColumns(absl::Span<const double> topics, int num_topics, int vocabulary_size,
+                        absl::Span<const int32_t> words, absl::Span<double> out) {
   const size_t K = static_cast<size_t>(num_topics);
   const size_t V = static_cast<size_t>(vocabulary_size);
   SGMCMC_CHECK(topics.size() == K * V) << "GatherTopicColumns: topics has " << topics.size()
@@ -34,7 +40,8 @@ void GatherTopicColumns(absl::Span<const double> topics, int num_topics, int voc
   }
   constexpr size_t kTileWords = 8;
   const size_t W = words.size();
-  out.resize(W * K);
+  SGMCMC_CHECK(out.size() == W * K) << "GatherTopicColumns: out has " << out.size()
+                                    << " entries, expected |words| x K = " << W << " x " << K;
   for (size_t tile = 0; tile < W; tile += kTileWords) {
     const size_t width = std::min(kTileWords, W - tile);
     const int32_t* tile_words = words.data() + tile;

@@ -26,6 +26,9 @@ void ToLocalIds(absl::Span<const int32_t> distinct, absl::Span<int32_t> words);
 // Requires topics.size() == K V and every word in [0, V) (CHECKed).
 void GatherTopicColumns(absl::Span<const double> topics, int num_topics, int vocabulary_size,
                         absl::Span<const int32_t> words, std::vector<double>& out);
+// The same into `out` of exactly |words| K entries (CHECKed), e.g. storage owned by a table.
+void GatherTopicColumns(absl::Span<const double> topics, int num_topics, int vocabulary_size,
+                        absl::Span<const int32_t> words, absl::Span<double> out);
 
 }  // namespace sgmcmc::eval
 

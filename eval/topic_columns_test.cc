@@ -30,6 +30,17 @@ TEST(TopicColumnsTest, GatherEqualsTheTransposeAtTheWords) {
   }
 }
 
+TEST(TopicColumnsTest, GatherIntoASpanEqualsGatherIntoAVector) {
+  constexpr int K = 5, V = 11;
+  std::vector<double> topics(K * V);
+  for (int i = 0; i < K * V; ++i) topics[i] = 0.25 * i;
+  const std::vector<int32_t> words = {10, 0, 3, 3, 7, 1, 2, 9, 4};
+  std::vector<double> expected, out(words.size() * K, -1.0);
+  GatherTopicColumns(topics, K, V, words, expected);
+  GatherTopicColumns(topics, K, V, words, absl::MakeSpan(out));
+  EXPECT_EQ(out, expected);
+}
+
 TEST(TopicColumnsTest, DistinctWordsAndLocalIds) {
   std::vector<int32_t> words = {9, 2, 9, 40, 2, 0};
   const std::vector<int32_t> distinct = DistinctWords(words);
@@ -43,6 +54,10 @@ TEST(TopicColumnsDeathTest, BadArgumentsDie) {
   const std::vector<int32_t> outside = {3};
   EXPECT_DEATH(GatherTopicColumns(topics, 2, 3, outside, out), "outside \\[0, 3\\)");
   EXPECT_DEATH(GatherTopicColumns(topics, 2, 4, {}, out), "expected K x V = 2 x 4");
+  std::vector<double> short_out(3);
+  const std::vector<int32_t> two = {0, 2};
+  EXPECT_DEATH(GatherTopicColumns(topics, 2, 3, two, absl::MakeSpan(short_out)),
+               "out has 3 entries, expected \\|words\\| x K = 2 x 2");
   std::vector<int32_t> missing = {5};
   const std::vector<int32_t> distinct = {1, 2};
   EXPECT_DEATH(ToLocalIds(distinct, absl::MakeSpan(missing)), "not among the distinct words");

@@ -128,6 +128,18 @@ void CheckTopics(absl::Span<const double> topics, int num_topics, int num_words)
   }
 }
 
+// Every entry finite and >= 0 (a ValueError naming the first that is not): the evaluators'
+// topic tables CHECK this, which would end the Python process.
+void CheckTopicValues(absl::Span<const double> topics, int num_words) {
+  for (size_t i = 0; i < topics.size(); ++i) {
+    if (!(topics[i] >= 0) || !std::isfinite(topics[i])) {
+      ThrowIfError(absl::InvalidArgumentError(
+          absl::StrCat("topics[", i / num_words, ", ", i % num_words, "] = ", topics[i],
+                       " must be finite and >= 0")));
+    }
+  }
+}
+
 // A perplexity over no held-out tokens is 0/0: an error, never a NaN.
 void RequireHeldOutTokens(const data::Corpus& held_out, absl::string_view what) {
   if (held_out.num_tokens() > 0) return;
@@ -144,6 +156,7 @@ double FixedTopicsPerplexity(const py::handle& topics_array, int num_topics,
                              int sweeps, uint64_t seed, int threads, bool fold_in) {
   const absl::Span<const double> topics = DoubleView(topics_array, "topics");
   CheckTopics(topics, num_topics, split.observed.vocabulary_size());
+  CheckTopicValues(topics, split.observed.vocabulary_size());
   RequireHeldOutTokens(split.held_out, "X");
   parallel::ThreadPool pool(ResolveThreads(threads));
   if (fold_in) {
@@ -664,13 +677,7 @@ void RegisterLda(py::module_& m) {
               vocabulary.size(), " words in vocabulary")));
         }
         CheckTopics(topics, num_topics, static_cast<int>(vocabulary.size()));
-        for (size_t i = 0; i < topics.size(); ++i) {
-          if (!(topics[i] >= 0) || !std::isfinite(topics[i])) {
-            ThrowIfError(absl::InvalidArgumentError(absl::StrCat(
-                "topics[", i / vocabulary.size(), ", ", i % vocabulary.size(), "] = ",
-                topics[i], " must be finite and >= 0")));
-          }
-        }
+        CheckTopicValues(topics, static_cast<int>(vocabulary.size()));
         if (top_words < 1) {
           ThrowIfError(absl::InvalidArgumentError(
               absl::StrCat("top_words must be >= 1, got ", top_words)));

@@ -108,7 +108,7 @@ void LdaCountModel::FillTable(const samplers::SimplexParameters& parameters, int
     slice.resize(static_cast<size_t>(num_topics_) * width);
     parameters.SimplexColumns(absl::MakeConstSpan(words_.data() + first, width),
                               absl::MakeSpan(slice));
-    table_.SetColumns(static_cast<int>(first), TopicColumnsView{slice, num_topics_, width});
+    table_.SetColumns(static_cast<int>(first), eval::TopicColumnsView{slice, num_topics_, width});
   }
 }
 
@@ -150,15 +150,15 @@ void LdaCountModel::SampleDocuments(absl::Span<const int64_t> batch, uint64_t ke
     // order already) walks each topic's row of the table forwards, so consecutive tokens
     // share cache lines; any fixed scan order leaves the conditional posterior invariant.
     std::sort(local.begin(), local.end());
-    DocumentGibbsState state(local, num_topics_);
+    eval::DocumentGibbsState state(local, num_topics_);
     rng::Engine engine(key, static_cast<uint64_t>(stream_ids_.empty() ? slot : stream_ids_[slot]));
-    InitializeAssignments(table_, engine, state);
+    eval::InitializeAssignments(table_, engine, state);
     // Kept sweeps: each token's topic is mostly the same as in the previous sweep, so the
     // counts are added per run of equal topics (one scattered write per run, not per sweep).
     run_topic.assign(n, -1);
     run_length.assign(n, 0);
     for (int sweep = 0; sweep < gibbs_sweeps_; ++sweep) {
-      GibbsSweep(table_, engine, state);
+      eval::GibbsSweep(table_, engine, state);
       if (sweep < burn_in) continue;
       const int32_t* z = state.assignments().data();
       for (int i = 0; i < n; ++i) {

@@ -4,7 +4,7 @@
 // simplex sampler consumes it unchanged (models/lda/lda.h drives it).
 //
 // Per document, with π fixed: sequential initialisation of the assignments, then S Gibbs
-// sweeps of p(z_di = k) ∝ (α + n_dk^{\i}) π_{k,w_di} (models/lda/gibbs.h, sparse and exact);
+// sweeps of p(z_di = k) ∝ (α + n_dk^{\i}) π_{k,w_di} (eval/lda_gibbs.h, sparse and exact);
 // what is kept depends on the LdaCountEstimator: by default (kSweepAverage) the first
 // floor(S/2) sweeps are burn-in and n_dkw is averaged over the remaining ones, an estimate of
 // E[n_dkw | π]; kLastSweep keeps the last sweep's n_dkw only (an approximate draw of z from
@@ -46,7 +46,7 @@
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
 #include "data/corpus.h"
-#include "models/lda/gibbs.h"
+#include "eval/lda_gibbs.h"
 #include "parallel/thread_pool.h"
 #include "rng/engine.h"
 #include "samplers/count_model.h"
@@ -274,7 +274,7 @@ class LdaCountModel final : public samplers::CountModel {
   size_t word_bits_stride_;
   mutable std::vector<std::vector<int32_t>> word_chunks_;
   mutable std::vector<std::vector<double>> slices_;  // per thread, K x (a few hundred words)
-  mutable MinibatchTopicTable table_;
+  mutable eval::MinibatchTopicTable table_;
   // Per thread: the kept sweeps' counts, K x U (all zero between calls), and (with several
   // threads) per topic row the entries that became non-zero, their counts moved into the list
   // at the end of the thread's sweeps, for whichever thread merges the row.

@@ -50,7 +50,7 @@
 #include "base/check.h"
 #include "benchmark/benchmark.h"
 #include "data/synthetic_lda_corpus.h"
-#include "models/lda/gibbs.h"
+#include "eval/lda_gibbs.h"
 #include "models/lda/testing.h"
 #include "rng/dirichlet.h"
 #include "rng/engine.h"
@@ -58,6 +58,12 @@
 
 namespace sgmcmc::models {
 namespace {
+
+using eval::DocumentGibbsState;
+using eval::GibbsSweep;
+using eval::InitializeAssignments;
+using eval::MinibatchTopicTable;
+using eval::TopicColumnsView;
 
 // The minibatch = the whole synthetic corpus, with local word ids and the K x U columns.
 struct Minibatch {

@@ -279,7 +279,7 @@ double ScirBetaByDensity(int64_t entries, int num_topics, int vocabulary_size);
 // α = 0.01, the rule's 593.1. The cost: on a synthetic corpus drawn with α = 0.1 at K = 1000
 // (100 tokens per document, about 70 topics each) the rule ends at 1668.8 against 1531.7,
 // recovery 0.862 against 0.757. A smaller α also makes the sparse Gibbs sweep cheaper
-// (models/lda/gibbs.h: O(topics present) per token). Requires K >= 1.
+// (eval/lda_gibbs.h: O(topics present) per token). Requires K >= 1.
 inline constexpr double kDefaultAlphaMidK = 0.05;
 inline constexpr double kDefaultMinTopicMass = 5;
 inline constexpr double kDefaultMaxTopicMass = 10;

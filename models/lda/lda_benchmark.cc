@@ -57,7 +57,7 @@
 #include "benchmark/benchmark.h"
 #include "models/lda/lda.h"
 #include "models/lda/count_model.h"
-#include "models/lda/gibbs.h"
+#include "eval/lda_gibbs.h"
 #include "models/lda/testing.h"
 #include "parallel/thread_pool.h"
 #include "rng/uniform.h"
@@ -68,6 +68,12 @@
 
 namespace sgmcmc::models {
 namespace {
+
+using eval::DocumentGibbsState;
+using eval::GibbsSweep;
+using eval::InitializeAssignments;
+using eval::MinibatchTopicTable;
+using eval::TopicColumnsView;
 
 // Runs ScaledCounts on minibatches of 50 documents of `corpus` with the topics `topics` and
 // reports, per iteration (all wall time, so with 2 threads the real speed-up):

@@ -425,6 +425,20 @@ class ErrorPathTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "^pickled LDA chain does not match 5 topics"):
             small_lda().__setstate__(state)
 
+    def test_perplexity_rejects_topics_that_are_not_finite_and_non_negative(self):
+        # The completion method's sparse Gibbs table CHECKs its entries (the process would end).
+        lda = small_lda().fit(toy_counts())
+        for bad in (np.nan, -0.5, np.inf):
+            lda.components_ = lda.components_.copy()
+            saved = lda.components_[1, 2]
+            lda.components_[1, 2] = bad
+            for method in ("completion", "fold_in"):
+                with self.assertRaisesRegex(ValueError,
+                                            r"^topics\[1, 2\] = .* must be finite and >= 0"):
+                    lda.perplexity(toy_counts(), method=method)
+            lda.components_[1, 2] = saved
+        self.assertTrue(np.isfinite(lda.perplexity(toy_counts())))
+
     def test_format_topics_checks_its_arguments(self):
         # num_topics = 0 was a CHECK failure in models::SummarizeTopics; NaN was printed.
         with self.assertRaisesRegex(ValueError, "^need at least one topic and one word"):

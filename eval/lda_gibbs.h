@@ -43,8 +43,8 @@
 //   rng::Engine engine(seed, /*stream=*/document_slot);
 //   InitializeAssignments(table, engine, doc);
 //   for (int s = 0; s < sweeps; ++s) GibbsSweep(table, engine, doc);
-#ifndef SGMCMC_MODELS_LDA_GIBBS_H_
-#define SGMCMC_MODELS_LDA_GIBBS_H_
+#ifndef SGMCMC_EVAL_LDA_GIBBS_H_
+#define SGMCMC_EVAL_LDA_GIBBS_H_
 
 #include <cstdint>
 #include <vector>
@@ -53,7 +53,7 @@
 #include "base/check.h"
 #include "rng/engine.h"
 
-namespace sgmcmc::models {
+namespace sgmcmc::eval {
 
 // Topic-word probabilities restricted to the distinct words of a minibatch: a K x U
 // row-major matrix whose column u holds π_{·w} of the minibatch's u-th word (its "local id").
@@ -92,6 +92,11 @@ class MinibatchTopicTable {
   void SetColumns(int first_column, const TopicColumnsView& block);
   // The same for one column u from K contiguous values (a copy, O(K)).
   void SetColumn(int u, const double* column);
+  // Every column from φ (K x V, row-major) at `words`: column u = φ_{·, words[u]}
+  // (eval::GatherTopicColumns into the table's own storage, then the α tables). Requires
+  // num_words() == |words|, topics.size() == K V and every word in [0, V) (CHECKed). O(K U).
+  void GatherColumns(absl::Span<const double> topics, int vocabulary_size,
+                     absl::Span<const int32_t> words);
   // Makes this an unfilled table of the given size (as Allocate), reusing its storage: the
   // next minibatch's table without reallocating.
   void Reset(int num_topics, int num_words, double alpha);
@@ -242,6 +247,6 @@ void InitializeAssignments(const MinibatchTopicTable& table, rng::Engine& engine
 // given all the others.
 void GibbsSweep(const MinibatchTopicTable& table, rng::Engine& engine, DocumentGibbsState& doc);
 
-}  // namespace sgmcmc::models
+}  // namespace sgmcmc::eval
 
-#endif  // SGMCMC_MODELS_LDA_GIBBS_H_
+#endif  // SGMCMC_EVAL_LDA_GIBBS_H_

@@ -1,4 +1,4 @@
-#include "models/lda/gibbs.h"
+#include "eval/lda_gibbs.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@
 #include "rng/uniform.h"
 #include "testing/distribution_testing.h"
 
-namespace sgmcmc::models {
+namespace sgmcmc::eval {
 namespace {
 
 // Each chi-squared test below fails with probability testing::kFalseFailureRate = 1e-6 when the
@@ -697,6 +697,25 @@ TEST(MinibatchTopicTableTest, ColumnRangesFilledSeparatelyEqualOneBuild) {
   ExpectSameTables(whole, parts);
 }
 
+// GatherColumns from a K x V matrix at some words equals Build on the K x U matrix of those
+// columns (a word listed twice, an all-zero column among them).
+TEST(MinibatchTopicTableTest, GatheredColumnsEqualOneBuild) {
+  constexpr int K = 21, V = 30;
+  std::vector<double> full = RandomTopics(K, V, 0.4, 58);
+  for (int k = 0; k < K; ++k) full[k * V + 6] = 0;
+  const std::vector<int32_t> words = {29, 6, 0, 17, 6, 3, 11, 12, 28};
+  const int U = static_cast<int>(words.size());
+  std::vector<double> gathered(K * U);
+  for (int k = 0; k < K; ++k) {
+    for (int u = 0; u < U; ++u) gathered[k * U + u] = full[k * V + words[u]];
+  }
+  const MinibatchTopicTable reference =
+      MinibatchTopicTable::Build(TopicColumnsView{gathered, K, U}, 0.2);
+  MinibatchTopicTable table = MinibatchTopicTable::Allocate(K, U, 0.2);
+  table.GatherColumns(full, V, words);
+  ExpectSameTables(table, reference);
+}
+
 TEST(MinibatchTopicTableTest, ResetTableEqualsFreshTable) {
   const std::vector<double> first = RandomTopics(4, 30, 0.2, 54);
   const std::vector<double> second = RandomTopics(4, 12, 0.2, 55);
@@ -725,6 +744,9 @@ TEST(MinibatchTopicTableDeathTest, BadArgumentsDie) {
                "SetColumns: block must be 2 x W, got 3 x 2");
   EXPECT_DEATH(table.SetColumn(3, values.data()),
                "SetColumn: column 3 is not inside \\[0, 3\\)");
+  const std::vector<int32_t> two_words = {0, 1};
+  EXPECT_DEATH(table.GatherColumns(values, 3, two_words),
+               "GatherColumns: 2 words for a table of 3");
   std::vector<double> bad = values;
   bad[1] = -0.5;
   EXPECT_DEATH(MinibatchTopicTable::Build(TopicColumnsView{bad, 2, 3}, 0.1),
@@ -745,4 +767,4 @@ TEST(DocumentGibbsStateDeathTest, BadAssignmentsDie) {
 }
 
 }  // namespace
-}  // namespace sgmcmc::models
+}  // namespace sgmcmc::eval

@@ -1,14 +1,15 @@
-#include "models/lda/gibbs.h"
+#include "eval/lda_gibbs.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "absl/base/casts.h"
+#include "eval/topic_columns.h"
 #include "linalg/running_sums.h"
 #include "rng/uniform.h"
 
-namespace sgmcmc::models {
+namespace sgmcmc::eval {
 namespace {
 
 constexpr int kPrefetchAhead = 2;
@@ -149,6 +150,15 @@ void MinibatchTopicTable::SetColumn(int u, const double* column) {
       << ")";
   std::copy(column, column + num_topics_, columns_.data() + static_cast<size_t>(u) * num_topics_);
   FinishColumn(u);
+}
+
+void MinibatchTopicTable::GatherColumns(absl::Span<const double> topics, int vocabulary_size,
+                                        absl::Span<const int32_t> words) {
+  SGMCMC_CHECK(words.size() == static_cast<size_t>(num_words()))
+      << "MinibatchTopicTable::GatherColumns: " << words.size() << " words for a table of "
+      << num_words();
+  GatherTopicColumns(topics, num_topics_, vocabulary_size, words, absl::MakeSpan(columns_));
+  for (int u = 0; u < num_words(); ++u) FinishColumn(u);
 }
 
 void MinibatchTopicTable::CopyColumns(const double* rows, size_t row_stride, int first_column,
@@ -336,4 +346,4 @@ void GibbsSweep(const MinibatchTopicTable& table, rng::Engine& engine, DocumentG
   doc.alpha_draws_ += alpha_draws;
 }
 
-}  // namespace sgmcmc::models
+}  // namespace sgmcmc::eval
