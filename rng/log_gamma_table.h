@@ -17,8 +17,9 @@
 // rejected), so the union of the slots is a hat of 2^kSlotBits equal areas over f. One
 // engine word gives the slot (top kSlotBits bits) and a 53-bit uniform u (low bits), so
 // t = u x width of the slot (signed: the side); |t| below the next layer's x_{i+1} (or r)
-// is under f and accepted at once (~97% of draws at the default: 1.04-1.05 engine words per
-// draw on average for shapes 1e-4 to 3). Otherwise the exact test:
+// is under f and accepted at once (~99% of draws at the default 2^10 slots: 1.013-1.014
+// engine words per draw on average for shapes 1e-4 to 3, against 1.045-1.052 with 2^8 slots,
+// the default until session 21). Otherwise the exact test:
 // a vertical coordinate in the layer (one more uniform) against g(|t|), or in the base
 // layer's tail a point under the tangent hat (two Exp(1) draws) against f; a rejected point
 // restarts with a new word. Plain rejection from a dominating hat: the output has exactly
@@ -30,8 +31,8 @@
 // log a).
 //
 // Cost: Create is O(2^kSlotBits) table entries times 20 bisection steps on v (each building
-// both sides by bisections; 4 KB of slots, 12 KB with the exact-test data; Shared() builds
-// one per shape per process). Sample is O(1): one engine word, one 16-byte table load, a
+// both sides by bisections; 16 KB of slots, 72 KB with the exact-test data; 20-60 ms, so
+// Shared() builds one per shape per process). Sample is O(1): one engine word, one 16-byte table load, a
 // multiply and a compare in the common case (inlined; the rest out of line). Measured:
 // rng/log_gamma_table_benchmark.cc.
 //
@@ -56,8 +57,10 @@ namespace sgmcmc::rng {
 class LogGammaTable {
  public:
   // Slots = 2^kSlotBits layers over both sides (the top bits of the word; the low 53 bits are
-  // the position).
-  static constexpr int kSlotBits = 8;
+  // the position). 10 rather than 8: the exact test (an expm1 and a log, ~50 ns) runs for ~1%
+  // of draws instead of ~4%, and SCIR's sparse step runs 7-12% faster
+  // (samplers/scir_benchmark.cc); 11 was no faster and doubles Create's time.
+  static constexpr int kSlotBits = 10;
 
   static constexpr double kMinShape = 1e-300;
   static constexpr double kMaxShape = 1e6;

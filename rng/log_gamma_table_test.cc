@@ -121,8 +121,8 @@ TEST(LogGammaTableTest, SameSeedIsBitIdenticalAndPinned) {
   // Pinned so that a change of the stream consumption is a visible diff.
   const std::vector<double> pinned = {table.Sample(engine), table.Sample(engine),
                                       table.Sample(engine)};
-  EXPECT_EQ(pinned, (std::vector<double>{-114.35515633143798, -182.03786314696436,
-                                          -40.577373207398715}))
+  EXPECT_EQ(pinned, (std::vector<double>{-114.06906109289294, -90.239577912630892,
+                                          -181.98457787817014}))
       << absl::StrFormat("%.17g, %.17g, %.17g", pinned[0], pinned[1], pinned[2]);
 }
 

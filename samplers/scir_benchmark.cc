@@ -10,6 +10,10 @@
 //     α = 0.1:  34.8 (the Poisson events and bulk uniforms of scir.cc; the sparse Dirichlet
 //       tool's α);
 //     α = 0.5:  15.0 (originally ~100); SGRLD beside it (//samplers:sgrld_benchmark): 8.0.
+//   Session 21 (2026-11-29 15:10 UTC, quiet, CPU 1, 3 alternating runs each, M coordinates/s):
+//   LogGammaTable::kSlotBits 8 -> 10: α = 0.01 59.3-60.3 -> 66.6-67.6 (16.7 -> 14.9 ns per
+//   coordinate); α = 0.1 35.8-37.7 against 32.3-37.6 and α = 0.5 71.9-76.7 against 61.2-75.5,
+//   unchanged within the noise (α = 0.5 draws no table gamma for zero counts).
 //   //models/lda:lda_benchmark, K = 100 (median of 3):
 //     BM_LdaTopicUpdateScir/100000 (β = 0.5, V = 1e5): 14.2 ns per entry, 142 ms per
 //       iteration; 84 ms on 2 threads (1.68x). SGRLD: 7.7 ns, 77 ms; 42 ms on 2 threads.
