@@ -73,7 +73,6 @@ struct DocumentFoldIn {
   double inverse_total;  // 1 / (n + K α)
   int max_iterations;
   double tolerance;
-  double* word_sums;  // scratch: `size` doubles
 };
 
 // One EM step of the fixed point: next = F(θ); returns max_k |next_k − θ_k|. `acc` (K) is
@@ -82,19 +81,8 @@ __attribute__((always_inline)) inline double EmStep(const DocumentFoldIn& f, con
                                                     double* next, double* acc) {
   const int K = f.num_topics;
   auto column = [&](int64_t j) { return f.topics_by_word + static_cast<size_t>(f.words[j]) * K; };
-  // First every s_w = Σ_k θ_k φ_kw (independent of each other, kDotWords at a time), then the
-  // accumulation, in word order as before.
-  int64_t j = 0;
-  for (; j + kDotWords <= f.size; j += kDotWords) {
-    const double* columns[kDotWords];
-    for (int w = 0; w < kDotWords; ++w) columns[w] = column(j + w);
-    Dots(theta, columns, K, f.word_sums + j);
-  }
-  for (; j < f.size; ++j) f.word_sums[j] = Dot(theta, column(j), K);
-  std::fill(acc, acc + K, 0.0);
-  auto add_word = [&](int64_t word) {
+  auto add_word = [&](int64_t word, double s) {
     const double* phi = column(word);
-    const double s = f.word_sums[word];
     if (s > 0) {
       const double c = f.counts[word] / s;
       for (int k = 0; k < K; ++k) acc[k] += c * phi[k];
@@ -102,40 +90,43 @@ __attribute__((always_inline)) inline double EmStep(const DocumentFoldIn& f, con
       for (int k = 0; k < K; ++k) acc[k] += f.counts[word];
     }
   };
-  // Four words at a time where all four have s_w > 0: acc_k + c_0 φ_0k + ... + c_3 φ_3k added
-  // in word order (the same operations as four add_word calls), with one load and one store
-  // of acc_k instead of four each; the stores were the bound.
-  for (j = 0; j + 4 <= f.size; j += 4) {
-    const double* sums = f.word_sums + j;
+  static_assert(kDotWords == 4, "the accumulation below names four words");
+  std::fill(acc, acc + K, 0.0);
+  // Four words at a time: their s_w = Σ_k θ_k φ_kw (Dots), then, where all four are > 0,
+  // acc_k + c_0 φ_0k + ... + c_3 φ_3k added in word order (the same operations as four
+  // add_word calls) with one load and one store of acc_k instead of four each, while the
+  // four columns are still in L1. The stores of acc were the bound.
+  int64_t j = 0;
+  for (; j + kDotWords <= f.size; j += kDotWords) {
+    const double* p[kDotWords];
+    for (int w = 0; w < kDotWords; ++w) p[w] = column(j + w);
+    double sums[kDotWords];
+    Dots(theta, p, K, sums);
     if (!((sums[0] > 0) & (sums[1] > 0) & (sums[2] > 0) & (sums[3] > 0))) {
-      for (int w = 0; w < 4; ++w) add_word(j + w);
+      for (int w = 0; w < kDotWords; ++w) add_word(j + w, sums[w]);
       continue;
     }
     const double c0 = f.counts[j] / sums[0], c1 = f.counts[j + 1] / sums[1];
     const double c2 = f.counts[j + 2] / sums[2], c3 = f.counts[j + 3] / sums[3];
-    const double* p0 = column(j);
-    const double* p1 = column(j + 1);
-    const double* p2 = column(j + 2);
-    const double* p3 = column(j + 3);
     int k = 0;
     for (; k + 8 <= K; k += 8) {
       Lanes8 a = Load8(acc + k);
-      a += c0 * Load8(p0 + k);
-      a += c1 * Load8(p1 + k);
-      a += c2 * Load8(p2 + k);
-      a += c3 * Load8(p3 + k);
+      a += c0 * Load8(p[0] + k);
+      a += c1 * Load8(p[1] + k);
+      a += c2 * Load8(p[2] + k);
+      a += c3 * Load8(p[3] + k);
       __builtin_memcpy(acc + k, &a, sizeof(a));
     }
     for (; k < K; ++k) {
       double a = acc[k];
-      a += c0 * p0[k];
-      a += c1 * p1[k];
-      a += c2 * p2[k];
-      a += c3 * p3[k];
+      a += c0 * p[0][k];
+      a += c1 * p[1][k];
+      a += c2 * p[2][k];
+      a += c3 * p[3][k];
       acc[k] = a;
     }
   }
-  for (; j < f.size; ++j) add_word(j);
+  for (; j < f.size; ++j) add_word(j, Dot(theta, column(j), K));
   double change = 0;
   for (int k = 0; k < K; ++k) {
     next[k] = (f.alpha + theta[k] * acc[k]) * f.inverse_total;
@@ -290,7 +281,6 @@ FoldIn::FoldIn(const data::Corpus& documents, int num_topics, const FoldInOption
       i = j;
     }
     offsets_.push_back(static_cast<int64_t>(words_.size()));
-    max_words_ = std::max(max_words_, static_cast<size_t>(offsets_[d + 1] - offsets_[d]));
   }
   // The words that occur, ascending, and each document's words as indices into them (still
   // ascending within a document).
@@ -332,8 +322,7 @@ int FoldIn::TransformDocument(int d, const double* topics_by_word, double* theta
                          options_.alpha,
                          1.0 / (n + K * options_.alpha),
                          options_.max_iterations,
-                         options_.tolerance,
-                         scratch + 4 * static_cast<size_t>(K)};
+                         options_.tolerance};
   std::fill(theta, theta + K, 1.0 / K);
   switch (internal::FoldInInstructionSet()) {
     case internal::FoldInIsa::kAvx512:
@@ -368,7 +357,7 @@ absl::Status FoldIn::TransformAveraged(absl::Span<const absl::Span<const double>
           st.message()));
     }
     parallel::ForChunksOnPool(pool, num_documents(), [&](int64_t begin, int64_t end, int t) {
-      std::vector<double> theta(K), scratch(ScratchSize());
+      std::vector<double> theta(K), scratch(4 * K);
       for (int64_t d = begin; d < end; ++d) {
         iterations[t] += TransformDocument(static_cast<int>(d), topics_by_word_.data(),
                                            theta.data(), scratch.data());

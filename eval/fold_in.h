@@ -35,8 +35,8 @@
 // no randomness and no memory between evaluations; the two are never mixed.
 //
 // Cost: O(EM steps * U * K) per document (U its distinct words; at most max_iterations; the
-// per-word sums in eight partial sums, four words at a time, and the accumulation of four
-// words per load and store of its K sums; AVX-512 or AVX2 where the CPU has it, the same bits
+// per-word sums in eight partial sums, four words at a time, each group's accumulation then
+// adding four words per load and store of its K sums; AVX-512 or AVX2 where the CPU has it, the same bits
 // on every path and as one word at a time; measured: eval/fold_in_benchmark.cc), O(N_held_out K) for the scoring, O(K V) to check φ's entries and O(K W) to copy
 // the columns of the W distinct words of all documents word-major (kept between calls);
 // memory O(W K).
@@ -110,17 +110,14 @@ class FoldIn {
   // one) and copies the columns of needed_words_ into topics_by_word_ (U x K).
   absl::Status GatherColumns(absl::Span<const double> topics) const;
   // θ̂ of document d into `theta` (K); `topics_by_word` holds the columns of needed_words_
-  // (U x K); `scratch` holds ScratchSize() doubles; returns the EM steps used.
+  // (U x K); `scratch` holds 4 K doubles; returns the EM steps used.
   int TransformDocument(int d, const double* topics_by_word, double* theta,
                         double* scratch) const;
-  // 4 K doubles for the iterations, then one per distinct word of the longest document.
-  size_t ScratchSize() const { return 4 * static_cast<size_t>(num_topics_) + max_words_; }
 
   FoldInOptions options_;
   int num_topics_;
   int vocabulary_size_;
   std::vector<int64_t> offsets_;       // size D + 1, into words_ / counts_
-  size_t max_words_ = 0;               // the most distinct words of one document
   std::vector<int32_t> words_;         // distinct words of every document, ascending, as
                                        // indices into needed_words_
   std::vector<double> counts_;         // their counts n_w

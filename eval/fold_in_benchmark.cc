@@ -4,11 +4,12 @@
 // topics, α = 0.01, one thread. items_per_second = documents per second; the counter
 // em_steps is the EM steps per document (SQUAREM's, to the default tolerance).
 //
-// Measured (2026-11-29 15:25 UTC, CPU 1, AVX-512, four alternating runs each, documents/s):
-// one word at a time (018a31b): K = 100 6.4-9.2 k, K = 1000 510-660; four words' sums at a
-// time and four words per load and store of the accumulator (the same bits, the same 30.4 and
-// 38.7 EM steps per document): K = 100 10.1-11.0 k, K = 1000 681-747. Eight words at a time
-// was no faster.
+// Measured (2026-11-29 15:35 UTC, CPU 1, AVX-512, five alternating runs each, documents/s,
+// median): one word at a time (018a31b): K = 100 8.1 k, K = 1000 622; four words' sums at a
+// time, then their four terms per load and store of the accumulator while the four columns
+// are in L1 (the same bits, the same 30.4 and 38.7 EM steps per document): K = 100 10.4 k,
+// K = 1000 800 (+29%). With all the word sums first and the accumulation in a second pass over
+// the columns: 10.3 k and 717. Eight words at a time was no faster.
 #include <cstdint>
 #include <vector>
 
