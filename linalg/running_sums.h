@@ -7,8 +7,8 @@
 // (p_l = p_{l-1} exactly when m_l = 0, and S + m_0 = S when m_0 = 0): the sums can be
 // inverted by counting or bisection and never select a mass of zero.
 //
-// Used by the sparse Gibbs sweep (models/lda/gibbs.cc, the document's topics) and the Gibbs
-// predictive evaluator (eval/perplexity.cc, all K topics). Cost: n calls of `mass`, n
+// Used by the sparse Gibbs sweep over a document's topics (eval/lda_gibbs.cc), which LDA's
+// training and the document-completion evaluator share. Cost: n calls of `mass`, n
 // additions and stores; header-only so that `mass` (and what it prefetches) is inlined.
 #ifndef SGMCMC_LINALG_RUNNING_SUMS_H_
 #define SGMCMC_LINALG_RUNNING_SUMS_H_
