@@ -79,9 +79,10 @@ class DocumentCompletionPerplexity {
   static absl::StatusOr<DocumentCompletionPerplexity> Create(
       const data::DocumentCompletionSplit& test, const PerplexityOptions& options);
 
-  // One evaluation with topics φ, row-major K x V (entries >= 0; rows normally sum to 1),
-  // V = the split's vocabulary size (checked). Adds the evaluation to the running mean and
-  // returns the running perplexity. `pool` may be null (single-threaded).
+  // One evaluation with topics φ, row-major K x V (entries finite and >= 0 at the observed
+  // words, CHECKed by the sweeps' table: validate outside input first, as FoldIn does; rows
+  // normally sum to 1), V = the split's vocabulary size (checked). Adds the evaluation to the
+  // running mean and returns the running perplexity. `pool` may be null (single-threaded).
   double Evaluate(absl::Span<const double> topics, parallel::ThreadPool* pool = nullptr);
 
   // One evaluation with the document-topic estimates given: row j of `doc_topics` (D_test x
