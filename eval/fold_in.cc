@@ -37,11 +37,15 @@ __attribute__((always_inline)) inline double Dot(const double* a, const double* 
 // SSE2); every lane does the IEEE operations of Dot's partial sum.
 constexpr int kDotWords = 4;
 typedef double Lanes8 __attribute__((vector_size(64)));
-
-__attribute__((always_inline)) inline Lanes8 Load8(const double* p) {
-  Lanes8 v;
-  __builtin_memcpy(&v, p, sizeof(v));
-  return v;
+// Eight doubles read or written in place as Lanes8 (unaligned; may_alias, as they are doubles),
+// by reference: no function here takes or returns a Lanes8 by value, whose calling convention
+// would differ between the builds (-Wpsabi).
+typedef double UnalignedLanes8 __attribute__((vector_size(64), aligned(8), may_alias));
+__attribute__((always_inline)) inline UnalignedLanes8& Lanes(double* p) {
+  return *reinterpret_cast<UnalignedLanes8*>(p);
+}
+__attribute__((always_inline)) inline const UnalignedLanes8& Lanes(const double* p) {
+  return *reinterpret_cast<const UnalignedLanes8*>(p);
 }
 
 __attribute__((always_inline)) inline void Dots(const double* a, const double* const* b, int n,
@@ -49,8 +53,8 @@ __attribute__((always_inline)) inline void Dots(const double* a, const double* c
   Lanes8 s[kDotWords] = {};
   int k = 0;
   for (; k + 8 <= n; k += 8) {
-    const Lanes8 x = Load8(a + k);
-    for (int w = 0; w < kDotWords; ++w) s[w] += x * Load8(b[w] + k);
+    const Lanes8 x = Lanes(a + k);
+    for (int w = 0; w < kDotWords; ++w) s[w] += x * Lanes(b[w] + k);
   }
   for (; k < n; ++k) {
     for (int w = 0; w < kDotWords; ++w) s[w][k % 8] += a[k] * b[w][k];
@@ -110,12 +114,12 @@ __attribute__((always_inline)) inline double EmStep(const DocumentFoldIn& f, con
     const double c2 = f.counts[j + 2] / sums[2], c3 = f.counts[j + 3] / sums[3];
     int k = 0;
     for (; k + 8 <= K; k += 8) {
-      Lanes8 a = Load8(acc + k);
-      a += c0 * Load8(p[0] + k);
-      a += c1 * Load8(p[1] + k);
-      a += c2 * Load8(p[2] + k);
-      a += c3 * Load8(p[3] + k);
-      __builtin_memcpy(acc + k, &a, sizeof(a));
+      Lanes8 a = Lanes(acc + k);
+      a += c0 * Lanes(p[0] + k);
+      a += c1 * Lanes(p[1] + k);
+      a += c2 * Lanes(p[2] + k);
+      a += c3 * Lanes(p[3] + k);
+      Lanes(acc + k) = a;
     }
     for (; k < K; ++k) {
       double a = acc[k];
