@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 
-#include "absl/base/casts.h"
 #include "eval/topic_columns.h"
 #include "linalg/running_sums.h"
 #include "rng/uniform.h"
@@ -63,8 +62,8 @@ inline int DrawTopic(const MinibatchTopicTable& table, int u, const double* next
       },
       cumulative);
   for (int l = 0; l < 3; ++l) cumulative[nnz + l] = std::numeric_limits<double>::infinity();
-  // The pending token adds d = π_kw at its entry q: c_j + d from j = q on (pending < 0: q is
-  // past the end and d = 0, which leaves every sum as it is).
+  // The pending token's piece d = π_kw of its entry q, drawn before the c'_j (pending < 0:
+  // d = 0, so x < d never holds, and q = nnz is never returned: y = x < c'_{nnz-1}).
   const int q = pending < 0 ? nnz : pending;
   const double d = pending < 0 ? 0.0 : column[entries[q].topic];
   const double total = sparse_mass + d;
