@@ -37,15 +37,14 @@ __attribute__((always_inline)) inline double Dot(const double* a, const double* 
 // SSE2); every lane does the IEEE operations of Dot's partial sum.
 constexpr int kDotWords = 4;
 typedef double Lanes8 __attribute__((vector_size(64)));
-// Eight doubles read or written in place as Lanes8 (unaligned; may_alias, as they are doubles),
-// by reference: no function here takes or returns a Lanes8 by value, whose calling convention
-// would differ between the builds (-Wpsabi).
-typedef double UnalignedLanes8 __attribute__((vector_size(64), aligned(8), may_alias));
-__attribute__((always_inline)) inline UnalignedLanes8& Lanes(double* p) {
-  return *reinterpret_cast<UnalignedLanes8*>(p);
+// Eight doubles copied in and out of a Lanes8 (any alignment; memcpy, which compiles to one
+// unaligned vector load or store), by reference: no function here takes or returns a Lanes8 by
+// value, whose calling convention would differ between the builds (-Wpsabi).
+__attribute__((always_inline)) inline void Load(const double* p, Lanes8& v) {
+  __builtin_memcpy(&v, p, sizeof(v));
 }
-__attribute__((always_inline)) inline const UnalignedLanes8& Lanes(const double* p) {
-  return *reinterpret_cast<const UnalignedLanes8*>(p);
+__attribute__((always_inline)) inline void Store(const Lanes8& v, double* p) {
+  __builtin_memcpy(p, &v, sizeof(v));
 }
 
 __attribute__((always_inline)) inline void Dots(const double* a, const double* const* b, int n,
@@ -53,8 +52,12 @@ __attribute__((always_inline)) inline void Dots(const double* a, const double* c
   Lanes8 s[kDotWords] = {};
   int k = 0;
   for (; k + 8 <= n; k += 8) {
-    const Lanes8 x = Lanes(a + k);
-    for (int w = 0; w < kDotWords; ++w) s[w] += x * Lanes(b[w] + k);
+    Lanes8 x, y;
+    Load(a + k, x);
+    for (int w = 0; w < kDotWords; ++w) {
+      Load(b[w] + k, y);
+      s[w] += x * y;
+    }
   }
   for (; k < n; ++k) {
     for (int w = 0; w < kDotWords; ++w) s[w][k % 8] += a[k] * b[w][k];
@@ -114,12 +117,17 @@ __attribute__((always_inline)) inline double EmStep(const DocumentFoldIn& f, con
     const double c2 = f.counts[j + 2] / sums[2], c3 = f.counts[j + 3] / sums[3];
     int k = 0;
     for (; k + 8 <= K; k += 8) {
-      Lanes8 a = Lanes(acc + k);
-      a += c0 * Lanes(p[0] + k);
-      a += c1 * Lanes(p[1] + k);
-      a += c2 * Lanes(p[2] + k);
-      a += c3 * Lanes(p[3] + k);
-      Lanes(acc + k) = a;
+      Lanes8 a, x0, x1, x2, x3;
+      Load(acc + k, a);
+      Load(p[0] + k, x0);
+      Load(p[1] + k, x1);
+      Load(p[2] + k, x2);
+      Load(p[3] + k, x3);
+      a += c0 * x0;
+      a += c1 * x1;
+      a += c2 * x2;
+      a += c3 * x3;
+      Store(a, acc + k);
     }
     for (; k < K; ++k) {
       double a = acc[k];
