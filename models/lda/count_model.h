@@ -216,13 +216,12 @@ class LdaCountModel final : public samplers::CountModel {
   // thread t sets the bits of the words of its chunk of documents in its own bitset
   // (word_bits_), then lists the words whose bit any thread set in its chunk of the
   // vocabulary (ascending, into word_chunks_[t]), then clears its bitset and places its list
-  // into words_ after the lists of the chunks before it, setting their local_of_word_, and
-  // returns the local index of its first word; so words_ comes out ascending, the same for
-  // any thread count. `bounds`: the document chunks (slots of batch).
+  // into words_ after the lists of the chunks before it, setting their local_of_word_; so
+  // words_ comes out ascending, the same for any thread count. `bounds`: the document chunks (slots of batch).
   void MarkWords(absl::Span<const int64_t> batch, absl::Span<const int64_t> bounds,
                  int thread) const;
   void ListWords(int thread) const;
-  int32_t PlaceWords(int thread) const;
+  void PlaceWords(int thread) const;
   // Builds the columns [begin, end) of table_ (local word indices) from π = `parameters`:
   // column copies where it has ContiguousColumn, else gathered slices transposed.
   void FillTable(const samplers::SimplexParameters& parameters, int32_t begin, int32_t end,
